@@ -1,0 +1,35 @@
+"""The library's exceptions. Each says which rule, field or file is at fault."""
+
+from __future__ import annotations
+
+
+class VillageError(Exception):
+    """Base class of every error this library raises on purpose."""
+
+
+class DataError(VillageError, ValueError):
+    """An edition data file is malformed: names the file, the key path and the problem."""
+
+    def __init__(self, file: str, key: str, problem: str) -> None:
+        self.file = file
+        self.key = key
+        self.problem = problem
+        super().__init__(f"{file}: {key or '<top level>'}: {problem}")
+
+
+class StateFormatError(VillageError, ValueError):
+    """A serialized state is malformed: names the JSON path and the problem."""
+
+    def __init__(self, path: str, problem: str) -> None:
+        self.path = path
+        self.problem = problem
+        super().__init__(f"state JSON at {path or '$'}: {problem}")
+
+
+class SetupError(VillageError, ValueError):
+    """A setup request the rules do not allow (e.g. an unsupported player count)."""
+
+    def __init__(self, rule: str, problem: str) -> None:
+        self.rule = rule
+        self.problem = problem
+        super().__init__(f"{rule}: {problem}")

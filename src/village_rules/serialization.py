@@ -1,0 +1,357 @@
+"""`to_json` / `from_json`: a whole game state as versioned JSON.
+
+`from_json(to_json(s)) == s` for every state. Malformed input raises `StateFormatError`
+naming the JSON path; no half-built state is ever returned. A state on a shipped edition
+names it by id and fingerprint; a state on a user's data embeds that data.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from collections.abc import Callable
+from enum import StrEnum
+from typing import TypeVar
+
+from village_rules import pending as pending_mod
+from village_rules.actions import ActionSyntaxError, format_action, parse_action
+from village_rules.components import (
+    ActionSpace,
+    Building,
+    Cube,
+    Good,
+    Location,
+    format_location,
+    parse_location,
+)
+from village_rules.edition import EditionData
+from village_rules.errors import DataError, StateFormatError
+from village_rules.loader import EDITIONS, builtin_edition, parse_edition
+from village_rules.pending import Pending
+from village_rules.rules import Rules, Variant
+from village_rules.state import GameState, Mass, MarketDay, PlayerState, Supply, Turn
+from village_rules.tally import Tally
+
+STATE_FORMAT = "village-rules-state"
+STATE_FORMAT_VERSION = 1
+
+Json = None | bool | int | float | str | list["Json"] | dict[str, "Json"]
+E = TypeVar("E", bound=StrEnum)
+T = TypeVar("T")
+
+_PENDING_TYPES: dict[str, type] = {
+    cls.__name__: cls
+    for cls in (
+        pending_mod.ChooseCompensationCube, pending_mod.ChooseTurn, pending_mod.ChooseAction,
+        pending_mod.ChoosePrivilege, pending_mod.ChooseSupplyCube,
+        pending_mod.ChooseSupplyGood, pending_mod.ChoosePayment, pending_mod.ChooseDying,
+        pending_mod.MarketChoice, pending_mod.MassBuy, pending_mod.MassAdvance,
+        pending_mod.SeedDraw, pending_mod.RefillDraw, pending_mod.MassDraw, pending_mod.GameOver,
+    )
+}
+
+
+# --- encoding -----------------------------------------------------------------------------
+
+
+def to_json(state: GameState) -> str:
+    """The state as compact, deterministic JSON text."""
+    return json.dumps(state_to_dict(state), sort_keys=True, separators=(",", ":"))
+
+
+def state_to_dict(state: GameState) -> dict[str, Json]:
+    data = state.rules.data
+    rules: dict[str, Json] = {
+        "edition": data.edition,
+        "fingerprint": data.fingerprint,
+        "variant": {f.name: getattr(state.rules.variant, f.name) for f in dataclasses.fields(Variant)},
+    }
+    if not _is_builtin(data):
+        rules["data"] = json.loads(data.canonical_json)
+        rules["source"] = data.source
+    return {
+        "format": STATE_FORMAT,
+        "format_version": STATE_FORMAT_VERSION,
+        "rules": rules,
+        "round": state.round,
+        "start_player": state.start_player,
+        "next_start_holder": state.next_start_holder,
+        "supply": {
+            "cubes": _tally(state.supply.cubes),
+            "coins": state.supply.coins,
+            "grain": state.supply.grain,
+            "goods": _tally(state.supply.goods),
+        },
+        "green_bag": _tally(state.green_bag),
+        "spaces": {s.value: _tally(t) for s, t in zip(ActionSpace, state.spaces, strict=True)},
+        "market_available": list(state.market_available),
+        "market_waiting": list(state.market_waiting),
+        "customer_pile": list(state.customer_pile),
+        "bag_monks": state.bag_monks,
+        "monks_aside": state.monks_aside,
+        "players": [_player(p) for p in state.players],
+        "pending": _pending(state.pending),
+        "turn": None if state.turn is None else {"seat": state.turn.seat},
+        "market_day": None
+        if state.market_day is None
+        else {
+            "trigger": state.market_day.trigger,
+            "current": state.market_day.current,
+            "passed": list(state.market_day.passed),
+            "trigger_sold": state.market_day.trigger_sold,
+        },
+        "mass": None if state.mass is None else {"bought": state.mass.bought, "final": state.mass.final},
+        "deaths_owed": list(state.deaths_owed),
+        "end_triggered_by": state.end_triggered_by,
+        "final_turns": None if state.final_turns is None else list(state.final_turns),
+    }
+
+
+def _tally(t: Tally[E]) -> dict[str, Json]:
+    return {k.value: n for k, n in t.items}
+
+
+def _player(p: PlayerState) -> dict[str, Json]:
+    return {
+        "colour": p.colour,
+        "members": [format_location(loc) for loc in p.members],
+        "grain": p.grain,
+        "coins": p.coins,
+        "cubes": _tally(p.cubes),
+        "goods": _tally(p.goods),
+        "lifetime": p.lifetime,
+        "prestige": p.prestige,
+        "customers": list(p.customers),
+        "markers": list(p.markers),
+    }
+
+
+def _pending(p: Pending) -> dict[str, Json]:
+    out: dict[str, Json] = {"kind": type(p).__name__}
+    for f in dataclasses.fields(p):
+        value = getattr(p, f.name)
+        if isinstance(value, StrEnum):
+            out[f.name] = value.value
+        elif isinstance(value, int):
+            out[f.name] = value
+        else:
+            out[f.name] = format_action(value)
+    return out
+
+
+def _is_builtin(data: EditionData) -> bool:
+    return data.edition in EDITIONS and builtin_edition(data.edition) == data
+
+
+# --- decoding -----------------------------------------------------------------------------
+
+
+def from_json(text: str) -> GameState:
+    """Parse a state written by `to_json`; raises `StateFormatError` on anything else."""
+    try:
+        raw: Json = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise StateFormatError("$", f"not valid JSON: {exc.msg} at line {exc.lineno}") from None
+    return _Decoder().state(raw)
+
+
+class _Decoder:
+    def fail(self, path: str, problem: str) -> StateFormatError:
+        return StateFormatError(path, problem)
+
+    def obj(self, raw: Json, path: str, keys: set[str]) -> dict[str, Json]:
+        if not isinstance(raw, dict):
+            raise self.fail(path, "expected an object")
+        missing = sorted(keys - raw.keys())
+        if missing:
+            raise self.fail(f"{path}.{missing[0]}", "missing key")
+        extra = sorted(raw.keys() - keys)
+        if extra:
+            raise self.fail(f"{path}.{extra[0]}", "unknown key")
+        return raw
+
+    def int_(self, raw: Json, path: str, lo: int = 0, hi: int = 1_000_000) -> int:
+        if not isinstance(raw, int) or isinstance(raw, bool):
+            raise self.fail(path, "expected an integer")
+        if not lo <= raw <= hi:
+            raise self.fail(path, f"{raw} is out of range {lo}..{hi}")
+        return raw
+
+    def opt_int(self, raw: Json, path: str, lo: int = 0, hi: int = 1_000_000) -> int | None:
+        return None if raw is None else self.int_(raw, path, lo, hi)
+
+    def bool_(self, raw: Json, path: str) -> bool:
+        if not isinstance(raw, bool):
+            raise self.fail(path, "expected true or false")
+        return raw
+
+    def str_(self, raw: Json, path: str) -> str:
+        if not isinstance(raw, str):
+            raise self.fail(path, "expected a string")
+        return raw
+
+    def list_(self, raw: Json, path: str, item: Callable[[Json, str], T]) -> tuple[T, ...]:
+        if not isinstance(raw, list):
+            raise self.fail(path, "expected a list")
+        return tuple(item(x, f"{path}[{i}]") for i, x in enumerate(raw))
+
+    def enum(self, cls: type[E], raw: Json, path: str) -> E:
+        try:
+            return cls(self.str_(raw, path))
+        except ValueError:
+            raise self.fail(path, f"unknown {cls.__name__} {raw!r}") from None
+
+    def tally(self, cls: type[E], raw: Json, path: str) -> Tally[E]:
+        if not isinstance(raw, dict):
+            raise self.fail(path, "expected an object of counts")
+        return Tally.of({self.enum(cls, k, f"{path}.{k}"): self.int_(v, f"{path}.{k}", 1) for k, v in raw.items()})
+
+    def location(self, raw: Json, path: str) -> Location:
+        try:
+            return parse_location(self.str_(raw, path))
+        except ValueError as exc:
+            raise self.fail(path, str(exc)) from None
+
+    def rules(self, raw: Json, path: str) -> Rules:
+        node = raw if isinstance(raw, dict) else {}
+        keys = {"edition", "fingerprint", "variant"} | ({"data", "source"} if "data" in node else set())
+        r = self.obj(raw, path, keys)
+        edition = self.str_(r["edition"], f"{path}.edition")
+        fingerprint = self.str_(r["fingerprint"], f"{path}.fingerprint")
+        if "data" in r:
+            source = self.str_(r["source"], f"{path}.source")
+            try:
+                data = parse_edition(json.dumps(r["data"]), source)
+            except DataError as exc:
+                raise self.fail(f"{path}.data", str(exc)) from None
+        else:
+            try:
+                data = builtin_edition(edition)
+            except DataError:
+                raise self.fail(f"{path}.edition", f"unknown edition {edition!r}") from None
+        if data.fingerprint != fingerprint:
+            raise self.fail(f"{path}.fingerprint", "the edition data differs from the data this state was saved with")
+        names = {f.name for f in dataclasses.fields(Variant)}
+        v = self.obj(r["variant"], f"{path}.variant", names)
+        variant = Variant(**{n: self.bool_(v[n], f"{path}.variant.{n}") for n in sorted(names)})
+        return Rules(data, variant)
+
+    def player(self, raw: Json, path: str, members: int) -> PlayerState:
+        p = self.obj(raw, path, {"colour", "members", "grain", "coins", "cubes", "goods", "lifetime", "prestige", "customers", "markers"})
+        locs = self.list_(p["members"], f"{path}.members", self.location)
+        if len(locs) != members:
+            raise self.fail(f"{path}.members", f"expected {members} members, got {len(locs)}")
+        return PlayerState(
+            colour=self.str_(p["colour"], f"{path}.colour"),
+            members=locs,
+            grain=self.int_(p["grain"], f"{path}.grain"),
+            coins=self.int_(p["coins"], f"{path}.coins"),
+            cubes=self.tally(Cube, p["cubes"], f"{path}.cubes"),
+            goods=self.tally(Good, p["goods"], f"{path}.goods"),
+            lifetime=self.int_(p["lifetime"], f"{path}.lifetime"),
+            prestige=self.int_(p["prestige"], f"{path}.prestige"),
+            customers=self.list_(p["customers"], f"{path}.customers", self.int_),
+            markers=self.list_(p["markers"], f"{path}.markers", self.str_),
+        )
+
+    def pending(self, raw: Json, path: str) -> Pending:
+        if not isinstance(raw, dict) or "kind" not in raw:
+            raise self.fail(path, "expected an object with a 'kind'")
+        kind = self.str_(raw["kind"], f"{path}.kind")
+        cls = _PENDING_TYPES.get(kind)
+        if cls is None:
+            raise self.fail(f"{path}.kind", f"unknown pending step {kind!r}")
+        fields = dataclasses.fields(cls)
+        node = self.obj(raw, path, {"kind"} | {f.name for f in fields})
+        kwargs: dict[str, object] = {}
+        for f in fields:
+            fpath = f"{path}.{f.name}"
+            value = node[f.name]
+            if f.type == "int":
+                kwargs[f.name] = self.int_(value, fpath)
+            elif f.type == "ActionSpace":
+                kwargs[f.name] = self.enum(ActionSpace, value, fpath)
+            elif f.type == "Building":
+                kwargs[f.name] = self.enum(Building, value, fpath)
+            else:
+                try:
+                    kwargs[f.name] = parse_action(self.str_(value, fpath))
+                except ActionSyntaxError as exc:
+                    raise self.fail(fpath, str(exc)) from None
+        result: Pending = cls(**kwargs)
+        return result
+
+    def state(self, raw: Json) -> GameState:
+        keys = {
+            "format", "format_version", "rules", "round", "start_player", "next_start_holder",
+            "supply", "green_bag", "spaces", "market_available", "market_waiting",
+            "customer_pile", "bag_monks", "monks_aside", "players", "pending", "turn",
+            "market_day", "mass", "deaths_owed", "end_triggered_by", "final_turns",
+        }
+        s = self.obj(raw, "$", keys)
+        if s["format"] != STATE_FORMAT:
+            raise self.fail("$.format", f"expected {STATE_FORMAT!r}")
+        if s["format_version"] != STATE_FORMAT_VERSION:
+            raise self.fail("$.format_version", f"unsupported version {s['format_version']!r}; this library reads {STATE_FORMAT_VERSION}")
+        rules = self.rules(s["rules"], "$.rules")
+        members = len(rules.data.family_numbers)
+        players = self.list_(s["players"], "$.players", lambda x, p: self.player(x, p, members))
+        n = len(players)
+        if n not in rules.data.player_counts:
+            raise self.fail("$.players", f"{n} players is not a player count of {rules.data.edition}")
+        seat_hi = n - 1
+        sup = self.obj(s["supply"], "$.supply", {"cubes", "coins", "grain", "goods"})
+        sp = self.obj(s["spaces"], "$.spaces", {a.value for a in ActionSpace})
+        turn_raw = s["turn"]
+        md_raw = s["market_day"]
+        mass_raw = s["mass"]
+        turn = None
+        if turn_raw is not None:
+            t = self.obj(turn_raw, "$.turn", {"seat"})
+            turn = Turn(self.int_(t["seat"], "$.turn.seat", 0, seat_hi))
+        market_day = None
+        if md_raw is not None:
+            m = self.obj(md_raw, "$.market_day", {"trigger", "current", "passed", "trigger_sold"})
+            market_day = MarketDay(
+                trigger=self.int_(m["trigger"], "$.market_day.trigger", 0, seat_hi),
+                current=self.int_(m["current"], "$.market_day.current", 0, seat_hi),
+                passed=self.list_(m["passed"], "$.market_day.passed", lambda x, p: self.int_(x, p, 0, seat_hi)),
+                trigger_sold=self.bool_(m["trigger_sold"], "$.market_day.trigger_sold"),
+            )
+        mass = None
+        if mass_raw is not None:
+            m = self.obj(mass_raw, "$.mass", {"bought", "final"})
+            mass = Mass(self.int_(m["bought"], "$.mass.bought"), self.bool_(m["final"], "$.mass.final"))
+        final_turns = None
+        if s["final_turns"] is not None:
+            final_turns = self.list_(s["final_turns"], "$.final_turns", lambda x, p: self.int_(x, p, 0, seat_hi))
+        deaths = self.list_(s["deaths_owed"], "$.deaths_owed", self.int_)
+        if len(deaths) != n:
+            raise self.fail("$.deaths_owed", f"expected {n} entries, got {len(deaths)}")
+        return GameState(
+            rules=rules,
+            round=self.int_(s["round"], "$.round", 1),
+            start_player=self.int_(s["start_player"], "$.start_player", 0, seat_hi),
+            next_start_holder=self.opt_int(s["next_start_holder"], "$.next_start_holder", 0, seat_hi),
+            supply=Supply(
+                cubes=self.tally(Cube, sup["cubes"], "$.supply.cubes"),
+                coins=self.int_(sup["coins"], "$.supply.coins"),
+                grain=self.int_(sup["grain"], "$.supply.grain"),
+                goods=self.tally(Good, sup["goods"], "$.supply.goods"),
+            ),
+            green_bag=self.tally(Cube, s["green_bag"], "$.green_bag"),
+            spaces=tuple(self.tally(Cube, sp[a.value], f"$.spaces.{a.value}") for a in ActionSpace),
+            market_available=self.list_(s["market_available"], "$.market_available", self.opt_int),
+            market_waiting=self.list_(s["market_waiting"], "$.market_waiting", self.opt_int),
+            customer_pile=self.list_(s["customer_pile"], "$.customer_pile", self.int_),
+            bag_monks=self.int_(s["bag_monks"], "$.bag_monks"),
+            monks_aside=self.int_(s["monks_aside"], "$.monks_aside"),
+            players=players,
+            pending=self.pending(s["pending"], "$.pending"),
+            turn=turn,
+            market_day=market_day,
+            mass=mass,
+            deaths_owed=deaths,
+            end_triggered_by=self.opt_int(s["end_triggered_by"], "$.end_triggered_by", 0, seat_hi),
+            final_turns=final_turns,
+        )

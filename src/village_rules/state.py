@@ -1,0 +1,195 @@
+"""The complete, immutable state of a game of Village.
+
+Every finite component is stored where it is, including the general supply, so the
+conservation checkers can count each one. Every family member is an individual piece: the
+member with index i of a player has number `data.family_numbers[i]` and one `Location`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from village_rules.components import (
+    ActionSpace,
+    Category,
+    Cube,
+    Good,
+    InBlackBag,
+    InChronicle,
+    InGraveyard,
+    Location,
+    is_alive,
+)
+from village_rules.pending import CHANCE_TYPES, GameOver, Pending
+from village_rules.rules import Rules
+from village_rules.tally import Tally
+
+PLAYER_COLOURS: tuple[str, ...] = ("red", "yellow", "blue", "white", "purple")
+
+CHANCE = -1
+"""`current_player` when a chance event is pending (OpenSpiel's convention)."""
+TERMINAL = -4
+"""`current_player` when the game is over."""
+
+
+@dataclass(frozen=True, slots=True)
+class Supply:
+    """The general supply next to the board: what is left to take."""
+
+    cubes: Tally[Cube]
+    coins: int
+    grain: int
+    goods: Tally[Good]
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerState:
+    colour: str
+    members: tuple[Location, ...]
+    grain: int
+    coins: int
+    cubes: Tally[Cube]
+    goods: Tally[Good]
+    lifetime: int
+    """Spaces the life-time token stands past the quill (0 = the space right of it)."""
+    prestige: int
+    customers: tuple[int, ...]
+    """Served customer tiles, face down next to the farmyard, in the order served."""
+    markers: tuple[str, ...]
+    """Cities holding one of this player's disc markers, sorted."""
+
+
+@dataclass(frozen=True, slots=True)
+class Turn:
+    """A seat's turn in progress: the action (and its after-effects) is being carried out."""
+
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class MarketDay:
+    """A market day in progress (p. 8)."""
+
+    trigger: int
+    current: int
+    passed: tuple[int, ...]
+    trigger_sold: bool
+    """True once the market-day player has made the one sale that is free of extra cost."""
+
+
+@dataclass(frozen=True, slots=True)
+class Mass:
+    """A mass in progress (p. 11): members bought so far, and whether it is the final one."""
+
+    bought: int
+    final: bool
+
+
+@dataclass(frozen=True, slots=True)
+class GameState:
+    rules: Rules
+    round: int
+    start_player: int
+    next_start_holder: int | None
+    """Seat holding the next starting player marker; None while it lies on the council chamber."""
+    supply: Supply
+    green_bag: Tally[Cube]
+    spaces: tuple[Tally[Cube], ...]
+    """Cubes on each action space, in `ActionSpace` order."""
+    market_available: tuple[int | None, ...]
+    market_waiting: tuple[int | None, ...]
+    customer_pile: tuple[int, ...]
+    """The face-down pile, as a sorted set: its order is unknown until a tile is drawn."""
+    bag_monks: int
+    monks_aside: int
+    """Monks drawn during the current mass, returned to the bag when the drawing ends."""
+    players: tuple[PlayerState, ...]
+    pending: Pending
+    turn: Turn | None = None
+    market_day: MarketDay | None = None
+    mass: Mass | None = None
+    deaths_owed: tuple[int, ...] = ()
+    end_triggered_by: int | None = None
+    final_turns: tuple[int, ...] | None = None
+    """Seats still to take their final action, once the end is settled; None before."""
+
+    # --- who acts ----------------------------------------------------------------------
+
+    @property
+    def num_players(self) -> int:
+        return len(self.players)
+
+    @property
+    def is_terminal(self) -> bool:
+        return isinstance(self.pending, GameOver)
+
+    @property
+    def is_chance(self) -> bool:
+        return isinstance(self.pending, CHANCE_TYPES)
+
+    def current_player(self) -> int:
+        """The seat to decide, `CHANCE`, or `TERMINAL`."""
+        if isinstance(self.pending, GameOver):
+            return TERMINAL
+        if isinstance(self.pending, CHANCE_TYPES):
+            return CHANCE
+        return self.pending.seat
+
+    # --- look-ups ----------------------------------------------------------------------
+
+    def space(self, space: ActionSpace) -> Tally[Cube]:
+        return self.spaces[_SPACE_INDEX[space]]
+
+    def cubes_on_board(self) -> int:
+        return sum(t.total() for t in self.spaces)
+
+    def number_of(self, index: int) -> int:
+        return self.rules.data.family_numbers[index]
+
+    def chronicle_count(self, category: Category) -> int:
+        target = InChronicle(category)
+        return sum(1 for p in self.players for loc in p.members if loc == target)
+
+    def chronicle_free(self, category: Category) -> int:
+        return self.rules.data.chronicle_open(category, self.num_players) - self.chronicle_count(category)
+
+    def chronicle_free_total(self) -> int:
+        return sum(self.chronicle_free(c) for c in Category)
+
+    def graveyard_count(self) -> int:
+        return sum(1 for p in self.players for loc in p.members if isinstance(loc, InGraveyard))
+
+    def graveyard_free(self) -> int:
+        return self.rules.data.graveyard_open(self.num_players) - self.graveyard_count()
+
+    def bag_members(self) -> list[tuple[int, int]]:
+        """(seat, member index) of every family member in the black bag."""
+        return [
+            (seat, i)
+            for seat, p in enumerate(self.players)
+            for i, loc in enumerate(p.members)
+            if isinstance(loc, InBlackBag)
+        ]
+
+    def living_members(self, seat: int) -> int:
+        return sum(1 for loc in self.players[seat].members if is_alive(loc))
+
+    def seats_from(self, first: int) -> list[int]:
+        """All seats clockwise starting at `first`."""
+        n = self.num_players
+        return [(first + k) % n for k in range(n)]
+
+    # --- functional updates ------------------------------------------------------------
+
+    def with_player(self, seat: int, player: PlayerState) -> GameState:
+        players = list(self.players)
+        players[seat] = player
+        return replace(self, players=tuple(players))
+
+    def with_space(self, space: ActionSpace, cubes: Tally[Cube]) -> GameState:
+        spaces = list(self.spaces)
+        spaces[_SPACE_INDEX[space]] = cubes
+        return replace(self, spaces=tuple(spaces))
+
+
+_SPACE_INDEX: dict[ActionSpace, int] = {s: i for i, s in enumerate(ActionSpace)}
