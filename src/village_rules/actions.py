@@ -241,10 +241,34 @@ class DrawMember:
 
 
 Action = (
-    TakeCube | Well | FreeAction | Skip | PickCube | PickGood | Harvest | Birth | CallHome
-    | Train | Produce | Buy | Mill | Travel | CouncilPlace | CouncilAdvance | Privilege
-    | ChurchEnter | Pay | Die | Serve | Pass | BuyFromBag | ChurchStep
-    | DrawCube | DrawCustomer | DrawMonk | DrawMember
+    TakeCube
+    | Well
+    | FreeAction
+    | Skip
+    | PickCube
+    | PickGood
+    | Harvest
+    | Birth
+    | CallHome
+    | Train
+    | Produce
+    | Buy
+    | Mill
+    | Travel
+    | CouncilPlace
+    | CouncilAdvance
+    | Privilege
+    | ChurchEnter
+    | Pay
+    | Die
+    | Serve
+    | Pass
+    | BuyFromBag
+    | ChurchStep
+    | DrawCube
+    | DrawCustomer
+    | DrawMonk
+    | DrawMember
 )
 
 
@@ -399,7 +423,7 @@ def _parse(verb: str, args: list[str], text: str) -> Action:
                 if not args[1].startswith("coins="):
                     raise ActionSyntaxError(f"{text!r}: expected coins=<colour>:<n>,…")
                 pairs = []
-                for part in args[1][len("coins="):].split(","):
+                for part in args[1][len("coins=") :].split(","):
                     colour, sep, n = part.partition(":")
                     if not sep:
                         raise ActionSyntaxError(f"{text!r}: expected <colour>:<n> in {part!r}")

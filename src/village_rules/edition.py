@@ -9,8 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from enum import StrEnum
 
-from village_rules.components import ActionSpace, Building, Category, Compensation, Cube, Good
-from village_rules.components import TieBreaker
+from village_rules.components import ActionSpace, Building, Category, Compensation, Cube, Good, TieBreaker
 from village_rules.provenance import Provenance
 from village_rules.tally import Tally
 

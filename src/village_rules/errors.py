@@ -33,3 +33,13 @@ class SetupError(VillageError, ValueError):
         self.rule = rule
         self.problem = problem
         super().__init__(f"{rule}: {problem}")
+
+
+class IllegalActionError(VillageError, ValueError):
+    """`apply` was given an action the rules do not allow now; the state is unchanged."""
+
+    def __init__(self, rule: str, action: str, reason: str) -> None:
+        self.rule = rule
+        self.action = action
+        self.reason = reason
+        super().__init__(f"{rule}: {action!r} is not allowed: {reason}")

@@ -111,7 +111,11 @@ class _Reader:
         return raw[name]
 
     def exact_keys(
-        self, raw: dict[str, Json], key: str, required: set[str], optional: frozenset[str] | set[str] = frozenset()
+        self,
+        raw: dict[str, Json],
+        key: str,
+        required: set[str],
+        optional: frozenset[str] | set[str] = frozenset(),
     ) -> None:
         missing = sorted(required - raw.keys())
         if missing:
@@ -144,7 +148,7 @@ class _Reader:
         return raw
 
     def str_(self, raw: Json, key: str) -> str:
-        if not isinstance(raw, str) or not raw.strip() and raw != "":
+        if not isinstance(raw, str) or (not raw.strip() and raw != ""):
             raise self.fail(key, f"expected a string, got {_kind(raw)}")
         return raw
 
@@ -166,7 +170,9 @@ class _Reader:
 
     def counts(self, cls: type[E], raw: Json, key: str, hi: int = 100) -> Tally[E]:
         node = self.obj(raw, key)
-        return Tally.of({self.enum(cls, k, _join(key, k)): self.int_(v, _join(key, k), 0, hi) for k, v in node.items()})
+        return Tally.of(
+            {self.enum(cls, k, _join(key, k)): self.int_(v, _join(key, k), 0, hi) for k, v in node.items()}
+        )
 
     def sourced_int(self, raw: dict[str, Json], name: str, key: str, lo: int = 0, hi: int = 10_000) -> int:
         k = _join(key, name)
@@ -189,7 +195,9 @@ class _Reader:
     def costs(self, raw: Json, key: str) -> tuple[Cost, ...]:
         return self.list_(raw, key, self.cost, min_len=1)
 
-    def ints(self, raw: Json, key: str, length: int | None = None, lo: int = 0, hi: int = 100) -> tuple[int, ...]:
+    def ints(
+        self, raw: Json, key: str, length: int | None = None, lo: int = 0, hi: int = 100
+    ) -> tuple[int, ...]:
         values = self.list_(raw, key, lambda x, k: self.int_(x, k, lo, hi))
         if length is not None and len(values) != length:
             raise self.fail(key, f"expected {length} entries, got {len(values)}")
@@ -200,18 +208,43 @@ class _Reader:
     def edition(self, raw: Json) -> EditionData:
         top = self.obj(raw, "")
         required = {
-            "format", "format_version", "edition", "name", "players", "family_numbers",
-            "first_generation_number", "starting_coins", "travel_markers", "supply",
-            "farmyard_grain_capacity", "lifetime_track_length", "plague_time", "well_cubes",
-            "setup_cards", "harvest", "crafts", "mill", "council_chamber", "church", "market",
-            "travel", "chronicle", "graveyard", "customers", "scoring", "tie_breakers",
+            "format",
+            "format_version",
+            "edition",
+            "name",
+            "players",
+            "family_numbers",
+            "first_generation_number",
+            "starting_coins",
+            "travel_markers",
+            "supply",
+            "farmyard_grain_capacity",
+            "lifetime_track_length",
+            "plague_time",
+            "well_cubes",
+            "setup_cards",
+            "harvest",
+            "crafts",
+            "mill",
+            "council_chamber",
+            "church",
+            "market",
+            "travel",
+            "chronicle",
+            "graveyard",
+            "customers",
+            "scoring",
+            "tie_breakers",
             "starting_compensation",
         }
         self.exact_keys(top, "", required)
         if top["format"] != FORMAT:
             raise self.fail("format", f"expected {FORMAT!r}")
         if top["format_version"] != FORMAT_VERSION:
-            raise self.fail("format_version", f"unsupported version {top['format_version']!r}; this library reads {FORMAT_VERSION}")
+            raise self.fail(
+                "format_version",
+                f"unsupported version {top['format_version']!r}; this library reads {FORMAT_VERSION}",
+            )
         edition_id = self.str_(top["edition"], "edition")
         name = self.str_(top["name"], "name")
 
@@ -220,17 +253,28 @@ class _Reader:
         min_p = self.int_(players["min"], "players.min", 2, 5)
         max_p = self.int_(players["max"], "players.max", min_p, 5)
 
-        family = self.ints(self.sourced(top["family_numbers"], "family_numbers"), "family_numbers", lo=1, hi=9)
+        family = self.ints(
+            self.sourced(top["family_numbers"], "family_numbers"), "family_numbers", lo=1, hi=9
+        )
         if not family:
             raise self.fail("family_numbers", "a family needs at least one member")
         if list(family) != sorted(family):
             raise self.fail("family_numbers", "numbers must be listed in ascending order")
-        first = self.int_(self.sourced(top["first_generation_number"], "first_generation_number"), "first_generation_number", 1, 9)
+        first = self.int_(
+            self.sourced(top["first_generation_number"], "first_generation_number"),
+            "first_generation_number",
+            1,
+            9,
+        )
         if first not in family:
             raise self.fail("first_generation_number", f"no member has the number {first}")
 
         supply = self.obj(top["supply"], "supply")
-        self.exact_keys(supply, "supply", {"coins", "grain", "goods_each", "influence_cubes_each", "plague_cubes", "monks"})
+        self.exact_keys(
+            supply,
+            "supply",
+            {"coins", "grain", "goods_each", "influence_cubes_each", "plague_cubes", "monks"},
+        )
 
         setup_raw = self.obj(top["setup_cards"], "setup_cards")
         cards: list[tuple[int, SetupCard]] = []
@@ -240,11 +284,15 @@ class _Reader:
             self.exact_keys(card, key, {"cubes_added", "cubes_per_space"})
             added = self.counts(Cube, card["cubes_added"], f"{key}.cubes_added")
             if added[Cube.PLAGUE]:
-                raise self.fail(f"{key}.cubes_added.plague", "plague cubes are always all added; do not list them")
+                raise self.fail(
+                    f"{key}.cubes_added.plague", "plague cubes are always all added; do not list them"
+                )
             per_space = self.counts(ActionSpace, card["cubes_per_space"], f"{key}.cubes_per_space")
             missing = [s.value for s in ActionSpace if per_space[s] == 0]
             if missing:
-                raise self.fail(f"{key}.cubes_per_space.{missing[0]}", "every action space needs at least one cube")
+                raise self.fail(
+                    f"{key}.cubes_per_space.{missing[0]}", "every action space needs at least one cube"
+                )
             cards.append((n, SetupCard(added, tuple((s, per_space[s]) for s in ActionSpace))))
         extra_cards = sorted(set(setup_raw) - {str(n) for n in range(min_p, max_p + 1)})
         if extra_cards:
@@ -261,11 +309,28 @@ class _Reader:
         self.exact_keys(mill, "mill", {"cost", "coins"})
 
         council = self.obj(top["council_chamber"], "council_chamber")
-        self.exact_keys(council, "council_chamber", {"stages", "place", "advance", "advance_time", "privilege_cubes", "privilege_goods", "privilege_coin_price", "privilege_prestige"})
+        self.exact_keys(
+            council,
+            "council_chamber",
+            {
+                "stages",
+                "place",
+                "advance",
+                "advance_time",
+                "privilege_cubes",
+                "privilege_goods",
+                "privilege_coin_price",
+                "privilege_prestige",
+            },
+        )
         council_stages = self.sourced_int(council, "stages", "council_chamber", 2, 9)
 
         church = self.obj(top["church"], "church")
-        self.exact_keys(church, "church", {"stages", "enter", "step_grain", "mass_pieces", "mass_coin_price", "majority_prestige"})
+        self.exact_keys(
+            church,
+            "church",
+            {"stages", "enter", "step_grain", "mass_pieces", "mass_coin_price", "majority_prestige"},
+        )
         church_stages = self.sourced_int(church, "stages", "church", 2, 9)
 
         market = self.obj(top["market"], "market")
@@ -283,7 +348,15 @@ class _Reader:
         chron_spaces_raw = self.obj(chronicle["spaces"], "chronicle.spaces")
         self.exact_keys(chron_spaces_raw, "chronicle.spaces", {c.value for c in Category})
         chron_spaces = tuple(
-            (c, self.ints(self.sourced(chron_spaces_raw[c.value], f"chronicle.spaces.{c.value}"), f"chronicle.spaces.{c.value}", lo=2, hi=5))
+            (
+                c,
+                self.ints(
+                    self.sourced(chron_spaces_raw[c.value], f"chronicle.spaces.{c.value}"),
+                    f"chronicle.spaces.{c.value}",
+                    lo=2,
+                    hi=5,
+                ),
+            )
             for c in Category
         )
         graves = self.ints(self.sourced(top["graveyard"], "graveyard"), "graveyard", lo=2, hi=5)
@@ -294,10 +367,20 @@ class _Reader:
         self.exact_keys(scoring, "scoring", {"travel", "church", "council_chamber", "chronicle", "coin"})
         markers = self.int_(self.sourced(top["travel_markers"], "travel_markers"), "travel_markers", 1, 20)
 
-        ties = self.list_(self.sourced(top["tie_breakers"], "tie_breakers"), "tie_breakers", lambda x, k: self.enum(TieBreaker, x, k))
-        comp = self.list_(self.sourced(top["starting_compensation"], "starting_compensation"), "starting_compensation", lambda x, k: self.enum(Compensation, x, k))
+        ties = self.list_(
+            self.sourced(top["tie_breakers"], "tie_breakers"),
+            "tie_breakers",
+            lambda x, k: self.enum(TieBreaker, x, k),
+        )
+        comp = self.list_(
+            self.sourced(top["starting_compensation"], "starting_compensation"),
+            "starting_compensation",
+            lambda x, k: self.enum(Compensation, x, k),
+        )
         if len(comp) not in (0, max_p):
-            raise self.fail("starting_compensation", f"expected no entries or one per seat up to {max_p}, got {len(comp)}")
+            raise self.fail(
+                "starting_compensation", f"expected no entries or one per seat up to {max_p}, got {len(comp)}"
+            )
 
         data = EditionData(
             edition=edition_id,
@@ -329,21 +412,39 @@ class _Reader:
             mill_cost=self.cost(self.sourced(mill["cost"], "mill.cost"), "mill.cost"),
             mill_coins=self.sourced_int(mill, "coins", "mill", 0, 20),
             council_stages=council_stages,
-            council_place=self.costs(self.sourced(council["place"], "council_chamber.place"), "council_chamber.place"),
-            council_advance=self.costs(self.sourced(council["advance"], "council_chamber.advance"), "council_chamber.advance"),
-            council_advance_time=self.ints(self.sourced(council["advance_time"], "council_chamber.advance_time"), "council_chamber.advance_time", council_stages - 1, 0, 20),
+            council_place=self.costs(
+                self.sourced(council["place"], "council_chamber.place"), "council_chamber.place"
+            ),
+            council_advance=self.costs(
+                self.sourced(council["advance"], "council_chamber.advance"), "council_chamber.advance"
+            ),
+            council_advance_time=self.ints(
+                self.sourced(council["advance_time"], "council_chamber.advance_time"),
+                "council_chamber.advance_time",
+                council_stages - 1,
+                0,
+                20,
+            ),
             privilege_cubes=self.sourced_int(council, "privilege_cubes", "council_chamber", 0, 20),
             privilege_goods=self.sourced_int(council, "privilege_goods", "council_chamber", 0, 20),
             privilege_coin_price=self.sourced_int(council, "privilege_coin_price", "council_chamber", 0, 20),
             privilege_prestige=self.sourced_int(council, "privilege_prestige", "council_chamber", 0, 50),
             church_stages=church_stages,
             church_enter=self.costs(self.sourced(church["enter"], "church.enter"), "church.enter"),
-            church_step_grain=self.ints(self.sourced(church["step_grain"], "church.step_grain"), "church.step_grain", church_stages - 1, 0, 20),
+            church_step_grain=self.ints(
+                self.sourced(church["step_grain"], "church.step_grain"),
+                "church.step_grain",
+                church_stages - 1,
+                0,
+                20,
+            ),
             mass_pieces=self.sourced_int(church, "mass_pieces", "church", 1, 20),
             mass_coin_price=self.sourced_int(church, "mass_coin_price", "church", 0, 20),
             majority_prestige=self.sourced_int(church, "majority_prestige", "church", 0, 50),
             market_spaces=spaces,
-            later_sale=self.cost(self.sourced(market["later_sale"], "market.later_sale"), "market.later_sale"),
+            later_sale=self.cost(
+                self.sourced(market["later_sale"], "market.later_sale"), "market.later_sale"
+            ),
             village=village,
             cities=cities,
             paths=paths,
@@ -351,10 +452,22 @@ class _Reader:
             marriage_spaces=self.sourced_int(chronicle, "marriage_spaces", "chronicle", 0, 20),
             graveyard=graves,
             customers=customers,
-            score_travel=self.ints(self.sourced(scoring["travel"], "scoring.travel"), "scoring.travel", markers + 1, 0, 500),
-            score_church=self.ints(self.sourced(scoring["church"], "scoring.church"), "scoring.church", church_stages, 0, 500),
-            score_council=self.ints(self.sourced(scoring["council_chamber"], "scoring.council_chamber"), "scoring.council_chamber", council_stages, 0, 500),
-            score_chronicle=self.ints(self.sourced(scoring["chronicle"], "scoring.chronicle"), "scoring.chronicle", None, 0, 500),
+            score_travel=self.ints(
+                self.sourced(scoring["travel"], "scoring.travel"), "scoring.travel", markers + 1, 0, 500
+            ),
+            score_church=self.ints(
+                self.sourced(scoring["church"], "scoring.church"), "scoring.church", church_stages, 0, 500
+            ),
+            score_council=self.ints(
+                self.sourced(scoring["council_chamber"], "scoring.council_chamber"),
+                "scoring.council_chamber",
+                council_stages,
+                0,
+                500,
+            ),
+            score_chronicle=self.ints(
+                self.sourced(scoring["chronicle"], "scoring.chronicle"), "scoring.chronicle", None, 0, 500
+            ),
             score_coin=self.sourced_int(scoring, "coin", "scoring", 0, 10),
             tie_breakers=ties,
             starting_compensation=comp,
@@ -366,7 +479,12 @@ class _Reader:
         key = f"crafts.{building.value}"
         node = self.obj(raw, key)
         self.exact_keys(node, key, {"training_time", "production_time", "purchase", "goods"})
-        goods = self.list_(self.sourced(node["goods"], f"{key}.goods"), f"{key}.goods", lambda x, k: self.enum(Good, x, k), min_len=1)
+        goods = self.list_(
+            self.sourced(node["goods"], f"{key}.goods"),
+            f"{key}.goods",
+            lambda x, k: self.enum(Good, x, k),
+            min_len=1,
+        )
         return CraftBuilding(
             building=building,
             training_time=self.sourced_int(node, "training_time", key, 0, 20),
@@ -391,7 +509,7 @@ class _Reader:
         reward = self.obj(node["reward"], f"{key}.reward")
         if len(reward) != 1:
             raise self.fail(f"{key}.reward", "expected exactly one reward kind")
-        (kind, amount), = reward.items()
+        ((kind, amount),) = reward.items()
         return City(
             id=self.str_(node["id"], f"{key}.id"),
             name=self.str_(node["name"], f"{key}.name"),
@@ -433,13 +551,23 @@ def _check_constraints(d: EditionData, file: str) -> None:
     for n, card in d.setup_cards:
         key = f"setup_cards.{n}"
         if card.cubes_per_round % n:
-            raise fail(f"{key}.cubes_per_space", f"{card.cubes_per_round} cubes per round is not divisible by {n} players (2023 p. 13 Hint 2)")
+            raise fail(
+                f"{key}.cubes_per_space",
+                f"{card.cubes_per_round} cubes per round is not divisible by {n} players (2023 p. 13 Hint 2)",
+            )
         for colour in INFLUENCE:
             if card.cubes_added[colour] > d.influence_cubes_each:
-                raise fail(f"{key}.cubes_added.{colour.value}", f"adds {card.cubes_added[colour]} but the supply has only {d.influence_cubes_each}")
+                raise fail(
+                    f"{key}.cubes_added.{colour.value}",
+                    f"adds {card.cubes_added[colour]} but the supply has only {d.influence_cubes_each}",
+                )
         first_bag = card.cubes_added.total() + d.plague_cubes
         if first_bag < card.cubes_per_round:
-            raise fail(key, f"the first round cannot be seeded: {first_bag} cubes in the bag for {card.cubes_per_round} places")
+            raise fail(
+                key,
+                f"the first round cannot be seeded: {first_bag} cubes in the bag "
+                f"for {card.cubes_per_round} places",
+            )
 
     # customers
     ids = [t.id for t in d.customers]
@@ -449,9 +577,15 @@ def _check_constraints(d: EditionData, file: str) -> None:
     for i, tile in enumerate(d.customers):
         for good, n in tile.goods.items:
             if n > d.goods_each:
-                raise fail(f"customers[{i}].goods.{good.value}", f"demands {n} but the supply has only {d.goods_each}")
+                raise fail(
+                    f"customers[{i}].goods.{good.value}",
+                    f"demands {n} but the supply has only {d.goods_each}",
+                )
         if tile.grain > min(d.grain_capacity, d.supply_grain):
-            raise fail(f"customers[{i}].grain", f"demands {tile.grain} grain but a farmyard holds at most {d.grain_capacity}")
+            raise fail(
+                f"customers[{i}].grain",
+                f"demands {tile.grain} grain but a farmyard holds at most {d.grain_capacity}",
+            )
 
     # market layout
     seen: set[tuple[Row, int]] = set()
@@ -464,7 +598,10 @@ def _check_constraints(d: EditionData, file: str) -> None:
         if not any(s.row is Row.AVAILABLE for s in layout):
             raise fail("market.spaces", f"no available (blue) space with {n} players")
         if len(layout) > len(d.customers):
-            raise fail("market.spaces", f"{len(layout)} spaces to fill with {n} players but only {len(d.customers)} customer tiles")
+            raise fail(
+                "market.spaces",
+                f"{len(layout)} spaces to fill with {n} players but only {len(d.customers)} customer tiles",
+            )
 
     # travel map
     _check_travel(d, fail)
@@ -479,10 +616,18 @@ def _check_constraints(d: EditionData, file: str) -> None:
             raise fail("graveyard", f"no open grave with {n} players")
         open_spaces = d.chronicle_open_total(n) + d.graveyard_open(n)
         if open_spaces > n * members:
-            raise fail("chronicle.spaces", f"{open_spaces} open chronicle spaces and graves with {n} players but only {n * members} family members to fill them")
+            raise fail(
+                "chronicle.spaces",
+                f"{open_spaces} open chronicle spaces and graves with {n} players "
+                f"but only {n * members} family members to fill them",
+            )
         blockers = (colours - n) * members
         if d.blocked_spaces(n) > blockers + d.marriage_spaces:
-            raise fail("chronicle.spaces", f"{d.blocked_spaces(n)} spaces to cover with {n} players but the unused colours have only {blockers} members")
+            raise fail(
+                "chronicle.spaces",
+                f"{d.blocked_spaces(n)} spaces to cover with {n} players "
+                f"but the unused colours have only {blockers} members",
+            )
 
     if list(d.score_chronicle) and len(d.score_chronicle) < 2:
         raise fail("scoring.chronicle", "expected at least 2 entries")
@@ -509,12 +654,15 @@ def _check_travel(d: EditionData, fail: Callable[[str, str], DataError]) -> None
         if pair in seen:
             raise fail(f"travel.paths[{i}]", f"a second path between {p.a!r} and {p.b!r}")
         seen.add(pair)
-    graph = nx.Graph()
+    graph: nx.Graph[str] = nx.Graph()
     graph.add_nodes_from(nodes)
     graph.add_edges_from((p.a, p.b) for p in d.paths)
     if not nx.is_connected(graph):
         parts = sorted(sorted(c) for c in nx.connected_components(graph) if d.village not in c)
-        raise fail("travel.paths", f"the travel map is disconnected: {', '.join(parts[0])} cannot be reached from the village")
+        raise fail(
+            "travel.paths",
+            f"the travel map is disconnected: {', '.join(parts[0])} cannot be reached from the village",
+        )
     if graph.degree(d.village) == 0:
         raise fail("travel.paths", "no path leaves the village")
 
@@ -528,4 +676,6 @@ def _kind(raw: Json) -> str:
         return "null"
     if isinstance(raw, bool):
         return "a boolean"
-    return {int: "an integer", float: "a number", str: "a string", list: "a list", dict: "an object"}[type(raw)]
+    return {int: "an integer", float: "a number", str: "a string", list: "a list", dict: "an object"}[
+        type(raw)
+    ]

@@ -11,7 +11,6 @@ from dataclasses import dataclass
 from village_rules.actions import Action
 from village_rules.components import ActionSpace
 
-
 # --- decisions of a seat ------------------------------------------------------------------
 
 

@@ -29,7 +29,7 @@ from village_rules.errors import DataError, StateFormatError
 from village_rules.loader import EDITIONS, builtin_edition, parse_edition
 from village_rules.pending import Pending
 from village_rules.rules import Rules, Variant
-from village_rules.state import GameState, Mass, MarketDay, PlayerState, Supply, Turn
+from village_rules.state import GameState, MarketDay, Mass, PlayerState, Supply, Turn
 from village_rules.tally import Tally
 
 STATE_FORMAT = "village-rules-state"
@@ -42,11 +42,21 @@ T = TypeVar("T")
 _PENDING_TYPES: dict[str, type] = {
     cls.__name__: cls
     for cls in (
-        pending_mod.ChooseCompensationCube, pending_mod.ChooseTurn, pending_mod.ChooseAction,
-        pending_mod.ChoosePrivilege, pending_mod.ChooseSupplyCube,
-        pending_mod.ChooseSupplyGood, pending_mod.ChoosePayment, pending_mod.ChooseDying,
-        pending_mod.MarketChoice, pending_mod.MassBuy, pending_mod.MassAdvance,
-        pending_mod.SeedDraw, pending_mod.RefillDraw, pending_mod.MassDraw, pending_mod.GameOver,
+        pending_mod.ChooseCompensationCube,
+        pending_mod.ChooseTurn,
+        pending_mod.ChooseAction,
+        pending_mod.ChoosePrivilege,
+        pending_mod.ChooseSupplyCube,
+        pending_mod.ChooseSupplyGood,
+        pending_mod.ChoosePayment,
+        pending_mod.ChooseDying,
+        pending_mod.MarketChoice,
+        pending_mod.MassBuy,
+        pending_mod.MassAdvance,
+        pending_mod.SeedDraw,
+        pending_mod.RefillDraw,
+        pending_mod.MassDraw,
+        pending_mod.GameOver,
     )
 }
 
@@ -99,6 +109,8 @@ def state_to_dict(state: GameState) -> dict[str, Json]:
             "current": state.market_day.current,
             "passed": list(state.market_day.passed),
             "trigger_sold": state.market_day.trigger_sold,
+            "held_deaths": state.market_day.held_deaths,
+            "closed": state.market_day.closed,
         },
         "mass": None if state.mass is None else {"bought": state.mass.bought, "final": state.mass.final},
         "deaths_owed": list(state.deaths_owed),
@@ -204,7 +216,9 @@ class _Decoder:
     def tally(self, cls: type[E], raw: Json, path: str) -> Tally[E]:
         if not isinstance(raw, dict):
             raise self.fail(path, "expected an object of counts")
-        return Tally.of({self.enum(cls, k, f"{path}.{k}"): self.int_(v, f"{path}.{k}", 1) for k, v in raw.items()})
+        return Tally.of(
+            {self.enum(cls, k, f"{path}.{k}"): self.int_(v, f"{path}.{k}", 1) for k, v in raw.items()}
+        )
 
     def location(self, raw: Json, path: str) -> Location:
         try:
@@ -230,14 +244,31 @@ class _Decoder:
             except DataError:
                 raise self.fail(f"{path}.edition", f"unknown edition {edition!r}") from None
         if data.fingerprint != fingerprint:
-            raise self.fail(f"{path}.fingerprint", "the edition data differs from the data this state was saved with")
+            raise self.fail(
+                f"{path}.fingerprint", "the edition data differs from the data this state was saved with"
+            )
         names = {f.name for f in dataclasses.fields(Variant)}
         v = self.obj(r["variant"], f"{path}.variant", names)
         variant = Variant(**{n: self.bool_(v[n], f"{path}.variant.{n}") for n in sorted(names)})
         return Rules(data, variant)
 
     def player(self, raw: Json, path: str, members: int) -> PlayerState:
-        p = self.obj(raw, path, {"colour", "members", "grain", "coins", "cubes", "goods", "lifetime", "prestige", "customers", "markers"})
+        p = self.obj(
+            raw,
+            path,
+            {
+                "colour",
+                "members",
+                "grain",
+                "coins",
+                "cubes",
+                "goods",
+                "lifetime",
+                "prestige",
+                "customers",
+                "markers",
+            },
+        )
         locs = self.list_(p["members"], f"{path}.members", self.location)
         if len(locs) != members:
             raise self.fail(f"{path}.members", f"expected {members} members, got {len(locs)}")
@@ -283,16 +314,37 @@ class _Decoder:
 
     def state(self, raw: Json) -> GameState:
         keys = {
-            "format", "format_version", "rules", "round", "start_player", "next_start_holder",
-            "supply", "green_bag", "spaces", "market_available", "market_waiting",
-            "customer_pile", "bag_monks", "monks_aside", "players", "pending", "turn",
-            "market_day", "mass", "deaths_owed", "end_triggered_by", "final_turns",
+            "format",
+            "format_version",
+            "rules",
+            "round",
+            "start_player",
+            "next_start_holder",
+            "supply",
+            "green_bag",
+            "spaces",
+            "market_available",
+            "market_waiting",
+            "customer_pile",
+            "bag_monks",
+            "monks_aside",
+            "players",
+            "pending",
+            "turn",
+            "market_day",
+            "mass",
+            "deaths_owed",
+            "end_triggered_by",
+            "final_turns",
         }
         s = self.obj(raw, "$", keys)
         if s["format"] != STATE_FORMAT:
             raise self.fail("$.format", f"expected {STATE_FORMAT!r}")
         if s["format_version"] != STATE_FORMAT_VERSION:
-            raise self.fail("$.format_version", f"unsupported version {s['format_version']!r}; this library reads {STATE_FORMAT_VERSION}")
+            raise self.fail(
+                "$.format_version",
+                f"unsupported version {s['format_version']!r}; this library reads {STATE_FORMAT_VERSION}",
+            )
         rules = self.rules(s["rules"], "$.rules")
         members = len(rules.data.family_numbers)
         players = self.list_(s["players"], "$.players", lambda x, p: self.player(x, p, members))
@@ -311,12 +363,20 @@ class _Decoder:
             turn = Turn(self.int_(t["seat"], "$.turn.seat", 0, seat_hi))
         market_day = None
         if md_raw is not None:
-            m = self.obj(md_raw, "$.market_day", {"trigger", "current", "passed", "trigger_sold"})
+            m = self.obj(
+                md_raw,
+                "$.market_day",
+                {"trigger", "current", "passed", "trigger_sold", "held_deaths", "closed"},
+            )
             market_day = MarketDay(
                 trigger=self.int_(m["trigger"], "$.market_day.trigger", 0, seat_hi),
                 current=self.int_(m["current"], "$.market_day.current", 0, seat_hi),
-                passed=self.list_(m["passed"], "$.market_day.passed", lambda x, p: self.int_(x, p, 0, seat_hi)),
+                passed=self.list_(
+                    m["passed"], "$.market_day.passed", lambda x, p: self.int_(x, p, 0, seat_hi)
+                ),
                 trigger_sold=self.bool_(m["trigger_sold"], "$.market_day.trigger_sold"),
+                held_deaths=self.int_(m["held_deaths"], "$.market_day.held_deaths"),
+                closed=self.bool_(m["closed"], "$.market_day.closed"),
             )
         mass = None
         if mass_raw is not None:
@@ -324,7 +384,9 @@ class _Decoder:
             mass = Mass(self.int_(m["bought"], "$.mass.bought"), self.bool_(m["final"], "$.mass.final"))
         final_turns = None
         if s["final_turns"] is not None:
-            final_turns = self.list_(s["final_turns"], "$.final_turns", lambda x, p: self.int_(x, p, 0, seat_hi))
+            final_turns = self.list_(
+                s["final_turns"], "$.final_turns", lambda x, p: self.int_(x, p, 0, seat_hi)
+            )
         deaths = self.list_(s["deaths_owed"], "$.deaths_owed", self.int_)
         if len(deaths) != n:
             raise self.fail("$.deaths_owed", f"expected {n} entries, got {len(deaths)}")

@@ -14,6 +14,7 @@ from dataclasses import replace
 from village_rules.chance import sample, uniform
 from village_rules.components import FARMYARD, INFLUENCE, UNBORN, Compensation, Cube, Good
 from village_rules.edition import EditionData, Row
+from village_rules.engine.common import take_coins, take_cube, take_grain
 from village_rules.engine.seeding import begin_round
 from village_rules.errors import SetupError
 from village_rules.loader import builtin_edition
@@ -116,28 +117,18 @@ def _compensate(state: GameState, rng: random.Random) -> GameState:
     kinds = state.rules.data.starting_compensation
     chooser: int | None = None
     for seat in range(state.num_players):
-        p = state.players[seat]
         match kinds[seat]:
             case Compensation.START_PLAYER:
                 pass  # the starting player marker itself
             case Compensation.GRAIN:
-                state = replace(state, supply=replace(state.supply, grain=state.supply.grain - 1))
-                state = state.with_player(seat, replace(p, grain=p.grain + 1))
+                state = take_grain(state, seat, 1)
             case Compensation.RANDOM_CUBE:
                 colour = sample(uniform([c for c in INFLUENCE if state.supply.cubes[c] > 0]), rng)
-                state = give_cube(state, seat, colour)
+                state = take_cube(state, seat, colour)
             case Compensation.CHOSEN_CUBE:
                 chooser = seat
             case Compensation.COIN:
-                state = replace(state, supply=replace(state.supply, coins=state.supply.coins - 1))
-                state = state.with_player(seat, replace(p, coins=p.coins + 1))
+                state = take_coins(state, seat, 1)
     if chooser is not None:
         return replace(state, pending=ChooseCompensationCube(chooser))
     return state
-
-
-def give_cube(state: GameState, seat: int, colour: Cube) -> GameState:
-    """Move one influence cube from the supply to a farmyard."""
-    p = state.players[seat]
-    state = replace(state, supply=replace(state.supply, cubes=state.supply.cubes.remove(colour)))
-    return state.with_player(seat, replace(p, cubes=p.cubes.add(colour)))

@@ -75,6 +75,11 @@ class MarketDay:
     passed: tuple[int, ...]
     trigger_sold: bool
     """True once the market-day player has made the one sale that is free of extra cost."""
+    held_deaths: int = 0
+    """Deaths the market-day player owed before the day began (a plague cube from the
+    market space): resolved after the market day, at the end of the turn (AMB-27)."""
+    closed: bool = False
+    """Selling is over and the customers have moved up; only refills from the pile remain."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -16,8 +16,7 @@ def begin_round(state: GameState) -> GameState:
     card = state.rules.data.setup_card(state.num_players)
     supply = state.supply.cubes
     moved: Tally[Cube] = Tally.of(
-        [(c, min(card.cubes_added[c], supply[c])) for c in INFLUENCE]
-        + [(Cube.PLAGUE, supply[Cube.PLAGUE])]
+        [(c, min(card.cubes_added[c], supply[c])) for c in INFLUENCE] + [(Cube.PLAGUE, supply[Cube.PLAGUE])]
     )
     state = replace(
         state,

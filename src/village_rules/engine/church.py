@@ -1,0 +1,34 @@
+"""Church action (2023 p. 10; 2011 "Church"): a farmyard member into the black bag."""
+
+from __future__ import annotations
+
+from village_rules.actions import Action, ChurchEnter
+from village_rules.components import BLACK_BAG, FARMYARD
+from village_rules.edition import Cost
+from village_rules.engine.common import find_member, move_member, numbers_at
+from village_rules.engine.context import Ctx
+from village_rules.state import GameState
+
+
+def candidates(state: GameState, seat: int) -> list[Action]:
+    return [ChurchEnter(n) for n in numbers_at(state, seat, FARMYARD)]
+
+
+def precondition(state: GameState, seat: int, action: Action) -> str | None:
+    assert isinstance(action, ChurchEnter)
+    if find_member(state, seat, FARMYARD, action.number) is None:
+        return f"church: you have no member numbered {action.number} on your farmyard"
+    return None
+
+
+def costs(state: GameState, seat: int, action: Action) -> list[Cost]:
+    """CHU-01: 1 brown cube or 3 time."""
+    return list(state.rules.data.church_enter)
+
+
+def effect(state: GameState, seat: int, action: Action, ctx: Ctx) -> GameState:
+    assert isinstance(action, ChurchEnter)
+    ctx.fire("CHU-01")
+    index = find_member(state, seat, FARMYARD, action.number)
+    assert index is not None
+    return move_member(state, seat, index, BLACK_BAG)

@@ -1,0 +1,69 @@
+"""Small moves shared by several actions: members between places, pieces from the supply."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from village_rules.components import Cube, Good, Location
+from village_rules.state import GameState
+
+
+def find_member(state: GameState, seat: int, location: Location, number: int) -> int | None:
+    """Index of the seat's first member numbered `number` at `location`, if any."""
+    for i, loc in enumerate(state.players[seat].members):
+        if loc == location and state.number_of(i) == number:
+            return i
+    return None
+
+
+def numbers_at(state: GameState, seat: int, location: Location) -> list[int]:
+    """The distinct numbers of the seat's members at `location`, ascending."""
+    p = state.players[seat]
+    return sorted({state.number_of(i) for i, loc in enumerate(p.members) if loc == location})
+
+
+def move_member(state: GameState, seat: int, index: int, to: Location) -> GameState:
+    p = state.players[seat]
+    members = list(p.members)
+    members[index] = to
+    return state.with_player(seat, replace(p, members=tuple(members)))
+
+
+def take_good(state: GameState, seat: int, good: Good) -> GameState:
+    """A good from the supply to the farmyard; nothing if the supply is out (AMB-03)."""
+    if state.supply.goods[good] == 0:
+        return state
+    p = state.players[seat]
+    state = replace(state, supply=replace(state.supply, goods=state.supply.goods.remove(good)))
+    return state.with_player(seat, replace(p, goods=p.goods.add(good)))
+
+
+def take_cube(state: GameState, seat: int, colour: Cube) -> GameState:
+    """An influence cube from the supply to the farmyard; nothing if out (AMB-03)."""
+    if state.supply.cubes[colour] == 0:
+        return state
+    p = state.players[seat]
+    state = replace(state, supply=replace(state.supply, cubes=state.supply.cubes.remove(colour)))
+    return state.with_player(seat, replace(p, cubes=p.cubes.add(colour)))
+
+
+def take_coins(state: GameState, seat: int, amount: int) -> GameState:
+    """Coins from the supply, as many as it holds (AMB-03)."""
+    amount = min(amount, state.supply.coins)
+    p = state.players[seat]
+    state = replace(state, supply=replace(state.supply, coins=state.supply.coins - amount))
+    return state.with_player(seat, replace(p, coins=p.coins + amount))
+
+
+def take_grain(state: GameState, seat: int, amount: int) -> GameState:
+    """Grain from the supply, up to the farmyard's capacity (AMB-02, AMB-03)."""
+    p = state.players[seat]
+    room = state.rules.data.grain_capacity - p.grain
+    amount = max(0, min(amount, room, state.supply.grain))
+    state = replace(state, supply=replace(state.supply, grain=state.supply.grain - amount))
+    return state.with_player(seat, replace(p, grain=p.grain + amount))
+
+
+def gain_prestige(state: GameState, seat: int, amount: int) -> GameState:
+    p = state.players[seat]
+    return state.with_player(seat, replace(p, prestige=p.prestige + amount))

@@ -1,0 +1,20 @@
+"""The per-transition context: an opt-in trace of the rule IDs a transition applied.
+
+With `trace=None` (the default) `fire` does nothing, so tracing costs nothing when off.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(slots=True)
+class Ctx:
+    trace: list[str] | None = None
+
+    def fire(self, rule: str) -> None:
+        if self.trace is not None:
+            self.trace.append(rule)
+
+
+NO_TRACE = Ctx()

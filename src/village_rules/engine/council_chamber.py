@@ -1,0 +1,113 @@
+"""Council chamber (2023 p. 9; 2011 "Council chamber"): place on stage 1, advance one stage,
+or use a privilege of a stage one of your members has reached."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from village_rules.actions import Action, CouncilAdvance, CouncilPlace, Privilege
+from village_rules.components import FARMYARD, OnCouncil
+from village_rules.edition import Cost
+from village_rules.engine.common import find_member, gain_prestige, move_member, numbers_at
+from village_rules.engine.context import Ctx
+from village_rules.pending import ChoosePrivilege, ChooseSupplyCube, ChooseSupplyGood, Pending
+from village_rules.state import GameState
+
+
+def highest_stage(state: GameState, seat: int) -> int:
+    """The furthest council stage any of the seat's members has reached (0 = none)."""
+    stages = [loc.stage for loc in state.players[seat].members if isinstance(loc, OnCouncil)]
+    return max(stages, default=0)
+
+
+def candidates(state: GameState, seat: int) -> list[Action]:
+    d = state.rules.data
+    out: list[Action] = [CouncilPlace(n) for n in numbers_at(state, seat, FARMYARD)]
+    for stage in range(1, d.council_stages):
+        out += [CouncilAdvance(stage, n) for n in numbers_at(state, seat, OnCouncil(stage))]
+    out += [Privilege(k) for k in range(1, highest_stage(state, seat) + 1)]
+    return out
+
+
+def precondition(state: GameState, seat: int, action: Action) -> str | None:
+    d = state.rules.data
+    match action:
+        case CouncilPlace(number):
+            if find_member(state, seat, FARMYARD, number) is None:
+                return f"council: you have no member numbered {number} on your farmyard"
+        case CouncilAdvance(stage, number):
+            if not 1 <= stage < d.council_stages:
+                return f"council: a member advances from stage 1..{d.council_stages - 1}, not {stage}"
+            if find_member(state, seat, OnCouncil(stage), number) is None:
+                return f"council: you have no member numbered {number} on stage {stage}"
+        case Privilege(k):
+            return privilege_precondition(state, seat, k, highest_stage(state, seat))
+    return None
+
+
+def privilege_precondition(state: GameState, seat: int, stage: int, max_stage: int) -> str | None:
+    """CNC-04: a privilege of the reached stage or an earlier one; stage 4 needs a coin."""
+    d = state.rules.data
+    if not 1 <= stage <= max_stage:
+        return f"council: privilege {stage} needs a member on stage {stage} or beyond (reached: {max_stage})"
+    if stage == 4 and state.players[seat].coins < d.privilege_coin_price:
+        return f"council: privilege 4 needs exactly {d.privilege_coin_price} coin; you have 0"
+    return None
+
+
+def costs(state: GameState, seat: int, action: Action) -> list[Cost]:
+    d = state.rules.data
+    match action:
+        case CouncilPlace(_):
+            return list(d.council_place)
+        case CouncilAdvance(stage, _):
+            time = Cost(time=d.council_advance_time[stage - 1])
+            return [alt.plus(time) for alt in d.council_advance]
+        case Privilege(_):
+            return []
+    raise AssertionError(action)
+
+
+def effect(state: GameState, seat: int, action: Action, ctx: Ctx) -> tuple[GameState, Pending | None]:
+    match action:
+        case CouncilPlace(number):
+            ctx.fire("CNC-01")
+            index = find_member(state, seat, FARMYARD, number)
+            assert index is not None
+            return move_member(state, seat, index, OnCouncil(1)), ChoosePrivilege(seat, 1)
+        case CouncilAdvance(stage, number):
+            ctx.fire("CNC-02")
+            index = find_member(state, seat, OnCouncil(stage), number)
+            assert index is not None
+            state = move_member(state, seat, index, OnCouncil(stage + 1))
+            return state, ChoosePrivilege(seat, stage + 1)
+        case Privilege(stage):
+            ctx.fire("CNC-03")
+            return use_privilege(state, seat, stage, ctx)
+    raise AssertionError(action)
+
+
+def use_privilege(state: GameState, seat: int, stage: int, ctx: Ctx) -> tuple[GameState, Pending | None]:
+    """CNC-05..08: next-start marker, 2 cubes of choice, 1 good of choice, 1 coin → 3 prestige."""
+    d = state.rules.data
+    match stage:
+        case 1:
+            ctx.fire("CNC-05")
+            if state.next_start_holder is None:
+                state = replace(state, next_start_holder=seat)
+            return state, None
+        case 2:
+            ctx.fire("CNC-06")
+            return state, ChooseSupplyCube(seat, d.privilege_cubes)
+        case 3:
+            ctx.fire("CNC-07")
+            return state, ChooseSupplyGood(seat)
+        case 4:
+            ctx.fire("CNC-08")
+            p = state.players[seat]
+            state = state.with_player(seat, replace(p, coins=p.coins - d.privilege_coin_price))
+            state = replace(
+                state, supply=replace(state.supply, coins=state.supply.coins + d.privilege_coin_price)
+            )
+            return gain_prestige(state, seat, d.privilege_prestige), None
+    raise AssertionError(stage)

@@ -1,0 +1,76 @@
+"""Crafts (2023 p. 7; 2011 "Crafts"): train and produce for time, produce with a trained
+member for time, buy with cubes (grain at the stables), or the mill's coins."""
+
+from __future__ import annotations
+
+from village_rules.actions import Action, Buy, Mill, Produce, Train
+from village_rules.components import FARMYARD, AtCraft
+from village_rules.edition import Cost
+from village_rules.engine.common import find_member, move_member, numbers_at, take_coins, take_good
+from village_rules.engine.context import Ctx
+from village_rules.state import GameState
+
+
+def candidates(state: GameState, seat: int) -> list[Action]:
+    data = state.rules.data
+    out: list[Action] = []
+    farm_numbers = numbers_at(state, seat, FARMYARD)
+    for craft in data.crafts:
+        out += [Train(craft.building, n, g) for n in farm_numbers for g in craft.goods]
+        out += [Produce(craft.building, g) for g in craft.goods]
+        out += [Buy(craft.building, g) for g in craft.goods]
+    out.append(Mill())
+    return out
+
+
+def precondition(state: GameState, seat: int, action: Action) -> str | None:
+    data = state.rules.data
+    match action:
+        case Train(building, _, good) | Produce(building, good) | Buy(building, good) if (
+            good not in data.craft(building).goods
+        ):
+            makes = ", ".join(g.value for g in data.craft(building).goods)
+            return f"crafts: the {building.value} makes {makes}, not {good.value}"
+        case Train(building, number, _):
+            if find_member(state, seat, FARMYARD, number) is None:
+                return f"crafts: training needs a member numbered {number} on your farmyard"
+        case Produce(building, _):
+            if AtCraft(building) not in state.players[seat].members:
+                return f"crafts: producing for time needs a trained member at the {building.value}"
+    return None
+
+
+def costs(state: GameState, seat: int, action: Action) -> list[Cost]:
+    """CRAFT-01..04: training + production time, production time, purchase, mill."""
+    data = state.rules.data
+    match action:
+        case Train(building, _, _):
+            c = data.craft(building)
+            return [Cost(time=c.training_time + c.production_time)]
+        case Produce(building, _):
+            return [Cost(time=data.craft(building).production_time)]
+        case Buy(building, _):
+            return [data.craft(building).purchase]
+        case Mill():
+            return [data.mill_cost]
+    raise AssertionError(action)
+
+
+def effect(state: GameState, seat: int, action: Action, ctx: Ctx) -> GameState:
+    match action:
+        case Train(building, number, good):
+            ctx.fire("CRAFT-01")
+            index = find_member(state, seat, FARMYARD, number)
+            assert index is not None
+            state = move_member(state, seat, index, AtCraft(building))
+            return take_good(state, seat, good)
+        case Produce(_, good):
+            ctx.fire("CRAFT-02")
+            return take_good(state, seat, good)
+        case Buy(_, good):
+            ctx.fire("CRAFT-03")
+            return take_good(state, seat, good)
+        case Mill():
+            ctx.fire("CRAFT-04")
+            return take_coins(state, seat, state.rules.data.mill_coins)
+    raise AssertionError(action)

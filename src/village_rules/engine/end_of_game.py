@@ -1,0 +1,41 @@
+"""The end of a turn, the end of a round, and the end of the game (2023 p. 11, p. 13;
+2011 "End of a round", "End of the game")."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from village_rules.engine import mass
+from village_rules.engine.context import Ctx
+from village_rules.pending import ChooseTurn, Pending
+from village_rules.state import GameState
+
+
+def final_order(state: GameState, turn_seat: int) -> tuple[int, ...]:
+    """END-02 / END-04: who still acts once the end is triggered.
+
+    Triggered by the player whose turn it is (also during their own market day): every
+    other player once, clockwise. Triggered by someone else during a market day: every
+    player once, clockwise, the market-day player last (AMB-09).
+    """
+    n = state.num_players
+    if state.end_triggered_by == turn_seat:
+        return tuple((turn_seat + k) % n for k in range(1, n))
+    return tuple((turn_seat + k) % n for k in range(1, n + 1))
+
+
+def end_of_turn(state: GameState, seat: int, ctx: Ctx) -> tuple[GameState, Pending | None]:
+    """Who acts next: the next seat, a final action, the mass of the round, or the last mass."""
+    if state.end_triggered_by is not None and state.final_turns is None:
+        ctx.fire("END-02" if state.end_triggered_by == seat else "END-04")
+        state = replace(state, final_turns=final_order(state, seat))
+    if state.final_turns is not None:
+        if not state.final_turns:
+            ctx.fire("END-06")  # the final mass, then the final scoring
+            return mass.start(state, final=True, ctx=ctx)
+        following, *rest = state.final_turns
+        return replace(state, final_turns=tuple(rest)), ChooseTurn(following)
+    if state.cubes_on_board() == 0:
+        ctx.fire("ROUND-01")  # the last cube was taken: the round ends with a mass
+        return mass.start(state, final=False, ctx=ctx)
+    return state, ChooseTurn((seat + 1) % state.num_players)

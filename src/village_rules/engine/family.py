@@ -1,0 +1,44 @@
+"""Family (2023 p. 6; 2011 "Family"): a birth, or a member called home from the board."""
+
+from __future__ import annotations
+
+from village_rules.actions import Action, Birth, CallHome
+from village_rules.components import FARMYARD, UNBORN, format_location, is_on_board
+from village_rules.engine.common import find_member, move_member
+from village_rules.engine.context import Ctx
+from village_rules.state import GameState
+
+
+def candidates(state: GameState, seat: int) -> list[Action]:
+    calls = {
+        CallHome(loc, state.number_of(i))
+        for i, loc in enumerate(state.players[seat].members)
+        if is_on_board(loc)
+    }
+    ordered = sorted(calls, key=lambda a: (format_location(a.location), a.number))
+    return [Birth(), *ordered]
+
+
+def precondition(state: GameState, seat: int, action: Action) -> str | None:
+    if isinstance(action, Birth):
+        if UNBORN not in state.players[seat].members:
+            return "family: no unborn member is left in your supply"
+        return None
+    assert isinstance(action, CallHome)
+    if not is_on_board(action.location):
+        return "family: only a member on the game board can return to the farmyard"
+    if find_member(state, seat, action.location, action.number) is None:
+        return f"family: you have no member numbered {action.number} there"
+    return None
+
+
+def effect(state: GameState, seat: int, action: Action, ctx: Ctx) -> GameState:
+    if isinstance(action, Birth):
+        ctx.fire("FAM-01")  # always the lowest-numbered unborn member
+        index = next(i for i, loc in enumerate(state.players[seat].members) if loc == UNBORN)
+        return move_member(state, seat, index, FARMYARD)
+    assert isinstance(action, CallHome)
+    ctx.fire("FAM-02")
+    called = find_member(state, seat, action.location, action.number)
+    assert called is not None
+    return move_member(state, seat, called, FARMYARD)

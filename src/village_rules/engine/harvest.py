@@ -1,0 +1,41 @@
+"""Grain harvest (2023 p. 6; 2011 "Grain harvest")."""
+
+from __future__ import annotations
+
+from village_rules.actions import Action, Harvest
+from village_rules.components import FARMYARD, Good
+from village_rules.engine.common import take_grain
+from village_rules.engine.context import Ctx
+from village_rules.state import GameState
+
+
+def candidates(state: GameState, seat: int) -> list[Action]:
+    return [Harvest()]
+
+
+def precondition(state: GameState, seat: int, action: Action) -> str | None:
+    """HARV-01: needs a member on the farmyard."""
+    if FARMYARD not in state.players[seat].members:
+        return "grain harvest needs a family member on your farmyard"
+    return None
+
+
+def harvest_yield(state: GameState, seat: int) -> int:
+    """HARV-02: 2 grain; 3 with a horse and a plow; 4 with an ox and a plow. Only one
+    combination counts and goods are not spent."""
+    d = state.rules.data
+    goods = state.players[seat].goods
+    if goods[Good.PLOW] and goods[Good.OX]:
+        return d.harvest_ox_plow
+    if goods[Good.PLOW] and goods[Good.HORSE]:
+        return d.harvest_horse_plow
+    return d.harvest_base
+
+
+def effect(state: GameState, seat: int, action: Action, ctx: Ctx) -> GameState:
+    ctx.fire("HARV-01")
+    ctx.fire("HARV-02")
+    amount = harvest_yield(state, seat)
+    if state.players[seat].grain + amount > state.rules.data.grain_capacity:
+        ctx.fire("HARV-03")  # the farmyard holds at most 5 grain
+    return take_grain(state, seat, amount)

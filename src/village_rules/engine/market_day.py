@@ -1,0 +1,146 @@
+"""The market day (2023 p. 8; 2011 "Market").
+
+Taking a cube from the market (or the market at the well) holds a market day; it is not
+optional. The market-day player serves first and pays only the customer's demand; every
+later sale, theirs included, also costs 1 green cube and 1 time. Passing is final for the
+day. Deaths from time spent here are resolved at once (DEATH-06).
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from fractions import Fraction
+
+from village_rules.actions import Action, DrawCustomer, Pass, Serve
+from village_rules.chance import uniform
+from village_rules.edition import Cost
+from village_rules.engine.context import Ctx
+from village_rules.pending import RefillDraw
+from village_rules.state import GameState, MarketDay
+
+
+def start(state: GameState, seat: int, ctx: Ctx) -> GameState:
+    """MKT-01: the market day begins with its trigger player."""
+    ctx.fire("MKT-01")
+    owed = list(state.deaths_owed)
+    held = owed[seat]
+    owed[seat] = 0
+    day = MarketDay(trigger=seat, current=seat, passed=(), trigger_sold=False, held_deaths=held)
+    return replace(state, market_day=day, deaths_owed=tuple(owed))
+
+
+def candidates(state: GameState, seat: int) -> list[Action]:
+    tiles = sorted(t for t in state.market_available if t is not None)
+    return [*(Serve(t) for t in tiles), Pass()]
+
+
+def precondition(state: GameState, seat: int, action: Action) -> str | None:
+    if isinstance(action, Serve) and action.tile not in state.market_available:
+        return f"market: customer {action.tile} is not on an available (blue) space"
+    return None
+
+
+def is_free_sale(state: GameState, seat: int) -> bool:
+    """MKT-02: only the market-day player's first sale is free of the extra cost."""
+    day = state.market_day
+    assert day is not None
+    return seat == day.trigger and not day.trigger_sold
+
+
+def costs(state: GameState, seat: int, action: Action) -> list[Cost]:
+    """MKT-02 / MKT-03: the customer's goods and grain, plus 1 green and 1 time unless free."""
+    assert isinstance(action, Serve)
+    demand = state.rules.data.customer(action.tile).demand()
+    if is_free_sale(state, seat):
+        return [demand]
+    return [demand.plus(state.rules.data.later_sale)]
+
+
+def effect(state: GameState, seat: int, action: Action, ctx: Ctx) -> GameState:
+    day = state.market_day
+    assert day is not None
+    if isinstance(action, Pass):
+        ctx.fire("MKT-04")
+        day = replace(day, passed=tuple(sorted((*day.passed, seat))))
+    else:
+        assert isinstance(action, Serve)
+        ctx.fire("MKT-02" if is_free_sale(state, seat) else "MKT-03")
+        p = state.players[seat]
+        state = state.with_player(seat, replace(p, customers=(*p.customers, action.tile)))
+        state = replace(
+            state,
+            market_available=tuple(None if t == action.tile else t for t in state.market_available),
+        )
+        if seat == day.trigger:
+            day = replace(day, trigger_sold=True)
+    return replace(state, market_day=replace(day, current=_next_seat(state, day)))
+
+
+def _next_seat(state: GameState, day: MarketDay) -> int:
+    """The next seat clockwise that has not passed (the current one if it is the last)."""
+    n = state.num_players
+    for k in range(1, n + 1):
+        seat = (day.current + k) % n
+        if seat not in day.passed:
+            return seat
+    return day.current
+
+
+def is_over(state: GameState) -> bool:
+    """MKT-05: every available customer is served, or every player has passed."""
+    day = state.market_day
+    assert day is not None
+    no_customers = all(t is None for t in state.market_available)
+    return no_customers or len(day.passed) == state.num_players
+
+
+def close(state: GameState, ctx: Ctx) -> GameState:
+    """MKT-06: waiting customers move up in order onto the available spaces, the rest of
+    the waiting line moves forward; the empty waiting spaces are refilled by chance."""
+    ctx.fire("MKT-06")
+    queue = [t for t in state.market_waiting if t is not None]
+    available = list(state.market_available)
+    for i, tile in enumerate(available):
+        if tile is None and queue:
+            available[i] = queue.pop(0)
+    waiting: list[int | None] = [*queue, *([None] * (len(state.market_waiting) - len(queue)))]
+    day = state.market_day
+    assert day is not None
+    return replace(
+        state,
+        market_available=tuple(available),
+        market_waiting=tuple(waiting),
+        market_day=replace(day, closed=True),
+    )
+
+
+def next_refill(state: GameState) -> RefillDraw | None:
+    """The next empty waiting space to fill from the pile, if the pile has tiles."""
+    if not state.customer_pile:
+        return None
+    for i, tile in enumerate(state.market_waiting):
+        if tile is None:
+            return RefillDraw(i)
+    return None
+
+
+def refill_outcomes(state: GameState) -> list[tuple[Action, Fraction]]:
+    """MKT-07: every face-down tile is equally likely."""
+    return [(DrawCustomer(t), p) for t, p in uniform(state.customer_pile)]
+
+
+def place_refill(state: GameState, pending: RefillDraw, tile: int, ctx: Ctx) -> GameState:
+    ctx.fire("MKT-07")
+    waiting = list(state.market_waiting)
+    waiting[pending.position] = tile
+    pile = tuple(t for t in state.customer_pile if t != tile)
+    return replace(state, market_waiting=tuple(waiting), customer_pile=pile)
+
+
+def finish(state: GameState) -> GameState:
+    """The market day is over; deaths held from before it are owed again (AMB-27)."""
+    day = state.market_day
+    assert day is not None
+    owed = list(state.deaths_owed)
+    owed[day.trigger] += day.held_deaths
+    return replace(state, market_day=None, deaths_owed=tuple(owed))

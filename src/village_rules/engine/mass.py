@@ -1,0 +1,175 @@
+"""The mass (2023 p. 11; 2011 "End of a round"): 4 pieces from the black bag (bought with
+coins in turn order, the rest drawn at random), moving members up the church for grain,
+and 2 prestige for the church majority."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from fractions import Fraction
+
+from village_rules.actions import Action, BuyFromBag, ChurchStep, DrawMember, DrawMonk
+from village_rules.chance import proportional
+from village_rules.components import BLACK_BAG, OnChurch
+from village_rules.engine.common import find_member, gain_prestige, move_member, numbers_at
+from village_rules.engine.context import Ctx
+from village_rules.pending import MassAdvance, MassBuy, MassDraw, Pending
+from village_rules.state import GameState, Mass
+
+
+def start(state: GameState, final: bool, ctx: Ctx) -> tuple[GameState, Pending]:
+    ctx.fire("MASS-01")
+    return replace(state, mass=Mass(bought=0, final=final)), MassBuy(state.start_player)
+
+
+# --- step 1: buy, then draw ---------------------------------------------------------------
+
+
+def buy_candidates(state: GameState, seat: int) -> list[Action]:
+    return [BuyFromBag(n) for n in numbers_at(state, seat, BLACK_BAG)]
+
+
+def buy_precondition(state: GameState, seat: int, action: Action) -> str | None:
+    assert isinstance(action, BuyFromBag)
+    d = state.rules.data
+    mass = state.mass
+    assert mass is not None
+    if find_member(state, seat, BLACK_BAG, action.number) is None:
+        return f"mass: you have no member numbered {action.number} in the black bag"
+    if state.players[seat].coins < d.mass_coin_price:
+        return f"mass: buying a member out of the bag costs {d.mass_coin_price} coin; you have 0"
+    return None
+
+
+def buy(state: GameState, seat: int, action: Action, ctx: Ctx) -> tuple[GameState, Pending | None]:
+    """MASS-02: pay 1 coin, the member goes to stage 1; after 4 bought, no more drawing."""
+    assert isinstance(action, BuyFromBag)
+    ctx.fire("MASS-02")
+    d = state.rules.data
+    mass = state.mass
+    assert mass is not None
+    index = find_member(state, seat, BLACK_BAG, action.number)
+    assert index is not None
+    p = state.players[seat]
+    state = state.with_player(seat, replace(p, coins=p.coins - d.mass_coin_price))
+    state = replace(
+        state,
+        supply=replace(state.supply, coins=state.supply.coins + d.mass_coin_price),
+        mass=replace(mass, bought=mass.bought + 1),
+    )
+    state = move_member(state, seat, index, OnChurch(1))
+    if mass.bought + 1 >= d.mass_pieces:
+        return after_draws(state, ctx)
+    return state, MassBuy(seat)
+
+
+def next_buyer(state: GameState, seat: int, ctx: Ctx) -> tuple[GameState, Pending | None]:
+    following = (seat + 1) % state.num_players
+    if following != state.start_player:
+        return state, MassBuy(following)
+    return start_draws(state, ctx)
+
+
+def start_draws(state: GameState, ctx: Ctx) -> tuple[GameState, Pending | None]:
+    mass = state.mass
+    assert mass is not None
+    remaining = state.rules.data.mass_pieces - mass.bought
+    return next_draw(state, remaining, ctx)
+
+
+def next_draw(state: GameState, remaining: int, ctx: Ctx) -> tuple[GameState, Pending | None]:
+    if remaining > 0 and state.bag_monks + len(state.bag_members()) > 0:
+        return state, MassDraw(remaining)
+    return after_draws(state, ctx)
+
+
+def draw_outcomes(state: GameState) -> list[tuple[Action, Fraction]]:
+    """MASS-03: every piece in the bag is equally likely; members of one colour and number
+    are interchangeable, so they are one outcome with their combined chance."""
+    counts: dict[Action, int] = {DrawMonk(): state.bag_monks}
+    for seat, index in state.bag_members():
+        key = DrawMember(seat, state.number_of(index))
+        counts[key] = counts.get(key, 0) + 1
+    return proportional(list(counts.items()))
+
+
+def draw(state: GameState, pending: MassDraw, outcome: Action, ctx: Ctx) -> tuple[GameState, Pending | None]:
+    ctx.fire("MASS-03")
+    if isinstance(outcome, DrawMonk):
+        state = replace(state, bag_monks=state.bag_monks - 1, monks_aside=state.monks_aside + 1)
+    else:
+        assert isinstance(outcome, DrawMember)
+        index = find_member(state, outcome.seat, BLACK_BAG, outcome.number)
+        assert index is not None
+        state = move_member(state, outcome.seat, index, OnChurch(1))
+    return next_draw(state, pending.remaining - 1, ctx)
+
+
+def after_draws(state: GameState, ctx: Ctx) -> tuple[GameState, Pending | None]:
+    """Drawn monks go back into the bag; then step 2 from the start player."""
+    state = replace(state, bag_monks=state.bag_monks + state.monks_aside, monks_aside=0)
+    return state, MassAdvance(state.start_player)
+
+
+# --- step 2: move up ----------------------------------------------------------------------
+
+
+def advance_candidates(state: GameState, seat: int) -> list[Action]:
+    d = state.rules.data
+    return [
+        ChurchStep(stage, n)
+        for stage in range(1, d.church_stages)
+        for n in numbers_at(state, seat, OnChurch(stage))
+    ]
+
+
+def advance_precondition(state: GameState, seat: int, action: Action) -> str | None:
+    assert isinstance(action, ChurchStep)
+    d = state.rules.data
+    if not 1 <= action.stage < d.church_stages:
+        return f"mass: a member moves up from stage 1..{d.church_stages - 1}, not {action.stage}"
+    if find_member(state, seat, OnChurch(action.stage), action.number) is None:
+        return f"mass: you have no member numbered {action.number} on church stage {action.stage}"
+    price = d.church_step_grain[action.stage - 1]
+    have = state.players[seat].grain
+    if have < price:
+        return f"mass: moving up from stage {action.stage} costs {price} grain; you have {have}"
+    return None
+
+
+def step_up(state: GameState, seat: int, action: Action, ctx: Ctx) -> tuple[GameState, Pending | None]:
+    """MASS-04: pay the grain shown between the stages; as many steps as you can pay."""
+    assert isinstance(action, ChurchStep)
+    ctx.fire("MASS-04")
+    price = state.rules.data.church_step_grain[action.stage - 1]
+    index = find_member(state, seat, OnChurch(action.stage), action.number)
+    assert index is not None
+    p = state.players[seat]
+    state = state.with_player(seat, replace(p, grain=p.grain - price))
+    state = replace(state, supply=replace(state.supply, grain=state.supply.grain + price))
+    return move_member(state, seat, index, OnChurch(action.stage + 1)), MassAdvance(seat)
+
+
+def next_advancer(state: GameState, seat: int, ctx: Ctx) -> tuple[GameState, Pending | None]:
+    following = (seat + 1) % state.num_players
+    if following != state.start_player:
+        return state, MassAdvance(following)
+    return award_majority(state, ctx), None
+
+
+def award_majority(state: GameState, ctx: Ctx) -> GameState:
+    """MASS-05: 2 prestige to the most members on the church track; a tie goes to the
+    furthest-forward member; still tied, each of them (AMB-16, AMB-28)."""
+    ctx.fire("MASS-05")
+    counts = []
+    for seat, p in enumerate(state.players):
+        stages = [loc.stage for loc in p.members if isinstance(loc, OnChurch)]
+        counts.append((len(stages), max(stages, default=0), seat))
+    most = max(c for c, _, _ in counts)
+    if most == 0:
+        return state
+    tied = [(front, seat) for c, front, seat in counts if c == most]
+    best = max(front for front, _ in tied)
+    for front, seat in tied:
+        if front == best:
+            state = gain_prestige(state, seat, state.rules.data.majority_prestige)
+    return state

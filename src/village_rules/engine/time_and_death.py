@@ -1,0 +1,98 @@
+"""Time and death (2023 p. 5 "The currency time", p. 12 "A family member passes away").
+
+Each unit of time moves the life-time token one space; each time it passes the quill
+(2011: the bridge) one member of the lowest number among the visible ones dies. Deaths are
+owed until they are resolved: after the action, or at once during a market day.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from village_rules.components import (
+    GRAVEYARD,
+    REMOVED,
+    InChronicle,
+    InGraveyard,
+    Location,
+    is_visible,
+    workplace,
+)
+from village_rules.engine.context import Ctx
+from village_rules.pending import ChooseDying
+from village_rules.state import GameState
+
+
+def spend_time(state: GameState, seat: int, amount: int, ctx: Ctx) -> GameState:
+    """TIME-01 / DEATH-01: move the token `amount` spaces; owe one death per quill pass."""
+    ctx.fire("TIME-01")
+    p = state.players[seat]
+    length = state.rules.data.lifetime_track_length
+    moved = p.lifetime + amount
+    passes = moved // length
+    state = state.with_player(seat, replace(p, lifetime=moved % length))
+    if passes:
+        ctx.fire("DEATH-01")
+        owed = list(state.deaths_owed)
+        owed[seat] += passes
+        state = replace(state, deaths_owed=tuple(owed))
+    return state
+
+
+def death_candidates(state: GameState, seat: int) -> list[Location]:
+    """DEATH-02: the distinct places of the owner's lowest-numbered visible members."""
+    p = state.players[seat]
+    visible = [(state.number_of(i), loc) for i, loc in enumerate(p.members) if is_visible(loc)]
+    if not visible:
+        return []
+    lowest = min(n for n, _ in visible)
+    places: list[Location] = []
+    for n, loc in visible:
+        if n == lowest and loc not in places:
+            places.append(loc)
+    return places
+
+
+def kill(state: GameState, seat: int, location: Location, ctx: Ctx) -> GameState:
+    """DEATH-03: the member goes to a free chronicle space of its workplace's category,
+    else to a free grave, else (only once the end is triggered) out of the game."""
+    p = state.players[seat]
+    lowest = min(state.number_of(i) for i, loc in enumerate(p.members) if is_visible(loc))
+    index = next(i for i, loc in enumerate(p.members) if loc == location and state.number_of(i) == lowest)
+    category = workplace(location)
+    if state.chronicle_free(category) > 0:
+        ctx.fire("DEATH-03")
+        dest: Location = InChronicle(category)
+    elif state.graveyard_free() > 0:
+        ctx.fire("DEATH-04")
+        dest = GRAVEYARD
+    else:
+        ctx.fire("END-05")
+        dest = REMOVED
+    members = list(p.members)
+    members[index] = dest
+    owed = list(state.deaths_owed)
+    owed[seat] -= 1
+    state = replace(state.with_player(seat, replace(p, members=tuple(members))), deaths_owed=tuple(owed))
+    if state.end_triggered_by is None and (
+        (isinstance(dest, InChronicle) and state.chronicle_free_total() == 0)
+        or (isinstance(dest, InGraveyard) and state.graveyard_free() == 0)
+    ):
+        ctx.fire("END-01")
+        state = replace(state, end_triggered_by=seat)
+    return state
+
+
+def resolve_deaths(state: GameState, seat: int, ctx: Ctx) -> tuple[GameState, ChooseDying | None]:
+    """Resolve the seat's owed deaths; stops at a `ChooseDying` decision when tied."""
+    while state.deaths_owed[seat] > 0:
+        places = death_candidates(state, seat)
+        if not places:
+            ctx.fire("DEATH-05")
+            owed = list(state.deaths_owed)
+            owed[seat] = 0
+            return replace(state, deaths_owed=tuple(owed)), None
+        if len(places) > 1:
+            return state, ChooseDying(seat)
+        state = kill(state, seat, places[0], ctx)
+    return state, None

@@ -1,0 +1,60 @@
+"""Phase 2, step 1: take a cube from an action space (2023 p. 5), use the well instead
+(p. 10), or, in the final actions with an empty board, take any action for free (p. 13)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from village_rules.actions import Action, FreeAction, TakeCube, Well
+from village_rules.components import INFLUENCE, ActionSpace, Cube
+from village_rules.edition import Cost
+from village_rules.engine.context import Ctx
+from village_rules.engine.time_and_death import spend_time
+from village_rules.state import GameState, Turn
+from village_rules.tally import Tally
+
+
+def candidates(state: GameState, seat: int) -> list[Action]:
+    out: list[Action] = []
+    if state.cubes_on_board():
+        for space in ActionSpace:
+            out += [TakeCube(space, cube) for cube in state.space(space)]
+        out += [Well(space, colour) for space in ActionSpace for colour in INFLUENCE]
+    elif state.final_turns is not None:
+        out += [FreeAction(space) for space in ActionSpace]
+    return out
+
+
+def precondition(state: GameState, seat: int, action: Action) -> str | None:
+    match action:
+        case TakeCube(space, cube):
+            if state.space(space)[cube] == 0:
+                return f"turn: there is no {cube.value} cube on the {space.value} space"
+        case Well(_, colour):
+            if not colour.is_influence:
+                return "well: plague cubes cannot be returned at the well"
+            if state.cubes_on_board() == 0:
+                return "well: only possible while at least one cube is left on an action space"
+        case FreeAction(_):
+            if state.final_turns is None or state.cubes_on_board():
+                return "end of the game: a free action is only for the final actions once the board is empty"
+    return None
+
+
+def well_cost(state: GameState, action: Well) -> Cost:
+    """WELL-01: 3 influence cubes of one colour (a coin may stand in for some, AMB-01)."""
+    return Cost(cubes=Tally.of({action.colour: state.rules.data.well_cubes}))
+
+
+def take_cube(state: GameState, seat: int, action: TakeCube, ctx: Ctx) -> GameState:
+    """TURN-01: an influence cube goes to the farmyard; a plague cube goes back to the
+    supply and costs 2 time (TURN-03)."""
+    ctx.fire("TURN-01")
+    state = state.with_space(action.space, state.space(action.space).remove(action.cube))
+    state = replace(state, turn=Turn(seat))
+    p = state.players[seat]
+    if action.cube is Cube.PLAGUE:
+        ctx.fire("TURN-03")
+        state = replace(state, supply=replace(state.supply, cubes=state.supply.cubes.add(Cube.PLAGUE)))
+        return spend_time(state, seat, state.rules.data.plague_time, ctx)
+    return state.with_player(seat, replace(p, cubes=p.cubes.add(action.cube)))

@@ -1,0 +1,84 @@
+"""Final scoring (2023 p. 14; 2011 "Final Scoring") and the winner with tie-breakers.
+
+`prestige` on a player is the prestige track during play; the final scoring is added on top
+of it here, so a result can be checked line by line against the state it comes from.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from village_rules.components import InChronicle, OnChurch, OnCouncil, TieBreaker
+from village_rules.state import GameState
+
+
+@dataclass(frozen=True, slots=True)
+class ScoreBreakdown:
+    seat: int
+    during_play: int
+    travel: int
+    council_chamber: int
+    church: int
+    chronicle: int
+    customers: int
+    coins: int
+
+    @property
+    def total(self) -> int:
+        return (
+            self.during_play
+            + self.travel
+            + self.council_chamber
+            + self.church
+            + self.chronicle
+            + self.customers
+            + self.coins
+        )
+
+
+def score_breakdown(state: GameState) -> tuple[ScoreBreakdown, ...]:
+    """SCORE-01..06: the final points of every player, per category."""
+    d = state.rules.data
+    out = []
+    for seat, p in enumerate(state.players):
+        cities = min(len(p.markers), len(d.score_travel) - 1)
+        council = sum(d.score_council[loc.stage - 1] for loc in p.members if isinstance(loc, OnCouncil))
+        church = sum(d.score_church[loc.stage - 1] for loc in p.members if isinstance(loc, OnChurch))
+        chronicled = sum(1 for loc in p.members if isinstance(loc, InChronicle))
+        chronicle = d.score_chronicle[min(chronicled, len(d.score_chronicle) - 1)]
+        customers = sum(d.customer(t).points for t in p.customers)
+        out.append(
+            ScoreBreakdown(
+                seat=seat,
+                during_play=p.prestige,
+                travel=d.score_travel[cities],
+                council_chamber=council,
+                church=church,
+                chronicle=chronicle,
+                customers=customers,
+                coins=p.coins * d.score_coin,
+            )
+        )
+    return tuple(out)
+
+
+def ranking_key(state: GameState, seat: int, total: int) -> tuple[int, ...]:
+    """SCORE-07: total prestige, then the edition's tie-breakers in order."""
+    p = state.players[seat]
+    key = [total]
+    for tie in state.rules.data.tie_breakers:
+        match tie:
+            case TieBreaker.MOST_GRAIN:
+                key.append(p.grain)
+            case TieBreaker.MOST_CUSTOMERS:
+                key.append(len(p.customers))
+            case TieBreaker.MOST_LIVING_MEMBERS:
+                key.append(state.living_members(seat))
+    return tuple(key)
+
+
+def winners(state: GameState) -> tuple[int, ...]:
+    """The winning seats: more than one only after a full tie (a shared win, AMB-29)."""
+    keys = {b.seat: ranking_key(state, b.seat, b.total) for b in score_breakdown(state)}
+    best = max(keys.values())
+    return tuple(seat for seat, k in keys.items() if k == best)
