@@ -1,0 +1,119 @@
+"""The `village-rules` command: set up, play, replay and fuzz games on the shipped data or
+on your own data file."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from village_rules.errors import VillageError
+from village_rules.loader import EDITIONS, builtin_edition, load_edition
+from village_rules.play import GameLog, play_logged, replay
+from village_rules.render import render
+from village_rules.rules import Variant
+from village_rules.scoring import score_breakdown, winners
+from village_rules.serialization import to_json
+from village_rules.setup import new_game
+from village_rules.state import GameState
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = _parser()
+    args = parser.parse_args(argv)
+    try:
+        code: int = args.func(args)
+        return code
+    except VillageError as exc:
+        print(f"village-rules: {exc}", file=sys.stderr)
+        return 2
+    except OSError as exc:
+        print(f"village-rules: {exc}", file=sys.stderr)
+        return 2
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="village-rules", description=__doc__)
+    sub = parser.add_subparsers(required=True, metavar="COMMAND")
+
+    def common(p: argparse.ArgumentParser) -> None:
+        p.add_argument("--edition", choices=EDITIONS, default="big-box-2023")
+        p.add_argument("--players", type=int, default=3)
+        p.add_argument("--seed", type=int, default=0)
+        p.add_argument("--data", type=Path, help="your own edition data file (docs/data-format.md)")
+        p.add_argument(
+            "--no-compensation", action="store_true", help="skip the 2023 starting compensation (AMB-11)"
+        )
+        p.add_argument(
+            "--no-coins-at-well", action="store_true", help="coins may not replace well cubes (AMB-01)"
+        )
+
+    p = sub.add_parser("setup", help="set up a game and print it")
+    common(p)
+    p.add_argument("--json", action="store_true", help="print the state as JSON")
+    p.set_defaults(func=_setup)
+
+    p = sub.add_parser("play", help="play a seeded random game; print its log and the scores")
+    common(p)
+    p.add_argument("--log", type=Path, help="also write the replayable log (JSON) here")
+    p.set_defaults(func=_play)
+
+    p = sub.add_parser("replay", help="replay a logged game and print the final scores")
+    p.add_argument("log", type=Path)
+    p.set_defaults(func=_replay)
+    return parser
+
+
+def _variant(args: argparse.Namespace) -> Variant:
+    return Variant(
+        starting_compensation=not args.no_compensation,
+        coin_substitution_at_well=not args.no_coins_at_well,
+    )
+
+
+def _setup(args: argparse.Namespace) -> int:
+    data = load_edition(args.data) if args.data else builtin_edition(args.edition)
+    state = new_game(data, args.players, args.seed, _variant(args))
+    print(to_json(state) if args.json else render(state))
+    return 0
+
+
+def _play(args: argparse.Namespace) -> int:
+    if args.data:
+        print("village-rules: play uses the shipped data; replay a log for your own data", file=sys.stderr)
+        return 2
+    final, log = play_logged(args.edition, args.players, args.seed, _variant(args))
+    for i, action in enumerate(log.actions):
+        print(f"{i:5} {action}")
+    print()
+    print(_scores(final))
+    if args.log:
+        args.log.write_text(log.to_json(), encoding="utf-8")
+        print(f"log written to {args.log}")
+    return 0
+
+
+def _replay(args: argparse.Namespace) -> int:
+    log = GameLog.from_json(Path(args.log).read_text(encoding="utf-8"))
+    final = replay(log.initial_state(), log.actions)
+    print(f"replayed {len(log.actions)} actions of {log.edition}, {log.players} players, seed {log.seed}")
+    if final.is_terminal:
+        print(_scores(final))
+    else:
+        print(render(final))
+    return 0
+
+
+def _scores(state: GameState) -> str:
+    columns = ("seat", "play", "travel", "council", "church", "chron.", "cust.", "coins", "total")
+    widths = (4, 5, 6, 7, 6, 6, 5, 5, 6)
+    rows = [" ".join(f"{c:>{w}}" for c, w in zip(columns, widths, strict=True))]
+    for b in score_breakdown(state):
+        rows.append(
+            f"{b.seat:>4} {b.during_play:>5} {b.travel:>6} {b.council_chamber:>7} {b.church:>6} "
+            f"{b.chronicle:>6} {b.customers:>5} {b.coins:>5} {b.total:>6}"
+        )
+    won = ", ".join(f"seat {s}" for s in winners(state))
+    rows.append(f"winner: {won}")
+    return "\n".join(rows)
