@@ -129,7 +129,7 @@ def legal_actions(state: GameState) -> list[Action]:
     """The decisions open to the seat to act; empty at chance nodes and at the end."""
     if state.is_chance or state.is_terminal:
         return []
-    return [a for a in _candidates(state) if _illegal(state, a) is None]
+    return [a for a in _candidates(state) if _illegal(state, a, explain=False) is None]
 
 
 def chance_outcomes(state: GameState) -> list[tuple[Action, Fraction]]:
@@ -240,8 +240,9 @@ def _module_of(action: Action) -> object:
     return None
 
 
-def _illegal(state: GameState, action: Action) -> tuple[str, str] | None:
-    """(rule, reason) if `action` is not allowed now, else None."""
+def _illegal(state: GameState, action: Action, explain: bool = True) -> tuple[str, str] | None:
+    """(rule, reason) if `action` is not allowed now, else None. Without `explain` the
+    reason of an unaffordable cost is not spelled out (legal_actions only needs a yes/no)."""
     pending = state.pending
     rule = _RULE_OF.get(type(action), "TURN-01")
     if not _step_accepts(pending, action):
@@ -253,6 +254,8 @@ def _illegal(state: GameState, action: Action) -> tuple[str, str] | None:
     if isinstance(pending, ChoosePayment):
         alternatives, coins_ok = _costs(state, seat, pending.action)
         if action not in _payment_options(state, seat, pending.action, alternatives, coins_ok):
+            if not explain:
+                return "COIN-01", ""
             return (
                 "COIN-01",
                 f"not a way to pay {format_action(pending.action)!r}: "
@@ -261,7 +264,7 @@ def _illegal(state: GameState, action: Action) -> tuple[str, str] | None:
         return None
     alternatives, coins_ok = _costs(state, seat, action)
     if alternatives and not _payment_options(state, seat, action, alternatives, coins_ok):
-        return rule, describe_shortfall(alternatives, state.players[seat])
+        return rule, describe_shortfall(alternatives, state.players[seat]) if explain else ""
     return None
 
 

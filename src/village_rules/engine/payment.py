@@ -22,7 +22,12 @@ from village_rules.tally import Tally
 def coin_splits(cost: Cost, player: PlayerState, coins_allowed: bool) -> Iterator[Tally[Cube]]:
     """Every way to pay `cost` with some of its cubes replaced by coins."""
     colours = [(c, n) for c, n in cost.cubes.items]
-    ranges = [range(n + 1) if coins_allowed else range(1) for _, n in colours]
+    spare = player.coins - cost.coins
+    if not coins_allowed or spare <= 0 or not colours:
+        if _affordable(cost, player, Tally()):
+            yield Tally()
+        return
+    ranges = [range(min(n, spare) + 1) for _, n in colours]
     for split in product(*ranges):
         coins = Tally.of([(c, k) for (c, _), k in zip(colours, split, strict=True)])
         if _affordable(cost, player, coins):

@@ -19,7 +19,12 @@ def candidates(state: GameState, seat: int) -> list[Action]:
     if state.cubes_on_board():
         for space in ActionSpace:
             out += [TakeCube(space, cube) for cube in state.space(space)]
-        out += [Well(space, colour) for space in ActionSpace for colour in INFLUENCE]
+        p = state.players[seat]
+        need = state.rules.data.well_cubes
+        coins = p.coins if state.rules.variant.coin_substitution_at_well else 0
+        # Only colours that could pay (the exact check is the payment's); AMB-01: >= 1 real cube.
+        colours = [c for c in INFLUENCE if p.cubes[c] >= 1 and p.cubes[c] + coins >= need]
+        out += [Well(space, colour) for space in ActionSpace for colour in colours]
     elif state.final_turns is not None:
         out += [FreeAction(space) for space in ActionSpace]
     return out
