@@ -47,6 +47,8 @@ from village_rules.tally import Tally
 FORMAT = "village-rules-edition"
 FORMAT_VERSION = 1
 EDITIONS: tuple[str, ...] = ("big-box-2023", "original-2011")
+CUSTOMER_TILES = 24
+"""Both editions have 24 customer tiles (2023 p. 2; 2011 "Game Components")."""
 
 # A JSON value as the json module produces it.
 Json = None | bool | int | float | str | list["Json"] | dict[str, "Json"]
@@ -240,7 +242,8 @@ class _Reader:
         self.exact_keys(top, "", required)
         if top["format"] != FORMAT:
             raise self.fail("format", f"expected {FORMAT!r}")
-        if top["format_version"] != FORMAT_VERSION:
+        version = top["format_version"]
+        if not isinstance(version, int) or isinstance(version, bool) or version != FORMAT_VERSION:
             raise self.fail(
                 "format_version",
                 f"unsupported version {top['format_version']!r}; this library reads {FORMAT_VERSION}",
@@ -570,6 +573,10 @@ def _check_constraints(d: EditionData, file: str) -> None:
             )
 
     # customers
+    if len(d.customers) != CUSTOMER_TILES:
+        raise fail(
+            "customers", f"the game has {CUSTOMER_TILES} customer tiles (2023 p. 2), got {len(d.customers)}"
+        )
     ids = [t.id for t in d.customers]
     dup = sorted({i for i in ids if ids.count(i) > 1})
     if dup:
@@ -629,8 +636,8 @@ def _check_constraints(d: EditionData, file: str) -> None:
                 f"but the unused colours have only {blockers} members",
             )
 
-    if list(d.score_chronicle) and len(d.score_chronicle) < 2:
-        raise fail("scoring.chronicle", "expected at least 2 entries")
+    if len(d.score_chronicle) < 2:
+        raise fail("scoring.chronicle", "expected at least 2 entries (points for 0 and 1 member)")
     if len(d.tie_breakers) == 0:
         raise fail("tie_breakers", "expected at least one tie-breaker")
 

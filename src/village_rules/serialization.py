@@ -21,10 +21,13 @@ from village_rules.components import (
     Cube,
     Good,
     Location,
+    OnChurch,
+    OnCouncil,
+    Travelling,
     format_location,
     parse_location,
 )
-from village_rules.edition import EditionData
+from village_rules.edition import EditionData, Row
 from village_rules.errors import DataError, StateFormatError
 from village_rules.loader import EDITIONS, builtin_edition, parse_edition
 from village_rules.pending import Pending
@@ -340,7 +343,8 @@ class _Decoder:
         s = self.obj(raw, "$", keys)
         if s["format"] != STATE_FORMAT:
             raise self.fail("$.format", f"expected {STATE_FORMAT!r}")
-        if s["format_version"] != STATE_FORMAT_VERSION:
+        version = s["format_version"]
+        if not isinstance(version, int) or isinstance(version, bool) or version != STATE_FORMAT_VERSION:
             raise self.fail(
                 "$.format_version",
                 f"unsupported version {s['format_version']!r}; this library reads {STATE_FORMAT_VERSION}",
@@ -390,7 +394,7 @@ class _Decoder:
         deaths = self.list_(s["deaths_owed"], "$.deaths_owed", self.int_)
         if len(deaths) != n:
             raise self.fail("$.deaths_owed", f"expected {n} entries, got {len(deaths)}")
-        return GameState(
+        state = GameState(
             rules=rules,
             round=self.int_(s["round"], "$.round", 1),
             start_player=self.int_(s["start_player"], "$.start_player", 0, seat_hi),
@@ -417,3 +421,50 @@ class _Decoder:
             end_triggered_by=self.opt_int(s["end_triggered_by"], "$.end_triggered_by", 0, seat_hi),
             final_turns=final_turns,
         )
+        self.references(state)
+        return state
+
+    def references(self, state: GameState) -> None:
+        """Everything the state names must exist in its edition at its player count."""
+        d = state.rules.data
+        n = state.num_players
+        seat = getattr(state.pending, "seat", None)
+        if isinstance(seat, int) and not 0 <= seat < n:
+            raise self.fail("$.pending.seat", f"seat {seat} is out of range 0..{n - 1} ({n} players)")
+        cities = {c.id for c in d.cities}
+        for i, p in enumerate(state.players):
+            for j, loc in enumerate(p.members):
+                path = f"$.players[{i}].members[{j}]"
+                match loc:
+                    case OnCouncil(stage) if not 1 <= stage <= d.council_stages:
+                        raise self.fail(path, f"council stage {stage}: the chamber has 1..{d.council_stages}")
+                    case OnChurch(stage) if not 1 <= stage <= d.church_stages:
+                        raise self.fail(path, f"church stage {stage}: the church has 1..{d.church_stages}")
+                    case Travelling(city) if city not in cities:
+                        raise self.fail(path, f"{city!r} is not a city of the travel map")
+            for j, city in enumerate(p.markers):
+                if city not in cities:
+                    raise self.fail(
+                        f"$.players[{i}].markers[{j}]", f"{city!r} is not a city of the travel map"
+                    )
+            for j, served in enumerate(p.customers):
+                if served not in self.tiles(d):
+                    raise self.fail(f"$.players[{i}].customers[{j}]", f"no customer tile {served}")
+        layout = d.market_layout(n)
+        for name, row, want in (
+            ("market_available", state.market_available, Row.AVAILABLE),
+            ("market_waiting", state.market_waiting, Row.WAITING),
+        ):
+            size = sum(1 for sp in layout if sp.row is want)
+            if len(row) != size:
+                raise self.fail(f"$.{name}", f"expected {size} spaces with {n} players, got {len(row)}")
+            for j, tile in enumerate(row):
+                if tile is not None and tile not in self.tiles(d):
+                    raise self.fail(f"$.{name}[{j}]", f"no customer tile {tile}")
+        for j, face_down in enumerate(state.customer_pile):
+            if face_down not in self.tiles(d):
+                raise self.fail(f"$.customer_pile[{j}]", f"no customer tile {face_down}")
+
+    @staticmethod
+    def tiles(d: EditionData) -> set[int]:
+        return {t.id for t in d.customers}
