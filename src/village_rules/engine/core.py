@@ -244,10 +244,10 @@ def _illegal(state: GameState, action: Action, explain: bool = True) -> tuple[st
     """(rule, reason) if `action` is not allowed now, else None. Without `explain` the
     reason of an unaffordable cost is not spelled out (legal_actions only needs a yes/no)."""
     pending = state.pending
-    rule = _RULE_OF.get(type(action), "TURN-01")
     if not _step_accepts(pending, action):
         return "STEP", f"the game waits for: {_describe(pending)}"
     seat = state.current_player()
+    rule = _rule_for(state, seat, action)
     reason = _precondition(state, seat, action)
     if reason is not None:
         return rule, reason
@@ -266,6 +266,18 @@ def _illegal(state: GameState, action: Action, explain: bool = True) -> tuple[st
     if alternatives and not _payment_options(state, seat, action, alternatives, coins_ok):
         return rule, describe_shortfall(alternatives, state.players[seat]) if explain else ""
     return None
+
+
+def _rule_for(state: GameState, seat: int, action: Action) -> str:
+    """The rule that decides whether `action` is allowed here (named in errors)."""
+    match action:
+        case Serve():
+            return "MKT-02" if market_day.is_free_sale(state, seat) else "MKT-03"
+        case Travel(origin):
+            return "TRV-01" if origin == state.rules.data.village else "TRV-02"
+        case Well() if state.cubes_on_board() == 0:
+            return "WELL-02"
+    return _RULE_OF.get(type(action), "TURN-01")
 
 
 def _precondition(state: GameState, seat: int, action: Action) -> str | None:

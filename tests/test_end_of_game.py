@@ -1,0 +1,431 @@
+"""End of the game (2023 p. 13; 2011 "End of the game"): END-01..END-06, with the cases of
+p. 13: the last chronicle space, the last grave, an end during a market day (by the
+market-day player and by another player), the last cube taken during the final actions,
+deaths with no space left, then the final mass and the final scoring."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from fractions import Fraction
+
+import pytest
+
+from village_rules.actions import (
+    Action,
+    BuyFromBag,
+    DrawCustomer,
+    DrawMonk,
+    FreeAction,
+    Harvest,
+    Serve,
+    Skip,
+    TakeCube,
+    Well,
+)
+from village_rules.components import (
+    BLACK_BAG,
+    GRAVEYARD,
+    REMOVED,
+    ActionSpace,
+    Category,
+    Cube,
+    Farmyard,
+    Good,
+    InChronicle,
+    Location,
+    OnChurch,
+    OnCouncil,
+)
+from village_rules.engine.core import apply, chance_outcomes, legal_actions
+from village_rules.engine.end_of_game import final_order
+from village_rules.errors import IllegalActionError
+from village_rules.pending import (
+    ChooseAction,
+    ChooseTurn,
+    GameOver,
+    MarketChoice,
+    MassBuy,
+    MassDraw,
+    RefillDraw,
+)
+from village_rules.scenario import (
+    arrange_market,
+    at,
+    clear_board,
+    give,
+    place,
+    put_cubes,
+    ready,
+    set_lifetime,
+    strip,
+)
+from village_rules.scoring import score_breakdown, winners
+from village_rules.state import TERMINAL, GameState
+
+EDITIONS = ["big-box-2023", "original-2011"]
+FY, CR, TR, CO, CH = (
+    Category.FARMYARD,
+    Category.CRAFTS,
+    Category.TRAVEL,
+    Category.COUNCIL_CHAMBER,
+    Category.CHURCH,
+)
+GH, FAM, MKT = ActionSpace.GRAIN_HARVEST, ActionSpace.FAMILY, ActionSpace.MARKET
+
+Spot = tuple[int, int, Location]
+
+# 3 players (both editions): 3 open chronicle spaces per category (15), 6 graves.
+# Fourteen dead, one farmyard space left; seat 0 keeps one "1" at home, seats 1 and 2 a "3".
+CHRONICLE_ALL_BUT_ONE: list[Spot] = [
+    (0, 1, InChronicle(CR)), (0, 1, InChronicle(TR)), (0, 1, InChronicle(CO)),
+    (1, 1, InChronicle(FY)), (1, 1, InChronicle(CR)), (1, 1, InChronicle(TR)),
+    (1, 1, InChronicle(CO)), (1, 2, InChronicle(CH)),
+    (2, 1, InChronicle(FY)), (2, 1, InChronicle(CR)), (2, 1, InChronicle(TR)),
+    (2, 1, InChronicle(CO)), (2, 2, InChronicle(CH)), (2, 2, InChronicle(CH)),
+    (1, 3, Farmyard()), (2, 3, Farmyard()),
+]  # fmt: skip
+# The same count, but seats 0 and 1 each keep one "1" at home.
+CHRONICLE_TWO_AT_HOME: list[Spot] = [
+    (0, 1, InChronicle(CR)), (0, 1, InChronicle(TR)), (0, 1, InChronicle(CO)),
+    (1, 1, InChronicle(CR)), (1, 1, InChronicle(TR)), (1, 1, InChronicle(CO)),
+    (1, 2, InChronicle(CH)),
+    (2, 1, InChronicle(FY)), (2, 1, InChronicle(FY)), (2, 1, InChronicle(CR)),
+    (2, 1, InChronicle(TR)), (2, 2, InChronicle(CO)), (2, 2, InChronicle(CH)),
+    (2, 2, InChronicle(CH)),
+]  # fmt: skip
+# Farmyard category full, 5 of 6 graves taken; seat 2's only visible "1" is a councillor.
+GRAVES_ALL_BUT_ONE: list[Spot] = [
+    (0, 1, GRAVEYARD), (0, 1, GRAVEYARD), (0, 1, GRAVEYARD),
+    (1, 1, InChronicle(FY)), (1, 1, GRAVEYARD), (1, 1, GRAVEYARD),
+    (2, 1, InChronicle(FY)), (2, 1, InChronicle(FY)), (2, 1, InChronicle(CH)),
+    (2, 1, OnCouncil(2)),
+]  # fmt: skip
+
+
+def endgame(
+    spots: list[Spot],
+    cubes: dict[ActionSpace, dict[Cube, int]],
+    edition: str = "big-box-2023",
+    lifetimes: tuple[int, int, int] = (0, 0, 0),
+) -> GameState:
+    """3 players, empty farmyards, the dead where `spots` say, `cubes` on the board, seat 0
+    to take a cube; customers 1-4 available, 5-9 waiting."""
+    s = ready(edition, 3, seed=2)
+    for seat in range(3):
+        s = strip(s, seat)
+    s = clear_board(s)
+    for space, on in cubes.items():
+        s = put_cubes(s, space, on)
+    for seat, number, where in spots:
+        s = place(s, seat, number, where)
+    for seat, t in enumerate(lifetimes):
+        s = set_lifetime(s, seat, t)
+    s = arrange_market(s, [1, 2, 3, 4], [5, 6, 7, 8, 9])
+    return at(s, ChooseTurn(0))
+
+
+def go(state: GameState, action: Action) -> tuple[GameState, list[str]]:
+    trace: list[str] = []
+    return apply(state, action, trace), trace
+
+
+def final_mass(state: GameState) -> tuple[GameState, list[str]]:
+    """Play the final mass with no purchases: draws are monks (there is nothing else)."""
+    trace: list[str] = []
+    while not state.is_terminal:
+        if state.is_chance:
+            assert chance_outcomes(state) == [(DrawMonk(), Fraction(1))]
+            state = apply(state, DrawMonk(), trace)
+        else:
+            state = apply(state, Skip(), trace)
+    return state, trace
+
+
+def take_and_skip(state: GameState, take: TakeCube | FreeAction) -> tuple[GameState, list[str]]:
+    """A turn: take a cube (or a free action), do nothing with it (a space whose action is
+    impossible ends the turn by itself)."""
+    seat = state.current_player()
+    state, trace = go(state, take)
+    if state.pending == ChooseAction(seat, take.space):
+        state, more = go(state, Skip())
+        trace += more
+    assert not isinstance(state.pending, ChooseAction)
+    return state, trace
+
+
+# --- END-01 / END-02: the last chronicle space -------------------------------------------
+
+
+@pytest.mark.parametrize("edition", EDITIONS)
+def test_end01_end02_last_chronicle_space_then_the_others_act_once(edition: str) -> None:
+    """END-01: seat 0's "1" dies onto the last chronicle space (farmyard) and triggers the
+    end. END-02: seat 0 acts no more; seats 1 and 2 take one final action each, clockwise.
+    END-06: then the final mass and the final scoring; the game is over."""
+    s = endgame(
+        CHRONICLE_ALL_BUT_ONE,
+        {GH: {Cube.PLAGUE: 1, Cube.ORANGE: 2}, FAM: {Cube.PINK: 2}},
+        edition,
+        lifetimes=(10, 0, 0),
+    )
+    assert s.chronicle_free_total() == 1 and s.chronicle_free(FY) == 1
+    s, tr = take_and_skip(s, TakeCube(GH, Cube.PLAGUE))
+    assert tr == ["TURN-01", "TURN-03", "TIME-01", "DEATH-01", "TURN-02", "DEATH-03", "END-01", "END-02"]
+    assert s.end_triggered_by == 0
+    assert s.chronicle_free_total() == 0
+    assert s.players[0].members.count(InChronicle(FY)) == 1
+    assert s.pending == ChooseTurn(1) and s.final_turns == (2,)
+
+    s, tr = take_and_skip(s, TakeCube(GH, Cube.ORANGE))
+    assert tr == ["TURN-01", "TURN-02"]
+    assert s.pending == ChooseTurn(2) and s.final_turns == ()
+
+    s, tr = take_and_skip(s, TakeCube(FAM, Cube.PINK))
+    assert tr == ["TURN-01", "TURN-02", "END-06", "MASS-01"]
+    assert s.mass is not None and s.mass.final
+    assert s.pending == MassDraw(4)  # nobody can buy: 4 pieces are drawn
+    # Seat 0 never had another turn; the board still holds cubes, nothing was reseeded.
+    assert s.space(GH).total() == 1 and s.space(FAM).total() == 1
+    s, tr = final_mass(s)
+    assert tr.count("MASS-03") == 4
+    assert tr[-2:] == ["MASS-05", "SCORE-01"]
+    assert s.pending == GameOver()
+    assert s.round == 1
+
+
+@pytest.mark.parametrize("edition", EDITIONS)
+def test_end01_last_grave_end05_removed_and_amb10_chronicle_still_used(edition: str) -> None:
+    """END-01: the farmyard category is full, so seat 0's "1" goes to the last grave, which
+    ends the game. END-05: in seat 1's final action its "1" dies with neither a farmyard
+    space nor a grave left: removed from the game. AMB-10: seat 2's councillor dies in the
+    final actions, the council category still has room: it goes to the chronicle."""
+    s = endgame(
+        GRAVES_ALL_BUT_ONE,
+        {GH: {Cube.PLAGUE: 3, Cube.ORANGE: 2}, FAM: {Cube.PINK: 2}},
+        edition,
+        lifetimes=(10, 11, 11),
+    )
+    assert s.graveyard_free() == 1 and s.chronicle_free(FY) == 0
+    s, tr = take_and_skip(s, TakeCube(GH, Cube.PLAGUE))
+    assert tr[-4:] == ["TURN-02", "DEATH-04", "END-01", "END-02"]
+    assert s.end_triggered_by == 0 and s.graveyard_free() == 0
+    assert s.pending == ChooseTurn(1)
+
+    living = s.living_members(1)
+    s, tr = take_and_skip(s, TakeCube(GH, Cube.PLAGUE))
+    assert tr[-2:] == ["TURN-02", "END-05"]
+    assert s.players[1].members.count(REMOVED) == 1
+    assert s.living_members(1) == living - 1
+    assert s.pending == ChooseTurn(2)
+
+    s, tr = take_and_skip(s, TakeCube(GH, Cube.PLAGUE))
+    assert "DEATH-03" in tr and "END-05" not in tr and "END-01" not in tr
+    assert s.players[2].members.count(InChronicle(CO)) == 1
+    assert OnCouncil(2) not in s.players[2].members
+    s, _ = final_mass(s)
+    assert s.is_terminal
+    # Seat 2: 4 chronicled (7 points); seat 1's removed member scores nothing.
+    assert [b.chronicle for b in score_breakdown(s)] == [0, 0, 7]
+
+
+# --- END-04: the end during a market day --------------------------------------------------
+
+
+def market_end(edition: str, trigger_lifetime: int, julie_lifetime: int) -> GameState:
+    s = endgame(
+        CHRONICLE_TWO_AT_HOME,
+        {MKT: {Cube.BROWN: 1}, GH: {Cube.ORANGE: 3}, FAM: {Cube.PINK: 2}},
+        edition,
+        lifetimes=(trigger_lifetime, julie_lifetime, 0),
+    )
+    s = give(s, 0, goods={Good.HORSE: 1, Good.PLOW: 1, Good.SCROLL: 1}, grain=1, cubes={Cube.GREEN: 1})
+    return give(s, 1, grain=3, cubes={Cube.GREEN: 1})
+
+
+@pytest.mark.parametrize("edition", EDITIONS)
+def test_end04_end_during_market_day_by_another_player(edition: str) -> None:
+    """END-04 (AMB-09): Julie (seat 1) dies onto the last chronicle space while selling in
+    Chris's market day: the market day is finished, then every player takes one final
+    action clockwise, Julie first and the market-day player Chris last."""
+    s = market_end(edition, trigger_lifetime=0, julie_lifetime=11)
+    s = apply(s, TakeCube(MKT, Cube.BROWN))
+    s = apply(s, Serve(1))
+    s, tr = go(s, Serve(2))
+    assert tr[:6] == ["TIME-01", "DEATH-01", "MKT-03", "DEATH-06", "DEATH-03", "END-01"]
+    assert s.end_triggered_by == 1
+    # The market day is finished completely: Oliver cannot sell and passes; Chris can.
+    assert s.market_day is not None and s.market_day.passed == (2,)
+    assert s.pending == MarketChoice(0)  # Chris may still sell: scroll + grain + green
+    s, tr = go(s, Serve(3))
+    assert tr[-3:] == ["MKT-04", "MKT-05", "MKT-06"]
+    assert s.pending == RefillDraw(2)
+    s = apply(s, DrawCustomer(10))
+    s = apply(s, DrawCustomer(11))
+    s, tr = go(s, DrawCustomer(12))
+    assert "END-04" in tr and "END-02" not in tr
+    assert s.pending == ChooseTurn(1) and s.final_turns == (2, 0)
+    s, _ = take_and_skip(s, TakeCube(GH, Cube.ORANGE))
+    assert s.pending == ChooseTurn(2)
+    s, _ = take_and_skip(s, TakeCube(GH, Cube.ORANGE))
+    assert s.pending == ChooseTurn(0)
+    s, tr = take_and_skip(s, TakeCube(FAM, Cube.PINK))
+    assert "END-06" in tr and s.mass is not None and s.mass.final
+    s, _ = final_mass(s)
+    assert s.is_terminal
+
+
+@pytest.mark.parametrize("edition", EDITIONS)
+def test_end02_end_during_own_market_day_by_the_market_day_player(edition: str) -> None:
+    """END-02 in a market day: Chris's second sale costs 1 time, his "1" dies at once onto
+    the last chronicle space; he has taken his last turn, the others act once each."""
+    s = market_end(edition, trigger_lifetime=11, julie_lifetime=0)
+    s = strip(s, 1)  # Julie cannot sell
+    s = apply(s, TakeCube(MKT, Cube.BROWN))
+    s = apply(s, Serve(1))
+    assert s.pending == MarketChoice(0)
+    s, tr = go(s, Serve(3))
+    assert tr[:6] == ["TIME-01", "DEATH-01", "MKT-03", "DEATH-06", "DEATH-03", "END-01"]
+    assert s.end_triggered_by == 0
+    assert s.pending == RefillDraw(3)
+    s = apply(s, DrawCustomer(10))
+    s, tr = go(s, DrawCustomer(11))
+    assert "END-02" in tr and "END-04" not in tr
+    assert s.pending == ChooseTurn(1) and s.final_turns == (2,)
+    s, _ = take_and_skip(s, TakeCube(GH, Cube.ORANGE))
+    assert s.pending == ChooseTurn(2)
+    s, _ = take_and_skip(s, TakeCube(GH, Cube.ORANGE))
+    assert s.mass is not None and s.mass.final
+    assert s.pending == MassDraw(4)
+
+
+def test_final_order_end02_end04() -> None:
+    """END-02 / END-04: who still acts, for 4 players with seat 2's turn."""
+    s = ready("big-box-2023", 4, seed=0)
+    assert final_order(replace(s, end_triggered_by=2), 2) == (3, 0, 1)
+    assert final_order(replace(s, end_triggered_by=0), 2) == (3, 0, 1, 2)
+    assert final_order(replace(s, end_triggered_by=3), 2) == (3, 0, 1, 2)
+
+
+# --- END-03: the board runs empty in the final actions ------------------------------------
+
+
+def test_end03_last_cube_taken_in_final_actions_then_free_actions() -> None:
+    """END-03: seat 1 takes the last cube in its final action: no reseeding and no round
+    mass; seat 2 may then perform any action for free (no well, no cubes returned); only
+    then the final mass is held."""
+    s = endgame(
+        CHRONICLE_ALL_BUT_ONE,
+        {GH: {Cube.PLAGUE: 1}, FAM: {Cube.PINK: 1}},
+        lifetimes=(10, 0, 0),
+    )
+    s = give(s, 1, cubes={Cube.BROWN: 3})
+    s = give(s, 2, cubes={Cube.BROWN: 3})
+    s, _ = take_and_skip(s, TakeCube(GH, Cube.PLAGUE))
+    assert s.pending == ChooseTurn(1) and s.end_triggered_by == 0
+    assert Well(FAM, Cube.BROWN) in legal_actions(s)  # cubes are left: the well as always
+    with pytest.raises(IllegalActionError) as err:
+        apply(s, FreeAction(GH))
+    assert err.value.rule == "END-03"
+
+    s, tr = take_and_skip(s, TakeCube(FAM, Cube.PINK))
+    assert s.cubes_on_board() == 0
+    assert "ROUND-01" not in tr and "MASS-01" not in tr and "SEED-02" not in tr
+    assert s.mass is None and s.round == 1
+    assert s.pending == ChooseTurn(2)
+    assert legal_actions(s) == [FreeAction(space) for space in ActionSpace]
+    with pytest.raises(IllegalActionError):
+        apply(s, Well(GH, Cube.BROWN))
+
+    s, tr = go(s, FreeAction(GH))
+    assert tr == ["END-03"] and s.pending == ChooseAction(2, GH)
+    s, tr = go(s, Harvest())
+    assert s.players[2].grain == 2
+    assert s.players[2].cubes[Cube.BROWN] == 3  # nothing returned for the free action
+    assert tr[-2:] == ["END-06", "MASS-01"]
+    assert s.cubes_on_board() == 0 and s.round == 1
+    s, tr = final_mass(s)
+    assert "SEED-02" not in tr and "ROUND-02" not in tr
+    assert s.is_terminal
+
+
+def test_end03_amb33_end_triggered_by_the_last_cube_of_the_round() -> None:
+    """END-03 (AMB-33): seat 0 takes the last cube (a plague cube) and its death ends the
+    game: no round mass, no reseeding; seats 1 and 2 take free actions, then the final mass."""
+    s = endgame(CHRONICLE_ALL_BUT_ONE, {GH: {Cube.PLAGUE: 1}}, lifetimes=(10, 0, 0))
+    s, tr = take_and_skip(s, TakeCube(GH, Cube.PLAGUE))
+    assert "ROUND-01" not in tr and "MASS-01" not in tr
+    assert s.mass is None and s.pending == ChooseTurn(1)
+    assert legal_actions(s) == [FreeAction(space) for space in ActionSpace]
+    s, _ = take_and_skip(s, FreeAction(FAM))
+    assert s.pending == ChooseTurn(2)
+    s, tr = take_and_skip(s, FreeAction(GH))
+    assert tr[-2:] == ["END-06", "MASS-01"]
+
+
+def test_end03_free_market_day_all_players_take_part() -> None:
+    """END-03 with AMB-34: a free market action in the final actions holds a market day in
+    which the player who ended the game (seat 0) may still sell."""
+    s = endgame(CHRONICLE_ALL_BUT_ONE, {GH: {Cube.PLAGUE: 1}}, lifetimes=(10, 0, 0))
+    s = give(s, 0, goods={Good.SCROLL: 1}, grain=1, cubes={Cube.GREEN: 1})
+    s = give(s, 1, goods={Good.HORSE: 1, Good.PLOW: 1})
+    s, _ = take_and_skip(s, TakeCube(GH, Cube.PLAGUE))
+    assert s.pending == ChooseTurn(1)
+    s, tr = go(s, FreeAction(MKT))
+    assert tr == ["END-03", "MKT-01"]
+    s, tr = go(s, Serve(1))
+    assert tr[0] == "MKT-02"
+    assert s.pending == MarketChoice(0)
+    s = apply(s, Serve(3))
+    assert s.players[0].customers == (3,) and s.players[0].lifetime == 1
+    assert isinstance(s.pending, RefillDraw)
+
+
+def test_end03_free_action_only_after_the_end() -> None:
+    """END-03: before the end is triggered, a free action is never allowed."""
+    s = endgame(CHRONICLE_ALL_BUT_ONE, {GH: {Cube.ORANGE: 1}, FAM: {Cube.PINK: 1}})
+    with pytest.raises(IllegalActionError) as err:
+        apply(s, FreeAction(GH))
+    assert err.value.rule == "END-03"
+    assert all(not isinstance(a, FreeAction) for a in legal_actions(s))
+
+
+# --- END-06: the final mass, scoring, terminal --------------------------------------------
+
+
+def test_end06_final_mass_is_a_real_mass_then_terminal() -> None:
+    """END-06: the final mass is held in full (seat 2 buys its member from the bag and wins
+    the church majority, +2 prestige), then the final scoring; the state is terminal."""
+    s = endgame(
+        CHRONICLE_ALL_BUT_ONE,
+        {GH: {Cube.PLAGUE: 1, Cube.ORANGE: 2}, FAM: {Cube.PINK: 2}},
+        lifetimes=(10, 0, 0),
+    )
+    s = place(s, 2, 3, BLACK_BAG)
+    s = give(s, 2, coins=1)
+    s, _ = take_and_skip(s, TakeCube(GH, Cube.PLAGUE))
+    s, _ = take_and_skip(s, TakeCube(GH, Cube.ORANGE))
+    s, tr = take_and_skip(s, TakeCube(FAM, Cube.PINK))
+    assert s.pending == MassBuy(2)  # seats 0 and 1 have nothing in the bag
+    assert legal_actions(s) == [BuyFromBag(3), Skip()]
+    s, tr = go(s, BuyFromBag(3))
+    assert tr[0] == "MASS-02"
+    assert s.pending == MassDraw(3)
+    s, tr = final_mass(s)
+    assert tr.count("MASS-03") == 3
+    assert tr[-2:] == ["MASS-05", "SCORE-01"]
+    assert s.is_terminal and s.current_player() == TERMINAL
+    assert legal_actions(s) == [] and chance_outcomes(s) == []
+    with pytest.raises(IllegalActionError) as err:
+        apply(s, Skip())
+    assert err.value.rule == "END-06"
+    p2 = s.players[2]
+    assert OnChurch(1) in p2.members and p2.prestige == 2 and p2.coins == 0
+    b = score_breakdown(s)
+    # seat 0: 4 chronicled (7); seat 1: 5 chronicled (12); seat 2: 6 chronicled (12),
+    # church stage 1 (2), prestige 2.
+    assert [(x.chronicle, x.church, x.during_play, x.total) for x in b] == [
+        (7, 0, 0, 7),
+        (12, 0, 0, 12),
+        (12, 2, 2, 16),
+    ]
+    assert winners(s) == (2,)
+    assert Farmyard() not in s.players[0].members
