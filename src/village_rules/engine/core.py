@@ -264,7 +264,13 @@ def _illegal(state: GameState, action: Action, explain: bool = True) -> tuple[st
         return None
     alternatives, coins_ok = _costs(state, seat, action)
     if alternatives and not _payment_options(state, seat, action, alternatives, coins_ok):
-        return rule, describe_shortfall(alternatives, state.players[seat]) if explain else ""
+        if not explain:
+            return rule, ""
+        reason = describe_shortfall(alternatives, state.players[seat])
+        if isinstance(action, Well) and coins_ok:
+            colour = action.colour.value
+            reason += f" (coins may replace some, but at least one {colour} cube must be returned: AMB-01)"
+        return rule, reason
     return None
 
 
@@ -277,6 +283,10 @@ def _rule_for(state: GameState, seat: int, action: Action) -> str:
             return "TRV-01" if origin == state.rules.data.village else "TRV-02"
         case Well() if state.cubes_on_board() == 0:
             return "WELL-02"
+        case Privilege(4) if state.players[seat].coins < state.rules.data.privilege_coin_price:
+            return "CNC-08"
+        case PickCube() if isinstance(state.pending, ChooseCompensationCube):
+            return "SET-10"
     return _RULE_OF.get(type(action), "TURN-01")
 
 

@@ -51,7 +51,8 @@ def privilege_precondition(state: GameState, seat: int, stage: int, max_stage: i
     if not 1 <= stage <= max_stage:
         return f"council: privilege {stage} needs a member on stage {stage} or beyond (reached: {max_stage})"
     if stage == 4 and state.players[seat].coins < d.privilege_coin_price:
-        return f"council: privilege 4 needs exactly {d.privilege_coin_price} coin; you have 0"
+        have = state.players[seat].coins
+        return f"council: privilege 4 needs exactly {d.privilege_coin_price} coin; you have {have}"
     return None
 
 

@@ -35,8 +35,9 @@ def buy_precondition(state: GameState, seat: int, action: Action) -> str | None:
     assert mass is not None
     if find_member(state, seat, BLACK_BAG, action.number) is None:
         return f"mass: you have no member numbered {action.number} in the black bag"
-    if state.players[seat].coins < d.mass_coin_price:
-        return f"mass: buying a member out of the bag costs {d.mass_coin_price} coin; you have 0"
+    have = state.players[seat].coins
+    if have < d.mass_coin_price:
+        return f"mass: buying a member out of the bag costs {d.mass_coin_price} coin; you have {have}"
     return None
 
 

@@ -31,8 +31,9 @@ def spend_time(state: GameState, seat: int, amount: int, ctx: Ctx) -> GameState:
     moved = p.lifetime + amount
     passes = moved // length
     state = state.with_player(seat, replace(p, lifetime=moved % length))
-    if passes:
+    for _ in range(passes):
         ctx.fire("DEATH-01")
+    if passes:
         owed = list(state.deaths_owed)
         owed[seat] += passes
         state = replace(state, deaths_owed=tuple(owed))
