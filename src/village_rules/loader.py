@@ -12,6 +12,7 @@ import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import StrEnum
+from functools import cache
 from importlib import resources
 from pathlib import Path
 from typing import TypeVar
@@ -56,8 +57,12 @@ E = TypeVar("E", bound=StrEnum)
 T = TypeVar("T")
 
 
+@cache
 def builtin_edition(edition: str) -> EditionData:
-    """The component data shipped for `edition` ("big-box-2023" or "original-2011")."""
+    """The component data shipped for `edition` ("big-box-2023" or "original-2011").
+
+    Parsed and validated once per process: the data is immutable, so the cache only saves
+    time and cannot change a result."""
     if edition not in EDITIONS:
         raise DataError(f"{edition}.json", "edition", f"unknown edition; known: {', '.join(EDITIONS)}")
     text = resources.files("village_rules").joinpath(f"data/{edition}.json").read_text("utf-8")

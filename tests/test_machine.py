@@ -1,0 +1,370 @@
+"""The stateful machine, properties of the public API over states reached by legal play,
+and the fuzzer's determinism across worker counts."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+import subprocess
+import sys
+from collections import Counter
+from dataclasses import replace
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import village_rules
+from village_rules import invariants as inv
+from village_rules.actions import Action, Serve, action_universe, format_action
+from village_rules.components import InChronicle, OnChurch, OnCouncil
+from village_rules.engine.core import apply, chance_outcomes, legal_actions
+from village_rules.errors import IllegalActionError
+from village_rules.fuzz import KNOWN_RULE_IDS, plan_game, play_game, run_fuzz
+from village_rules.invariants import InvariantError, replay_checked
+from village_rules.play import GameLog, play_logged, replay
+from village_rules.scoring import ScoreBreakdown, score_breakdown, winners
+from village_rules.serialization import from_json, to_json
+from village_rules.state import GameState
+from village_rules.testing import (
+    GameRun,
+    VillageMachine,
+    finished_games,
+    game_runs,
+    game_setups,
+    illegal_actions_of,
+    profile_settings,
+    reachable_states,
+)
+
+# --- the stateful machine -----------------------------------------------------------------
+
+TestVillage = VillageMachine.TestCase
+TestVillage.settings = profile_settings()  # "ci" unless VILLAGE_HYPOTHESIS_PROFILE says otherwise
+
+# --- properties ---------------------------------------------------------------------------
+
+PROPERTY = settings(
+    max_examples=10,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
+
+RUNS = game_runs(max_steps=60, random_prefix=600)
+"""Games played up to 600 random actions (any phase, the end included) then up to 60
+actions chosen by Hypothesis."""
+
+
+@PROPERTY
+@given(RUNS)
+def test_chance_outcomes_are_distinct_positive_and_sum_to_one(run: GameRun) -> None:
+    chance_states = [s for s in run.states if s.is_chance]
+    assert chance_states
+    for state in chance_states:
+        outcomes = chance_outcomes(state)
+        assert outcomes
+        actions = [a for a, _ in outcomes]
+        assert len(set(actions)) == len(actions)
+        assert all(isinstance(p, Fraction) and 0 < p <= 1 for _, p in outcomes)
+        assert sum(p for _, p in outcomes) == 1
+        assert legal_actions(state) == []
+
+
+@PROPERTY
+@given(RUNS)
+def test_a_state_that_is_not_over_always_has_a_way_on(run: GameRun) -> None:
+    for state in run.states:
+        if state.is_terminal:
+            assert legal_actions(state) == [] and chance_outcomes(state) == []
+        elif state.is_chance:
+            assert chance_outcomes(state)
+        else:
+            legal = legal_actions(state)
+            assert legal, state.pending
+            assert state.current_player() in range(state.num_players)
+
+
+@PROPERTY
+@given(RUNS)
+def test_every_visited_state_survives_the_json_round_trip(run: GameRun) -> None:
+    for state in run.states:
+        text = to_json(state)
+        again = from_json(text)
+        assert again == state
+        assert to_json(again) == text
+
+
+@PROPERTY
+@given(RUNS)
+def test_apply_never_changes_its_argument(run: GameRun) -> None:
+    for before, action in zip(run.states, run.actions, strict=False):
+        snapshot = to_json(before)
+        fingerprint = hash(before)
+        after = apply(before, action, trace=[])
+        assert to_json(before) == snapshot
+        assert hash(before) == fingerprint
+        assert after is not before
+
+
+@PROPERTY
+@given(reachable_states(max_steps=40, random_prefix=600), st.data())
+def test_every_illegal_action_is_rejected_and_changes_nothing(state: GameState, data: st.DataObject) -> None:
+    snapshot = to_json(state)
+    allowed = set(legal_actions(state)) | {a for a, _ in chance_outcomes(state)}
+    for _ in range(25):
+        action = data.draw(illegal_actions_of(state), label="illegal action")
+        assert action not in allowed
+        with pytest.raises(IllegalActionError) as info:
+            apply(state, action)
+        assert info.value.rule and info.value.reason
+        assert info.value.action == format_action(action)
+        assert to_json(state) == snapshot
+
+
+def test_the_whole_universe_outside_the_legal_list_is_rejected() -> None:
+    """Exhaustively, on a few states of one game (both kinds of node)."""
+    final, log = play_logged("original-2011", 3, 21, max_steps=250)
+    state = log.initial_state()
+    for k, text in enumerate(log.actions):
+        if k % 50 == 7:
+            allowed = set(legal_actions(state)) | {a for a, _ in chance_outcomes(state)}
+            snapshot = to_json(state)
+            for action in action_universe(state.rules.data):
+                if action in allowed:
+                    continue
+                with pytest.raises(IllegalActionError):
+                    apply(state, action)
+            assert to_json(state) == snapshot
+        state = apply(state, village_rules.parse_action(text))
+    assert state == final
+
+
+FINISHED = finished_games(game_setups())
+
+
+@settings(max_examples=4, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(FINISHED)
+def test_acting_on_a_finished_game_raises(run: GameRun) -> None:
+    final = run.final
+    assert final.is_terminal
+    assert legal_actions(final) == [] and chance_outcomes(final) == []
+    for action in action_universe(final.rules.data):
+        with pytest.raises(IllegalActionError) as info:
+            apply(final, action)
+        assert info.value.rule == "END-06"
+
+
+def independent_scores(state: GameState) -> list[dict[str, int]]:
+    """The final scoring recomputed from the rules' tables without `scoring.py`."""
+    d = state.rules.data
+    customer_points = {t.id: t.points for t in d.customers}
+    out = []
+    for p in state.players:
+        places = Counter(type(loc).__name__ for loc in p.members)
+        council = 0
+        church = 0
+        for loc in p.members:
+            if isinstance(loc, OnCouncil):
+                council += d.score_council[loc.stage - 1]
+            elif isinstance(loc, OnChurch):
+                church += d.score_church[loc.stage - 1]
+        travel_table = list(d.score_travel)
+        chronicle_table = list(d.score_chronicle)
+        out.append(
+            {
+                "during_play": p.prestige,
+                "travel": travel_table[len(p.markers)]
+                if len(p.markers) < len(travel_table)
+                else travel_table[-1],
+                "council_chamber": council,
+                "church": church,
+                "chronicle": chronicle_table[min(places[InChronicle.__name__], len(chronicle_table) - 1)],
+                "customers": sum(customer_points[t] for t in p.customers),
+                "coins": d.score_coin * p.coins,
+            }
+        )
+    return out
+
+
+@settings(max_examples=4, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(FINISHED)
+def test_the_score_breakdown_equals_an_independent_recomputation(run: GameRun) -> None:
+    for state in (run.final, run.states[len(run.states) // 2]):
+        breakdown = score_breakdown(state)
+        expected = independent_scores(state)
+        assert [b.seat for b in breakdown] == list(range(state.num_players))
+        for b, e in zip(breakdown, expected, strict=True):
+            got = {k: getattr(b, k) for k in e}
+            assert got == e
+            assert b.total == sum(e.values())
+    final = run.final
+    best = max(b.total for b in score_breakdown(final))
+    won = winners(final)
+    assert won
+    assert all(score_breakdown(final)[seat].total == best for seat in won)
+    assert isinstance(score_breakdown(final)[0], ScoreBreakdown)
+
+
+_FRESH_PROCESS = """
+import hashlib, json, sys
+from village_rules.play import play_logged
+from village_rules.serialization import to_json
+edition, players, seed = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+final, log = play_logged(edition, players, seed)
+print(json.dumps({"log": log.to_json(), "final": hashlib.sha256(to_json(final).encode()).hexdigest()}))
+"""
+
+
+@pytest.mark.parametrize(
+    ("edition", "players", "seed", "hash_seed"),
+    [("big-box-2023", 4, 12345, "1"), ("original-2011", 3, 99, "2024")],
+)
+def test_same_seed_same_game_in_a_fresh_process(
+    edition: str, players: int, seed: int, hash_seed: str
+) -> None:
+    final, log = play_logged(edition, players, seed)
+    env = {**os.environ, "PYTHONHASHSEED": hash_seed}  # a different set/dict order too
+    result = subprocess.run(
+        [sys.executable, "-c", _FRESH_PROCESS, edition, str(players), str(seed)],
+        capture_output=True,
+        text=True,
+        env=env,
+        check=True,
+        timeout=120,
+    )
+    there = json.loads(result.stdout)
+    assert there["log"] == log.to_json()
+    assert there["final"] == hashlib.sha256(to_json(final).encode()).hexdigest()
+
+
+# --- the fuzzer ---------------------------------------------------------------------------
+
+
+def test_fuzz_gives_the_same_games_with_one_or_two_workers(tmp_path: Path) -> None:
+    one = run_fuzz(6, 2024, 1, None, None, tmp_path / "one")
+    two = run_fuzz(6, 2024, 2, None, None, tmp_path / "two")
+    for summary in (one, two):
+        assert summary.games == 6 and summary.failure is None and summary.violations == 0
+        assert summary.decisions > 0 and summary.chance_events > 0
+    assert one.decisions == two.decisions
+    assert one.chance_events == two.chance_events
+    assert one.rule_counts == two.rule_counts
+    assert one.game_digests == two.game_digests
+    assert len(set(one.game_digests)) == 6
+    # each game is `play_logged` of its planned set-up, log and final state alike
+    for i, digest in enumerate(one.game_digests):
+        game = plan_game(2024, i)
+        final, log = play_logged(game.edition, game.players, game.seed, game.variant)
+        assert hashlib.sha256((log.to_json() + "\n" + to_json(final)).encode()).hexdigest() == digest
+    assert not list(tmp_path.rglob("*.json"))
+
+
+def test_fuzz_plans_mix_editions_and_player_counts_unless_fixed() -> None:
+    plans = [plan_game(5, i) for i in range(40)]
+    assert {g.edition for g in plans} == set(village_rules.EDITIONS)
+    assert len({g.players for g in plans}) >= 3
+    assert len({g.seed for g in plans}) == 40
+    assert plan_game(5, 3) == plan_game(5, 3)
+    fixed = [plan_game(5, i, "original-2011", 2) for i in range(10)]
+    assert {(g.edition, g.players) for g in fixed} == {("original-2011", 2)}
+
+
+def test_fuzz_summary_format(tmp_path: Path) -> None:
+    seen: list[tuple[int, int]] = []
+    summary = run_fuzz(2, 1, 1, "original-2011", 2, tmp_path, lambda done, total: seen.append((done, total)))
+    assert seen[-1] == (2, 2)
+    text = summary.format()
+    for line in (
+        "games:",
+        "decisions:",
+        "decisions/s:",
+        "violations:   0",
+        "rule IDs exercised",
+        "never fired",
+    ):
+        assert line in text
+    fired = set(summary.rules_fired)
+    assert fired <= set(KNOWN_RULE_IDS)
+    assert set(summary.rules_never_fired) == set(KNOWN_RULE_IDS) - fired
+    assert summary.games_per_second > 0 and summary.decisions_per_second > 0
+
+
+def test_fuzz_stops_at_the_first_violation_and_writes_a_replayable_log(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def loses_a_coin_at_the_market(
+        state: GameState, action: Action, trace: list[str] | None = None
+    ) -> GameState:
+        after = apply(state, action, trace=trace)
+        if isinstance(action, Serve):
+            return replace(after, supply=replace(after.supply, coins=after.supply.coins - 1))
+        return after
+
+    monkeypatch.setattr("village_rules.fuzz.apply", loses_a_coin_at_the_market)
+    summary = run_fuzz(5, 3, 1, None, None, tmp_path)
+    failure = summary.failure
+    assert failure is not None
+    assert summary.violations == len(failure.violations) >= 1
+    assert {v.invariant for v in failure.violations} == {inv.COINS}
+    assert summary.games == failure.game.index + 1  # nothing after the failing game
+    assert "FAILED game" in summary.format() and str(failure.log_path) in summary.format()
+    log = GameLog.from_json(failure.log_path.read_text(encoding="utf-8"))
+    assert (log.edition, log.players, log.seed) == (
+        failure.game.edition,
+        failure.game.players,
+        failure.game.seed,
+    )
+    assert log.actions[-1].startswith("serve ")
+    assert len(log.actions) == failure.actions
+    replay_checked(log)  # the real engine is fine with the game
+    with pytest.raises(InvariantError):
+        replay_checked(log, loses_a_coin_at_the_market)
+
+
+def test_fuzz_reports_an_engine_exception(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    def crashes_on_the_third_round(
+        state: GameState, action: Action, trace: list[str] | None = None
+    ) -> GameState:
+        after = apply(state, action, trace=trace)
+        if after.round == 3:
+            raise RuntimeError("boom")
+        return after
+
+    monkeypatch.setattr("village_rules.fuzz.apply", crashes_on_the_third_round)
+    summary = run_fuzz(3, 8, 1, "big-box-2023", 2, tmp_path)
+    assert summary.failure is not None and summary.games == 1
+    (v,) = summary.failure.violations
+    assert v.invariant == "engine.exception" and "boom" in v.actual
+    log = GameLog.from_json(summary.failure.log_path.read_text(encoding="utf-8"))
+    assert replay(log.initial_state(), log.actions).round == 3
+
+
+def test_known_rule_ids_match_the_engine_source() -> None:
+    root = Path(village_rules.__file__).parent
+    sources = [*sorted((root / "engine").glob("*.py")), root / "scoring.py"]
+    found: set[str] = set()
+    for path in sources:
+        for call in re.findall(
+            r"\.fire\((.*?)\)\s*(?:#.*)?$", path.read_text(encoding="utf-8"), re.MULTILINE
+        ):
+            found.update(re.findall(r'"([A-Z]+-\d+)"', call))
+    assert found
+    assert list(KNOWN_RULE_IDS) == sorted(found)
+
+
+def test_a_single_game_result_is_reproducible() -> None:
+    game = plan_game(77, 0, "original-2011", 2)
+    a, b = play_game(game), play_game(game)
+    assert a == b and not a.failed and a.log_json is None
+
+
+@pytest.mark.slow
+def test_fuzz_many_games_find_no_violation(tmp_path: Path) -> None:
+    summary = run_fuzz(300, 11, 2, None, None, tmp_path)
+    assert summary.failure is None, summary.format()
+    assert summary.games == 300
+    assert not summary.rules_never_fired or set(summary.rules_never_fired) <= {"CNC-08", "END-04", "DEATH-05"}
