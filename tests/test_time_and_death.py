@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import importlib.resources
 import json
-import random
 from pathlib import Path
 
 import pytest
@@ -26,7 +25,6 @@ from village_rules.actions import (
     TakeCube,
     Train,
 )
-from village_rules.chance import sample
 from village_rules.components import (
     BLACK_BAG,
     FARMYARD,
@@ -52,7 +50,6 @@ from village_rules.errors import IllegalActionError
 from village_rules.loader import load_edition
 from village_rules.pending import (
     ChooseAction,
-    ChooseCompensationCube,
     ChooseDying,
     ChooseTurn,
     MarketChoice,
@@ -69,7 +66,6 @@ from village_rules.scenario import (
     set_lifetime,
     strip,
 )
-from village_rules.setup import new_game
 from village_rules.state import GameState
 
 SMITHY = AtCraft(Building.SMITHY)
@@ -161,21 +157,10 @@ def short_track_data(tmp_path: Path, length: int) -> EditionData:
     return load_edition(path)
 
 
-def ready_with(data: EditionData, players: int) -> GameState:
-    state = new_game(data, players, seed=0)
-    rng = random.Random(0)
-    while not isinstance(state.pending, ChooseTurn):
-        if isinstance(state.pending, ChooseCompensationCube):
-            state = apply(state, legal_actions(state)[0])
-        else:
-            state = apply(state, sample(chance_outcomes(state), rng))
-    return state
-
-
 def test_death01_several_passes_several_deaths(tmp_path: Path) -> None:
     """DEATH-01 / AMB-08: with a 3-space track, training + producing at the smithy (6 time)
     passes the quill twice: two members die, each time the owner chooses among the ties."""
-    state = ready_with(short_track_data(tmp_path, 3), 3)
+    state = ready(short_track_data(tmp_path, 3), 3)
     state = clear_board(state)
     for seat in range(3):
         state = strip(state, seat)

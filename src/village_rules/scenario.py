@@ -13,6 +13,7 @@ from dataclasses import replace
 
 from village_rules.chance import sample
 from village_rules.components import UNBORN, ActionSpace, Cube, Farmyard, Good, Location, Unborn
+from village_rules.edition import EditionData
 from village_rules.engine.core import apply, chance_outcomes, legal_actions
 from village_rules.pending import ChooseAction, ChooseCompensationCube, ChooseTurn, Pending
 from village_rules.rules import Variant
@@ -21,7 +22,9 @@ from village_rules.state import GameState, Turn
 from village_rules.tally import Tally
 
 
-def ready(edition: str, players: int, seed: int = 0, variant: Variant | None = None) -> GameState:
+def ready(
+    edition: str | EditionData, players: int, seed: int = 0, variant: Variant | None = None
+) -> GameState:
     """A new game with setup and the first seeding resolved: the start player's first turn.
 
     A compensation cube choice (2023, 4+ players) takes the first colour offered.

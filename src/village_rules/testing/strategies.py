@@ -14,10 +14,9 @@ from dataclasses import dataclass, field
 from hypothesis import strategies as st
 
 from village_rules.actions import Action, action_universe, format_action
-from village_rules.chance import sample
 from village_rules.engine.core import apply, chance_outcomes, legal_actions
 from village_rules.loader import EDITIONS, builtin_edition
-from village_rules.play import GameLog, random_policy
+from village_rules.play import GameLog, random_policy, step
 from village_rules.rules import Variant
 from village_rules.setup import new_game
 from village_rules.state import GameState
@@ -143,13 +142,11 @@ def game_runs(
     if random_prefix:
         prefix = draw(st.integers(0, random_prefix), label="random prefix length")
         rng = random.Random(draw(seeds(), label="random prefix seed"))
+        policies = [random_policy] * state.num_players
         for _ in range(prefix):
             if state.is_terminal:
                 break
-            if state.is_chance:
-                action = sample(chance_outcomes(state), rng)
-            else:
-                action = random_policy(state, legal_actions(state), rng)
+            action = step(state, policies, rng)
             state = apply(state, action)
             actions.append(action)
             states.append(state)
@@ -181,11 +178,9 @@ def finished_games(draw: st.DrawFn, setup: st.SearchStrategy[GameSetup] | None =
     state = s.new_game()
     states = [state]
     actions: list[Action] = []
+    policies = [random_policy] * state.num_players
     while not state.is_terminal:
-        if state.is_chance:
-            action = sample(chance_outcomes(state), rng)
-        else:
-            action = random_policy(state, legal_actions(state), rng)
+        action = step(state, policies, rng)
         state = apply(state, action)
         actions.append(action)
         states.append(state)
