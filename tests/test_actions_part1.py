@@ -556,7 +556,7 @@ def test_cnc03_privilege_without_moving_is_free() -> None:
     trace: list[str] = []
     after = do(state, 0, ActionSpace.COUNCIL_CHAMBER, Privilege(3), trace)
     assert trace[:2] == ["CNC-03", "CNC-07"]
-    assert after.pending == ChooseSupplyGood(0)
+    assert after.pending == ChooseSupplyGood(0, 1)
     got = apply(after, PickGood(Good.OX))
     assert got.players[0].goods == Tally.of({Good.OX: 1})
     assert got.players[0].lifetime == 0

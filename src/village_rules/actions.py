@@ -272,6 +272,10 @@ Action = (
 )
 
 
+PAYABLE = (Well, Train, Produce, Buy, Mill, Travel, CouncilPlace, CouncilAdvance, ChurchEnter, Serve)
+"""The decisions that can have a cost to pay (and so a `ChoosePayment` step)."""
+
+
 # --- text notation ------------------------------------------------------------------------
 
 
@@ -463,12 +467,16 @@ def _int(text: str) -> int:
 # --- the finite action set and stable ids -------------------------------------------------
 
 
-@lru_cache(maxsize=16)
 def action_universe(data: EditionData) -> tuple[Action, ...]:
     """Every distinct action and chance outcome possible with this data, in a fixed order.
 
     The index of an action in this tuple is its stable id for `data`.
     """
+    return _universe(data)
+
+
+@lru_cache(maxsize=16)
+def _universe(data: EditionData) -> tuple[Action, ...]:
     numbers = sorted(set(data.family_numbers))
     spaces = list(ActionSpace)
     cubes = list(Cube)
@@ -497,7 +505,7 @@ def action_universe(data: EditionData) -> tuple[Action, ...]:
     out += [ChurchEnter(n) for n in numbers]
     max_alts = max(len(data.council_place), len(data.council_advance), len(data.church_enter), 1)
     for alt in range(max_alts):
-        for coins in _coin_vectors(max(data.well_cubes, 2)):
+        for coins in _coin_vectors(_most_cubes_in_a_cost(data)):
             out.append(Pay(alt, coins))
     out += [Die(loc) for loc in [FARMYARD, *board]]
     out += [Serve(t.id) for t in data.customers]
@@ -507,6 +515,22 @@ def action_universe(data: EditionData) -> tuple[Action, ...]:
     out += [DrawCustomer(t.id) for t in data.customers]
     out += [DrawMember(seat, n) for seat in range(data.max_players) for n in numbers]
     return tuple(out)
+
+
+def _most_cubes_in_a_cost(data: EditionData) -> int:
+    """The most influence cubes any one payment can ask for: coins never exceed it."""
+    costs = [
+        *data.council_place,
+        *data.council_advance,
+        *data.church_enter,
+        data.mill_cost,
+        data.later_sale,
+        *(c.purchase for c in data.crafts),
+        *(p.cost for p in data.paths),
+    ]
+    most_in_cost = max(c.cubes.total() for c in costs)
+    most_at_market = data.later_sale.cubes.total()
+    return max(data.well_cubes, most_in_cost, most_at_market)
 
 
 def _coin_vectors(max_total: int) -> list[Tally[Cube]]:

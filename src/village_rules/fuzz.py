@@ -122,7 +122,11 @@ def plan_game(seed: int, index: int, edition: str | None = None, players: int | 
     """The game `index` of a run with `seed` (edition, players chosen unless fixed)."""
     rng = random.Random(f"village-rules fuzz {seed} {index}")  # str seeds hash the same everywhere
     game_seed = rng.getrandbits(63)
-    ed = edition if edition is not None else rng.choice(EDITIONS)
+    if edition is not None:
+        ed = edition
+    else:
+        fitting = [e for e in EDITIONS if players is None or players in builtin_edition(e).player_counts]
+        ed = rng.choice(fitting)
     counts = builtin_edition(ed).player_counts
     n = players if players is not None else rng.choice(list(counts))
     variant = Variant(
@@ -159,14 +163,28 @@ def play_game(game: FuzzGame, max_steps: int = MAX_STEPS) -> GameResult:
     rules: Counter[str] = Counter()
     trace: list[str] = []
     chance = 0
-    legal = _legal(state)
-    violations = state_violations(state, legal)
+    try:
+        legal = _legal(state)
+        violations = state_violations(state, legal)
+    except Exception as exc:  # any crash is a finding, reported with the log
+        legal = None
+        violations = [
+            Violation(ENGINE_EXCEPTION, "set-up state", "checks run", f"{type(exc).__name__}: {exc}")
+        ]
     while not violations and not state.is_terminal:
         if len(actions) >= max_steps:
             violations = [Violation(GAME_LENGTH, "game", f"an end within {max_steps} actions", "no end")]
             break
         if state.is_chance:
-            action = sample(chance_outcomes(state), rng)
+            try:
+                action = sample(chance_outcomes(state), rng)
+            except Exception as exc:  # any crash is a finding, reported with the log
+                violations = [
+                    Violation(
+                        ENGINE_EXCEPTION, "chance outcomes", "a chance event", f"{type(exc).__name__}: {exc}"
+                    )
+                ]
+                break
             chance += 1
         else:
             assert legal is not None
@@ -177,7 +195,9 @@ def play_game(game: FuzzGame, max_steps: int = MAX_STEPS) -> GameResult:
         actions.append(action)
         try:
             after = apply(state, action, trace=trace)
-        except Exception as exc:
+            legal = _legal(after)
+            violations = state_violations(after, legal) + transition_violations(state, action, after)
+        except Exception as exc:  # any crash is a finding, reported with the log
             violations = [
                 Violation(
                     ENGINE_EXCEPTION,
@@ -188,8 +208,6 @@ def play_game(game: FuzzGame, max_steps: int = MAX_STEPS) -> GameResult:
             ]
             break
         rules.update(trace)
-        legal = _legal(after)
-        violations = state_violations(after, legal) + transition_violations(state, action, after)
         state = after
     log = GameLog(
         game.edition, game.players, game.seed, tuple(format_action(a) for a in actions), game.variant

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import StrEnum
@@ -48,6 +49,8 @@ from village_rules.tally import Tally
 FORMAT = "village-rules-edition"
 FORMAT_VERSION = 1
 EDITIONS: tuple[str, ...] = ("big-box-2023", "original-2011")
+_IDENT = re.compile(r"[A-Za-z0-9_-]+")
+COUNCIL_STAGES = 4
 CUSTOMER_TILES = 24
 """Both editions have 24 customer tiles (2023 p. 2; 2011 "Game Components")."""
 
@@ -57,14 +60,20 @@ E = TypeVar("E", bound=StrEnum)
 T = TypeVar("T")
 
 
-@cache
 def builtin_edition(edition: str) -> EditionData:
     """The component data shipped for `edition` ("big-box-2023" or "original-2011").
 
     Parsed and validated once per process: the data is immutable, so the cache only saves
     time and cannot change a result."""
     if edition not in EDITIONS:
-        raise DataError(f"{edition}.json", "edition", f"unknown edition; known: {', '.join(EDITIONS)}")
+        raise DataError(
+            "<shipped editions>", "edition", f"unknown edition {edition!r}; known: {', '.join(EDITIONS)}"
+        )
+    return _builtin_edition(edition)
+
+
+@cache
+def _builtin_edition(edition: str) -> EditionData:
     text = resources.files("village_rules").joinpath(f"data/{edition}.json").read_text("utf-8")
     return parse_edition(text, f"village_rules/data/{edition}.json")
 
@@ -76,6 +85,8 @@ def load_edition(path: str | Path) -> EditionData:
         text = p.read_text("utf-8")
     except OSError as exc:
         raise DataError(str(p), "", f"cannot read the file: {exc.strerror or exc}") from None
+    except UnicodeDecodeError as exc:
+        raise DataError(str(p), "", f"not UTF-8 text: {exc.reason} at byte {exc.start}") from None
     return parse_edition(text, str(p))
 
 
@@ -85,6 +96,8 @@ def parse_edition(text: str, source: str) -> EditionData:
         raw: Json = json.loads(text)
     except json.JSONDecodeError as exc:
         raise DataError(source, "", f"not valid JSON: {exc.msg} at line {exc.lineno}") from None
+    except RecursionError:
+        raise DataError(source, "", "not valid JSON: nested too deeply") from None
     reader = _Reader(source)
     data = reader.edition(raw)
     _check_constraints(data, source)
@@ -332,6 +345,12 @@ class _Reader:
             },
         )
         council_stages = self.sourced_int(council, "stages", "council_chamber", 2, 9)
+        if council_stages != COUNCIL_STAGES:
+            raise self.fail(
+                "council_chamber.stages",
+                f"the privileges are those of {COUNCIL_STAGES} stages (2023 p. 9); "
+                f"{council_stages} is not supported",
+            )
 
         church = self.obj(top["church"], "church")
         self.exact_keys(
@@ -347,7 +366,7 @@ class _Reader:
 
         travel = self.obj(top["travel"], "travel")
         self.exact_keys(travel, "travel", {"village", "cities", "paths"})
-        village = self.str_(travel["village"], "travel.village")
+        village = self.ident(travel["village"], "travel.village")
         cities = self.list_(travel["cities"], "travel.cities", self.city, min_len=1)
         paths = self.list_(travel["paths"], "travel.paths", self.path, min_len=1)
 
@@ -385,6 +404,8 @@ class _Reader:
             "starting_compensation",
             lambda x, k: self.enum(Compensation, x, k),
         )
+        if comp.count(Compensation.CHOSEN_CUBE) > 1:
+            raise self.fail("starting_compensation", "at most one seat may choose a cube")
         if len(comp) not in (0, max_p):
             raise self.fail(
                 "starting_compensation", f"expected no entries or one per seat up to {max_p}, got {len(comp)}"
@@ -511,6 +532,13 @@ class _Reader:
             label=self.str_(node["label"], f"{key}.label"),
         )
 
+    def ident(self, raw: Json, key: str) -> str:
+        """A city or village id: it appears in the action notation, so no spaces."""
+        text = self.str_(raw, key)
+        if not _IDENT.fullmatch(text):
+            raise self.fail(key, f"{text!r} is not an id: use letters, digits, '_' and '-' only")
+        return text
+
     def city(self, raw: Json, key: str) -> City:
         node = self.obj(self.sourced(raw, key), key)
         self.exact_keys(node, key, {"id", "name", "reward"})
@@ -519,7 +547,7 @@ class _Reader:
             raise self.fail(f"{key}.reward", "expected exactly one reward kind")
         ((kind, amount),) = reward.items()
         return City(
-            id=self.str_(node["id"], f"{key}.id"),
+            id=self.ident(node["id"], f"{key}.id"),
             name=self.str_(node["name"], f"{key}.name"),
             reward=self.enum(RewardKind, kind, f"{key}.reward"),
             amount=self.int_(amount, f"{key}.reward.{kind}", 1, 20),
@@ -529,8 +557,8 @@ class _Reader:
         node = self.obj(self.sourced(raw, key), key)
         self.exact_keys(node, key, {"from", "to", "cost"})
         return TravelPath(
-            a=self.str_(node["from"], f"{key}.from"),
-            b=self.str_(node["to"], f"{key}.to"),
+            a=self.ident(node["from"], f"{key}.from"),
+            b=self.ident(node["to"], f"{key}.to"),
             cost=self.cost(node["cost"], f"{key}.cost"),
         )
 

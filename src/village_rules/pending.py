@@ -54,9 +54,10 @@ class ChooseSupplyCube:
 
 @dataclass(frozen=True, slots=True)
 class ChooseSupplyGood:
-    """Council privilege 3: take one goods tile of choice from the supply."""
+    """Council privilege 3: take `remaining` more goods tiles of choice from the supply."""
 
     seat: int
+    remaining: int
 
 
 @dataclass(frozen=True, slots=True)

@@ -14,7 +14,7 @@ from enum import StrEnum
 from typing import TypeVar
 
 from village_rules import pending as pending_mod
-from village_rules.actions import ActionSyntaxError, format_action, parse_action
+from village_rules.actions import PAYABLE, ActionSyntaxError, format_action, parse_action
 from village_rules.components import (
     ActionSpace,
     Building,
@@ -28,9 +28,20 @@ from village_rules.components import (
     parse_location,
 )
 from village_rules.edition import EditionData, Row
+from village_rules.engine.core import chance_outcomes, legal_actions
 from village_rules.errors import DataError, StateFormatError
+from village_rules.invariants import phase_violations, state_violations
 from village_rules.loader import EDITIONS, builtin_edition, parse_edition
-from village_rules.pending import Pending
+from village_rules.pending import (
+    ChoosePayment,
+    ChoosePrivilege,
+    ChooseSupplyCube,
+    ChooseSupplyGood,
+    MassDraw,
+    Pending,
+    RefillDraw,
+    SeedDraw,
+)
 from village_rules.rules import Rules, Variant
 from village_rules.state import GameState, MarketDay, Mass, PlayerState, Supply, Turn
 from village_rules.tally import Tally
@@ -422,7 +433,43 @@ class _Decoder:
             final_turns=final_turns,
         )
         self.references(state)
+        self.consistency(state)
         return state
+
+    def consistency(self, state: GameState) -> None:
+        """The pending step must fit the rest of the state, and every invariant must hold:
+        a state that loads can always be played on."""
+        d = state.rules.data
+        day = state.market_day
+        if day is not None and len(set(day.passed)) != len(day.passed):
+            raise self.fail("$.market_day.passed", "a seat can pass only once")
+        pending = state.pending
+        match pending:
+            case RefillDraw(position) if not 0 <= position < len(state.market_waiting):
+                raise self.fail(
+                    "$.pending.position", f"the waiting line has {len(state.market_waiting)} spaces"
+                )
+            case ChoosePrivilege(_, top) if not 1 <= top <= d.council_stages:
+                raise self.fail(
+                    "$.pending.max_stage", f"the council chamber has stages 1..{d.council_stages}"
+                )
+            case ChooseSupplyCube(_, n) | ChooseSupplyGood(_, n) | SeedDraw(_, n) | MassDraw(n) if n < 1:
+                raise self.fail("$.pending.remaining", "at least 1")
+            case ChoosePayment(_, action) if not isinstance(action, PAYABLE):
+                raise self.fail("$.pending.action", f"{format_action(action)!r} has nothing to pay")
+        problems = phase_violations(state)
+        if problems:
+            raise self.fail("$.pending", str(problems[0]))
+        try:
+            legal = None if state.is_chance or state.is_terminal else legal_actions(state)
+            chance_outcomes(state)
+        except (AssertionError, IndexError, KeyError, ValueError) as exc:
+            raise self.fail(
+                "$.pending", f"the pending step cannot be played: {type(exc).__name__}: {exc}"
+            ) from None
+        problems = state_violations(state, legal)
+        if problems:
+            raise self.fail("$", str(problems[0]))
 
     def references(self, state: GameState) -> None:
         """Everything the state names must exist in its edition at its player count."""

@@ -31,6 +31,11 @@ def new_game(
     variant: Variant | None = None,
 ) -> GameState:
     """A set-up game: same edition data, players, seed and variant give the same state."""
+    for name, value in (("players", players), ("seed", seed)):
+        if not isinstance(value, int) or isinstance(value, bool):
+            raise TypeError(
+                f"new_game: {name} must be an int, got {value!r} (a game is reproduced from its seed)"
+            )
     data = builtin_edition(edition) if isinstance(edition, str) else edition
     rules = Rules(data, variant or Variant())
     if players not in data.player_counts:

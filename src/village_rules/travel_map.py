@@ -12,17 +12,23 @@ from village_rules.edition import City, Cost, EditionData
 from village_rules.state import GameState
 
 
-@lru_cache(maxsize=16)
 def travel_graph(data: EditionData) -> nx.Graph[str]:
     """Nodes: the village (`kind="village"`) and cities (`kind="city"`, `city=City`);
-    edges: paths with `cost=Cost`. Cached per edition data; treat it as read-only."""
+    edges: paths with `cost=Cost`. Built once per edition data and frozen (networkx raises
+    on any change), so no caller can alter the map the engine plays on."""
+    return _frozen_graph(data)
+
+
+@lru_cache(maxsize=16)
+def _frozen_graph(data: EditionData) -> nx.Graph[str]:
     graph: nx.Graph[str] = nx.Graph()
     graph.add_node(data.village, kind="village")
     for city in data.cities:
         graph.add_node(city.id, kind="city", city=city)
     for path in data.paths:
         graph.add_edge(path.a, path.b, cost=path.cost)
-    return graph
+    frozen: nx.Graph[str] = nx.freeze(graph)
+    return frozen
 
 
 def adjacent(data: EditionData, node: str) -> list[str]:

@@ -15,6 +15,3 @@ class Ctx:
     def fire(self, rule: str) -> None:
         if self.trace is not None:
             self.trace.append(rule)
-
-
-NO_TRACE = Ctx()

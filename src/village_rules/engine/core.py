@@ -148,6 +148,8 @@ def apply(state: GameState, action: Action, trace: list[str] | None = None) -> G
     """The state after `action`; `state` is never changed. Raises `IllegalActionError`
     (with the rule and a reason) for an action that is not allowed now. With a `trace`
     list, the IDs of the rules applied are appended to it."""
+    if not isinstance(action, Action):
+        raise TypeError(f"apply takes an action value, not {type(action).__name__}: use parse_action(text)")
     ctx = Ctx(trace)
     text = format_action(action)
     if state.is_terminal:
@@ -411,9 +413,12 @@ def _perform(state: GameState, action: Action, ctx: Ctx) -> tuple[GameState, Pen
             if remaining > 1 and any(state.supply.cubes[c] for c in INFLUENCE):
                 return state, ChooseSupplyCube(seat, remaining - 1)
             return state, None
-        case ChooseSupplyGood(seat):
+        case ChooseSupplyGood(seat, remaining):
             assert isinstance(action, PickGood)
-            return take_good(state, seat, action.good), None
+            state = take_good(state, seat, action.good)
+            if remaining > 1 and state.supply.goods.total() > 0:
+                return state, ChooseSupplyGood(seat, remaining - 1)
+            return state, None
         case ChooseDying(seat):
             assert isinstance(action, Die)
             ctx.fire("DEATH-02")

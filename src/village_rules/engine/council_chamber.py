@@ -102,7 +102,7 @@ def use_privilege(state: GameState, seat: int, stage: int, ctx: Ctx) -> tuple[Ga
             return state, ChooseSupplyCube(seat, d.privilege_cubes)
         case 3:
             ctx.fire("CNC-07")
-            return state, ChooseSupplyGood(seat)
+            return state, ChooseSupplyGood(seat, d.privilege_goods)
         case 4:
             ctx.fire("CNC-08")
             p = state.players[seat]
