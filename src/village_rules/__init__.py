@@ -14,6 +14,7 @@ from village_rules.engine.core import apply, chance_outcomes, legal_actions
 from village_rules.errors import (
     DataError,
     IllegalActionError,
+    LogFormatError,
     SetupError,
     StateFormatError,
     VillageError,
@@ -34,6 +35,7 @@ __all__ = [
     "DataError",
     "GameState",
     "IllegalActionError",
+    "LogFormatError",
     "Rules",
     "ScoreBreakdown",
     "SetupError",

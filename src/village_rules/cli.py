@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TextIO
 
-from village_rules.errors import VillageError
+from village_rules.errors import LogFormatError, VillageError
 from village_rules.fuzz import run_fuzz
 from village_rules.loader import EDITIONS, builtin_edition, load_edition
 from village_rules.play import GameLog, play_logged, replay
@@ -34,6 +34,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     except OSError as exc:
         print(f"village-rules: {exc}", file=sys.stderr)
+        return 2
+    except UnicodeDecodeError as exc:  # a file that is not UTF-8 (e.g. a --data file)
+        print(f"village-rules: not a UTF-8 text file: {exc.reason} at byte {exc.start}", file=sys.stderr)
+        return 2
+    except RecursionError:  # JSON nested too deeply for the parser
+        print("village-rules: a JSON file is nested too deeply to read", file=sys.stderr)
         return 2
 
 
@@ -109,7 +115,15 @@ def _play(args: argparse.Namespace) -> int:
 
 
 def _replay(args: argparse.Namespace) -> int:
-    log = GameLog.from_json(Path(args.log).read_text(encoding="utf-8"))
+    path = Path(args.log)
+    try:
+        text = path.read_bytes().decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise LogFormatError(f"{path}: not a UTF-8 text file ({exc.reason} at byte {exc.start})") from None
+    try:
+        log = GameLog.from_json(text)
+    except LogFormatError as exc:
+        raise LogFormatError(f"{path}: {exc}") from None
     final = replay(log.initial_state(), log.actions)
     print(f"replayed {len(log.actions)} actions of {log.edition}, {log.players} players, seed {log.seed}")
     if final.is_terminal:

@@ -43,3 +43,7 @@ class IllegalActionError(VillageError, ValueError):
         self.action = action
         self.reason = reason
         super().__init__(f"{rule}: {action!r} is not allowed: {reason}")
+
+
+class LogFormatError(VillageError, ValueError):
+    """A game log (see `village_rules.play.GameLog`) that cannot be read: names the field at fault."""

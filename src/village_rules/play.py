@@ -10,16 +10,30 @@ from __future__ import annotations
 import json
 import random
 from collections.abc import Callable, Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, fields
+from typing import Any
 
-from village_rules.actions import Action, format_action, parse_action
+from village_rules.actions import Action, ActionSyntaxError, format_action, parse_action
 from village_rules.chance import sample
 from village_rules.engine.core import apply, chance_outcomes, legal_actions
-from village_rules.errors import VillageError
-from village_rules.loader import builtin_edition, load_edition
+from village_rules.errors import IllegalActionError, LogFormatError
+from village_rules.loader import EDITIONS, builtin_edition, load_edition
 from village_rules.rules import Variant
 from village_rules.setup import new_game
 from village_rules.state import GameState
+
+__all__ = [
+    "LOG_FORMAT",
+    "LOG_FORMAT_VERSION",
+    "GameLog",
+    "LogFormatError",  # defined in village_rules.errors; re-exported for code that imports it here
+    "Policy",
+    "play",
+    "play_logged",
+    "random_policy",
+    "replay",
+    "step",
+]
 
 Policy = Callable[[GameState, Sequence[Action], random.Random], Action]
 """Chooses one of the legal actions of the seat to act."""
@@ -30,8 +44,12 @@ def random_policy(state: GameState, legal: Sequence[Action], rng: random.Random)
     return legal[rng.randrange(len(legal))]
 
 
-class LogFormatError(VillageError, ValueError):
-    """A game log file that cannot be read."""
+LOG_FORMAT = "village-rules-log"
+LOG_FORMAT_VERSION = 1
+_VARIANT_FIELDS = tuple(f.name for f in fields(Variant))
+_LOG_KEYS = frozenset(
+    {"format", "format_version", "edition", "players", "seed", "actions", "variant", "data_file"}
+)
 
 
 @dataclass(frozen=True)
@@ -54,16 +72,95 @@ class GameLog:
 
     @staticmethod
     def from_json(text: str) -> GameLog:
+        """Parse and validate a log written by `to_json`; raises `LogFormatError` naming the
+        field at fault. `data_file` may be omitted (the shipped data is then used)."""
         try:
-            raw = json.loads(text)
-            if raw.pop("format", None) != "village-rules-log" or raw.pop("format_version", None) != 1:
-                raise LogFormatError("not a village-rules-log, version 1")
-            variant = Variant(**raw.pop("variant"))
-            return GameLog(variant=variant, actions=tuple(raw.pop("actions")), **raw)
-        except (ValueError, TypeError, KeyError, AttributeError) as exc:
-            if isinstance(exc, LogFormatError):
-                raise
-            raise LogFormatError(f"unreadable game log: {exc}") from None
+            raw: object = json.loads(text)
+        except RecursionError:
+            raise LogFormatError("unreadable game log: JSON nested too deeply") from None
+        except ValueError as exc:  # json.JSONDecodeError
+            raise LogFormatError(f"unreadable game log: not valid JSON: {exc}") from None
+        if not isinstance(raw, dict):
+            raise LogFormatError(f"game log: expected a JSON object, got {_kind(raw)}")
+        unknown = sorted(set(raw) - _LOG_KEYS)
+        if unknown:
+            raise LogFormatError(f"game log: unknown field(s): {', '.join(map(repr, unknown))}")
+        if raw.get("format") != LOG_FORMAT:
+            raise LogFormatError(f"game log: field 'format' must be {LOG_FORMAT!r}")
+        version = raw.get("format_version")
+        if type(version) is not int or version != LOG_FORMAT_VERSION:
+            raise LogFormatError(f"game log: field 'format_version' must be the integer {LOG_FORMAT_VERSION}")
+        data_file = raw.get("data_file")
+        if data_file is not None and not isinstance(data_file, str):
+            raise LogFormatError(
+                f"game log: field 'data_file' must be a string or null, got {_kind(data_file)}"
+            )
+        edition = _required(raw, "edition")
+        if not isinstance(edition, str):
+            raise LogFormatError(f"game log: field 'edition' must be a string, got {_kind(edition)}")
+        if data_file is None and edition not in EDITIONS:
+            raise LogFormatError(
+                f"game log: field 'edition' must be one of {', '.join(EDITIONS)} (or give 'data_file'),"
+                f" got {edition!r}"
+            )
+        players = _integer(raw, "players")
+        seed = _integer(raw, "seed")
+        variant = _variant(_required(raw, "variant"))
+        actions = _required(raw, "actions")
+        if not isinstance(actions, list):
+            raise LogFormatError(f"game log: field 'actions' must be a list of strings, got {_kind(actions)}")
+        for i, a in enumerate(actions):
+            if not isinstance(a, str):
+                raise LogFormatError(f"game log: field 'actions[{i}]' must be a string, got {_kind(a)}")
+        return GameLog(edition, players, seed, tuple(actions), variant, data_file)
+
+
+def _kind(value: object) -> str:
+    """The JSON kind of a parsed value, for error messages."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, int):
+        return "an integer"
+    if isinstance(value, float):
+        return "a number"
+    if isinstance(value, str):
+        return "a string"
+    if isinstance(value, list):
+        return "a list"
+    return "an object"
+
+
+def _required(raw: dict[str, Any], key: str) -> object:
+    if key not in raw:
+        raise LogFormatError(f"game log: missing field {key!r}")
+    value: object = raw[key]
+    return value
+
+
+def _integer(raw: dict[str, Any], key: str) -> int:
+    value = _required(raw, key)
+    if type(value) is not int:
+        raise LogFormatError(f"game log: field {key!r} must be an integer, got {_kind(value)}")
+    return value
+
+
+def _variant(value: object) -> Variant:
+    if not isinstance(value, dict):
+        raise LogFormatError(f"game log: field 'variant' must be an object, got {_kind(value)}")
+    if set(value) != set(_VARIANT_FIELDS):
+        raise LogFormatError(
+            f"game log: field 'variant' must have exactly the keys {', '.join(_VARIANT_FIELDS)};"
+            f" got {', '.join(sorted(map(str, value))) or 'none'}"
+        )
+    flags: dict[str, bool] = {}
+    for name in _VARIANT_FIELDS:
+        flag = value[name]
+        if not isinstance(flag, bool):
+            raise LogFormatError(f"game log: field 'variant.{name}' must be a boolean, got {_kind(flag)}")
+        flags[name] = flag
+    return Variant(**flags)
 
 
 def step(state: GameState, policies: Sequence[Policy], rng: random.Random) -> Action:
@@ -93,10 +190,19 @@ def play(
 
 
 def replay(initial: GameState, actions: Sequence[str | Action]) -> GameState:
-    """Apply logged actions (text or values) in order; raises on the first illegal one."""
+    """Apply logged actions (text or values) in order; raises on the first illegal one.
+
+    The error (`ActionSyntaxError` or `IllegalActionError`, with its `rule` and `reason`)
+    says which action failed: its message starts with "action k of N:" (k counts from 1)."""
     state = initial
-    for a in actions:
-        state = apply(state, parse_action(a) if isinstance(a, str) else a)
+    total = len(actions)
+    for k, a in enumerate(actions, start=1):
+        try:
+            state = apply(state, parse_action(a) if isinstance(a, str) else a)
+        except IllegalActionError as exc:
+            raise IllegalActionError(exc.rule, exc.action, f"action {k} of {total}: {exc.reason}") from exc
+        except ActionSyntaxError as exc:
+            raise ActionSyntaxError(f"action {k} of {total}: {exc}") from exc
     return state
 
 
