@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 from fractions import Fraction
+from typing import Protocol
 
 from village_rules.actions import (
     Action,
@@ -83,8 +84,17 @@ from village_rules.pending import (
 )
 from village_rules.state import GameState, Turn
 
+
+class SpaceRules(Protocol):
+    """What each action-space module (harvest, family, crafts, …) provides to the core."""
+
+    def candidates(self, state: GameState, seat: int) -> list[Action]: ...
+
+    def precondition(self, state: GameState, seat: int, action: Action) -> str | None: ...
+
+
 # Which module performs the first decision of each action space.
-_SPACE_ACTIONS = {
+_SPACE_ACTIONS: dict[ActionSpace, SpaceRules] = {
     ActionSpace.GRAIN_HARVEST: harvest,
     ActionSpace.FAMILY: family,
     ActionSpace.CRAFTS: crafts,
@@ -225,7 +235,7 @@ def _step_accepts(pending: Pending, action: Action) -> bool:
     return False
 
 
-def _module_of(action: Action) -> object:
+def _module_of(action: Action) -> SpaceRules | None:
     match action:
         case Harvest():
             return harvest
@@ -328,9 +338,7 @@ def _precondition(state: GameState, seat: int, action: Action) -> str | None:
             module = _module_of(action)
             if module is None:
                 return None
-            check = getattr(module, "precondition")  # noqa: B009 - one protocol, six modules
-            result: str | None = check(state, seat, action)
-            return result
+            return module.precondition(state, seat, action)
     return None
 
 
