@@ -59,12 +59,10 @@ from village_rules.pending import (
 from village_rules.scenario import (
     acting,
     at,
-    clear_board,
+    emptied,
     give,
     place,
     put_cubes,
-    ready,
-    strip,
 )
 from village_rules.state import GameState
 from village_rules.tally import Tally
@@ -76,10 +74,7 @@ NONE: Tally[Cube] = Tally()
 def bare(players: int = 3) -> GameState:
     """2023: empty farmyards (the four "1"s at home), spare cubes on two spaces so the next
     player always has a real choice."""
-    state = ready("big-box-2023", players, seed=0)
-    state = clear_board(state)
-    for seat in range(players):
-        state = strip(state, seat)
+    state = emptied("big-box-2023", players)
     state = put_cubes(state, ActionSpace.FAMILY, {Cube.BROWN: 1, Cube.GREEN: 1})
     return put_cubes(state, ActionSpace.CHURCH, {Cube.PINK: 1, Cube.ORANGE: 1})
 

@@ -51,7 +51,16 @@ from village_rules.loader import builtin_edition, load_edition
 from village_rules.pending import ChooseAction, ChooseTurn, MassBuy, SeedDraw
 from village_rules.play import GameLog, play, play_logged, random_policy, replay
 from village_rules.rules import Variant
-from village_rules.scenario import acting, at, clear_board, give, place, put_cubes, ready, strip
+from village_rules.scenario import (
+    acting,
+    at,
+    clear_board,
+    emptied,
+    give,
+    place,
+    put_cubes,
+    strip_all,
+)
 from village_rules.setup import new_game
 from village_rules.state import GameState, Mass
 
@@ -60,10 +69,7 @@ EDITION_COUNTS = [("big-box-2023", n) for n in (2, 3, 4, 5)] + [("original-2011"
 
 
 def bare(players: int = 3) -> GameState:
-    state = ready("big-box-2023", players, seed=0)
-    state = clear_board(state)
-    for seat in range(players):
-        state = strip(state, seat)
+    state = emptied("big-box-2023", players)
     state = put_cubes(state, ActionSpace.FAMILY, {Cube.BROWN: 1, Cube.GREEN: 1})
     return put_cubes(state, ActionSpace.CHURCH, {Cube.PINK: 1, Cube.ORANGE: 1})
 
@@ -392,9 +398,7 @@ def test_coin_price_reasons_name_the_coins_the_player_has(tmp_path_factory: pyte
     state = new_game(load_edition(path), 3, seed=0, variant=Variant(starting_compensation=False))
     while state.is_chance:
         state = apply(state, chance_outcomes(state)[0][0])
-    state = clear_board(state)
-    for seat in range(3):
-        state = strip(state, seat)
+    state = strip_all(clear_board(state))
     state = put_cubes(state, ActionSpace.FAMILY, {Cube.BROWN: 1, Cube.GREEN: 1})
     state = place(state, 0, 2, OnCouncil(4))
     state = place(state, 0, 1, BLACK_BAG)

@@ -37,16 +37,12 @@ from village_rules.pending import (
     MassDraw,
     SeedDraw,
 )
-from village_rules.scenario import at, clear_board, give, place, put_cubes, ready, strip
+from village_rules.scenario import at, clear_board, emptied, give, place, put_cubes
 from village_rules.state import GameState, Mass
 
 
 def bare(players: int = 3) -> GameState:
-    state = ready("big-box-2023", players, seed=0)
-    state = clear_board(state)
-    for seat in range(players):
-        state = strip(state, seat)
-    return state
+    return emptied("big-box-2023", players)
 
 
 def in_mass(state: GameState, pending: MassBuy | MassAdvance | MassDraw) -> GameState:

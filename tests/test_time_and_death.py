@@ -58,13 +58,11 @@ from village_rules.scenario import (
     acting,
     arrange_market,
     at,
-    clear_board,
+    emptied,
     give,
     place,
     put_cubes,
-    ready,
     set_lifetime,
-    strip,
 )
 from village_rules.state import GameState
 
@@ -73,11 +71,7 @@ SMITHY = AtCraft(Building.SMITHY)
 
 def bare(players: int = 3) -> GameState:
     """2023, `players` players, empty board and farmyards; every "1" on its farmyard."""
-    state = ready("big-box-2023", players, seed=0)
-    state = clear_board(state)
-    for seat in range(players):
-        state = strip(state, seat)
-    return state
+    return emptied("big-box-2023", players)
 
 
 def with_spare_cubes(state: GameState) -> GameState:
@@ -160,10 +154,7 @@ def short_track_data(tmp_path: Path, length: int) -> EditionData:
 def test_death01_several_passes_several_deaths(tmp_path: Path) -> None:
     """DEATH-01 / AMB-08: with a 3-space track, training + producing at the smithy (6 time)
     passes the quill twice: two members die, each time the owner chooses among the ties."""
-    state = ready(short_track_data(tmp_path, 3), 3)
-    state = clear_board(state)
-    for seat in range(3):
-        state = strip(state, seat)
+    state = emptied(short_track_data(tmp_path, 3), 3)
     state = with_spare_cubes(state)
     trace: list[str] = []
     after = apply(acting(state, 0, ActionSpace.CRAFTS), Train(Building.SMITHY, 1, Good.PLOW), trace)

@@ -40,11 +40,9 @@ from village_rules.rules import Variant
 from village_rules.scenario import (
     arrange_market,
     at,
-    clear_board,
+    emptied,
     give,
     put_cubes,
-    ready,
-    strip,
 )
 from village_rules.setup import new_game
 from village_rules.state import GameState, Mass
@@ -55,11 +53,7 @@ EDITION_COUNTS = [("big-box-2023", n) for n in (2, 3, 4, 5)] + [("original-2011"
 
 def bare(edition: str = "big-box-2023", players: int = 3, variant: Variant | None = None) -> GameState:
     """A ready game with an empty board and empty farmyards (all pieces in the supply)."""
-    state = ready(edition, players, seed=0, variant=variant)
-    state = clear_board(state)
-    for seat in range(players):
-        state = strip(state, seat)
-    return state
+    return emptied(edition, players, seed=0, variant=variant)
 
 
 def turn_of(state: GameState, seat: int) -> GameState:

@@ -39,6 +39,21 @@ def ready(
     return state
 
 
+def emptied(
+    edition: str | EditionData, players: int, seed: int = 0, variant: Variant | None = None
+) -> GameState:
+    """`ready`, then every cube on the board and every farmyard's cubes, goods, grain and
+    coins back in the supply: a clean start for a scenario (members stay where they are)."""
+    return strip_all(clear_board(ready(edition, players, seed, variant)))
+
+
+def strip_all(state: GameState) -> GameState:
+    """`strip` every farmyard."""
+    for seat in range(state.num_players):
+        state = strip(state, seat)
+    return state
+
+
 def give(
     state: GameState,
     seat: int,
