@@ -1,0 +1,30 @@
+"""Shared test configuration.
+
+Tests of an optional extra (OpenSpiel, PettingZoo, Ray, plotting, docs tooling) import it
+with `pytest.importorskip`, so the default suite passes on the core `[dev]` install. CI
+installs every extra and runs those tests with `VILLAGE_REQUIRE_EXTRAS=1`: then a skip
+caused by a missing import is turned into a failure, so an extra that failed to install
+cannot pass silently.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Generator
+
+import pytest
+
+_MISSING_IMPORT = ("could not import", "No module named")
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(
+    item: pytest.Item, call: pytest.CallInfo[None]
+) -> Generator[None, pytest.TestReport, pytest.TestReport]:
+    report = yield
+    if os.environ.get("VILLAGE_REQUIRE_EXTRAS") == "1" and report.skipped:
+        reason = str(report.longrepr)
+        if any(marker in reason for marker in _MISSING_IMPORT):
+            report.outcome = "failed"
+            report.longrepr = f"VILLAGE_REQUIRE_EXTRAS=1 but an optional extra is missing: {reason}"
+    return report
