@@ -4,15 +4,12 @@ on your own data file."""
 from __future__ import annotations
 
 import argparse
-import os
 import sys
-import time
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TextIO
 
+from village_rules.cli_fuzz import register as register_fuzz
 from village_rules.errors import LogFormatError, VillageError
-from village_rules.fuzz import run_fuzz
 from village_rules.loader import EDITIONS, builtin_edition, load_edition
 from village_rules.play import GameLog, play_logged, replay
 from village_rules.render import render
@@ -73,15 +70,7 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("log", type=Path)
     p.set_defaults(func=_replay)
 
-    p = sub.add_parser("fuzz", help="play many seeded random games checking every invariant")
-    p.add_argument("--games", type=int, default=1000)
-    p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--workers", type=int, default=os.cpu_count() or 1)
-    p.add_argument("--edition", choices=EDITIONS, help="only this edition (default: both)")
-    p.add_argument("--players", type=int, help="only this player count (default: all)")
-    p.add_argument("--out", type=Path, default=Path("fuzz-failures"), help="where a failing log is written")
-    p.add_argument("--quiet", action="store_true", help="no progress bar")
-    p.set_defaults(func=_fuzz)
+    register_fuzz(sub)
     return parser
 
 
@@ -131,39 +120,6 @@ def _replay(args: argparse.Namespace) -> int:
     else:
         print(render(final))
     return 0
-
-
-def _fuzz(args: argparse.Namespace) -> int:
-    bar = None if args.quiet else ProgressBar(sys.stderr)
-    try:
-        summary = run_fuzz(args.games, args.seed, args.workers, args.edition, args.players, args.out, bar)
-    except ValueError as exc:
-        print(f"village-rules fuzz: {exc}", file=sys.stderr)
-        return 2
-    if bar is not None:
-        bar.finish()
-    print(summary.format())
-    return 1 if summary.violations else 0
-
-
-class ProgressBar:
-    """A one-line progress bar with games/s, redrawn in place (no dependency needed)."""
-
-    def __init__(self, stream: TextIO, width: int = 30) -> None:
-        self.stream = stream
-        self.width = width
-        self.start = time.perf_counter()
-
-    def __call__(self, done: int, total: int) -> None:
-        elapsed = max(time.perf_counter() - self.start, 1e-9)
-        filled = self.width * done // max(total, 1)
-        bar = "#" * filled + "-" * (self.width - filled)
-        self.stream.write(f"\r[{bar}] {done}/{total} games, {done / elapsed:.1f} games/s")
-        self.stream.flush()
-
-    def finish(self) -> None:
-        self.stream.write("\n")
-        self.stream.flush()
 
 
 def _scores(state: GameState) -> str:

@@ -35,6 +35,26 @@ class SetupError(VillageError, ValueError):
         super().__init__(f"{rule}: {problem}")
 
 
+class FuzzArgumentError(VillageError, ValueError):
+    """A fuzz run that cannot be made as asked (`village_rules.fuzz.run_fuzz`, `village-rules
+    fuzz`): names the option at fault, e.g. ``--games``, ``--shard`` or ``--backend``."""
+
+    def __init__(self, option: str, problem: str) -> None:
+        self.option = option
+        self.problem = problem
+        super().__init__(f"{option}: {problem}")
+
+
+class FuzzBackendError(VillageError, RuntimeError):
+    """The machinery that plays a fuzz run's games failed (a worker process died, a Ray
+    cluster could not be reached or lost a task): names the backend; no game is at fault."""
+
+    def __init__(self, backend: str, problem: str) -> None:
+        self.backend = backend
+        self.problem = problem
+        super().__init__(f"fuzz backend {backend}: {problem}")
+
+
 class IllegalActionError(VillageError, ValueError):
     """`apply` was given an action the rules do not allow now; the state is unchanged."""
 

@@ -9,22 +9,38 @@ use the game seed), so its log can also be regenerated without the fuzzer.
 On the first violation (the lowest game index that breaks an invariant, raises in `apply`
 or does not end) the run stops, the failing game's log is written to `out_dir` as
 `village-rules replay` JSON, and the summary reports it.
+
+Because games are fixed by (seed, index), a run can be split: `Shard(k, n)` plays the games
+i with i % n == k - 1, so n machines play a run between them. The games are played in
+this process, a process pool, or as Ray tasks (`fuzz_ray`, the `distributed` extra), with
+the same results. Ctrl-C cancels the outstanding games and raises `FuzzInterrupted`
+carrying a summary of the games finished.
 """
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
+import itertools
+import multiprocessing
+import os
 import random
+import re
+import signal
+import threading
 import time
 from collections import Counter
 from collections.abc import Callable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
+from multiprocessing.synchronize import Event as EventType
 from pathlib import Path
 
 from village_rules.actions import Action, format_action
 from village_rules.chance import sample
 from village_rules.engine.core import apply, chance_outcomes, legal_actions
+from village_rules.errors import FuzzArgumentError, FuzzBackendError
 from village_rules.invariants import Violation, state_violations, transition_violations
 from village_rules.loader import EDITIONS, builtin_edition
 from village_rules.play import GameLog, random_policy
@@ -229,20 +245,56 @@ def _legal(state: GameState) -> list[Action] | None:
     return None if state.is_chance or state.is_terminal else legal_actions(state)
 
 
-def _play_chunk(
-    seed: int, indices: tuple[int, ...], edition: str | None, players: int | None, max_steps: int
-) -> list[GameResult]:
-    """Games of a chunk in order, stopping after the first failing one."""
-    out = []
-    for i in indices:
-        result = play_game(plan_game(seed, i, edition, players), max_steps)
-        out.append(result)
-        if result.failed:
-            break
-    return out
+# --- shards -------------------------------------------------------------------------------
+
+_SHARD_TEXT = re.compile(r"([1-9][0-9]{0,8})/([1-9][0-9]{0,8})")
+
+
+@dataclass(frozen=True, slots=True)
+class Shard:
+    """Shard `index` of `count` (both from 1): the games i of a run with i % count == index - 1.
+
+    Games are fixed by (seed, index) alone, so the `count` shards of a run play exactly
+    the run's games between them, each game once, on as many machines as there are shards.
+    Dealing the indices round-robin gives every shard the same mix of editions and player
+    counts.
+    """
+
+    index: int
+    count: int
+
+    def __post_init__(self) -> None:
+        if self.count < 1 or not 1 <= self.index <= self.count:
+            raise FuzzArgumentError(
+                "--shard", f"shard {self.index}/{self.count} does not exist: K/N needs 1 <= K <= N"
+            )
+
+    @classmethod
+    def parse(cls, text: str) -> Shard:
+        """`"K/N"` in ASCII digits without leading zeros, e.g. `"2/4"`."""
+        match = _SHARD_TEXT.fullmatch(text)
+        if match is None:
+            raise FuzzArgumentError("--shard", f"{text!r} is not K/N (two whole numbers from 1, e.g. 2/4)")
+        return cls(int(match[1]), int(match[2]))
+
+    def indices(self, games: int) -> range:
+        """The game indices of this shard in a run of `games` games, in order."""
+        return range(self.index - 1, games, self.count)
+
+    def __str__(self) -> str:
+        return f"{self.index}/{self.count}"
 
 
 # --- a run --------------------------------------------------------------------------------
+
+MAX_GAMES = 10_000_000
+"""The most games one run may ask for (about three weeks on two cores; split bigger
+campaigns into several seeds)."""
+
+MAX_WORKERS = 256
+BACKENDS: tuple[str, ...] = ("process", "ray")
+"""`process`: a process pool on this machine (1 worker: in this process); `ray`: Ray tasks
+(the `distributed` extra) on a cluster or a local Ray instance."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -257,9 +309,11 @@ class FuzzFailure:
 class FuzzSummary:
     seed: int
     requested: int
+    """Games this run was asked to play (with a shard: the shard's share)."""
     workers: int
     games: int
-    """Games played: all requested, or up to and including the first failing one."""
+    """Games played: all requested, or up to and including the first failing one (or, when
+    interrupted, those finished before the interruption)."""
     decisions: int
     chance_events: int
     seconds: float
@@ -268,10 +322,23 @@ class FuzzSummary:
     """One digest per game played, in game order (the same for any number of workers)."""
     failure: FuzzFailure | None = None
     known_rule_ids: tuple[str, ...] = field(default=KNOWN_RULE_IDS)
+    game_indices: tuple[int, ...] = ()
+    """The run index of each game played, in the order of `game_digests`."""
+    shard: Shard | None = None
+    run_games: int = 0
+    """Games of the whole run (all shards together)."""
+    backend: str = "process"
+    interrupted: bool = False
+    """True when Ctrl-C stopped the run: the figures cover only the games finished."""
 
     @property
     def violations(self) -> int:
         return 0 if self.failure is None else len(self.failure.violations)
+
+    @property
+    def records(self) -> tuple[tuple[int, str], ...]:
+        """(game index, digest) of every game played: shards' records add up to the run's."""
+        return tuple(zip(self.game_indices, self.game_digests, strict=True))
 
     @property
     def steps(self) -> int:
@@ -299,13 +366,23 @@ class FuzzSummary:
         return tuple(sorted(r for r in {*self.known_rule_ids, *fired} if r not in fired))
 
     def format(self) -> str:
-        lines = [
-            f"games:        {self.games} of {self.requested} (seed {self.seed}, {self.workers} worker(s))",
+        where = f"{self.workers} worker(s)" + ("" if self.backend == "process" else f", {self.backend}")
+        of = f"{self.requested}"
+        if self.shard is not None:
+            of += f" in shard {self.shard} of a {self.run_games}-game run"
+        lines = []
+        if self.interrupted:
+            lines.append(
+                f"INTERRUPTED (Ctrl-C) after {self.games} of {self.requested} games: "
+                "not a finished run, the figures cover only the games finished"
+            )
+        lines += [
+            f"games:        {self.games} of {of} (seed {self.seed}, {where})",
             f"decisions:    {self.decisions} (+ {self.chance_events} chance outcomes)",
             f"time:         {self.seconds:.2f} s",
             f"games/s:      {self.games_per_second:.2f}",
             f"decisions/s:  {self.decisions_per_second:.0f} ({self.actions_per_second:.0f} actions/s)",
-            f"violations:   {self.violations}",
+            f"violations:   {self.violations}" + (" so far" if self.interrupted else ""),
         ]
         known = len({*self.known_rule_ids, *self.rules_fired})
         lines.append(f"rule IDs exercised ({len(self.rule_counts)} of {known}):")
@@ -324,6 +401,16 @@ class FuzzSummary:
         return "\n".join(lines)
 
 
+class FuzzInterrupted(KeyboardInterrupt):
+    """Ctrl-C stopped `run_fuzz`: outstanding games were cancelled; `summary` (marked
+    `interrupted`) covers the games finished before. A KeyboardInterrupt, so a caller
+    that does not look for it stops as on any Ctrl-C."""
+
+    def __init__(self, summary: FuzzSummary) -> None:
+        super().__init__(f"interrupted after {summary.games} of {summary.requested} games")
+        self.summary = summary
+
+
 def _columns(items: list[str], per_line: int = 5) -> list[str]:
     width = max((len(s) for s in items), default=0)
     return [
@@ -332,9 +419,60 @@ def _columns(items: list[str], per_line: int = 5) -> list[str]:
     ]
 
 
-def _chunks(games: int, size: int) -> Iterator[tuple[int, ...]]:
-    for start in range(0, games, size):
-        yield tuple(range(start, min(start + size, games)))
+@dataclass(frozen=True, slots=True)
+class RunPlan:
+    """What a run plays, checked: its game indices cut into chunks (one task each)."""
+
+    seed: int
+    edition: str | None
+    players: int | None
+    max_steps: int
+    indices: range
+    chunks: tuple[tuple[int, ...], ...]
+
+
+class Results:
+    """Game results as they come in from any backend, in any order; knows the first
+    failure once every earlier game has passed, and reports progress."""
+
+    def __init__(self, plan: RunPlan, progress: Progress | None) -> None:
+        self._plan = plan
+        self._progress = progress
+        self._by_index: dict[int, GameResult] = {}
+        self._prefix = 0  # positions 0.._prefix-1 of plan.indices are in and passed
+
+    def add(self, results: list[GameResult]) -> None:
+        for r in results:
+            self._by_index[r.game.index] = r
+        if self._progress is not None:
+            self._progress(len(self._by_index), len(self._plan.indices))
+
+    def settled_failure(self) -> GameResult | None:
+        """The first failing game of the run, once every game before it is in and passed."""
+        indices = self._plan.indices
+        while self._prefix < len(indices):
+            r = self._by_index.get(indices[self._prefix])
+            if r is None:
+                return None
+            if r.failed:
+                return r
+            self._prefix += 1
+        return None
+
+    def played(self) -> list[GameResult]:
+        """Finished games in index order, cut after the first failing one."""
+        out: list[GameResult] = []
+        for i in sorted(self._by_index):
+            out.append(self._by_index[i])
+            if out[-1].failed:
+                break
+        return out
+
+
+Backend = Callable[[RunPlan, int, Results], None]
+"""Plays a plan's chunks on `workers` and adds each chunk's results; returns when every
+chunk is in or a failure is settled; on Ctrl-C cancels the outstanding chunks, adds
+the games finished, then re-raises KeyboardInterrupt."""
 
 
 def run_fuzz(  # noqa: PLR0917 - the CLI's argument order
@@ -348,83 +486,210 @@ def run_fuzz(  # noqa: PLR0917 - the CLI's argument order
     *,
     chunk_size: int | None = None,
     max_steps: int = MAX_STEPS,
+    shard: Shard | None = None,
+    backend: str = "process",
+    address: str | None = None,
 ) -> FuzzSummary:
-    """Play `games` seeded random games over `workers` processes (1 = in this process),
-    checking every invariant at every step; stop at the first violation and write its log
-    to `out_dir`. The result depends only on (games, seed, edition, players)."""
-    if games < 0:
-        raise ValueError("games must be >= 0")
-    if workers < 1:
-        raise ValueError("workers must be >= 1")
+    """Play the `games` seeded random games of a run (or only those of `shard`) over
+    `workers` processes (1 = in this process) or Ray tasks, checking every invariant at
+    every step; stop at the first violation and write its log to `out_dir`.
+
+    The result depends only on (games, seed, edition, players, shard). Bad arguments raise
+    `FuzzArgumentError`. Ctrl-C cancels the outstanding games within seconds and raises
+    `FuzzInterrupted` with a summary of the games finished (a failing log among them is
+    written, complete, as usual; nothing else is)."""
+    plan = _plan_run(games, seed, workers, edition, players, chunk_size, max_steps, shard, backend, address)
+    play: Backend
+    if backend == "ray":
+        # late: fuzz_ray builds on this module, and Ray is an optional extra
+        from village_rules.fuzz_ray import ray_backend  # noqa: PLC0415
+
+        play = ray_backend(address)
+    elif workers == 1:
+        play = _in_process
+    else:
+        play = _process_pool
+    results = Results(plan, progress)
+    start = time.perf_counter()
+    interrupted = False
+    try:
+        play(plan, workers, results)
+    except KeyboardInterrupt:
+        interrupted = True
+    with sigint_deferred() if interrupted else contextlib.nullcontext():
+        summary = _summarise(
+            plan,
+            requested=len(plan.indices),
+            run_games=games,
+            workers=workers,
+            played=results.played(),
+            seconds=time.perf_counter() - start,
+            out_dir=out_dir,
+            shard=shard,
+            backend=backend,
+            interrupted=interrupted,
+        )
+    if interrupted:
+        raise FuzzInterrupted(summary)
+    return summary
+
+
+def _plan_run(  # noqa: PLR0917
+    games: int,
+    seed: int,
+    workers: int,
+    edition: str | None,
+    players: int | None,
+    chunk_size: int | None,
+    max_steps: int,
+    shard: Shard | None,
+    backend: str,
+    address: str | None,
+) -> RunPlan:
+    """Check every argument (FuzzArgumentError naming the option) and cut the run."""
+    if not 1 <= games <= MAX_GAMES:
+        raise FuzzArgumentError("--games", f"must be from 1 to {MAX_GAMES:,}, not {games}")
+    if seed < 0:
+        raise FuzzArgumentError("--seed", f"must be 0 or more, not {seed}")
+    if not 1 <= workers <= MAX_WORKERS:
+        raise FuzzArgumentError("--workers", f"must be from 1 to {MAX_WORKERS}, not {workers}")
+    if backend not in BACKENDS:
+        raise FuzzArgumentError("--backend", f"must be one of {', '.join(BACKENDS)}, not {backend!r}")
+    if address is not None and backend != "ray":
+        raise FuzzArgumentError("--address", "is the address of a Ray cluster: use it with --backend ray")
+    if chunk_size is not None and chunk_size < 1:
+        raise FuzzArgumentError("chunk_size", f"must be 1 or more, not {chunk_size}")
+    if max_steps < 1:
+        raise FuzzArgumentError("max_steps", f"must be 1 or more, not {max_steps}")
     if edition is not None:
+        if edition not in EDITIONS:
+            raise FuzzArgumentError("--edition", f"must be one of {', '.join(EDITIONS)}, not {edition!r}")
         data = builtin_edition(edition)
         if players is not None and players not in data.player_counts:
-            raise ValueError(f"{edition} is for {data.min_players}-{data.max_players} players, not {players}")
+            raise FuzzArgumentError(
+                "--players", f"{edition} is for {data.min_players}-{data.max_players} players, not {players}"
+            )
     elif players is not None and not any(players in builtin_edition(e).player_counts for e in EDITIONS):
-        raise ValueError(f"no edition is for {players} players")
-    size = chunk_size or max(1, min(8, games // (workers * 4) or 1))
-    chunks = list(_chunks(games, size))
-    start = time.perf_counter()
-    results: dict[int, list[GameResult]] = {}
-    done = 0
-
-    def collect(k: int, chunk_results: list[GameResult]) -> None:
-        nonlocal done
-        results[k] = chunk_results
-        done += len(chunk_results)
-        if progress is not None:
-            progress(done, games)
-
-    if workers == 1:
-        for k, chunk in enumerate(chunks):
-            collect(k, _play_chunk(seed, chunk, edition, players, max_steps))
-            if results[k][-1].failed:
-                break
-    else:
-        with ProcessPoolExecutor(max_workers=workers) as pool:
-            pending: dict[Future[list[GameResult]], int] = {
-                pool.submit(_play_chunk, seed, chunk, edition, players, max_steps): k
-                for k, chunk in enumerate(chunks)
-            }
-            while pending:
-                finished, _ = wait(pending, return_when=FIRST_COMPLETED)
-                for future in finished:
-                    collect(pending.pop(future), future.result())
-                if _settled_failure(results) is not None:
-                    for future in pending:
-                        future.cancel()
-                    break
-    seconds = time.perf_counter() - start
-    played = _in_order(results, len(chunks))
-    return _summarise(
-        seed=seed, requested=games, workers=workers, played=played, seconds=seconds, out_dir=out_dir
-    )
+        raise FuzzArgumentError("--players", f"no edition is for {players} players")
+    indices = range(games) if shard is None else shard.indices(games)
+    if not indices:
+        assert shard is not None
+        raise FuzzArgumentError(
+            "--shard", f"shard {shard} of a {games}-game run has no games: use at most {games} shards"
+        )
+    n = len(indices)
+    size = chunk_size or max(1, min(8, n // (workers * 4) or 1))
+    chunks = tuple(tuple(indices[k : k + size]) for k in range(0, n, size))
+    return RunPlan(seed, edition, players, max_steps, indices, chunks)
 
 
-def _settled_failure(results: dict[int, list[GameResult]]) -> int | None:
-    """The chunk of the first failing game once every earlier chunk is known to pass."""
-    k = 0
-    while k in results:
-        if results[k][-1].failed:
-            return k
-        k += 1
-    return None
+# --- the process backend ------------------------------------------------------------------
+
+_stop_event: EventType | None = None
+"""In a pool worker: set by the parent on Ctrl-C, so a chunk stops after its current game."""
 
 
-def _in_order(results: dict[int, list[GameResult]], chunks: int) -> list[GameResult]:
-    """Games in index order, up to the first failing one."""
-    out: list[GameResult] = []
-    for k in range(chunks):
-        if k not in results:
+def play_chunk(
+    seed: int, indices: tuple[int, ...], edition: str | None, players: int | None, max_steps: int
+) -> list[GameResult]:
+    """Games of a chunk in order, stopping after the first failing one (or when the run is
+    being stopped)."""
+    out = []
+    for i in indices:
+        if _stop_event is not None and _stop_event.is_set():
             break
-        out += results[k]
-        if out and out[-1].failed:
+        result = play_game(plan_game(seed, i, edition, players), max_steps)
+        out.append(result)
+        if result.failed:
             break
     return out
 
 
+def _in_process(plan: RunPlan, workers: int, results: Results) -> None:
+    """One game at a time in this process; Ctrl-C loses only the game being played."""
+    for chunk in plan.chunks:
+        for i in chunk:
+            results.add([play_game(plan_game(plan.seed, i, plan.edition, plan.players), plan.max_steps)])
+            if results.settled_failure() is not None:
+                return
+
+
+def _init_pool_worker(stop: EventType) -> None:
+    """Pool workers leave Ctrl-C to the parent (a terminal sends it to the whole group)."""
+    global _stop_event  # noqa: PLW0603 - one per worker process, set once at its start
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    _stop_event = stop
+
+
+def _process_pool(plan: RunPlan, workers: int, results: Results) -> None:
+    """Chunks over a process pool, at most 2 per worker queued at a time. On Ctrl-C the
+    queued chunks are cancelled and the running ones stop after their current game."""
+    context = multiprocessing.get_context()
+    stop = context.Event()
+    pool = ProcessPoolExecutor(workers, context, _init_pool_worker, (stop,))
+    queued = iter(plan.chunks)
+    pending: set[Future[list[GameResult]]] = set()
+
+    def submit() -> None:
+        for chunk in itertools.islice(queued, 2 * workers - len(pending)):
+            args = (plan.seed, chunk, plan.edition, plan.players, plan.max_steps)
+            pending.add(pool.submit(play_chunk, *args))
+
+    try:
+        submit()
+        while pending:
+            finished, _ = wait(pending, return_when=FIRST_COMPLETED)
+            for future in finished:
+                pending.discard(future)
+                try:
+                    chunk_results = future.result()
+                except BrokenProcessPool as exc:  # a worker was killed (e.g. out of memory)
+                    raise FuzzBackendError("process", f"a worker process died: {exc}") from None
+                results.add(chunk_results)
+            if results.settled_failure() is not None:
+                break
+            submit()
+    except KeyboardInterrupt:
+        with sigint_deferred():
+            stop.set()
+            pool.shutdown(wait=True, cancel_futures=True)
+            for future in pending:  # the games the running chunks finished before stopping
+                if future.done() and not future.cancelled() and future.exception() is None:
+                    results.add(future.result())
+        raise
+    finally:
+        stop.set()
+        pool.shutdown(wait=True, cancel_futures=True)
+
+
+@contextlib.contextmanager
+def sigint_deferred() -> Iterator[None]:
+    """Ignore a second Ctrl-C while a stop is being cleaned up (main thread only)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
+# --- the summary --------------------------------------------------------------------------
+
+
 def _summarise(
-    *, seed: int, requested: int, workers: int, played: list[GameResult], seconds: float, out_dir: Path
+    plan: RunPlan,
+    *,
+    requested: int,
+    run_games: int,
+    workers: int,
+    played: list[GameResult],
+    seconds: float,
+    out_dir: Path,
+    shard: Shard | None,
+    backend: str,
+    interrupted: bool,
 ) -> FuzzSummary:
     rules: Counter[str] = Counter()
     for r in played:
@@ -433,13 +698,12 @@ def _summarise(
     last = played[-1] if played else None
     if last is not None and last.failed:
         assert last.log_json is not None
-        out_dir.mkdir(parents=True, exist_ok=True)
         g = last.game
-        path = out_dir / f"fuzz-seed{seed}-game{g.index}-{g.edition}-{g.players}p.json"
-        path.write_text(last.log_json + "\n", encoding="utf-8")
+        path = out_dir / f"fuzz-seed{plan.seed}-game{g.index}-{g.edition}-{g.players}p.json"
+        write_atomically(path, last.log_json + "\n")
         failure = FuzzFailure(g, last.violations, path, last.decisions + last.chance_events)
     return FuzzSummary(
-        seed=seed,
+        seed=plan.seed,
         requested=requested,
         workers=workers,
         games=len(played),
@@ -449,4 +713,22 @@ def _summarise(
         rule_counts=tuple(sorted(rules.items())),
         game_digests=tuple(r.digest for r in played),
         failure=failure,
+        game_indices=tuple(r.game.index for r in played),
+        shard=shard,
+        run_games=run_games,
+        backend=backend,
+        interrupted=interrupted,
     )
+
+
+def write_atomically(path: Path, text: str) -> None:
+    """Write `text` to `path` so that `path` is either absent or complete: a temporary file
+    beside it, renamed over it at the end (removed if anything stops the write)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.partial")
+    try:
+        tmp.write_text(text, encoding="utf-8")
+        os.replace(tmp, path)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
