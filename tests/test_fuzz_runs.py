@@ -312,7 +312,9 @@ def interrupt(proc: subprocess.Popen[bytes], *, whole_group: bool) -> tuple[int,
 
 @pytest.mark.parametrize(("workers", "whole_group"), [("1", False), ("2", False), ("2", True)])
 def test_sigint_stops_the_fuzz_command_with_exit_130(workers: str, whole_group: bool, tmp_path: Path) -> None:
-    proc = start_fuzz(tmp_path, "--workers", workers)
+    report = tmp_path / "report.json"
+    report.write_text("a finished report of an earlier run", encoding="utf-8")
+    proc = start_fuzz(tmp_path, "--workers", workers, "--json", str(report))
     read_until_progress(proc, timeout=120)
     code, out, err, took = interrupt(proc, whole_group=whole_group)
     assert code == 130, (out, err)
@@ -324,6 +326,7 @@ def test_sigint_stops_the_fuzz_command_with_exit_130(workers: str, whole_group: 
     assert "violations:   0 so far" in out
     assert f"interrupted after {match[1]} of 500 games (0 violation(s) so far)" in err
     assert not (tmp_path / "out").exists()
+    assert sorted(p.name for p in tmp_path.iterdir()) == []  # the old report is gone, no new one
 
 
 def test_sigint_stops_the_ray_backend_with_exit_130(tmp_path: Path) -> None:

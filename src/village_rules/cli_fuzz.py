@@ -14,7 +14,8 @@ import time
 from pathlib import Path
 from typing import Any, TextIO
 
-from village_rules.fuzz import BACKENDS, FuzzInterrupted, Shard, run_fuzz
+from village_rules.fuzz import BACKENDS, FuzzInterrupted, Shard, plan_run, run_fuzz, write_atomically
+from village_rules.fuzz_report import merge_shards, read_report, report_json
 from village_rules.loader import EDITIONS
 
 INTERRUPTED_EXIT = 130
@@ -51,12 +52,26 @@ def register(sub: argparse._SubParsersAction[Any]) -> None:
         "--address",
         help="with --backend ray: the Ray cluster to use (default: a local Ray instance)",
     )
+    p.add_argument(
+        "--json",
+        type=Path,
+        metavar="PATH",
+        help="write the run's report here when it finishes (removed at the start; never partial)",
+    )
     p.set_defaults(func=fuzz_command)
+
+    p = sub.add_parser("fuzz-merge", help="merge the --json reports of every shard of a fuzz run")
+    p.add_argument("reports", type=Path, nargs="+", metavar="REPORT")
+    p.set_defaults(func=merge_command)
 
 
 def fuzz_command(args: argparse.Namespace) -> int:
     """Run the fuzzer as the options say; print the summary; return the exit code."""
     shard = Shard.parse(args.shard) if args.shard is not None else None
+    options = {"shard": shard, "backend": args.backend, "address": args.address}
+    plan_run(args.games, args.seed, args.workers, args.edition, args.players, **options)  # refuse bad ones
+    if args.json is not None:
+        args.json.unlink(missing_ok=True)  # an old report must not pass for this run's
     bar = None if args.quiet else ProgressBar(sys.stderr)
     try:
         summary = run_fuzz(
@@ -88,8 +103,20 @@ def fuzz_command(args: argparse.Namespace) -> int:
         return INTERRUPTED_EXIT
     if bar is not None:
         bar.finish()
+    if args.json is not None:
+        write_atomically(args.json, report_json(summary))
     print(summary.format())
+    if args.json is not None:
+        print(f"report written to {args.json}")
     return 1 if summary.violations else 0
+
+
+def merge_command(args: argparse.Namespace) -> int:
+    """Merge shard reports into the run's summary; exit 1 if the run has a violation."""
+    paths: list[Path] = args.reports
+    merged = merge_shards([read_report(p) for p in paths], [str(p) for p in paths])
+    print(merged.format())
+    return 1 if merged.violations else 0
 
 
 class ProgressBar:

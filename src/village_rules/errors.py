@@ -55,6 +55,17 @@ class FuzzBackendError(VillageError, RuntimeError):
         super().__init__(f"fuzz backend {backend}: {problem}")
 
 
+class FuzzReportError(VillageError, ValueError):
+    """A fuzz report file (`village-rules fuzz --json`) that cannot be read, or reports that
+    do not make up one run (`village-rules fuzz-merge`): names the file and the field."""
+
+    def __init__(self, file: str, key: str, problem: str) -> None:
+        self.file = file
+        self.key = key
+        self.problem = problem
+        super().__init__(f"{file}: {key or '<top level>'}: {problem}")
+
+
 class IllegalActionError(VillageError, ValueError):
     """`apply` was given an action the rules do not allow now; the state is unchanged."""
 

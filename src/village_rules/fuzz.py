@@ -330,6 +330,12 @@ class FuzzSummary:
     backend: str = "process"
     interrupted: bool = False
     """True when Ctrl-C stopped the run: the figures cover only the games finished."""
+    edition: str | None = None
+    """The run's --edition (None: drawn per game)."""
+    players: int | None = None
+    """The run's --players (None: drawn per game)."""
+    merged_from: int = 0
+    """How many shard reports `fuzz_report.merge_shards` combined into this summary (0: none)."""
 
     @property
     def violations(self) -> int:
@@ -367,6 +373,8 @@ class FuzzSummary:
 
     def format(self) -> str:
         where = f"{self.workers} worker(s)" + ("" if self.backend == "process" else f", {self.backend}")
+        if self.merged_from:
+            where = f"merged from {self.merged_from} shards, {where}"
         of = f"{self.requested}"
         if self.shard is not None:
             of += f" in shard {self.shard} of a {self.run_games}-game run"
@@ -379,7 +387,7 @@ class FuzzSummary:
         lines += [
             f"games:        {self.games} of {of} (seed {self.seed}, {where})",
             f"decisions:    {self.decisions} (+ {self.chance_events} chance outcomes)",
-            f"time:         {self.seconds:.2f} s",
+            f"time:         {self.seconds:.2f} s" + (" (summed over the shards)" if self.merged_from else ""),
             f"games/s:      {self.games_per_second:.2f}",
             f"decisions/s:  {self.decisions_per_second:.0f} ({self.actions_per_second:.0f} actions/s)",
             f"violations:   {self.violations}" + (" so far" if self.interrupted else ""),
@@ -440,6 +448,9 @@ class Results:
         self._progress = progress
         self._by_index: dict[int, GameResult] = {}
         self._prefix = 0  # positions 0.._prefix-1 of plan.indices are in and passed
+        self.started: float | None = None
+        """When the games began (`time.perf_counter`), if later than the call: a backend
+        that first starts or reaches a cluster sets it, so the figures time the games."""
 
     def add(self, results: list[GameResult]) -> None:
         for r in results:
@@ -498,7 +509,18 @@ def run_fuzz(  # noqa: PLR0917 - the CLI's argument order
     `FuzzArgumentError`. Ctrl-C cancels the outstanding games within seconds and raises
     `FuzzInterrupted` with a summary of the games finished (a failing log among them is
     written, complete, as usual; nothing else is)."""
-    plan = _plan_run(games, seed, workers, edition, players, chunk_size, max_steps, shard, backend, address)
+    plan = plan_run(
+        games,
+        seed,
+        workers,
+        edition,
+        players,
+        chunk_size=chunk_size,
+        max_steps=max_steps,
+        shard=shard,
+        backend=backend,
+        address=address,
+    )
     play: Backend
     if backend == "ray":
         # late: fuzz_ray builds on this module, and Ray is an optional extra
@@ -523,7 +545,7 @@ def run_fuzz(  # noqa: PLR0917 - the CLI's argument order
             run_games=games,
             workers=workers,
             played=results.played(),
-            seconds=time.perf_counter() - start,
+            seconds=time.perf_counter() - (results.started or start),
             out_dir=out_dir,
             shard=shard,
             backend=backend,
@@ -534,19 +556,21 @@ def run_fuzz(  # noqa: PLR0917 - the CLI's argument order
     return summary
 
 
-def _plan_run(  # noqa: PLR0917
+def plan_run(
     games: int,
     seed: int,
     workers: int,
     edition: str | None,
     players: int | None,
-    chunk_size: int | None,
-    max_steps: int,
-    shard: Shard | None,
-    backend: str,
-    address: str | None,
+    *,
+    chunk_size: int | None = None,
+    max_steps: int = MAX_STEPS,
+    shard: Shard | None = None,
+    backend: str = "process",
+    address: str | None = None,
 ) -> RunPlan:
-    """Check every argument (FuzzArgumentError naming the option) and cut the run."""
+    """Check every argument of `run_fuzz` (FuzzArgumentError naming the option) and cut
+    the run into chunks; plays nothing."""
     if not 1 <= games <= MAX_GAMES:
         raise FuzzArgumentError("--games", f"must be from 1 to {MAX_GAMES:,}, not {games}")
     if seed < 0:
@@ -718,6 +742,8 @@ def _summarise(
         run_games=run_games,
         backend=backend,
         interrupted=interrupted,
+        edition=plan.edition,
+        players=plan.players,
     )
 
 
