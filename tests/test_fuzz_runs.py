@@ -30,6 +30,7 @@ from village_rules.fuzz import (
     write_atomically,
 )
 from village_rules.invariants import COINS
+from village_rules.play import GameLog
 from village_rules.state import GameState
 
 SEED = 2024
@@ -229,6 +230,28 @@ def test_ctrl_c_keeps_the_games_finished_so_they_match_the_full_run(
         run_fuzz(GAMES, SEED, 1, None, None, tmp_path, StopAfter(3))
     summary = caught.value.summary
     assert summary.records == whole_run.records[:3]
+
+
+def test_ctrl_c_after_a_failing_game_still_writes_its_whole_log(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def loses_a_coin_at_the_market(
+        state: GameState, action: Action, trace: list[str] | None = None
+    ) -> GameState:
+        after = apply(state, action, trace=trace)
+        if isinstance(action, Serve):
+            return replace(after, supply=replace(after.supply, coins=after.supply.coins - 1))
+        return after
+
+    monkeypatch.setattr("village_rules.fuzz.apply", loses_a_coin_at_the_market)
+    with pytest.raises(FuzzInterrupted) as caught:  # Ctrl-C as the failing game is reported
+        run_fuzz(5, 3, 1, None, None, tmp_path, StopAfter(1))
+    summary = caught.value.summary
+    assert summary.interrupted and summary.failure is not None
+    assert "FAILED game" in summary.format() and "violations:   1 so far" in summary.format()
+    log = GameLog.from_json(summary.failure.log_path.read_text(encoding="utf-8"))
+    assert len(log.actions) == summary.failure.actions
+    assert [p.name for p in tmp_path.iterdir()] == [summary.failure.log_path.name]
 
 
 def interrupted_write_leaves(

@@ -14,7 +14,8 @@ Because games are fixed by (seed, index), a run can be split: `Shard(k, n)` play
 i with i % n == k - 1, so n machines play a run between them. The games are played in
 this process, a process pool, or as Ray tasks (`fuzz_ray`, the `distributed` extra), with
 the same results. Ctrl-C cancels the outstanding games and raises `FuzzInterrupted`
-carrying a summary of the games finished.
+carrying a summary of the games finished. `fuzz_report` writes a finished run's summary as
+JSON and merges the reports of a run's shards into the whole run's summary.
 """
 
 from __future__ import annotations
