@@ -25,7 +25,7 @@ from village_rules.check import (
     run_check,
 )
 from village_rules.engine.core import apply
-from village_rules.errors import LogFormatError, ShowError
+from village_rules.errors import LogFormatError, ShowError, VillageError
 from village_rules.play import GameLog
 from village_rules.render import render
 from village_rules.report import NO_PLOTS_NOTE, plots_available, write_report
@@ -81,10 +81,10 @@ def state_at(log: GameLog, at: int | None) -> tuple[GameState, Action | None]:
     state = log.initial_state()
     last: Action | None = None
     for i, text in enumerate(log.actions[:k], start=1):
-        last = parse_action(text)
         try:
+            last = parse_action(text)
             state = apply(state, last)
-        except Exception as exc:
+        except VillageError as exc:
             raise ShowError(f"action {i} of {total} ({text!r}) cannot be applied: {exc}") from None
     return state, last
 
