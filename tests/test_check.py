@@ -12,6 +12,7 @@ import pytest
 import village_rules.check as check_module
 import village_rules.fuzz as fuzz_module
 import village_rules.report as report_module
+from village_rules import invariants
 from village_rules.check import (
     CheckContext,
     FuzzResult,
@@ -76,7 +77,7 @@ def test_an_invariant_violation_fails_the_step_with_log_and_picture(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     calls = {"n": 0}
-    real = fuzz_module.state_violations
+    real = invariants.state_violations
 
     def broken(state: object, legal: object = None) -> list[Violation]:
         calls["n"] += 1
@@ -105,7 +106,7 @@ def test_logged_games_are_replayed_with_every_invariant(tmp_path: Path) -> None:
     good = tmp_path / "good.json"
     good.write_text(log.to_json())
     raw = json.loads(log.to_json())
-    raw["actions"] = raw["actions"][:40] + ["serve 99"] + raw["actions"][41:]
+    raw["actions"] = [*raw["actions"][:40], "serve 99", *raw["actions"][41:]]
     bad = tmp_path / "bad.json"
     bad.write_text(json.dumps(raw))
     out = tmp_path / "report"
