@@ -43,6 +43,8 @@ from village_rules.actions import (
     Harvest,
     Mill,
     Pass,
+    PickCube,
+    PickGood,
     Privilege,
     Produce,
     Serve,
@@ -188,7 +190,7 @@ def touched_regions(action: Action | None) -> frozenset[str]:
     match action:
         case TakeCube(space=s) | Well(space=s) | FreeAction(space=s):
             return frozenset({f"space:{s.value}"} | ({"well"} if isinstance(action, Well) else set()))
-        case Harvest():
+        case Harvest() | PickCube() | PickGood():
             return frozenset({"farmyards"})
         case Birth() | CallHome():
             return frozenset({"farmyards"})
@@ -522,7 +524,7 @@ def _travel_map(
         for k, seat in enumerate(markers[node]):
             c.circle(
                 nx_ - 14 + k * 8,
-                ny - 26,
+                ny - 31,
                 4,
                 fills[seat],
                 "#000",
@@ -530,7 +532,7 @@ def _travel_map(
             )
         for k, (seat, number) in enumerate(sorted(travellers[node])):
             c.member(
-                nx_ + 30 + (k % 3) * 20, ny - 8 + (k // 3) * 20, fills[seat], number, seat, f"travel:{node}"
+                nx_ + 36 + (k % 3) * 20, ny - 8 + (k // 3) * 20, fills[seat], number, seat, f"travel:{node}"
             )
     return h
 
