@@ -13,6 +13,7 @@ import village_rules.check as check_module
 import village_rules.fuzz as fuzz_module
 import village_rules.report as report_module
 from village_rules import invariants
+from village_rules.actions import Action, parse_action
 from village_rules.check import (
     CheckContext,
     FuzzResult,
@@ -23,9 +24,11 @@ from village_rules.check import (
     format_outcome,
     run_check,
 )
+from village_rules.engine.core import apply as engine_apply
 from village_rules.invariants import Violation
-from village_rules.play import play_logged
+from village_rules.play import play_logged, replay
 from village_rules.report import NO_PLOTS_NOTE, write_report
+from village_rules.state import GameState
 
 
 @pytest.fixture(scope="module")
@@ -171,3 +174,21 @@ def test_the_report_plots_with_matplotlib(fuzz_result: tuple[FuzzResult, Path], 
     first = (tmp_path / plots[0]).read_text()
     write_report(tmp_path, check_module.CheckOutcome((result,), 1.0))
     assert (tmp_path / plots[0]).read_text() == first  # deterministic files
+
+
+def test_last_good_state_stops_before_an_engine_crash(monkeypatch: pytest.MonkeyPatch) -> None:
+    _, log = play_logged("big-box-2023", 2, seed=1)
+    real = engine_apply
+    calls = {"n": 0}
+
+    def crashing(state: GameState, action: Action) -> GameState:
+        calls["n"] += 1
+        if calls["n"] == 11:
+            raise KeyError("injected")
+        return real(state, action)
+
+    monkeypatch.setattr(check_module, "apply", crashing)
+    state, last = check_module.last_good_state(log)
+    monkeypatch.undo()
+    assert state == replay(log.initial_state(), log.actions[:10])
+    assert last == parse_action(log.actions[9])

@@ -7,10 +7,14 @@ from pathlib import Path
 
 import pytest
 
+from village_rules import cli_pictures
+from village_rules.actions import Action
 from village_rules.cli import main
 from village_rules.cli_pictures import state_at
+from village_rules.engine.core import apply as engine_apply
 from village_rules.errors import ShowError
 from village_rules.play import GameLog, play_logged, replay
+from village_rules.state import GameState
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
@@ -79,7 +83,26 @@ def test_show_names_an_action_that_does_not_apply(
     bad = tmp_path / "bad.json"
     bad.write_text(json.dumps(raw))
     code, _, err = run(capsys, "show", str(bad))
-    assert code == 2 and "action 4 of" in err and "'serve 99'" in err
+    assert code == 2 and "action 4 of" in err and "'serve 99'" in err and "--at 3" in err
+
+
+def test_show_reports_an_engine_crash_without_a_traceback(
+    capsys: pytest.CaptureFixture[str], logged: tuple[Path, GameLog], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A fuzz failure log can end in an action that crashes the engine (a bug)."""
+    path, _ = logged
+    real = engine_apply
+    calls = {"n": 0}
+
+    def crashing(state: GameState, action: Action) -> GameState:
+        calls["n"] += 1
+        if calls["n"] == 7:
+            raise KeyError("injected")
+        return real(state, action)
+
+    monkeypatch.setattr(cli_pictures, "apply", crashing)
+    code, _, err = run(capsys, "show", str(path))
+    assert code == 2 and "action 7 of" in err and "KeyError" in err and "Traceback" not in err
 
 
 def test_show_a_missing_or_malformed_log(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:

@@ -4,7 +4,9 @@ the site's navigation match the repository."""
 
 from __future__ import annotations
 
+import ast
 import doctest
+import importlib
 import importlib.util
 import re
 import shlex
@@ -48,6 +50,26 @@ def test_the_examples_of_a_page_are_true(page: Path) -> None:
     text = page.read_text(encoding="utf-8")
     result = run_examples(text, page.name)
     assert result.failed == 0, f"{page.name}: {result.failed} of {result.attempted} examples failed"
+
+
+@pytest.mark.parametrize("page", PAGES, ids=lambda p: p.name)
+def test_python_fragments_compile_and_import_real_names(page: Path) -> None:
+    """```python blocks are fragments (they may use a `state` the text defines): they must
+    be valid Python, and every name they import from village_rules must exist."""
+    for line, body in blocks(page.read_text(encoding="utf-8"), "python"):
+        tree = ast.parse(body, f"{page.name}:{line}")
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("village_rules"):
+                module = importlib.import_module(node.module or "")
+                missing = [a.name for a in node.names if not hasattr(module, a.name)]
+                assert not missing, f"{page.name}:{line}: {node.module} has no {missing}"
+
+
+def test_a_stale_import_in_a_fragment_is_caught(tmp_path: Path) -> None:
+    page = tmp_path / "page.md"
+    page.write_text("```python\nfrom village_rules.svg import no_such_thing\n```\n")
+    with pytest.raises(AssertionError, match="no_such_thing"):
+        test_python_fragments_compile_and_import_real_names(page)
 
 
 def test_the_readme_and_getting_started_have_examples() -> None:

@@ -322,7 +322,7 @@ def last_good_state(log: GameLog) -> tuple[GameState, Action | None]:
         try:
             action = parse_action(text)
             state = apply(state, action)
-        except VillageError:
+        except Exception:  # a failure log may end in an engine crash: stop before it
             break
         last = action
     return state, last

@@ -84,8 +84,12 @@ def state_at(log: GameLog, at: int | None) -> tuple[GameState, Action | None]:
         try:
             last = parse_action(text)
             state = apply(state, last)
-        except VillageError as exc:
-            raise ShowError(f"action {i} of {total} ({text!r}) cannot be applied: {exc}") from None
+        except Exception as exc:  # a fuzz failure log may end in an engine crash: report it
+            what = str(exc) if isinstance(exc, VillageError) else f"{type(exc).__name__}: {exc}"
+            raise ShowError(
+                f"action {i} of {total} ({text!r}) cannot be applied: {what}; "
+                f"--at {i - 1} draws the state before it"
+            ) from None
     return state, last
 
 
