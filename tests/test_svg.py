@@ -149,3 +149,17 @@ def test_player_colours_are_the_fills_of_their_pieces() -> None:
     for seat, p in enumerate(state.players):
         fills = {e.get("fill") for e in elements(root, "member") if e.get("data-seat") == str(seat)}
         assert fills == {PLAYER_FILLS[p.colour]}
+
+
+def test_the_prestige_and_life_time_tracks_place_each_token_by_its_value() -> None:
+    final, _ = play_logged("big-box-2023", 5, seed=4)
+    root = parse(state_svg(final))
+    tokens = {e.get("data-seat"): float(e.get("cx", 0)) for e in elements(root, "prestige")}
+    assert len(tokens) == 5
+    by_x = sorted(range(5), key=lambda seat: (tokens[str(seat)], seat))
+    by_value = sorted(range(5), key=lambda seat: (final.players[seat].prestige, seat))
+    assert by_x == by_value
+    lifetime = {e.get("data-seat"): float(e.get("x", 0)) for e in elements(root, "lifetime-token")}
+    assert len(lifetime) == 5
+    cells = elements(root, "lifetime")
+    assert len(cells) == 5 * (final.rules.data.lifetime_track_length - 1)

@@ -572,7 +572,7 @@ def _prestige_track(c: _Canvas, state: GameState, fills: list[str], y: float) ->
     for seat, p in enumerate(state.players):
         tx = left + (right - left) * p.prestige / top
         c.circle(
-            tx, y + 40 - 6 * seat, 6, fills[seat], "#000", **{"class": "prestige", "data-seat": str(seat)}
+            tx, y + 28 + 6 * seat, 6, fills[seat], "#000", **{"class": "prestige", "data-seat": str(seat)}
         )
     return y + 70
 
