@@ -143,3 +143,14 @@ def test_check_rejects_bad_numbers(
 ) -> None:
     code, _, err = run(capsys, "check", option, value, "--report", str(tmp_path))
     assert code == 2 and option in err and "Traceback" not in err
+
+
+def test_check_interrupted_says_so_without_a_traceback(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def interrupted(*_: object) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(cli_pictures, "run_check", interrupted)
+    code, _, err = run(capsys, "check", "--games", "1", "--report", str(tmp_path / "r"))
+    assert code == 130 and "interrupted" in err and not (tmp_path / "r" / "index.html").exists()

@@ -129,7 +129,11 @@ def _run(args: argparse.Namespace, steps: list[CheckStep], title: str) -> int:
         raise ShowError(f"--workers {args.workers}: must be >= 1")
     progress = None if args.quiet or not sys.stderr.isatty() else _Progress(sys.stderr)
     context = CheckContext(args.report, args.seed, args.workers, progress)
-    outcome = run_check(steps, context)
+    try:
+        outcome = run_check(steps, context)
+    except KeyboardInterrupt:
+        print("\nvillage-rules: interrupted; no report written", file=sys.stderr)
+        return 130
     if progress is not None:
         progress.finish()
     index = write_report(args.report, outcome, title)
