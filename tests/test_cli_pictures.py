@@ -137,7 +137,7 @@ def test_report_of_logged_games(
     assert "logs/0-game.svg" in page and (out_dir / "logs" / "0-game.svg").exists()
 
 
-@pytest.mark.parametrize(("option", "value"), [("--games", "-1"), ("--workers", "0")])
+@pytest.mark.parametrize(("option", "value"), [("--games", "0"), ("--games", "-1"), ("--workers", "0")])
 def test_check_rejects_bad_numbers(
     capsys: pytest.CaptureFixture[str], tmp_path: Path, option: str, value: str
 ) -> None:
@@ -154,3 +154,10 @@ def test_check_interrupted_says_so_without_a_traceback(
     monkeypatch.setattr(cli_pictures, "run_check", interrupted)
     code, _, err = run(capsys, "check", "--games", "1", "--report", str(tmp_path / "r"))
     assert code == 130 and "interrupted" in err and not (tmp_path / "r" / "index.html").exists()
+
+
+def test_report_names_a_malformed_log(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    bad = tmp_path / "broken.json"
+    bad.write_text('{"format": "village-rules-log"}')
+    code, _, err = run(capsys, "report", str(bad), "--report", str(tmp_path / "r"))
+    assert code == 2 and "broken.json" in err and "format_version" in err and "Traceback" not in err

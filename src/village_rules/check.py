@@ -34,7 +34,7 @@ from typing import Protocol
 
 from village_rules.actions import Action, parse_action
 from village_rules.engine.core import apply
-from village_rules.errors import VillageError
+from village_rules.errors import LogFormatError, VillageError
 from village_rules.fuzz import FuzzSummary, plan_game, run_fuzz
 from village_rules.invariants import STATE_INVARIANTS, TRANSITION_INVARIANTS, replay_checked
 from village_rules.play import GameLog, play_logged
@@ -331,6 +331,18 @@ def last_good_state(log: GameLog) -> tuple[GameState, Action | None]:
 # --- logged games -------------------------------------------------------------------------
 
 
+def read_log(path: Path) -> GameLog:
+    """A game log file; raises `LogFormatError` naming the file and the field at fault."""
+    try:
+        text = path.read_bytes().decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise LogFormatError(f"{path}: not a UTF-8 text file ({exc.reason} at byte {exc.start})") from None
+    try:
+        return GameLog.from_json(text)
+    except LogFormatError as exc:
+        raise LogFormatError(f"{path}: {exc}") from None
+
+
 @dataclass(frozen=True, slots=True)
 class LogsStep:
     """Logged games replayed with every invariant checked; each gets a picture."""
@@ -345,8 +357,8 @@ class LogsStep:
         failed = 0
         actions = 0
         for k, path in enumerate(self.logs):
+            log = read_log(path)
             text = path.read_text(encoding="utf-8")
-            log = GameLog.from_json(text)
             stem = f"logs/{k}-{path.stem}"
             log_rel = _write(context.out_dir, f"{stem}.json", text)
             try:

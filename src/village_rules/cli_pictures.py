@@ -22,10 +22,11 @@ from village_rules.check import (
     default_steps,
     default_workers,
     format_outcome,
+    read_log,
     run_check,
 )
 from village_rules.engine.core import apply
-from village_rules.errors import LogFormatError, ShowError, VillageError
+from village_rules.errors import ShowError, VillageError
 from village_rules.play import GameLog
 from village_rules.render import render
 from village_rules.report import NO_PLOTS_NOTE, plots_available, write_report
@@ -58,17 +59,6 @@ def _run_options(p: argparse.ArgumentParser, default_out: str) -> None:
     p.add_argument("--workers", type=int, default=default_workers())
     p.add_argument("--report", type=Path, default=Path(default_out), help="the report directory")
     p.add_argument("--quiet", action="store_true", help="no progress line")
-
-
-def read_log(path: Path) -> GameLog:
-    try:
-        text = path.read_bytes().decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise LogFormatError(f"{path}: not a UTF-8 text file ({exc.reason} at byte {exc.start})") from None
-    try:
-        return GameLog.from_json(text)
-    except LogFormatError as exc:
-        raise LogFormatError(f"{path}: {exc}") from None
 
 
 def state_at(log: GameLog, at: int | None) -> tuple[GameState, Action | None]:
@@ -123,8 +113,8 @@ class _Progress:
 
 
 def _run(args: argparse.Namespace, steps: list[CheckStep], title: str) -> int:
-    if args.games < 0:
-        raise ShowError(f"--games {args.games}: must be >= 0")
+    if args.games < 1:
+        raise ShowError(f"--games {args.games}: must be >= 1")
     if args.workers < 1:
         raise ShowError(f"--workers {args.workers}: must be >= 1")
     progress = None if args.quiet or not sys.stderr.isatty() else _Progress(sys.stderr)
