@@ -13,10 +13,10 @@ import argparse
 import sys
 from pathlib import Path
 
-from village_rules import builtin_edition
+from village_rules import apply, builtin_edition
 from village_rules.actions import parse_action
 from village_rules.play import play_logged, replay
-from village_rules.svg import state_svg, travel_map_svg
+from village_rules.svg import actor_of, state_svg, travel_map_svg
 
 IMAGES = Path(__file__).resolve().parents[1] / "docs" / "images"
 
@@ -30,10 +30,13 @@ def pictures() -> dict[str, str]:
     edition, players, seed = EXAMPLE_GAME
     final, log = play_logged(edition, players, seed)
     at = min(EXAMPLE_AT, len(log.actions))
-    middle = replay(log.initial_state(), log.actions[:at])
+    before = replay(log.initial_state(), log.actions[: at - 1])
+    last = parse_action(log.actions[at - 1])
+    middle = apply(before, last)
+    before_end = replay(log.initial_state(), log.actions[:-1])
     return {
-        "example-state.svg": state_svg(middle, parse_action(log.actions[at - 1])),
-        "example-final.svg": state_svg(final, parse_action(log.actions[-1])),
+        "example-state.svg": state_svg(middle, last, actor_of(before)),
+        "example-final.svg": state_svg(final, parse_action(log.actions[-1]), actor_of(before_end)),
         "travel-map.svg": travel_map_svg(builtin_edition(edition), middle),
     }
 

@@ -188,7 +188,9 @@ def test_last_good_state_stops_before_an_engine_crash(monkeypatch: pytest.Monkey
         return real(state, action)
 
     monkeypatch.setattr(check_module, "apply", crashing)
-    state, last = check_module.last_good_state(log)
+    state, last, actor = check_module.last_good_state(log)
     monkeypatch.undo()
     assert state == replay(log.initial_state(), log.actions[:10])
     assert last == parse_action(log.actions[9])
+    before = replay(log.initial_state(), log.actions[:9])
+    assert actor == (None if before.is_chance else before.current_player())

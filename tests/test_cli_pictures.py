@@ -41,9 +41,10 @@ def test_show_draws_the_state_after_k_actions(
     assert f"state after 25 of {len(log.actions)} actions" in out
     svg = out_svg.read_text()
     assert svg.startswith("<svg") and f"last action: {log.actions[24]}" in svg
-    state, last = state_at(log, 25)
+    state, last, actor = state_at(log, 25)
+    before = replay(log.initial_state(), log.actions[:24])
     assert state == replay(log.initial_state(), log.actions[:25])
-    assert last is not None
+    assert last is not None and actor == (before.current_player() if not before.is_chance else None)
 
 
 def test_show_defaults_to_the_end_and_prints_text_without_svg(
@@ -58,8 +59,8 @@ def test_show_defaults_to_the_end_and_prints_text_without_svg(
 
 def test_show_at_zero_is_the_set_up_game(logged: tuple[Path, GameLog]) -> None:
     _, log = logged
-    state, last = state_at(log, 0)
-    assert state == log.initial_state() and last is None
+    state, last, actor = state_at(log, 0)
+    assert state == log.initial_state() and last is None and actor is None
 
 
 @pytest.mark.parametrize("k", [-1, 10**9])

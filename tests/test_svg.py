@@ -163,3 +163,14 @@ def test_the_prestige_and_life_time_tracks_place_each_token_by_its_value() -> No
     assert len(lifetime) == 5
     cells = elements(root, "lifetime")
     assert len(cells) == 5 * (final.rules.data.lifetime_track_length - 1)
+
+
+def test_a_farmyard_action_outlines_only_the_actors_farmyard() -> None:
+    state = known_state()
+    root = parse(state_svg(state, Harvest(), actor=1))
+    outlined = [e.get("data-region") for e in elements(root, "region") if e.get("stroke-width") == "4"]
+    assert outlined == ["farmyard:1"]
+    unknown = parse(state_svg(state, Harvest()))
+    outlined = [e.get("data-region") for e in elements(unknown, "region") if e.get("stroke-width") == "4"]
+    assert outlined == ["farmyard:0", "farmyard:1", "farmyard:2"]
+    assert "last action: harvest (seat 1)" in state_svg(state, Harvest(), actor=1)

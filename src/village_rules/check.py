@@ -41,7 +41,7 @@ from village_rules.play import GameLog, play_logged
 from village_rules.scoring import score_breakdown, winners
 from village_rules.serialization import to_json
 from village_rules.state import GameState
-from village_rules.svg import state_svg
+from village_rules.svg import actor_of, state_svg
 
 DEFAULT_GAMES = 300
 """Games `check` plays by default, chosen so that the checked play and the second,
@@ -275,26 +275,18 @@ def _samples(stats: list[GameStats], logs: dict[int, str], out: Path, count: int
     findings = []
     for edition, index in sorted(chosen.items()):
         log = GameLog.from_json(logs[index])
-        final = replay_unchecked(log)
+        final, last, actor = last_good_state(log)
         st = stats[index]
-        last = parse_action(log.actions[-1]) if log.actions else None
         findings.append(
             Finding(
                 f"sample game {index} ({edition}, {st.players} players)",
                 "passed",
                 f"{st.actions} actions, ended by the {st.ended_by}; scores {list(st.scores)}",
                 log=_write(out, f"games/game-{index}.json", logs[index]),
-                picture=_write(out, f"games/game-{index}.svg", state_svg(final, last)),
+                picture=_write(out, f"games/game-{index}.svg", state_svg(final, last, actor)),
             )
         )
     return findings
-
-
-def replay_unchecked(log: GameLog) -> GameState:
-    state = log.initial_state()
-    for text in log.actions:
-        state = apply(state, parse_action(text))
-    return state
 
 
 def _failure_finding(summary: FuzzSummary, out: Path) -> Finding:
@@ -304,28 +296,30 @@ def _failure_finding(summary: FuzzSummary, out: Path) -> Finding:
     assert f is not None
     text = f.log_path.read_text(encoding="utf-8")
     log = GameLog.from_json(text)
-    state, last = last_good_state(log)
+    state, last, actor = last_good_state(log)
     return Finding(
         f"game {f.game.index} ({f.game.edition}, {f.game.players} players, seed {f.game.seed})",
         "FAIL",
         "; ".join(str(v) for v in f.violations[:3]),
         log=_write(out, f"failures/game-{f.game.index}.json", text),
-        picture=_write(out, f"failures/game-{f.game.index}.svg", state_svg(state, last)),
+        picture=_write(out, f"failures/game-{f.game.index}.svg", state_svg(state, last, actor)),
     )
 
 
-def last_good_state(log: GameLog) -> tuple[GameState, Action | None]:
-    """The state after the longest prefix of the log that applies, and its last action."""
+def last_good_state(log: GameLog) -> tuple[GameState, Action | None, int | None]:
+    """The state after the longest prefix of the log that applies, its last action, and
+    the seat that took it (None for a chance outcome or an empty prefix)."""
     state = log.initial_state()
     last: Action | None = None
+    actor: int | None = None
     for text in log.actions:
         try:
             action = parse_action(text)
-            state = apply(state, action)
+            after = apply(state, action)
         except Exception:  # a failure log may end in an engine crash: stop before it
             break
-        last = action
-    return state, last
+        last, actor, state = action, actor_of(state), after
+    return state, last, actor
 
 
 # --- logged games -------------------------------------------------------------------------
@@ -365,15 +359,15 @@ class LogsStep:
                 final = replay_checked(log)
             except VillageError as exc:
                 failed += 1
-                state, last = last_good_state(log)
-                picture = _write(context.out_dir, f"{stem}.svg", state_svg(state, last))
+                state, last, actor = last_good_state(log)
+                picture = _write(context.out_dir, f"{stem}.svg", state_svg(state, last, actor))
                 findings.append(Finding(str(path), "FAIL", str(exc), log=log_rel, picture=picture))
                 continue
             actions += len(log.actions)
             st = game_stats(str(path), log, final)
             stats.append(st)
-            last = parse_action(log.actions[-1]) if log.actions else None
-            picture = _write(context.out_dir, f"{stem}.svg", state_svg(final, last))
+            _, last, actor = last_good_state(log)
+            picture = _write(context.out_dir, f"{stem}.svg", state_svg(final, last, actor))
             verdict = f"ended by the {st.ended_by}" if final.is_terminal else "not finished"
             findings.append(
                 Finding(str(path), "passed", f"{st.actions} actions, {verdict}", log=log_rel, picture=picture)

@@ -31,7 +31,7 @@ from village_rules.play import GameLog
 from village_rules.render import render
 from village_rules.report import NO_PLOTS_NOTE, plots_available, write_report
 from village_rules.state import GameState
-from village_rules.svg import state_svg
+from village_rules.svg import actor_of, state_svg
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -61,35 +61,37 @@ def _run_options(p: argparse.ArgumentParser, default_out: str) -> None:
     p.add_argument("--quiet", action="store_true", help="no progress line")
 
 
-def state_at(log: GameLog, at: int | None) -> tuple[GameState, Action | None]:
-    """The state after the first `at` actions of a log (all of them for None), and the
-    action that led there. Raises `ShowError` for an `at` outside 0..len(actions)."""
+def state_at(log: GameLog, at: int | None) -> tuple[GameState, Action | None, int | None]:
+    """The state after the first `at` actions of a log (all of them for None), the action
+    that led there and the seat that took it (None for chance or at 0). Raises
+    `ShowError` for an `at` outside 0..len(actions) or an action that does not apply."""
     total = len(log.actions)
     k = total if at is None else at
     if not 0 <= k <= total:
         raise ShowError(f"--at {k}: the log has {total} actions, so K must be 0..{total}")
     state = log.initial_state()
     last: Action | None = None
+    actor: int | None = None
     for i, text in enumerate(log.actions[:k], start=1):
         try:
             last = parse_action(text)
-            state = apply(state, last)
+            actor, state = actor_of(state), apply(state, last)
         except Exception as exc:  # a fuzz failure log may end in an engine crash: report it
             what = str(exc) if isinstance(exc, VillageError) else f"{type(exc).__name__}: {exc}"
             raise ShowError(
                 f"action {i} of {total} ({text!r}) cannot be applied: {what}; "
                 f"--at {i - 1} draws the state before it"
             ) from None
-    return state, last
+    return state, last, actor
 
 
 def _show(args: argparse.Namespace) -> int:
     log = read_log(args.log)
-    state, last = state_at(log, args.at)
+    state, last, actor = state_at(log, args.at)
     if args.svg is None:
         print(render(state))
         return 0
-    args.svg.write_text(state_svg(state, last), encoding="utf-8")
+    args.svg.write_text(state_svg(state, last, actor), encoding="utf-8")
     k = len(log.actions) if args.at is None else args.at
     print(f"state after {k} of {len(log.actions)} actions drawn to {args.svg}")
     return 0

@@ -31,6 +31,7 @@ table { border-collapse: collapse; margin: 0.5em 0 1.2em; }
 th, td { border: 1px solid #ccc; padding: 0.25em 0.6em; text-align: left; vertical-align: top; }
 th { background: #f3ecd8; } td.num { text-align: right; }
 .plots img { max-width: 48%; border: 1px solid #ddd; margin: 0.3em; }
+.plots img.wide { max-width: 98%; }
 .picture img { max-width: 100%; border: 1px solid #ddd; }
 .note { color: #666; font-style: italic; }
 """
@@ -119,7 +120,13 @@ def _games_section(directory: Path, stem: str, r: FuzzResult, plots: bool) -> li
         from village_rules import report_plots  # noqa: PLC0415 - optional extra
 
         names = report_plots.write_plots(directory, stem, r)
-        out.append('<div class="plots">' + "".join(f'<img src="{_e(n)}" alt="{_e(n)}">' for n in names))
+        out.append(
+            '<div class="plots">'
+            + "".join(
+                f'<img src="{_e(n)}" alt="{_e(n)}"{" class=wide" if n.endswith("-rules.svg") else ""}>'
+                for n in names
+            )
+        )
         out.append("</div>")
     out += _length_table(games)
     out += _ended_table(games)

@@ -14,6 +14,7 @@ import matplotlib
 matplotlib.use("Agg")  # no display: files only
 import matplotlib.pyplot as plt
 from matplotlib.figure import Figure
+from matplotlib.ticker import MaxNLocator
 
 from village_rules.check import FuzzResult
 
@@ -33,6 +34,7 @@ def write_plots(directory: Path, stem: str, result: FuzzResult) -> list[str]:
     ax.hist([v for _, v in sorted(by_edition.items())], bins=20, label=sorted(by_edition), stacked=True)
     ax.set_xlabel("actions per game (chance outcomes included)")
     ax.set_ylabel("games")
+    ax.yaxis.set_major_locator(MaxNLocator(integer=True))
     ax.set_title("game length")
     ax.legend()
     names.append(_save(fig, directory, f"{stem}-length.svg"))
@@ -43,6 +45,7 @@ def write_plots(directory: Path, stem: str, result: FuzzResult) -> list[str]:
     ax.bar(range(len(labels)), [counts[k] for k in sorted(counts)], color="#8b5a2b")
     ax.set_xticks(range(len(labels)), labels, fontsize=7)
     ax.set_ylabel("games")
+    ax.yaxis.set_major_locator(MaxNLocator(integer=True))
     ax.set_title("how the games ended")
     names.append(_save(fig, directory, f"{stem}-ended.svg"))
 

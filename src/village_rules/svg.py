@@ -218,12 +218,21 @@ def touched_regions(action: Action | None) -> frozenset[str]:
 # --- the whole table ----------------------------------------------------------------------
 
 
-def state_svg(state: GameState, last_action: Action | None = None) -> str:
-    """The state as an SVG document; `last_action` (the action that led here) is named in
-    the caption and the region it touched is outlined."""
+def actor_of(before: GameState) -> int | None:
+    """The seat that takes the next action of `before` (None for chance or the end)."""
+    seat = before.current_player()
+    return seat if seat >= 0 else None
+
+
+def state_svg(state: GameState, last_action: Action | None = None, actor: int | None = None) -> str:
+    """The state as an SVG document; `last_action` (the action that led here, taken by
+    seat `actor` if known, see `actor_of`) is named in the caption and the region it
+    touched is outlined (of the farmyards, only the actor's)."""
     d = state.rules.data
     n = state.num_players
     lit = touched_regions(last_action)
+    if "farmyards" in lit and actor is not None:
+        lit = (lit - {"farmyards"}) | {f"farmyard:{actor}"}
     c = _Canvas()
     fills = [PLAYER_FILLS.get(p.colour, "#999") for p in state.players]
     c.rect(0, 0, WIDTH, 10_000, "#f3ecd8", "none")  # background; cut by the viewBox
@@ -237,7 +246,8 @@ def state_svg(state: GameState, last_action: Action | None = None) -> str:
         won = ", ".join(str(seat) for seat in winners(state))
         c.text(640, 24, f"game over - final scores: {totals}; winner: seat {won}", 12, fill="#a00000")
     if last_action is not None:
-        c.text(12, 62, f"last action: {format_action(last_action)}", 12, fill="#a05a00")
+        by = f" (seat {actor})" if actor is not None else ""
+        c.text(12, 62, f"last action: {format_action(last_action)}{by}", 12, fill="#a05a00")
     else:
         c.text(12, 62, "last action: -", 12, fill="#777")
 
@@ -249,7 +259,7 @@ def state_svg(state: GameState, last_action: Action | None = None) -> str:
     map_h = _travel_map(c, d, state, fills, "travel-map" in lit, x=640, y=496, w=630, h=300)
     y = 496 + max(map_h, 300) + 10
     y = _prestige_track(c, state, fills, y)
-    y = _farmyards(c, state, fills, "farmyards" in lit, y + 10)
+    y = _farmyards(c, state, fills, lit, y + 10)
     title = f"{d.edition}, {n} players, round {state.round}"
     return c.svg(WIDTH, y + 10, title)
 
@@ -577,7 +587,7 @@ def _prestige_track(c: _Canvas, state: GameState, fills: list[str], y: float) ->
     return y + 70
 
 
-def _farmyards(c: _Canvas, state: GameState, fills: list[str], lit: bool, y: float) -> float:
+def _farmyards(c: _Canvas, state: GameState, fills: list[str], lit: frozenset[str], y: float) -> float:
     d = state.rules.data
     n = state.num_players
     w = (WIDTH - 20 - 6 * (n - 1)) / n
@@ -586,7 +596,8 @@ def _farmyards(c: _Canvas, state: GameState, fills: list[str], lit: bool, y: flo
     for seat, p in enumerate(state.players):
         x = 10 + seat * (w + 6)
         title = f"seat {seat} ({p.colour})" + ("  << to act" if seat == current else "")
-        c.panel(x, y, w, h, title, f"farmyard:{seat}", lit)
+        region = f"farmyard:{seat}"
+        c.panel(x, y, w, h, title, region, "farmyards" in lit or region in lit)
         c.circle(x + w - 14, y + 12, 7, fills[seat], "#000")
         c.text(x + 6, y + 32, f"prestige {p.prestige}   coins {p.coins}   grain {p.grain}", 11)
         _cube_grid(c, x + 6, y + 40, p.cubes, f"farmyard:{seat}", per_row=int((w - 12) // 16))
@@ -626,6 +637,7 @@ def _farmyards(c: _Canvas, state: GameState, fills: list[str], lit: bool, y: flo
 __all__ = [
     "CUBE_COLOURS",
     "PLAYER_FILLS",
+    "actor_of",
     "map_layout",
     "state_svg",
     "touched_regions",
