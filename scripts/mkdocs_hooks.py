@@ -61,5 +61,29 @@ def rewrite_links(markdown: str) -> str:
     return _LINK.sub(fix, markdown)
 
 
+_ITEM = re.compile(r"^(\s*)[-*+] ")
+_FENCE = re.compile(r"^\s*(```|~~~)")
+
+
+def separate_list_items(markdown: str) -> str:
+    """Put a blank line before a list item that comes back out of an indented paragraph.
+
+    GitHub (CommonMark) starts a new item at `- ` right after an item's indented
+    continuation paragraph; Python-Markdown reads it as more text of that paragraph. A
+    blank line means the same to both. Fenced code is left alone."""
+    out: list[str] = []
+    fenced = False
+    for line in markdown.split("\n"):
+        if _FENCE.match(line):
+            fenced = not fenced
+        item = None if fenced else _ITEM.match(line)
+        if item and out and out[-1].strip() and not _ITEM.match(out[-1]):
+            previous_indent = len(out[-1]) - len(out[-1].lstrip())
+            if previous_indent > len(item.group(1)):
+                out.append("")
+        out.append(line)
+    return "\n".join(out)
+
+
 def on_page_markdown(markdown: str, **_: Any) -> str:
-    return rewrite_links(include(markdown))
+    return separate_list_items(rewrite_links(include(markdown)))

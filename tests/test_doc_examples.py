@@ -166,3 +166,11 @@ def test_the_hook_includes_specs_and_rewrites_links() -> None:
     assert rewrite("[a](actions.md) ![p](images/x.svg) [w](https://x.org)") == (
         "[a](actions.md) ![p](images/x.svg) [w](https://x.org)"
     )
+
+
+def test_the_hook_separates_list_items_as_github_does() -> None:
+    hooks = _load(ROOT / "scripts" / "mkdocs_hooks.py", "mkdocs_hooks")
+    text = "- a\n\n  more of a\n- b\n  b goes on\n  - b1\n- c\n```\n  x\n- not an item\n```\n"
+    assert hooks.separate_list_items(text) == (
+        "- a\n\n  more of a\n\n- b\n  b goes on\n  - b1\n- c\n```\n  x\n- not an item\n```\n"
+    )
