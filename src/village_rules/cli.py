@@ -8,6 +8,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
+from village_rules import cli_pictures
 from village_rules.cli_fuzz import register as register_fuzz
 from village_rules.errors import LogFormatError, VillageError
 from village_rules.loader import EDITIONS, builtin_edition, load_edition
@@ -71,6 +72,7 @@ def _parser() -> argparse.ArgumentParser:
     p.set_defaults(func=_replay)
 
     register_fuzz(sub)
+    cli_pictures.register(sub)
     return parser
 
 

@@ -78,3 +78,7 @@ class IllegalActionError(VillageError, ValueError):
 
 class LogFormatError(VillageError, ValueError):
     """A game log (see `village_rules.play.GameLog`) that cannot be read: names the field at fault."""
+
+
+class ShowError(VillageError, ValueError):
+    """A picture or report request that cannot be met (e.g. `show --at K` past the log's end)."""

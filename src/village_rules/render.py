@@ -16,7 +16,7 @@ def render(state: GameState) -> str:
         + (
             "on the council chamber" if state.next_start_holder is None else f"seat {state.next_start_holder}"
         ),
-        f"waiting for: {_pending(state)}",
+        f"waiting for: {pending_text(state)}",
         "",
         f"green bag: {state.green_bag}",
         "action spaces:",
@@ -52,7 +52,8 @@ def _row(row: tuple[int | None, ...]) -> str:
     return " ".join("--" if t is None else f"{t:>2}" for t in row)
 
 
-def _pending(state: GameState) -> str:
+def pending_text(state: GameState) -> str:
+    """The pending step in one line, e.g. `ChooseTurn(seat=0)`."""
     p = state.pending
     parts = []
     for name in getattr(p, "__slots__", ()):

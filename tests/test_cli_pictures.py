@@ -1,0 +1,164 @@
+"""The `show`, `check` and `report` commands, run in-process on real logs and fuzz runs."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from village_rules import cli_pictures
+from village_rules.actions import Action
+from village_rules.cli import main
+from village_rules.cli_pictures import state_at
+from village_rules.engine.core import apply as engine_apply
+from village_rules.errors import ShowError
+from village_rules.play import GameLog, play_logged, replay
+from village_rules.state import GameState
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+@pytest.fixture(scope="module")
+def logged(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, GameLog]:
+    _, log = play_logged("big-box-2023", 3, seed=11)
+    path = tmp_path_factory.mktemp("logs") / "game.json"
+    path.write_text(log.to_json())
+    return path, log
+
+
+def test_show_draws_the_state_after_k_actions(
+    capsys: pytest.CaptureFixture[str], logged: tuple[Path, GameLog], tmp_path: Path
+) -> None:
+    path, log = logged
+    out_svg = tmp_path / "at.svg"
+    code, out, _ = run(capsys, "show", str(path), "--at", "25", "--svg", str(out_svg))
+    assert code == 0
+    assert f"state after 25 of {len(log.actions)} actions" in out
+    svg = out_svg.read_text()
+    assert svg.startswith("<svg") and f"last action: {log.actions[24]}" in svg
+    state, last, actor = state_at(log, 25)
+    before = replay(log.initial_state(), log.actions[:24])
+    assert state == replay(log.initial_state(), log.actions[:25])
+    assert last is not None and actor == (before.current_player() if not before.is_chance else None)
+
+
+def test_show_defaults_to_the_end_and_prints_text_without_svg(
+    capsys: pytest.CaptureFixture[str], logged: tuple[Path, GameLog], tmp_path: Path
+) -> None:
+    path, _ = logged
+    code, out, _ = run(capsys, "show", str(path))
+    assert code == 0 and "waiting for: GameOver()" in out
+    code, _, _ = run(capsys, "show", str(path), "--svg", str(tmp_path / "end.svg"))
+    assert code == 0 and "game over - final scores" in (tmp_path / "end.svg").read_text()
+
+
+def test_show_at_zero_is_the_set_up_game(logged: tuple[Path, GameLog]) -> None:
+    _, log = logged
+    state, last, actor = state_at(log, 0)
+    assert state == log.initial_state() and last is None and actor is None
+
+
+@pytest.mark.parametrize("k", [-1, 10**9])
+def test_show_rejects_k_outside_the_log(
+    capsys: pytest.CaptureFixture[str], logged: tuple[Path, GameLog], k: int
+) -> None:
+    path, log = logged
+    code, out, err = run(capsys, "show", str(path), "--at", str(k))
+    assert code == 2 and out == ""
+    assert f"the log has {len(log.actions)} actions" in err and "Traceback" not in err
+    with pytest.raises(ShowError):
+        state_at(log, k)
+
+
+def test_show_names_an_action_that_does_not_apply(
+    capsys: pytest.CaptureFixture[str], logged: tuple[Path, GameLog], tmp_path: Path
+) -> None:
+    path, _ = logged
+    raw = json.loads(path.read_text())
+    raw["actions"][3] = "serve 99"
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps(raw))
+    code, _, err = run(capsys, "show", str(bad))
+    assert code == 2 and "action 4 of" in err and "'serve 99'" in err and "--at 3" in err
+
+
+def test_show_reports_an_engine_crash_without_a_traceback(
+    capsys: pytest.CaptureFixture[str], logged: tuple[Path, GameLog], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A fuzz failure log can end in an action that crashes the engine (a bug)."""
+    path, _ = logged
+    real = engine_apply
+    calls = {"n": 0}
+
+    def crashing(state: GameState, action: Action) -> GameState:
+        calls["n"] += 1
+        if calls["n"] == 7:
+            raise KeyError("injected")
+        return real(state, action)
+
+    monkeypatch.setattr(cli_pictures, "apply", crashing)
+    code, _, err = run(capsys, "show", str(path))
+    assert code == 2 and "action 7 of" in err and "KeyError" in err and "Traceback" not in err
+
+
+def test_show_a_missing_or_malformed_log(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    code, _, err = run(capsys, "show", str(tmp_path / "none.json"))
+    assert code == 2 and "none.json" in err
+    (tmp_path / "x.json").write_text("{}")
+    code, _, err = run(capsys, "show", str(tmp_path / "x.json"))
+    assert code == 2 and "x.json" in err and "game log" in err
+
+
+def test_check_prints_a_summary_and_writes_the_report(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    out_dir = tmp_path / "rep"
+    code, out, _ = run(capsys, "check", "--games", "3", "--workers", "1", "--report", str(out_dir))
+    assert code == 0
+    assert "[PASS] fuzz: 3 random games" in out
+    assert "0 violation(s)" in out
+    assert f"report: {out_dir / 'index.html'}" in out
+    assert out.rstrip().splitlines()[-1].startswith("result: PASS - 1 step(s), 0 failed")
+    assert (out_dir / "index.html").exists()
+
+
+def test_report_of_logged_games(
+    capsys: pytest.CaptureFixture[str], logged: tuple[Path, GameLog], tmp_path: Path
+) -> None:
+    path, _ = logged
+    out_dir = tmp_path / "rep"
+    code, out, _ = run(capsys, "report", str(path), "--report", str(out_dir))
+    assert code == 0 and "[PASS] logs: 1 logged game(s) replayed" in out
+    page = (out_dir / "index.html").read_text()
+    assert "logs/0-game.svg" in page and (out_dir / "logs" / "0-game.svg").exists()
+
+
+@pytest.mark.parametrize(("option", "value"), [("--games", "0"), ("--games", "-1"), ("--workers", "0")])
+def test_check_rejects_bad_numbers(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, option: str, value: str
+) -> None:
+    code, _, err = run(capsys, "check", option, value, "--report", str(tmp_path))
+    assert code == 2 and option in err and "Traceback" not in err
+
+
+def test_check_interrupted_says_so_without_a_traceback(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def interrupted(*_: object) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(cli_pictures, "run_check", interrupted)
+    code, _, err = run(capsys, "check", "--games", "1", "--report", str(tmp_path / "r"))
+    assert code == 130 and "interrupted" in err and not (tmp_path / "r" / "index.html").exists()
+
+
+def test_report_names_a_malformed_log(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    bad = tmp_path / "broken.json"
+    bad.write_text('{"format": "village-rules-log"}')
+    code, _, err = run(capsys, "report", str(bad), "--report", str(tmp_path / "r"))
+    assert code == 2 and "broken.json" in err and "format_version" in err and "Traceback" not in err
