@@ -16,7 +16,7 @@ from enum import StrEnum
 from functools import cache
 from importlib import resources
 from pathlib import Path
-from typing import TypeVar
+from typing import TypeVar, cast
 
 import networkx as nx
 
@@ -43,6 +43,7 @@ from village_rules.edition import (
     TravelPath,
 )
 from village_rules.errors import DataError
+from village_rules.jsonio import MAX_DATA_CHARS, JsonInputError, read_json, read_text_file
 from village_rules.provenance import Provenance
 from village_rules.tally import Tally
 
@@ -82,22 +83,20 @@ def load_edition(path: str | Path) -> EditionData:
     """Load a user's data file (e.g. transcribed from their own board)."""
     p = Path(path)
     try:
-        text = p.read_text("utf-8")
+        text = read_text_file(p, MAX_DATA_CHARS, "data")
     except OSError as exc:
         raise DataError(str(p), "", f"cannot read the file: {exc.strerror or exc}") from None
-    except UnicodeDecodeError as exc:
-        raise DataError(str(p), "", f"not UTF-8 text: {exc.reason} at byte {exc.start}") from None
+    except JsonInputError as exc:
+        raise DataError(str(p), "", exc.problem) from None
     return parse_edition(text, str(p))
 
 
 def parse_edition(text: str, source: str) -> EditionData:
     """Parse and validate the JSON text of an edition data file."""
     try:
-        raw: Json = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise DataError(source, "", f"not valid JSON: {exc.msg} at line {exc.lineno}") from None
-    except RecursionError:
-        raise DataError(source, "", "not valid JSON: nested too deeply") from None
+        raw = cast(Json, read_json(text, MAX_DATA_CHARS, "data file"))
+    except JsonInputError as exc:
+        raise DataError(source, "", exc.problem) from None
     reader = _Reader(source)
     data = reader.edition(raw)
     _check_constraints(data, source)

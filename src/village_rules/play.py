@@ -17,6 +17,7 @@ from village_rules.actions import Action, ActionSyntaxError, format_action, pars
 from village_rules.chance import sample
 from village_rules.engine.core import apply, chance_outcomes, legal_actions
 from village_rules.errors import IllegalActionError, LogFormatError
+from village_rules.jsonio import MAX_LOG_CHARS, JsonInputError, read_json
 from village_rules.loader import EDITIONS, builtin_edition, load_edition
 from village_rules.rules import Variant
 from village_rules.setup import new_game
@@ -75,11 +76,9 @@ class GameLog:
         """Parse and validate a log written by `to_json`; raises `LogFormatError` naming the
         field at fault. `data_file` may be omitted (the shipped data is then used)."""
         try:
-            raw: object = json.loads(text)
-        except RecursionError:
-            raise LogFormatError("unreadable game log: JSON nested too deeply") from None
-        except ValueError as exc:  # json.JSONDecodeError
-            raise LogFormatError(f"unreadable game log: not valid JSON: {exc}") from None
+            raw = read_json(text, MAX_LOG_CHARS, "game log")
+        except JsonInputError as exc:
+            raise LogFormatError(f"unreadable game log: {exc.problem}") from None
         if not isinstance(raw, dict):
             raise LogFormatError(f"game log: expected a JSON object, got {_kind(raw)}")
         unknown = sorted(set(raw) - _LOG_KEYS)
