@@ -237,10 +237,14 @@ class _Decoder:
         )
 
     def location(self, raw: Json, path: str) -> Location:
+        text = self.str_(raw, path)
         try:
-            return parse_location(self.str_(raw, path))
+            loc = parse_location(text)
         except ValueError as exc:
             raise self.fail(path, str(exc)) from None
+        if format_location(loc) != text:
+            raise self.fail(path, f"{text!r} is not canonical: write {format_location(loc)!r}")
+        return loc
 
     def rules(self, raw: Json, path: str) -> Rules:
         node = raw if isinstance(raw, dict) else {}
