@@ -30,7 +30,7 @@ from village_rules.components import (
     parse_location,
 )
 from village_rules.edition import EditionData
-from village_rules.errors import VillageError
+from village_rules.errors import ArgumentTypeError, VillageError
 from village_rules.tally import Tally
 
 
@@ -529,7 +529,7 @@ _FIELD_CHECKS: dict[str, tuple[str, Callable[[object], bool]]] = {
 }
 
 
-class ActionTypeError(VillageError, TypeError):
+class ActionTypeError(ArgumentTypeError):
     """`apply` was given something that is not an action value with correctly typed fields
     (a text, another object, `Serve("7")`…)."""
 

@@ -35,6 +35,10 @@ class SetupError(VillageError, ValueError):
         super().__init__(f"{rule}: {problem}")
 
 
+class ArgumentTypeError(VillageError, TypeError):
+    """A public function was called with an argument of the wrong type (names the argument)."""
+
+
 class IllegalActionError(VillageError, ValueError):
     """`apply` was given an action the rules do not allow now; the state is unchanged."""
 
@@ -47,3 +51,7 @@ class IllegalActionError(VillageError, ValueError):
 
 class LogFormatError(VillageError, ValueError):
     """A game log (see `village_rules.play.GameLog`) that cannot be read: names the field at fault."""
+
+
+class IncompleteGameError(VillageError, ValueError):
+    """A replayed game log stops before the end of the game (`replay_log(..., complete=True)`)."""

@@ -604,6 +604,8 @@ def _check_constraints(d: EditionData, file: str) -> None:
                 f"for {card.cubes_per_round} places",
             )
 
+    _check_supply(d, fail)
+
     # customers
     if len(d.customers) != CUSTOMER_TILES:
         raise fail(
@@ -620,10 +622,15 @@ def _check_constraints(d: EditionData, file: str) -> None:
                     f"customers[{i}].goods.{good.value}",
                     f"demands {n} but the supply has only {d.goods_each}",
                 )
-        if tile.grain > min(d.grain_capacity, d.supply_grain):
+        if tile.grain > d.grain_capacity:
             raise fail(
                 f"customers[{i}].grain",
                 f"demands {tile.grain} grain but a farmyard holds at most {d.grain_capacity}",
+            )
+        if tile.grain > d.supply_grain:
+            raise fail(
+                f"customers[{i}].grain",
+                f"demands {tile.grain} grain but the supply has only {d.supply_grain} (supply.grain)",
             )
 
     # market layout
@@ -672,6 +679,31 @@ def _check_constraints(d: EditionData, file: str) -> None:
         raise fail("scoring.chronicle", "expected at least 2 entries (points for 0 and 1 member)")
     if len(d.tie_breakers) == 0:
         raise fail("tie_breakers", "expected at least one tie-breaker")
+
+
+def _check_supply(d: EditionData, fail: Callable[[str, str], DataError]) -> None:
+    """SET-04 / SET-08 / SET-10: what setup hands out of the general supply must be there,
+    at every player count (setup takes coins without a check; a short supply would leave
+    it negative)."""
+    n = d.max_players
+    handed = n * d.starting_coins
+    if handed > d.supply_coins:
+        raise fail(
+            "supply.coins",
+            f"setup hands out {d.starting_coins} coin(s) to each of {n} players ({handed} in all) "
+            f"but the supply has only {d.supply_coins}",
+        )
+    for kind, key, have in (
+        (Compensation.COIN, "supply.coins", d.supply_coins - handed),
+        (Compensation.GRAIN, "supply.grain", d.supply_grain),
+    ):
+        wanted = d.starting_compensation[:n].count(kind)
+        if wanted > have:
+            raise fail(
+                key,
+                f"the starting compensation hands out {wanted} {kind.value} but only {have} are left "
+                "in the supply after setup",
+            )
 
 
 def _check_travel(d: EditionData, fail: Callable[[str, str], DataError]) -> None:

@@ -27,7 +27,7 @@ from village_rules.actions import (
     Well,
     format_action,
 )
-from village_rules.components import ActionSpace, OnCouncil
+from village_rules.components import ActionSpace, Compensation, OnCouncil
 from village_rules.edition import RewardKind
 from village_rules.engine.core import legal_actions
 from village_rules.pending import (
@@ -237,7 +237,7 @@ def _seeding_problems(state: GameState) -> list[Problem]:
         kinds = d.starting_compensation
         if not state.rules.variant.starting_compensation or not kinds:
             out.append(("$.pending", "no compensation cube is chosen in this game (AMB-11)"))
-        elif pending.seat >= len(kinds) or kinds[pending.seat].value != "chosen_cube":
+        elif pending.seat >= len(kinds) or kinds[pending.seat] is not Compensation.CHOSEN_CUBE:
             out.append(
                 ("$.pending.seat", f"seat {pending.seat} does not choose a compensation cube (SET-10)")
             )
