@@ -15,6 +15,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+import village_rules.serialization as serialization
 from village_rules import EDITIONS, StateFormatError, apply, builtin_edition, from_json, new_game, to_json
 from village_rules.actions import Action
 from village_rules.chance import sample
@@ -162,3 +163,17 @@ def test_a_mutated_state_is_refused_or_plays_on(mutant: tuple[str, str], seed: i
 def test_many_mutated_states_are_refused_or_play_on(mutant: tuple[str, str], seed: int) -> None:
     """The long run of the test above."""
     check_mutant(mutant[1], steps=400, seed=seed)
+
+
+def test_the_check_catches_a_loader_without_the_cross_field_checks(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Injected bug: `from_json` without `state_checks.phase_problems`. A privilege pending
+    with no turn in progress then loads, and playing on from it fails (the engine's
+    AssertionError), which is what `check_mutant` reports."""
+    raw = json.loads(moments("big-box-2023", 3)[0])
+    raw["pending"] = {"kind": "ChoosePrivilege", "seat": 0, "max_stage": 1}
+    raw["players"][0]["members"][0] = "council:1"
+    text = json.dumps(raw)
+    assert check_mutant(text, steps=50, seed=0) is False  # refused with the checks
+    monkeypatch.setattr(serialization, "phase_problems", lambda state: [])
+    with pytest.raises(AssertionError):
+        check_mutant(text, steps=50, seed=0)
