@@ -27,6 +27,7 @@ from village_rules.state import GameState
 
 GAMES = [(e, n) for e in EDITIONS for n in builtin_edition(e).player_counts]
 Raw = dict[str, Any]
+PHASE = ("pending", "turn", "market_day", "mass", "deaths_owed", "final_turns", "end_triggered_by")
 SWAPPABLE = (
     "pending",
     "turn",
@@ -102,7 +103,14 @@ def mutated(draw: st.DrawFn) -> tuple[str, str]:
     states = moments(*game)
     raw: Raw = json.loads(states[draw(st.integers(0, len(states) - 1))])
     for _ in range(draw(st.integers(1, 3))):
-        kind = draw(st.sampled_from(["swap", "swap", "nudge", "nudge", "delete"]))
+        kind = draw(st.sampled_from(["swap", "swap", "transplant", "nudge", "nudge", "delete"]))
+        if kind == "transplant":  # the phase of another moment, all but one of its fields
+            donor = json.loads(states[draw(st.integers(0, len(states) - 1))])
+            keep = draw(st.sampled_from(PHASE))
+            for key in PHASE:
+                if key != keep:
+                    raw[key] = donor[key]
+            continue
         if kind == "swap":
             key = draw(st.sampled_from(SWAPPABLE))
             donor = json.loads(states[draw(st.integers(0, len(states) - 1))])
