@@ -12,7 +12,6 @@ from hypothesis import strategies as st
 from village_rules import EDITIONS, apply, builtin_edition, new_game, to_json
 from village_rules.actions import (
     ActionSyntaxError,
-    ActionTypeError,
     CallHome,
     Pay,
     Serve,
@@ -24,7 +23,7 @@ from village_rules.actions import (
     parse_action,
 )
 from village_rules.components import ActionSpace, Cube, OnCouncil
-from village_rules.errors import VillageError
+from village_rules.errors import ActionTypeError, VillageError
 from village_rules.tally import Tally
 
 CANONICAL = sorted({format_action(a) for e in EDITIONS for a in action_universe(builtin_edition(e))})

@@ -100,3 +100,47 @@ def test_duplicate_or_unknown_colours_are_refused(colours: list[str]) -> None:
         p["colour"] = colour
     with pytest.raises(StateFormatError, match=r"colour|plays"):
         from_json(json.dumps(raw))
+
+
+def test_a_mass_record_during_an_ordinary_turn_is_refused() -> None:
+    raw = _setup_raw()
+    raw["pending"] = {"kind": "ChooseTurn", "seat": 0}
+    raw["mass"] = {"bought": 0, "final": False}
+    with pytest.raises(StateFormatError, match="mass"):
+        from_json(json.dumps(raw))
+
+
+def _refill_moment() -> dict[str, object]:
+    """A real state waiting for a refill draw after a market day (MKT-07)."""
+    for seed in range(1, 40):
+        start = new_game("big-box-2023", 4, seed)
+        found: list[GameState] = []
+
+        def record(
+            before: GameState, action: object, after: GameState, into: list[GameState] = found
+        ) -> None:
+            if type(after.pending).__name__ == "RefillDraw":
+                into.append(after)
+
+        play(start, [random_policy] * 4, random.Random(seed), on_step=record)
+        if found:
+            raw: dict[str, object] = json.loads(to_json(found[0]))
+            return raw
+    raise AssertionError("no refill in 40 games")
+
+
+def test_a_refill_aimed_at_a_space_that_holds_a_tile_is_refused() -> None:
+    """MKT-07: a refill goes to the next empty waiting space; aimed at a full one it would
+    destroy the customer tile there."""
+    raw = _refill_moment()
+    assert type(from_json(json.dumps(raw)).pending).__name__ == "RefillDraw"  # the real state loads
+    waiting = raw["market_waiting"]
+    assert isinstance(waiting, list)
+    pending = raw["pending"]
+    assert isinstance(pending, dict)
+    full = [i for i, t in enumerate(waiting) if t is not None]
+    assert full
+    pending["position"] = full[0]
+    with pytest.raises(StateFormatError) as info:
+        from_json(json.dumps(raw))
+    assert info.value.path == "$.pending.position"

@@ -30,7 +30,7 @@ from village_rules.components import (
     parse_location,
 )
 from village_rules.edition import EditionData
-from village_rules.errors import ArgumentTypeError, VillageError
+from village_rules.errors import ActionTypeError, VillageError
 from village_rules.tally import Tally
 
 
@@ -527,11 +527,6 @@ _FIELD_CHECKS: dict[str, tuple[str, Callable[[object], bool]]] = {
     "int": ("an int", _is_int),
     "str": ("a str", lambda v: type(v) is str),
 }
-
-
-class ActionTypeError(ArgumentTypeError):
-    """`apply` was given something that is not an action value with correctly typed fields
-    (a text, another object, `Serve("7")`…)."""
 
 
 def check_action(action: object) -> None:

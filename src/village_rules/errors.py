@@ -39,6 +39,11 @@ class ArgumentTypeError(VillageError, TypeError):
     """A public function was called with an argument of the wrong type (names the argument)."""
 
 
+class ActionTypeError(ArgumentTypeError):
+    """`apply` was given something that is not an action value with correctly typed fields
+    (a text, another object, `Serve("7")`…); see `actions.check_action`."""
+
+
 class IllegalActionError(VillageError, ValueError):
     """`apply` was given an action the rules do not allow now; the state is unchanged."""
 
