@@ -20,12 +20,19 @@ from village_rules.components import (
     ActionSpace,
     AtCraft,
     Building,
+    Category,
     Cube,
+    Farmyard,
     Good,
+    InBlackBag,
+    InChronicle,
+    InGraveyard,
     Location,
     OnChurch,
     OnCouncil,
+    Removed,
     Travelling,
+    Unborn,
     format_location,
     parse_location,
 )
@@ -500,21 +507,37 @@ def _is_int(value: object) -> bool:
     return type(value) is int and -_MAX_INT < value < _MAX_INT
 
 
+_PLAIN_PLACES = (Unborn, Farmyard, InBlackBag, InGraveyard, Removed)
+
+
 def _is_location(value: object) -> bool:
-    if not isinstance(value, Location):
-        return False
-    try:
-        return parse_location(format_location(value)) == value
-    except (AttributeError, TypeError, ValueError):
-        return False
+    kind = type(value)
+    if kind in _PLAIN_PLACES:
+        return True
+    if kind is OnCouncil or kind is OnChurch:
+        return _is_int(value.stage)  # type: ignore[attr-defined]
+    if kind is AtCraft:
+        return isinstance(value.building, Building)  # type: ignore[attr-defined]
+    if kind is Travelling:
+        return type(value.city) is str  # type: ignore[attr-defined]
+    if kind is InChronicle:
+        return isinstance(value.category, Category)  # type: ignore[attr-defined]
+    return False
 
 
 def _is_coins(value: object) -> bool:
-    return (
-        isinstance(value, Tally)
-        and all(isinstance(k, Cube) and _is_int(n) and n > 0 for k, n in value.items)
-        and list(value.items) == sorted(value.items, key=lambda kv: kv[0].value)
-    )
+    """A `Tally[Cube]` as `Tally.of` builds it: positive counts, colours sorted, once each."""
+    if not isinstance(value, Tally):
+        return False
+    last = ""
+    for pair in value.items:
+        if type(pair) is not tuple or len(pair) != 2:
+            return False
+        colour, n = pair
+        if not isinstance(colour, Cube) or not _is_int(n) or n <= 0 or colour.value <= last:
+            return False
+        last = colour.value
+    return True
 
 
 _FIELD_CHECKS: dict[str, tuple[str, Callable[[object], bool]]] = {
