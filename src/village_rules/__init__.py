@@ -12,8 +12,11 @@ from __future__ import annotations
 from village_rules.actions import Action, ActionSyntaxError, format_action, parse_action
 from village_rules.engine.core import apply, chance_outcomes, legal_actions
 from village_rules.errors import (
+    ActionTypeError,
+    ArgumentTypeError,
     DataError,
     IllegalActionError,
+    IncompleteGameError,
     LogFormatError,
     SetupError,
     StateFormatError,
@@ -32,9 +35,12 @@ __all__ = [
     "TERMINAL",
     "Action",
     "ActionSyntaxError",
+    "ActionTypeError",
+    "ArgumentTypeError",
     "DataError",
     "GameState",
     "IllegalActionError",
+    "IncompleteGameError",
     "LogFormatError",
     "Rules",
     "ScoreBreakdown",

@@ -7,8 +7,12 @@
 
 from __future__ import annotations
 
+import dataclasses
+import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import get_args
 
 from village_rules.components import (
     FARMYARD,
@@ -16,17 +20,24 @@ from village_rules.components import (
     ActionSpace,
     AtCraft,
     Building,
+    Category,
     Cube,
+    Farmyard,
     Good,
+    InBlackBag,
+    InChronicle,
+    InGraveyard,
     Location,
     OnChurch,
     OnCouncil,
+    Removed,
     Travelling,
+    Unborn,
     format_location,
     parse_location,
 )
 from village_rules.edition import EditionData
-from village_rules.errors import VillageError
+from village_rules.errors import ActionTypeError, VillageError
 from village_rules.tally import Tally
 
 
@@ -272,6 +283,9 @@ Action = (
 )
 
 
+_ACTION_FIELDS: dict[type, tuple[tuple[str, tuple[str, Callable[[object], bool]]], ...]] = {}
+"""Each action class and its fields' checks; filled below once the checks exist."""
+
 PAYABLE = (Well, Train, Produce, Buy, Mill, Travel, CouncilPlace, CouncilAdvance, ChurchEnter, Serve)
 """The decisions that can have a cost to pay (and so a `ChoosePayment` step)."""
 
@@ -354,18 +368,35 @@ _NULLARY: dict[str, Action] = {
 }
 
 
+MAX_ACTION_CHARS = 200
+"""No action text is longer (the longest are payments with coins of several colours)."""
+
+
 def parse_action(text: str) -> Action:
-    """Inverse of `format_action`. Raises `ActionSyntaxError` naming what is wrong."""
+    """Inverse of `format_action`. Raises `ActionSyntaxError` naming what is wrong.
+
+    Only the canonical text is accepted (single spaces, ASCII digits without leading
+    zeros, each colour once and in order in a payment…), so every accepted text `t` has
+    `format_action(parse_action(t)) == t`; the error for a near miss names the canonical
+    form."""
+    if not isinstance(text, str):
+        raise ActionSyntaxError(f"an action text must be a str, not {type(text).__name__}")
+    if len(text) > MAX_ACTION_CHARS:
+        raise ActionSyntaxError(f"action text of {len(text)} characters (at most {MAX_ACTION_CHARS})")
     words = text.split()
     if not words:
         raise ActionSyntaxError("empty action text")
     verb, args = words[0], words[1:]
     try:
-        return _parse(verb, args, text)
+        action = _parse(verb, args, text)
     except ActionSyntaxError:
         raise
     except ValueError as exc:
         raise ActionSyntaxError(f"{text!r}: {exc}") from None
+    canonical = format_action(action)
+    if canonical != text:
+        raise ActionSyntaxError(f"{text!r} is not in the canonical notation: write {canonical!r}")
+    return action
 
 
 def _parse(verb: str, args: list[str], text: str) -> Action:
@@ -458,10 +489,91 @@ def _parse(verb: str, args: list[str], text: str) -> Action:
     raise ActionSyntaxError(f"{text!r}: unknown verb {verb!r}")
 
 
+_NUMBER = re.compile(r"[0-9]{1,9}")
+
+
 def _int(text: str) -> int:
-    if not text.isdigit():
-        raise ActionSyntaxError(f"expected a whole number, got {text!r}")
+    if not _NUMBER.fullmatch(text):
+        raise ActionSyntaxError(f"expected a whole number in ASCII digits (at most 9), got {text!r}")
     return int(text)
+
+
+# --- checking an action value built in code -----------------------------------------------
+
+_MAX_INT = 10**9
+
+
+def _is_int(value: object) -> bool:
+    return type(value) is int and -_MAX_INT < value < _MAX_INT
+
+
+_PLAIN_PLACES = (Unborn, Farmyard, InBlackBag, InGraveyard, Removed)
+
+
+def _is_location(value: object) -> bool:
+    kind = type(value)
+    if kind in _PLAIN_PLACES:
+        return True
+    if kind is OnCouncil or kind is OnChurch:
+        return _is_int(value.stage)  # type: ignore[attr-defined]
+    if kind is AtCraft:
+        return isinstance(value.building, Building)  # type: ignore[attr-defined]
+    if kind is Travelling:
+        return type(value.city) is str  # type: ignore[attr-defined]
+    if kind is InChronicle:
+        return isinstance(value.category, Category)  # type: ignore[attr-defined]
+    return False
+
+
+def _is_coins(value: object) -> bool:
+    """A `Tally[Cube]` as `Tally.of` builds it: positive counts, colours sorted, once each."""
+    if not isinstance(value, Tally):
+        return False
+    last = ""
+    for pair in value.items:
+        if type(pair) is not tuple or len(pair) != 2:
+            return False
+        colour, n = pair
+        if not isinstance(colour, Cube) or not _is_int(n) or n <= 0 or colour.value <= last:
+            return False
+        last = colour.value
+    return True
+
+
+_FIELD_CHECKS: dict[str, tuple[str, Callable[[object], bool]]] = {
+    "ActionSpace": ("an ActionSpace", lambda v: isinstance(v, ActionSpace)),
+    "Cube": ("a Cube", lambda v: isinstance(v, Cube)),
+    "Good": ("a Good", lambda v: isinstance(v, Good)),
+    "Building": ("a Building", lambda v: isinstance(v, Building)),
+    "Location": ("a Location", _is_location),
+    "Tally[Cube]": ("a Tally of positive counts per Cube", _is_coins),
+    "int": ("an int", _is_int),
+    "str": ("a str", lambda v: type(v) is str),
+}
+
+
+def check_action(action: object) -> None:
+    """Raise `ActionTypeError` unless `action` is an action value whose fields have the
+    declared types (`apply` calls this; a value from `parse_action` always passes)."""
+    fields = _ACTION_FIELDS.get(type(action))
+    if fields is None:
+        hint = ": use parse_action(text)" if isinstance(action, str) else ""
+        raise ActionTypeError(f"apply takes an action value, not {type(action).__name__}{hint}")
+    for name, (kind, ok) in fields:
+        value = getattr(action, name)
+        if not ok(value):
+            raise ActionTypeError(f"{type(action).__name__}.{name} must be {kind}, got {_show(value)}")
+
+
+def _show(value: object) -> str:
+    """`repr`, except for an int too long to print (repr would raise ValueError)."""
+    if type(value) is int and not _is_int(value):
+        return f"an int of {value.bit_length()} bits (out of range)"
+    return repr(value)[:80]
+
+
+for _cls in get_args(Action):
+    _ACTION_FIELDS[_cls] = tuple((f.name, _FIELD_CHECKS[str(f.type)]) for f in dataclasses.fields(_cls))
 
 
 # --- the finite action set and stable ids -------------------------------------------------

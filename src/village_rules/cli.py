@@ -11,8 +11,9 @@ from pathlib import Path
 from village_rules import cli_pictures
 from village_rules.cli_fuzz import register as register_fuzz
 from village_rules.errors import LogFormatError, VillageError
+from village_rules.jsonio import MAX_LOG_CHARS, JsonInputError, read_text_file
 from village_rules.loader import EDITIONS, builtin_edition, load_edition
-from village_rules.play import GameLog, play_logged, replay
+from village_rules.play import GameLog, play_logged, replay_log
 from village_rules.render import render
 from village_rules.rules import Variant
 from village_rules.scoring import score_breakdown, winners
@@ -39,6 +40,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     except RecursionError:  # JSON nested too deeply for the parser
         print("village-rules: a JSON file is nested too deeply to read", file=sys.stderr)
         return 2
+    except Exception as exc:  # a bug, not bad input: still no traceback (docs/input-guarantees.md)
+        print(
+            f"village-rules: internal error, please report it: {type(exc).__name__}: {exc}", file=sys.stderr
+        )
+        return 70
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -69,6 +75,9 @@ def _parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("replay", help="replay a logged game and print the final scores")
     p.add_argument("log", type=Path)
+    p.add_argument(
+        "--complete", action="store_true", help="fail (exit 2) if the log stops before the end of the game"
+    )
     p.set_defaults(func=_replay)
 
     register_fuzz(sub)
@@ -108,19 +117,20 @@ def _play(args: argparse.Namespace) -> int:
 def _replay(args: argparse.Namespace) -> int:
     path = Path(args.log)
     try:
-        text = path.read_bytes().decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise LogFormatError(f"{path}: not a UTF-8 text file ({exc.reason} at byte {exc.start})") from None
+        text = read_text_file(path, MAX_LOG_CHARS, "game log")
+    except JsonInputError as exc:
+        raise LogFormatError(f"{path}: {exc.problem}") from None
     try:
         log = GameLog.from_json(text)
     except LogFormatError as exc:
         raise LogFormatError(f"{path}: {exc}") from None
-    final = replay(log.initial_state(), log.actions)
+    result = replay_log(log, complete=args.complete)
     print(f"replayed {len(log.actions)} actions of {log.edition}, {log.players} players, seed {log.seed}")
-    if final.is_terminal:
-        print(_scores(final))
+    print(result.describe())
+    if result.complete:
+        print(_scores(result.state))
     else:
-        print(render(final))
+        print(render(result.state))
     return 0
 
 

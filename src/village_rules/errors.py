@@ -66,6 +66,15 @@ class FuzzReportError(VillageError, ValueError):
         super().__init__(f"{file}: {key or '<top level>'}: {problem}")
 
 
+class ArgumentTypeError(VillageError, TypeError):
+    """A public function was called with an argument of the wrong type (names the argument)."""
+
+
+class ActionTypeError(ArgumentTypeError):
+    """`apply` was given something that is not an action value with correctly typed fields
+    (a text, another object, `Serve("7")`…); see `actions.check_action`."""
+
+
 class IllegalActionError(VillageError, ValueError):
     """`apply` was given an action the rules do not allow now; the state is unchanged."""
 
@@ -82,3 +91,7 @@ class LogFormatError(VillageError, ValueError):
 
 class ShowError(VillageError, ValueError):
     """A picture or report request that cannot be met (e.g. `show --at K` past the log's end)."""
+
+
+class IncompleteGameError(VillageError, ValueError):
+    """A replayed game log stops before the end of the game (`replay_log(..., complete=True)`)."""

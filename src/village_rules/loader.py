@@ -16,7 +16,7 @@ from enum import StrEnum
 from functools import cache
 from importlib import resources
 from pathlib import Path
-from typing import TypeVar
+from typing import TypeVar, cast
 
 import networkx as nx
 
@@ -43,6 +43,7 @@ from village_rules.edition import (
     TravelPath,
 )
 from village_rules.errors import DataError
+from village_rules.jsonio import MAX_DATA_CHARS, JsonInputError, read_json, read_text_file
 from village_rules.provenance import Provenance
 from village_rules.tally import Tally
 
@@ -82,22 +83,20 @@ def load_edition(path: str | Path) -> EditionData:
     """Load a user's data file (e.g. transcribed from their own board)."""
     p = Path(path)
     try:
-        text = p.read_text("utf-8")
+        text = read_text_file(p, MAX_DATA_CHARS, "data")
     except OSError as exc:
         raise DataError(str(p), "", f"cannot read the file: {exc.strerror or exc}") from None
-    except UnicodeDecodeError as exc:
-        raise DataError(str(p), "", f"not UTF-8 text: {exc.reason} at byte {exc.start}") from None
+    except JsonInputError as exc:
+        raise DataError(str(p), "", exc.problem) from None
     return parse_edition(text, str(p))
 
 
 def parse_edition(text: str, source: str) -> EditionData:
     """Parse and validate the JSON text of an edition data file."""
     try:
-        raw: Json = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise DataError(source, "", f"not valid JSON: {exc.msg} at line {exc.lineno}") from None
-    except RecursionError:
-        raise DataError(source, "", "not valid JSON: nested too deeply") from None
+        raw = cast(Json, read_json(text, MAX_DATA_CHARS, "data file"))
+    except JsonInputError as exc:
+        raise DataError(source, "", exc.problem) from None
     reader = _Reader(source)
     data = reader.edition(raw)
     _check_constraints(data, source)
@@ -605,6 +604,8 @@ def _check_constraints(d: EditionData, file: str) -> None:
                 f"for {card.cubes_per_round} places",
             )
 
+    _check_supply(d, fail)
+
     # customers
     if len(d.customers) != CUSTOMER_TILES:
         raise fail(
@@ -621,10 +622,15 @@ def _check_constraints(d: EditionData, file: str) -> None:
                     f"customers[{i}].goods.{good.value}",
                     f"demands {n} but the supply has only {d.goods_each}",
                 )
-        if tile.grain > min(d.grain_capacity, d.supply_grain):
+        if tile.grain > d.grain_capacity:
             raise fail(
                 f"customers[{i}].grain",
                 f"demands {tile.grain} grain but a farmyard holds at most {d.grain_capacity}",
+            )
+        if tile.grain > d.supply_grain:
+            raise fail(
+                f"customers[{i}].grain",
+                f"demands {tile.grain} grain but the supply has only {d.supply_grain} (supply.grain)",
             )
 
     # market layout
@@ -673,6 +679,31 @@ def _check_constraints(d: EditionData, file: str) -> None:
         raise fail("scoring.chronicle", "expected at least 2 entries (points for 0 and 1 member)")
     if len(d.tie_breakers) == 0:
         raise fail("tie_breakers", "expected at least one tie-breaker")
+
+
+def _check_supply(d: EditionData, fail: Callable[[str, str], DataError]) -> None:
+    """SET-04 / SET-08 / SET-10: what setup hands out of the general supply must be there,
+    at every player count (setup takes coins without a check; a short supply would leave
+    it negative)."""
+    n = d.max_players
+    handed = n * d.starting_coins
+    if handed > d.supply_coins:
+        raise fail(
+            "supply.coins",
+            f"setup hands out {d.starting_coins} coin(s) to each of {n} players ({handed} in all) "
+            f"but the supply has only {d.supply_coins}",
+        )
+    for kind, key, have in (
+        (Compensation.COIN, "supply.coins", d.supply_coins - handed),
+        (Compensation.GRAIN, "supply.grain", d.supply_grain),
+    ):
+        wanted = d.starting_compensation[:n].count(kind)
+        if wanted > have:
+            raise fail(
+                key,
+                f"the starting compensation hands out {wanted} {kind.value} but only {have} are left "
+                "in the supply after setup",
+            )
 
 
 def _check_travel(d: EditionData, fail: Callable[[str, str], DataError]) -> None:

@@ -16,7 +16,8 @@ from typing import Any
 from village_rules.actions import Action, ActionSyntaxError, format_action, parse_action
 from village_rules.chance import sample
 from village_rules.engine.core import apply, chance_outcomes, legal_actions
-from village_rules.errors import IllegalActionError, LogFormatError
+from village_rules.errors import IllegalActionError, IncompleteGameError, LogFormatError
+from village_rules.jsonio import MAX_LOG_CHARS, JsonInputError, read_json
 from village_rules.loader import EDITIONS, builtin_edition, load_edition
 from village_rules.rules import Variant
 from village_rules.setup import new_game
@@ -28,10 +29,12 @@ __all__ = [
     "GameLog",
     "LogFormatError",  # defined in village_rules.errors; re-exported for code that imports it here
     "Policy",
+    "Replayed",
     "play",
     "play_logged",
     "random_policy",
     "replay",
+    "replay_log",
     "step",
 ]
 
@@ -75,11 +78,9 @@ class GameLog:
         """Parse and validate a log written by `to_json`; raises `LogFormatError` naming the
         field at fault. `data_file` may be omitted (the shipped data is then used)."""
         try:
-            raw: object = json.loads(text)
-        except RecursionError:
-            raise LogFormatError("unreadable game log: JSON nested too deeply") from None
-        except ValueError as exc:  # json.JSONDecodeError
-            raise LogFormatError(f"unreadable game log: not valid JSON: {exc}") from None
+            raw = read_json(text, MAX_LOG_CHARS, "game log")
+        except JsonInputError as exc:
+            raise LogFormatError(f"unreadable game log: {exc.problem}") from None
         if not isinstance(raw, dict):
             raise LogFormatError(f"game log: expected a JSON object, got {_kind(raw)}")
         unknown = sorted(set(raw) - _LOG_KEYS)
@@ -105,6 +106,8 @@ class GameLog:
             )
         players = _integer(raw, "players")
         seed = _integer(raw, "seed")
+        if seed < 0:
+            raise LogFormatError(f"game log: field 'seed' must be 0 or more (SET-01), got {seed}")
         variant = _variant(_required(raw, "variant"))
         actions = _required(raw, "actions")
         if not isinstance(actions, list):
@@ -204,6 +207,41 @@ def replay(initial: GameState, actions: Sequence[str | Action]) -> GameState:
         except ActionSyntaxError as exc:
             raise ActionSyntaxError(f"action {k} of {total}: {exc}") from exc
     return state
+
+
+@dataclass(frozen=True)
+class Replayed:
+    """The outcome of replaying a game log: the state reached and how many actions it took."""
+
+    state: GameState
+    actions: int
+
+    @property
+    def complete(self) -> bool:
+        """True when the log reaches the end of the game (final scoring done)."""
+        return self.state.is_terminal
+
+    def describe(self) -> str:
+        """One line for people: finished, or where the log stops."""
+        if self.complete:
+            return f"complete: the game ended after {self.actions} actions"
+        s = self.state
+        waiting = "a chance event" if s.is_chance else f"seat {s.current_player()}"
+        return (
+            f"INCOMPLETE: the log stops before the end of the game, after {self.actions} actions "
+            f"(round {s.round}, waiting for {waiting}: {type(s.pending).__name__})"
+        )
+
+
+def replay_log(log: GameLog, complete: bool = False) -> Replayed:
+    """Set up the logged game and replay its actions. `Replayed.complete` says whether the
+    log reaches the end of the game; with `complete=True` a log that stops early raises
+    `IncompleteGameError` instead. Bad logs raise `LogFormatError`, `DataError`,
+    `SetupError`, `ActionSyntaxError` or `IllegalActionError` (all `VillageError`)."""
+    result = Replayed(replay(log.initial_state(), log.actions), len(log.actions))
+    if complete and not result.complete:
+        raise IncompleteGameError(result.describe())
+    return result
 
 
 def play_logged(

@@ -11,7 +11,7 @@ import dataclasses
 import json
 from collections.abc import Callable
 from enum import StrEnum
-from typing import TypeVar
+from typing import TypeVar, cast
 
 from village_rules import pending as pending_mod
 from village_rules.actions import PAYABLE, ActionSyntaxError, format_action, parse_action
@@ -31,6 +31,7 @@ from village_rules.edition import EditionData, Row
 from village_rules.engine.core import chance_outcomes, legal_actions
 from village_rules.errors import DataError, StateFormatError
 from village_rules.invariants import phase_violations, state_violations
+from village_rules.jsonio import MAX_STATE_CHARS, JsonInputError, read_json
 from village_rules.loader import EDITIONS, builtin_edition, parse_edition
 from village_rules.pending import (
     ChoosePayment,
@@ -44,6 +45,7 @@ from village_rules.pending import (
 )
 from village_rules.rules import Rules, Variant
 from village_rules.state import GameState, MarketDay, Mass, PlayerState, Supply, Turn
+from village_rules.state_checks import phase_problems
 from village_rules.tally import Tally
 
 STATE_FORMAT = "village-rules-state"
@@ -175,9 +177,9 @@ def _is_builtin(data: EditionData) -> bool:
 def from_json(text: str) -> GameState:
     """Parse a state written by `to_json`; raises `StateFormatError` on anything else."""
     try:
-        raw: Json = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise StateFormatError("$", f"not valid JSON: {exc.msg} at line {exc.lineno}") from None
+        raw = cast(Json, read_json(text, MAX_STATE_CHARS, "state"))
+    except JsonInputError as exc:
+        raise StateFormatError("$", exc.problem) from None
     return _Decoder().state(raw)
 
 
@@ -235,10 +237,14 @@ class _Decoder:
         )
 
     def location(self, raw: Json, path: str) -> Location:
+        text = self.str_(raw, path)
         try:
-            return parse_location(self.str_(raw, path))
+            loc = parse_location(text)
         except ValueError as exc:
             raise self.fail(path, str(exc)) from None
+        if format_location(loc) != text:
+            raise self.fail(path, f"{text!r} is not canonical: write {format_location(loc)!r}")
+        return loc
 
     def rules(self, raw: Json, path: str) -> Rules:
         node = raw if isinstance(raw, dict) else {}
@@ -460,6 +466,8 @@ class _Decoder:
         problems = phase_violations(state)
         if problems:
             raise self.fail("$.pending", str(problems[0]))
+        for path, problem in phase_problems(state):
+            raise self.fail(path, problem)
         try:
             legal = None if state.is_chance or state.is_terminal else legal_actions(state)
             chance_outcomes(state)

@@ -16,7 +16,7 @@ from village_rules.components import FARMYARD, INFLUENCE, UNBORN, Compensation, 
 from village_rules.edition import EditionData, Row
 from village_rules.engine.common import take_coins, take_cube, take_grain
 from village_rules.engine.seeding import begin_round
-from village_rules.errors import SetupError
+from village_rules.errors import ArgumentTypeError, SetupError
 from village_rules.loader import builtin_edition
 from village_rules.pending import ChooseCompensationCube, ChooseTurn
 from village_rules.rules import Rules, Variant
@@ -33,9 +33,17 @@ def new_game(
     """A set-up game: same edition data, players, seed and variant give the same state."""
     for name, value in (("players", players), ("seed", seed)):
         if not isinstance(value, int) or isinstance(value, bool):
-            raise TypeError(
+            raise ArgumentTypeError(
                 f"new_game: {name} must be an int, got {value!r} (a game is reproduced from its seed)"
             )
+    if seed < 0:
+        # random.Random(-s) is random.Random(s): a negative seed would silently replay the
+        # game of its absolute value, so it is refused rather than aliased.
+        raise SetupError("SET-01", f"seed {seed} is negative; a seed is a whole number 0 or more")
+    if not isinstance(edition, str | EditionData):
+        raise ArgumentTypeError(f"new_game: edition must be an edition id or EditionData, got {edition!r}")
+    if variant is not None and not isinstance(variant, Variant):
+        raise ArgumentTypeError(f"new_game: variant must be a Variant or None, got {variant!r}")
     data = builtin_edition(edition) if isinstance(edition, str) else edition
     rules = Rules(data, variant or Variant())
     if players not in data.player_counts:

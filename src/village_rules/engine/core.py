@@ -41,6 +41,7 @@ from village_rules.actions import (
     Train,
     Travel,
     Well,
+    check_action,
     format_action,
 )
 from village_rules.chance import proportional
@@ -158,8 +159,7 @@ def apply(state: GameState, action: Action, trace: list[str] | None = None) -> G
     """The state after `action`; `state` is never changed. Raises `IllegalActionError`
     (with the rule and a reason) for an action that is not allowed now. With a `trace`
     list, the IDs of the rules applied are appended to it."""
-    if not isinstance(action, Action):
-        raise TypeError(f"apply takes an action value, not {type(action).__name__}: use parse_action(text)")
+    check_action(action)  # ActionTypeError for a wrong type or wrongly typed fields
     ctx = Ctx(trace)
     text = format_action(action)
     if state.is_terminal:

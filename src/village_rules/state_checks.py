@@ -1,0 +1,330 @@
+"""Cross-field checks of a state read from JSON: does the pending step fit the turn, the
+market day, the mass and the end phase, as the engine leaves them after every `apply`?
+
+`from_json` promises that a state that loads can be played on. The invariant checkers
+(`village_rules.invariants`) test what holds in every state; these checks add what holds
+between the bookkeeping fields, derived from how the engine moves from step to step
+(engine/core.py `_settle` / `_next_step`, engine/seeding.py, engine/market_day.py,
+engine/mass.py, engine/end_of_game.py). Each problem is `(JSON path, what is wrong)`.
+`tests/test_state_checks.py` shows every state reached by random play passes them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from village_rules.actions import (
+    Action,
+    Buy,
+    ChurchEnter,
+    CouncilAdvance,
+    CouncilPlace,
+    Mill,
+    Produce,
+    Serve,
+    Train,
+    Travel,
+    Well,
+    format_action,
+)
+from village_rules.components import ActionSpace, Compensation, OnCouncil
+from village_rules.edition import RewardKind
+from village_rules.engine.core import legal_actions
+from village_rules.pending import (
+    ChooseAction,
+    ChooseCompensationCube,
+    ChooseDying,
+    ChoosePayment,
+    ChoosePrivilege,
+    ChooseSupplyCube,
+    ChooseSupplyGood,
+    ChooseTurn,
+    GameOver,
+    MarketChoice,
+    MassAdvance,
+    MassBuy,
+    MassDraw,
+    Pending,
+    RefillDraw,
+    SeedDraw,
+)
+from village_rules.state import PLAYER_COLOURS, GameState
+
+Problem = tuple[str, str]
+
+_TURN_STEPS = (ChooseAction, ChoosePrivilege, ChooseSupplyCube, ChooseSupplyGood)
+"""Sub-decisions of the acting seat's own action: no market day, no mass."""
+_MASS_STEPS = (MassBuy, MassAdvance, MassDraw)
+_BETWEEN_TURNS = (ChooseTurn, SeedDraw, ChooseCompensationCube, GameOver)
+
+
+def phase_problems(state: GameState) -> list[Problem]:
+    """Every cross-field problem found (empty for a state the engine can reach)."""
+    out: list[Problem] = []
+    out += _colour_problems(state)
+    out += _turn_problems(state)
+    out += _market_day_problems(state)
+    out += _mass_problems(state)
+    out += _death_problems(state)
+    out += _end_problems(state)
+    out += _seeding_problems(state)
+    out += _step_problems(state)
+    return out
+
+
+def _colour_problems(state: GameState) -> list[Problem]:
+    """setup.py gives seat k colour k (`PLAYER_COLOURS`), so colours are known and distinct."""
+    return [
+        (f"$.players[{seat}].colour", f"seat {seat} plays {PLAYER_COLOURS[seat]!r}, not {p.colour!r}")
+        for seat, p in enumerate(state.players)
+        if p.colour != PLAYER_COLOURS[seat]
+    ]
+
+
+def _turn_problems(state: GameState) -> list[Problem]:
+    pending = state.pending
+    turn = state.turn
+    name = type(pending).__name__
+    during_turn = (*_TURN_STEPS, ChoosePayment, ChooseDying, MarketChoice, RefillDraw)
+    if isinstance(pending, during_turn) and turn is None:
+        return [("$.turn", f"a {name} happens during a turn, but no turn is in progress")]
+    own = isinstance(pending, _TURN_STEPS) or (
+        isinstance(pending, ChoosePayment) and state.market_day is None
+    )
+    seat = getattr(pending, "seat", None)
+    if own and turn is not None and seat != turn.seat:
+        return [("$.pending.seat", f"a {name} belongs to the acting seat {turn.seat}, not {seat}")]
+    if isinstance(pending, (*_TURN_STEPS, *_MASS_STEPS)) and state.market_day is not None:
+        return [("$.market_day", f"no market day is held during a {name}")]
+    if isinstance(pending, _MASS_STEPS) and turn is not None:
+        return [("$.turn", f"the mass ({name}) follows the last turn of a round; no turn is in progress")]
+    return []
+
+
+def _market_day_problems(state: GameState) -> list[Problem]:
+    day = state.market_day
+    if day is None:
+        if isinstance(state.pending, MarketChoice | RefillDraw):
+            return [("$.market_day", f"a {type(state.pending).__name__} needs a market day in progress")]
+        return []
+    out: list[Problem] = []
+    if state.turn is None or state.turn.seat != day.trigger:
+        out.append(("$.market_day.trigger", f"the market-day player {day.trigger} must be the acting seat"))
+    if list(day.passed) != sorted(set(day.passed)):
+        out.append(("$.market_day.passed", "each seat passes once; the list is kept sorted"))
+    if day.trigger_sold and not state.players[day.trigger].customers:
+        out.append(("$.market_day.trigger_sold", "the market-day player has served no customer"))
+    pending = state.pending
+    if day.closed:
+        if not isinstance(pending, RefillDraw):
+            out.append(("$.pending", "once a market day is closed only refills from the pile remain"))
+        elif pending != _next_refill(state):
+            want = _next_refill(state)
+            where = "no refill" if want is None else f"waiting space {want.position}"
+            out.append(("$.pending.position", f"the next refill goes to {where}"))
+        return out
+    if day.current in day.passed:
+        out.append(("$.market_day.current", f"seat {day.current} has passed for this market day"))
+    if all(t is None for t in state.market_available) or len(day.passed) == state.num_players:
+        out.append(
+            ("$.market_day.closed", "the market day is over: nothing left to serve or every seat passed")
+        )
+    if isinstance(pending, MarketChoice | ChoosePayment) and pending.seat != day.current:
+        out.append(("$.pending.seat", f"seat {day.current} is the one to serve or pass now"))
+    if not isinstance(pending, MarketChoice | ChoosePayment | ChooseDying):
+        out.append(("$.pending", f"a {type(pending).__name__} does not happen during a market day"))
+    return out
+
+
+def _next_refill(state: GameState) -> RefillDraw | None:
+    """engine/market_day.py `next_refill`: the first empty waiting space, while tiles remain."""
+    if not state.customer_pile:
+        return None
+    for i, tile in enumerate(state.market_waiting):
+        if tile is None:
+            return RefillDraw(i)
+    return None
+
+
+def _mass_problems(state: GameState) -> list[Problem]:
+    mass = state.mass
+    d = state.rules.data
+    pending = state.pending
+    if mass is None:
+        return []
+    if not isinstance(pending, _MASS_STEPS):
+        return [("$.mass", f"a mass is in progress, but the game waits for a {type(pending).__name__}")]
+    out: list[Problem] = []
+    if mass.bought > d.mass_pieces:
+        out.append(("$.mass.bought", f"at most {d.mass_pieces} pieces come out of the bag"))
+    if mass.final != (state.final_turns == ()):
+        out.append(("$.mass.final", "the final mass follows the last final action, and only it"))
+    if isinstance(pending, MassBuy) and mass.bought >= d.mass_pieces:
+        out.append(("$.pending", f"{mass.bought} pieces are bought: no more buying"))
+    if isinstance(pending, MassBuy | MassAdvance) and state.monks_aside:
+        out.append(("$.monks_aside", f"drawn monks go back into the bag before {type(pending).__name__}"))
+    if isinstance(pending, MassDraw):
+        left = d.mass_pieces - mass.bought - state.monks_aside
+        if pending.remaining > left:
+            out.append(
+                (
+                    "$.pending.remaining",
+                    f"{left} pieces are left to draw ({mass.bought} bought, "
+                    f"{state.monks_aside} monks drawn), not {pending.remaining}",
+                )
+            )
+    return out
+
+
+def _death_problems(state: GameState) -> list[Problem]:
+    """Deaths are owed only by the seat whose action cost the time, and resolved at once
+    during an open market day (DEATH-06) or at the end of that seat's action."""
+    pending = state.pending
+    owing = [seat for seat, n in enumerate(state.deaths_owed) if n]
+    day = state.market_day
+    out: list[Problem] = []
+    if isinstance(pending, ChooseDying) and pending.seat not in owing:
+        out.append(("$.pending.seat", f"seat {pending.seat} owes no death"))
+    if not owing:
+        return out
+    if day is not None and not day.closed:
+        return out
+    if isinstance(pending, _MASS_STEPS):
+        out.append(("$.deaths_owed", "every death is resolved before the mass begins"))
+        return out
+    if isinstance(pending, _BETWEEN_TURNS):
+        return out  # invariants.phase_violations names these
+    if day is not None and day.closed:
+        out.append(("$.deaths_owed", "deaths are resolved before a market day closes"))
+        return out
+    turn_seat = None if state.turn is None else state.turn.seat
+    others = [s for s in owing if s != turn_seat]
+    if others:
+        out.append(("$.deaths_owed", f"seat {others[0]} owes a death but is not acting"))
+    return out
+
+
+def _end_problems(state: GameState) -> list[Problem]:
+    final = state.final_turns
+    out: list[Problem] = []
+    if final is not None:
+        if len(set(final)) != len(final):
+            out.append(("$.final_turns", "each seat takes one final action"))
+        if len(final) > state.num_players:
+            out.append(("$.final_turns", f"at most {state.num_players} final actions"))
+    triggered = state.end_triggered_by is not None
+    pending = state.pending
+    if triggered and isinstance(pending, ChooseTurn) and final is None:
+        out.append(
+            ("$.final_turns", "the final actions are settled at the end of the turn that triggered it")
+        )
+    if triggered and isinstance(pending, SeedDraw | ChooseCompensationCube):
+        out.append(("$.end_triggered_by", "no new round begins once the end is triggered"))
+    if state.mass is not None and not state.mass.final and triggered:
+        out.append(("$.mass.final", "once the end is triggered the next mass is the final one"))
+    if isinstance(pending, ChooseTurn) and final is not None and pending.seat in final:
+        out.append(("$.final_turns", f"seat {pending.seat} is taking its final action now"))
+    return out
+
+
+def _seeding_problems(state: GameState) -> list[Problem]:
+    """SEED-02: spaces are seeded in board order from an empty board; AMB-04 stops early."""
+    pending = state.pending
+    d = state.rules.data
+    card = dict(d.setup_card(state.num_players).cubes_per_space)
+    if isinstance(pending, ChooseCompensationCube):
+        out: list[Problem] = []
+        kinds = d.starting_compensation
+        if not state.rules.variant.starting_compensation or not kinds:
+            out.append(("$.pending", "no compensation cube is chosen in this game (AMB-11)"))
+        elif pending.seat >= len(kinds) or kinds[pending.seat] is not Compensation.CHOSEN_CUBE:
+            out.append(
+                ("$.pending.seat", f"seat {pending.seat} does not choose a compensation cube (SET-10)")
+            )
+        if state.round != 1 or state.cubes_on_board() or state.green_bag.total():
+            out.append(("$.pending", "the compensation cube is chosen at setup, before the bag is filled"))
+        return out
+    if not isinstance(pending, SeedDraw):
+        return []
+    spaces = list(ActionSpace)
+    index = spaces.index(pending.space)
+    if not 1 <= pending.remaining <= card[pending.space]:
+        return [
+            (
+                "$.pending.remaining",
+                f"the setup card puts {card[pending.space]} cubes on {pending.space.value}",
+            )
+        ]
+    for i, space in enumerate(spaces):
+        want = card[space] if i < index else 0
+        if i == index:
+            want = card[space] - pending.remaining
+        have = state.spaces[i].total()
+        if have != want:
+            return [
+                (
+                    f"$.spaces.{space.value}",
+                    f"while seeding {pending.space.value} ({pending.remaining} to draw) "
+                    f"this space holds {want} cubes, not {have}",
+                )
+            ]
+    return []
+
+
+def _origin(state: GameState, seat: int, action: Action) -> GameState | None:
+    """The state in which `action` (now waiting for its payment) was chosen."""
+    match action:
+        case Well():
+            return replace(state, pending=ChooseTurn(seat), turn=None)
+        case Serve():
+            return replace(state, pending=MarketChoice(seat))
+        case Train() | Produce() | Buy() | Mill():
+            return replace(state, pending=ChooseAction(seat, ActionSpace.CRAFTS))
+        case Travel():
+            return replace(state, pending=ChooseAction(seat, ActionSpace.TRAVEL))
+        case CouncilPlace() | CouncilAdvance():
+            return replace(state, pending=ChooseAction(seat, ActionSpace.COUNCIL_CHAMBER))
+        case ChurchEnter():
+            return replace(state, pending=ChooseAction(seat, ActionSpace.CHURCH))
+    return None
+
+
+def _step_problems(state: GameState) -> list[Problem]:
+    """The fields of the pending step itself, against the rest of the state."""
+    pending: Pending = state.pending
+    d = state.rules.data
+    match pending:
+        case ChooseAction(_, space) if space is ActionSpace.MARKET:
+            return [("$.pending.space", "the market holds a market day, never a ChooseAction")]
+        case ChoosePrivilege(seat, top):
+            reached = max(
+                (loc.stage for loc in state.players[seat].members if isinstance(loc, OnCouncil)), default=0
+            )
+            if top > reached:
+                return [
+                    ("$.pending.max_stage", f"seat {seat} has reached council stage {reached}, not {top}")
+                ]
+        case ChooseSupplyCube(_, n):
+            most = max(
+                [d.privilege_cubes, *(c.amount for c in d.cities if c.reward is RewardKind.CUBES_OF_CHOICE)]
+            )
+            if n > most:
+                return [("$.pending.remaining", f"at most {most} cubes of choice at a time")]
+        case ChooseSupplyGood(_, n) if n > d.privilege_goods:
+            return [("$.pending.remaining", f"privilege 3 gives {d.privilege_goods} goods")]
+        case ChoosePayment(seat, action):
+            if state.market_day is None and isinstance(action, Serve):
+                return [("$.pending.action", "a customer is served only on a market day")]
+            if state.market_day is not None and not isinstance(action, Serve):
+                return [("$.pending.action", "on a market day only serving a customer is paid for")]
+            origin = _origin(state, seat, action)
+            if origin is not None:
+                try:
+                    allowed = action in legal_actions(origin)
+                except (AssertionError, IndexError, KeyError, ValueError):
+                    allowed = False
+                if not allowed:
+                    return [
+                        ("$.pending.action", f"{format_action(action)!r} cannot be taken by seat {seat} here")
+                    ]
+    return []
