@@ -17,6 +17,7 @@ from village_rules import (
     LogFormatError,
     Variant,
     VillageError,
+    cli,
     from_json,
     load_edition,
 )
@@ -337,3 +338,15 @@ def test_replay_errors_say_which_action_failed(game_log: GameLog) -> None:
     with pytest.raises(ActionSyntaxError, match=rf"^action 2 of {total}: ") as syntax:
         replay(initial, [actions[0], "not-an-action", *actions[2:]])
     assert isinstance(syntax.value.__cause__, ActionSyntaxError)
+
+
+def test_ctrl_c_in_any_command_exits_130_without_traceback(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    def interrupted(*_args: object, **_kwargs: object) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(cli, "new_game", interrupted)
+    assert cli.main(["setup", "--players", "3"]) == 130
+    err = capsys.readouterr().err
+    assert err.strip() == "village-rules: interrupted"

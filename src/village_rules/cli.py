@@ -4,6 +4,7 @@ on your own data file."""
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -31,6 +32,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     except VillageError as exc:
         print(f"village-rules: {exc}", file=sys.stderr)
         return 2
+    except KeyboardInterrupt:  # Ctrl-C in any command: stop, say so, no traceback
+        print("village-rules: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:  # output piped into `head` and the like: stop quietly
+        # Python's documented recipe: point stdout at devnull so the exit flush cannot fail.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 0
     except OSError as exc:
         print(f"village-rules: {exc}", file=sys.stderr)
         return 2
