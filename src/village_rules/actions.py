@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import get_args
 
 from village_rules.components import (
     FARMYARD,
@@ -342,6 +343,14 @@ def format_action(action: Action) -> str:
         case DrawMember(seat, number):
             return f"draw-member {seat} {number}"
     raise AssertionError(action)
+
+
+def _action_str(action: Action) -> str:
+    return format_action(action)
+
+
+for _kind in get_args(Action):
+    _kind.__str__ = _action_str  # str(action) is its text notation, e.g. "take crafts plague"
 
 
 _NULLARY: dict[str, Action] = {

@@ -47,3 +47,12 @@ class IllegalActionError(VillageError, ValueError):
 
 class LogFormatError(VillageError, ValueError):
     """A game log (see `village_rules.play.GameLog`) that cannot be read: names the field at fault."""
+
+
+class ParameterError(VillageError, ValueError):
+    """A parameter of a game wrapper (OpenSpiel, PettingZoo) or of `returns` that is not
+    allowed; the message names the parameter and the values it takes."""
+
+    def __init__(self, parameter: str, problem: str) -> None:
+        super().__init__(f"parameter {parameter!r}: {problem}")
+        self.parameter = parameter
