@@ -29,8 +29,9 @@ from village_rules.edition import EditionData, RewardKind
 
 DEFAULT_MAX_MOVES = 20_000
 """The truncation limit of the game-tree wrappers: moves are decisions plus chance outcomes,
-the setup's included. The longest of 500 seeded random games per edition and player count
-took 1,803 moves (benchmark-free check: tests/test_bounds.py plays a few)."""
+the setup's deal included. The longest of 100 seeded random games per edition and player
+count took 2,014 moves (big-box-2023, 5 players): `scripts/game_lengths.py` prints these
+figures."""
 
 
 def max_chance_outcomes(data: EditionData, players: int) -> int:

@@ -17,7 +17,7 @@ OpenSpiel game (`village_rules.bounds` says why); a truncated game ends with
 from __future__ import annotations
 
 import random
-from typing import Literal
+from typing import ClassVar, Literal
 
 import gymnasium
 import numpy as np
@@ -41,15 +41,21 @@ from village_rules.state import GameState
 __all__ = ["VillageEnv", "env", "raw_env"]
 
 RenderMode = Literal["ansi", "human"]
+RENDER_MODES: tuple[RenderMode, ...] = ("ansi", "human")
 
 
 class VillageEnv(AECEnv):
     """The AEC environment of one edition, player count and variant; every setup."""
 
-    metadata = {"name": "village_v0", "render_modes": ["ansi", "human"], "is_parallelizable": False}
+    metadata: ClassVar[dict[str, object]] = {
+        "name": "village_v0",
+        "render_modes": list(RENDER_MODES),
+        "is_parallelizable": False,
+    }
 
     def __init__(
         self,
+        *,
         edition: str = "big-box-2023",
         players: int = 3,
         variant: Variant | None = None,
@@ -63,11 +69,11 @@ class VillageEnv(AECEnv):
         self.data = builtin_edition(edition)
         if players not in self.data.player_counts:
             raise ParameterError(
-                "players", f"{edition} is for {self.data.min_players}-{self.data.max_players}, not {players!r}"
+                "players", f"{edition} is for {self.data.min_players}-{self.data.max_players}: {players!r}"
             )
         if returns not in ("win", "score"):
             raise ParameterError("returns", f"'win' or 'score', not {returns!r}")
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+        if render_mode is not None and render_mode not in RENDER_MODES:
             raise ParameterError("render_mode", f"None, 'ansi' or 'human', not {render_mode!r}")
         if not isinstance(max_moves, int) or max_moves < 1:
             raise ParameterError("max_moves", f"a positive whole number, not {max_moves!r}")
@@ -93,10 +99,10 @@ class VillageEnv(AECEnv):
         self.moves = 0
         self._rng = random.Random(0)
 
-    def observation_space(self, agent: str) -> gymnasium.spaces.Space:
+    def observation_space(self, agent: str) -> gymnasium.spaces.Dict:
         return self.observation_spaces[agent]
 
-    def action_space(self, agent: str) -> gymnasium.spaces.Space:
+    def action_space(self, agent: str) -> gymnasium.spaces.Discrete:
         return self.action_spaces[agent]
 
     @property
