@@ -132,11 +132,15 @@ class VillageEnv(AECEnv):
         self._resolve_chance()
         self._select()
 
-    def step(self, action: int) -> None:
+    def step(self, action: int | None) -> None:
+        """Take the action with this id for the agent to act (None only for an agent
+        whose game is over: PettingZoo's dead step)."""
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
+        if action is None:
+            raise IllegalActionError("STEP", "None", f"{agent} must choose an action: the game is not over")
         state = self.game_state
         chosen = action_from_id(self.data, int(action))
         if legal_mask(state)[int(action)] != 1:
