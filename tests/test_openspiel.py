@@ -4,6 +4,7 @@ and an MCTS bot playing a full game. Needs the `openspiel` extra."""
 
 from __future__ import annotations
 
+import pickle
 import random
 from dataclasses import replace
 from pathlib import Path
@@ -81,6 +82,9 @@ def test_load_game_parameters_and_game_info() -> None:
     score = pyspiel.load_game("python_village_score", {"edition": "original-2011", "players": 4})
     assert score.get_type().utility == pyspiel.GameType.Utility.GENERAL_SUM
     assert score.max_utility() > 100
+    loaded = adapter.load("original-2011", 2, returns="score", starting_compensation=False)
+    assert loaded.get_type().short_name == adapter.SCORE_GAME
+    assert loaded.get_parameters()["starting_compensation"] is False
     for bad in ({"players": 6}, {"edition": "village-2030"}, {"max_moves": 0}):
         with pytest.raises(ParameterError):
             pyspiel.load_game("python_village", bad)
@@ -182,3 +186,19 @@ def test_the_ten_line_example_of_docs_rl_runs(capsys: pytest.CaptureFixture[str]
     assert len([line for line in code.splitlines() if line.strip()]) <= 12
     exec(compile(code, "docs/rl.md", "exec"), {})
     assert capsys.readouterr().out.strip()
+
+
+def test_clone_shares_and_pickle_is_small_and_faithful() -> None:
+    """Cloning shares the immutable engine state; a pickle holds the state's JSON (a few
+    KB, not the edition data) and loads to the same node."""
+    game = pyspiel.load_game("python_village(edition=big-box-2023,players=4)")
+    state = _random_to_end(game.new_initial_state(), random.Random(2), limit=300)
+    clone = state.clone()
+    assert clone.node is state.node
+    blob = pickle.dumps(state)
+    assert len(blob) < 16_000
+    loaded = pickle.loads(blob)
+    assert loaded.history() == state.history()
+    assert loaded.state == state.state
+    assert loaded.legal_actions() == state.legal_actions()
+    assert loaded.observation_tensor(1) == state.observation_tensor(1)

@@ -38,6 +38,7 @@ from village_rules.loader import EDITIONS, builtin_edition
 from village_rules.observation import observation_string, observation_tensor, tensor_size
 from village_rules.rules import Variant
 from village_rules.scoring import ReturnsKind, returns, score_breakdown
+from village_rules.serialization import from_json, to_json
 from village_rules.setup import board_after, deal_outcomes, game_from_deal
 from village_rules.state import GameState
 
@@ -150,6 +151,10 @@ class GameSpec:
     def __deepcopy__(self, memo: dict[int, object]) -> GameSpec:
         return self  # immutable: a cloned state shares it
 
+    def __reduce__(self) -> tuple[object, ...]:
+        """Pickled by name: the adapters play the built-in editions only."""
+        return (_spec, (self.data.edition, self.players, self.variant, self.max_moves, self.kind))
+
 
 @dataclass(frozen=True, slots=True)
 class Node:
@@ -162,6 +167,19 @@ class Node:
 
     def __deepcopy__(self, memo: dict[int, object]) -> Node:
         return self  # immutable (engine states never change): cloning a state is cheap
+
+    def __reduce__(self) -> tuple[object, ...]:
+        """Pickled as the state's JSON (a few KB) rather than the engine objects."""
+        text = None if self.state is None else to_json(self.state)
+        return (_node, (self.dealt, text, self.moves, self.truncated))
+
+
+def _spec(edition: str, players: int, variant: Variant, max_moves: int, kind: ReturnsKind) -> GameSpec:
+    return GameSpec(builtin_edition(edition), players, variant, max_moves, kind)
+
+
+def _node(dealt: tuple[Action, ...], text: str | None, moves: int, truncated: bool) -> Node:
+    return Node(dealt, None if text is None else from_json(text), moves, truncated)
 
 
 class VillageState(pyspiel.State):
