@@ -5,16 +5,19 @@ Each bound comes with its derivation from the engine (docs/rl.md "Bounds" repeat
 
 - `max_chance_outcomes` is sound: every chance event draws from one container, and the
   outcomes of a draw are the distinct kinds of piece in it (see the function).
-- The length of a game is **not known to be bounded**. No rule forces time to pass or
-  the game to approach its end: a turn may take an influence cube and skip the action
-  (TURN-02) or use the well (WELL-01) and skip, which costs no time; the cubes taken flow
-  back to the supply through the well and payments, so the supply, the green bag, the
-  board and the farmyards can cycle; and a plague cube may stay in the green bag round
-  after round (SEED-02: cubes not drawn stay in the bag). Whether some combination of
-  data values and readings forces the end is the termination query of the proofs work
-  (issue 8); this module claims no bound. Wrappers that need one (OpenSpiel's
-  `max_game_length`) play the game *truncated* at `DEFAULT_MAX_MOVES` moves, a limit
-  more than ten times the longest seeded random game we have seen, and say so.
+- The length of a game **cannot be bounded**. No rule forces time to pass or the game
+  to approach its end: a turn may take an influence cube and skip the action (TURN-02)
+  or use the well (WELL-01) and skip, which costs no time; the cubes taken flow back to
+  the supply through the well; and a plague cube may stay in the green bag round after
+  round (SEED-02: cubes not drawn stay in the bag). With 4 players (both editions'
+  data: the setup card adds as many cubes to the bag as it draws, 24) this gives a
+  reachable cycle, a later round starting in exactly the state of an earlier one, the
+  round number aside, which the engine never reads: tests/test_unbounded.py plays it.
+  For 2, 3 and 5 players the card adds fewer cubes than it draws, plague cubes must come
+  onto the board, and whether those games are bounded is left to the proofs work
+  (issue 8, termination). Wrappers that need a bound (OpenSpiel's `max_game_length`)
+  therefore play the game *truncated* at `DEFAULT_MAX_MOVES` moves, a limit ten times
+  the longest seeded random game we have seen, and say so.
 - Score bounds are sound for games of at most `max_moves` moves (decisions plus chance
   outcomes): the final scoring of every category is capped by the finite components it
   counts, and prestige during play rises by a bounded amount per move.

@@ -11,8 +11,9 @@ The game is sequential, explicitly stochastic and of perfect information
 (`village_rules.observation` states the information model). The setup's random deal and
 compensation cube are its first chance nodes, so one loaded game covers every setup.
 
-Length: no bound on the length of a game of Village is known (`village_rules.bounds`), so
-the game is played *truncated*: once `max_moves` moves (decisions plus chance outcomes,
+Length: a game of Village has no finite bound on its length (`village_rules.bounds`; with
+4 players there is a reachable cycle, tests/test_unbounded.py), so the game is played
+*truncated*: once `max_moves` moves (decisions plus chance outcomes,
 the setup's included) are made without an end, the state is terminal and `truncated()`
 says so; its returns are then an equal share of the win (`python_village`) or the totals
 the final scoring gives the state as it stands (`python_village_score`). The default
