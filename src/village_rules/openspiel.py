@@ -23,6 +23,7 @@ limit is more than ten times the longest seeded random game seen.
 from __future__ import annotations
 
 from dataclasses import dataclass, fields
+from enum import Enum
 from typing import Literal
 
 import numpy as np
@@ -48,11 +49,25 @@ __all__ = ["SCORE_GAME", "WIN_GAME", "VillageGame", "VillageState", "check_state
 WIN_GAME = "python_village"
 SCORE_GAME = "python_village_score"
 
-_VARIANT_FLAGS = tuple(f.name for f in fields(Variant))
+_VARIANT_DEFAULTS: dict[str, bool | int | str] = {
+    # Every reading option of `Variant` whose default is a bool, int or str (a StrEnum
+    # included, given by its value) is a game parameter of the same name.
+    f.name: getattr(Variant(), f.name)
+    for f in fields(Variant)
+    if isinstance(getattr(Variant(), f.name), bool | int | str)
+}
+_VARIANT_FLAGS = tuple(_VARIANT_DEFAULTS)
+
+
+def _base(default: bool | int | str) -> type:
+    """The pyspiel parameter type of a `Variant` option."""
+    if isinstance(default, bool):
+        return bool
+    return int if isinstance(default, int) else str
 _DEFAULTS: dict[str, object] = {
     "edition": "big-box-2023",
     "players": 3,
-    **{name: getattr(Variant(), name) for name in _VARIANT_FLAGS},
+    **{name: (str(v) if isinstance(v, str) else v) for name, v in _VARIANT_DEFAULTS.items()},
     "max_moves": DEFAULT_MAX_MOVES,
 }
 
@@ -97,11 +112,20 @@ class VillageGame(pyspiel.Game):
         max_moves = merged["max_moves"]
         if not isinstance(max_moves, int) or max_moves < 1:
             raise ParameterError("max_moves", f"a positive whole number, not {max_moves!r}")
-        flags = {name: merged[name] for name in _VARIANT_FLAGS}
-        for name, value in flags.items():
-            if not isinstance(value, bool):
-                raise ParameterError(name, f"true or false, not {value!r}")
-        self.spec = GameSpec(self.data, players, Variant(**flags), max_moves, self.kind)  # type: ignore[arg-type]
+        options: dict[str, object] = {}
+        for name, default in _VARIANT_DEFAULTS.items():
+            value = merged[name]
+            base = _base(default)
+            if not isinstance(value, base) or (base is int and isinstance(value, bool)):
+                raise ParameterError(name, f"a {base.__name__} like {default!r}, not {value!r}")
+            options[name] = value
+            if isinstance(default, Enum) and isinstance(value, str):
+                kind = type(default)
+                try:
+                    options[name] = kind(value)  # a StrEnum option from its text
+                except ValueError:
+                    raise ParameterError(name, f"not a value of {kind.__name__}: {value!r}") from None
+        self.spec = GameSpec(self.data, players, Variant(**options), max_moves, self.kind)  # type: ignore[arg-type]
         if self.kind == "win":
             low, high, total = 0.0, 1.0, 1.0
         else:

@@ -10,8 +10,8 @@ every legal action of the agent to act, all 0 for the others). Rewards come at t
 the win shared out (`returns="win"`) or final prestige (`returns="score"`).
 
 Games are truncated at `max_moves` moves (decisions plus chance outcomes), like the
-OpenSpiel game (a game of Village has no finite length bound: `village_rules.bounds`); a truncated game ends with
-`truncations` True and reward 0 for everyone.
+OpenSpiel game (a game of Village has no finite length bound: `village_rules.bounds`);
+a truncated game ends with `truncations` True and reward 0 for everyone.
 """
 
 from __future__ import annotations
