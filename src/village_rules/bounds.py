@@ -33,7 +33,7 @@ from village_rules.edition import EditionData, RewardKind
 DEFAULT_MAX_MOVES = 20_000
 """The truncation limit of the game-tree wrappers: moves are decisions plus chance outcomes,
 the setup's deal included. The longest of 100 seeded random games per edition and player
-count took 2,014 moves (big-box-2023, 5 players): `scripts/game_lengths.py` prints these
+count took 2,010 moves (big-box-2023, 5 players): `scripts/game_lengths.py` prints these
 figures."""
 
 
