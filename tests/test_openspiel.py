@@ -16,6 +16,7 @@ np = pytest.importorskip("numpy")
 
 from open_spiel.python.algorithms import mcts  # noqa: E402
 from open_spiel.python.bots import uniform_random  # noqa: E402
+from open_spiel.python.observation import make_observation  # noqa: E402
 
 import village_rules.openspiel as adapter  # noqa: E402
 from village_rules import deal_outcomes, new_game, to_json  # noqa: E402
@@ -202,3 +203,23 @@ def test_clone_shares_and_pickle_is_small_and_faithful() -> None:
     assert loaded.state == state.state
     assert loaded.legal_actions() == state.legal_actions()
     assert loaded.observation_tensor(1) == state.observation_tensor(1)
+
+
+def test_an_observer_of_private_information_sees_nothing() -> None:
+    """Perfect information: nothing is private, so a private-only observer is empty,
+    while the public observer sees the whole state."""
+    game = pyspiel.load_game("python_village(edition=original-2011,players=2)")
+    state = _random_to_end(game.new_initial_state(), random.Random(4), limit=50)
+    private = make_observation(
+        game,
+        pyspiel.IIGObservationType(
+            public_info=False, perfect_recall=False, private_info=pyspiel.PrivateInfoType.SINGLE_PLAYER
+        ),
+    )
+    private.set_from(state, 0)
+    assert private.string_from(state, 0) == ""
+    assert private.tensor.size == 0
+    public = make_observation(game, pyspiel.IIGObservationType(perfect_recall=False))
+    public.set_from(state, 1)
+    assert list(public.tensor) == state.observation_tensor(1)
+    assert public.string_from(state, 1) == state.observation_string(1)

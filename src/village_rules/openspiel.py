@@ -156,7 +156,8 @@ class VillageGame(pyspiel.Game):
         if params:
             raise ParameterError("observer params", f"none are supported, got {params!r}")
         perfect_recall = iig_obs_type is not None and iig_obs_type.perfect_recall
-        return VillageObserver(self, perfect_recall)
+        public = iig_obs_type is None or iig_obs_type.public_info
+        return VillageObserver(self, perfect_recall, public)
 
 
 class VillageScoreGame(VillageGame):
@@ -310,18 +311,27 @@ class VillageState(pyspiel.State):
 
 class VillageObserver:
     """OpenSpiel's PyObserver: the observation (or, with perfect recall, information
-    state) tensor and string of a state from one player's view (docs/rl.md)."""
+    state) tensor and string of a state from one player's view (docs/rl.md).
 
-    def __init__(self, game: VillageGame, perfect_recall: bool) -> None:
+    Everything in Village is public, so an observer of private information only
+    (`public_info=False`) sees nothing: an empty tensor and string."""
+
+    def __init__(self, game: VillageGame, perfect_recall: bool, public: bool = True) -> None:
         self.perfect_recall = perfect_recall
-        self.tensor = np.zeros(tensor_size(game.data, game.spec.players), np.float32)
+        self.public = public
+        size = tensor_size(game.data, game.spec.players) if public else 0
+        self.tensor = np.zeros(size, np.float32)
         self.dict = {"observation": self.tensor}
 
     def set_from(self, state: VillageState, player: int) -> None:
+        if not self.public:
+            return
         board, dealing = state.board()
         self.tensor[:] = observation_tensor(board, player, dealing=dealing)
 
     def string_from(self, state: VillageState, player: int) -> str:
+        if not self.public:
+            return ""
         if self.perfect_recall:
             return "history " + " ".join(str(a) for a in state.history())
         board, dealing = state.board()
