@@ -4,12 +4,17 @@ Start here:
 - `new_game(edition, players, seed)` sets up a game;
 - `legal_actions(state)`, `chance_outcomes(state)`, `apply(state, action)` play it;
 - `to_json` / `from_json` save and load a state;
-- `load_edition(path)` loads your own component data (docs/data-format.md).
+- `load_edition(path)` loads your own component data (docs/data-format.md);
+- for game-tree and RL code (docs/rl.md): `legal_action_ids`, `legal_mask`,
+  `chance_outcome_ids`, `action_id` / `action_from_id`, `returns`, `score_bounds`, the
+  explicit setup deal `deal_outcomes` / `game_from_deal`, and the adapters
+  `village_rules.openspiel` and `village_rules.pettingzoo` (optional extras).
 """
 
 from __future__ import annotations
 
 from village_rules.actions import Action, ActionSyntaxError, format_action, parse_action
+from village_rules.bounds import ScoreBounds, max_chance_outcomes, score_bounds
 from village_rules.engine.core import apply, chance_outcomes, legal_actions
 from village_rules.errors import (
     ActionTypeError,
@@ -18,15 +23,24 @@ from village_rules.errors import (
     IllegalActionError,
     IncompleteGameError,
     LogFormatError,
+    ParameterError,
     SetupError,
     StateFormatError,
     VillageError,
 )
+from village_rules.ids import (
+    action_from_id,
+    action_id,
+    chance_outcome_ids,
+    legal_action_ids,
+    legal_mask,
+    num_distinct_actions,
+)
 from village_rules.loader import EDITIONS, builtin_edition, load_edition
 from village_rules.rules import Rules, Variant
-from village_rules.scoring import ScoreBreakdown, score_breakdown, winners
+from village_rules.scoring import ScoreBreakdown, returns, score_breakdown, winners
 from village_rules.serialization import from_json, to_json
-from village_rules.setup import new_game
+from village_rules.setup import deal_outcomes, game_from_deal, new_game
 from village_rules.state import CHANCE, TERMINAL, GameState
 
 __all__ = [
@@ -42,21 +56,34 @@ __all__ = [
     "IllegalActionError",
     "IncompleteGameError",
     "LogFormatError",
+    "ParameterError",
     "Rules",
+    "ScoreBounds",
     "ScoreBreakdown",
     "SetupError",
     "StateFormatError",
     "Variant",
     "VillageError",
+    "action_from_id",
+    "action_id",
     "apply",
     "builtin_edition",
+    "chance_outcome_ids",
     "chance_outcomes",
+    "deal_outcomes",
     "format_action",
     "from_json",
+    "game_from_deal",
+    "legal_action_ids",
     "legal_actions",
+    "legal_mask",
     "load_edition",
+    "max_chance_outcomes",
     "new_game",
+    "num_distinct_actions",
     "parse_action",
+    "returns",
+    "score_bounds",
     "score_breakdown",
     "to_json",
     "winners",

@@ -358,6 +358,14 @@ def format_action(action: Action) -> str:
     raise AssertionError(action)
 
 
+def _action_str(action: Action) -> str:
+    return format_action(action)
+
+
+for _kind in get_args(Action):
+    _kind.__str__ = _action_str  # str(action) is its text notation, e.g. "take crafts plague"
+
+
 _NULLARY: dict[str, Action] = {
     "skip": Skip(),
     "harvest": Harvest(),

@@ -95,3 +95,12 @@ class ShowError(VillageError, ValueError):
 
 class IncompleteGameError(VillageError, ValueError):
     """A replayed game log stops before the end of the game (`replay_log(..., complete=True)`)."""
+
+
+class ParameterError(VillageError, ValueError):
+    """A parameter of a game wrapper (OpenSpiel, PettingZoo) or of `returns` that is not
+    allowed; the message names the parameter and the values it takes."""
+
+    def __init__(self, parameter: str, problem: str) -> None:
+        super().__init__(f"parameter {parameter!r}: {problem}")
+        self.parameter = parameter

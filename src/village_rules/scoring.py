@@ -7,8 +7,11 @@ of it here, so a result can be checked line by line against the state it comes f
 from __future__ import annotations
 
 from dataclasses import dataclass
+from fractions import Fraction
+from typing import Literal
 
 from village_rules.components import InChronicle, OnChurch, OnCouncil, TieBreaker
+from village_rules.errors import ParameterError
 from village_rules.state import GameState
 
 
@@ -82,3 +85,26 @@ def winners(state: GameState) -> tuple[int, ...]:
     keys = {b.seat: ranking_key(state, b.seat, b.total) for b in score_breakdown(state)}
     best = max(keys.values())
     return tuple(seat for seat, k in keys.items() if k == best)
+
+
+ReturnsKind = Literal["win", "score"]
+
+
+def returns(state: GameState, kind: ReturnsKind = "win") -> tuple[Fraction, ...]:
+    """The returns vector, one entry per seat, for game-tree wrappers and RL code.
+
+    - `"win"`: the win shared out: 1 split equally among `winners` (a full tie is a shared
+      win, AMB-29), 0 for everyone else; the entries sum to 1.
+    - `"score"`: each seat's final total prestige (`score_breakdown(...).total`).
+
+    Rewards come only at the end: before it every entry is 0.
+    """
+    n = state.num_players
+    if not state.is_terminal:
+        return tuple(Fraction(0) for _ in range(n))
+    if kind == "score":
+        return tuple(Fraction(b.total) for b in score_breakdown(state))
+    if kind != "win":
+        raise ParameterError("kind", f"returns takes 'win' or 'score', not {kind!r}")
+    best = winners(state)
+    return tuple(Fraction(1, len(best)) if seat in best else Fraction(0) for seat in range(n))

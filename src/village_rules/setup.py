@@ -1,16 +1,22 @@
 """Setting up a game, step by step as 2023 p. 3 and the 2011 "Setup" section say.
 
 Random steps (customers turned up from the shuffled pile, the 3rd player's random cube) are
-chance events over what is actually left, resolved from an explicit seed. The state ends
-ready for round 1: the green bag is filled and the first seeding draw is pending (or the
-4th player's choice of a compensation cube).
+chance events over what is actually left. `new_game` resolves them from an explicit seed;
+the explicit-deal path (`deal_outcomes`, `game_from_deal`) lists them one at a time and
+builds the game from the outcomes chosen, so a game-tree wrapper (OpenSpiel) can make the
+setup chance nodes of its game. Both paths build the same state from the same outcomes.
+The state ends ready for round 1: the green bag is filled and the first seeding draw is
+pending (or the 4th player's choice of a compensation cube).
 """
 
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator, Sequence
 from dataclasses import replace
+from fractions import Fraction
 
+from village_rules.actions import Action, DrawCube, DrawCustomer, format_action
 from village_rules.chance import sample, uniform
 from village_rules.components import FARMYARD, INFLUENCE, UNBORN, Compensation, Cube, Good
 from village_rules.edition import EditionData, Row
@@ -40,22 +46,122 @@ def new_game(
         # random.Random(-s) is random.Random(s): a negative seed would silently replay the
         # game of its absolute value, so it is refused rather than aliased.
         raise SetupError("SET-01", f"seed {seed} is negative; a seed is a whole number 0 or more")
+    rules = _rules(edition, players, variant)
+    rng = random.Random(seed)
+    dealt: list[Action] = []
+    while outcomes := _deal_step(rules, players, dealt):
+        dealt.append(sample(outcomes, rng))
+    return _build(rules, players, dealt)
+
+
+def deal_outcomes(
+    edition: str | EditionData,
+    players: int,
+    dealt: Sequence[Action] = (),
+    variant: Variant | None = None,
+) -> list[tuple[Action, Fraction]]:
+    """The outcomes of the next random step of the setup after `dealt`, with exact
+    probabilities; empty once the deal is complete.
+
+    The steps, in order: SET-05 a `DrawCustomer` for each market space in use (the
+    available row, then the waiting row), then SET-10 (2023, with starting compensation)
+    a `DrawCube` of an influence colour for the seat that gets a random cube.
+    """
+    rules = _rules(edition, players, variant)
+    _check_deal(rules, players, dealt)
+    return _deal_step(rules, players, list(dealt))
+
+
+def game_from_deal(
+    edition: str | EditionData,
+    players: int,
+    dealt: Sequence[Action],
+    variant: Variant | None = None,
+) -> GameState:
+    """The set-up game after the complete deal `dealt` (each outcome one of
+    `deal_outcomes` of the deal before it). Raises `SetupError` for a wrong deal."""
+    rules = _rules(edition, players, variant)
+    _check_deal(rules, players, dealt)
+    if _deal_step(rules, players, list(dealt)):
+        raise SetupError("SET-05", f"the deal is incomplete: {len(dealt)} outcome(s) given, more are needed")
+    return _build(rules, players, list(dealt))
+
+
+def board_after(
+    edition: str | EditionData,
+    players: int,
+    dealt: Sequence[Action],
+    variant: Variant | None = None,
+) -> GameState:
+    """The board of a deal in progress: the customer tiles of `dealt` on their market
+    spaces, nothing else done yet. For showing and observing the deal only: the state is
+    not ready to play (its pending step is a placeholder) until `game_from_deal`."""
+    rules = _rules(edition, players, variant)
+    _check_deal(rules, players, dealt)
+    customers = [a for a in dealt if isinstance(a, DrawCustomer)]
+    return _deal_customers(_empty_board(rules, players), iter(customers))
+
+
+def _rules(edition: str | EditionData, players: int, variant: Variant | None) -> Rules:
+    """The rules of a setup, after checking the arguments every setup entry point shares."""
+    if not isinstance(players, int) or isinstance(players, bool):
+        raise ArgumentTypeError(f"setup: players must be an int, got {players!r}")
     if not isinstance(edition, str | EditionData):
-        raise ArgumentTypeError(f"new_game: edition must be an edition id or EditionData, got {edition!r}")
+        raise ArgumentTypeError(f"setup: edition must be an edition id or EditionData, got {edition!r}")
     if variant is not None and not isinstance(variant, Variant):
-        raise ArgumentTypeError(f"new_game: variant must be a Variant or None, got {variant!r}")
+        raise ArgumentTypeError(f"setup: variant must be a Variant or None, got {variant!r}")
     data = builtin_edition(edition) if isinstance(edition, str) else edition
-    rules = Rules(data, variant or Variant())
     if players not in data.player_counts:
         raise SetupError(
             "SET-01",
             f"{data.edition} is for {data.min_players}-{data.max_players} players, not {players}",
         )
-    rng = random.Random(seed)
+    return Rules(data, variant or Variant())
+
+
+def _check_deal(rules: Rules, players: int, dealt: Sequence[Action]) -> None:
+    for k in range(len(dealt)):
+        offered = [a for a, _ in _deal_step(rules, players, list(dealt[:k]))]
+        if dealt[k] not in offered:
+            rule = "SET-10" if isinstance(dealt[k], DrawCube) else "SET-05"
+            allowed = ", ".join(format_action(a) for a in offered) or "none: the deal is complete"
+            raise SetupError(
+                rule, f"deal outcome {k} {format_action(dealt[k])!r} is not possible (outcomes: {allowed})"
+            )
+
+
+def _customer_spaces(rules: Rules, players: int) -> int:
+    return sum(1 for s in rules.data.market_layout(players) if s.row in (Row.AVAILABLE, Row.WAITING))
+
+
+def _random_cube_seats(rules: Rules, players: int) -> int:
+    if not (rules.variant.starting_compensation and rules.data.starting_compensation):
+        return 0
+    kinds = rules.data.starting_compensation
+    return sum(1 for seat in range(players) if kinds[seat] is Compensation.RANDOM_CUBE)
+
+
+def _deal_step(rules: Rules, players: int, dealt: list[Action]) -> list[tuple[Action, Fraction]]:
+    """The next random step after `dealt` (assumed valid), in the order `new_game` draws."""
+    tiles = sorted(t.id for t in rules.data.customers)
+    spaces = min(_customer_spaces(rules, players), len(tiles))
+    if len(dealt) < spaces:
+        taken = {a.tile for a in dealt if isinstance(a, DrawCustomer)}
+        return [(DrawCustomer(t), p) for t, p in uniform([t for t in tiles if t not in taken])]
+    if len(dealt) < spaces + _random_cube_seats(rules, players):
+        supply = rules.data.influence_cubes_each
+        drawn = [a.cube for a in dealt[spaces:] if isinstance(a, DrawCube)]
+        left = [c for c in INFLUENCE if supply - drawn.count(c) > 0]
+        return [(DrawCube(c), p) for c, p in uniform(left)]
+    return []
+
+
+def _build(rules: Rules, players: int, dealt: list[Action]) -> GameState:
+    outcomes = iter(dealt)
     state = _empty_board(rules, players)
-    state = _deal_customers(state, rng)
-    if rules.variant.starting_compensation and data.starting_compensation:
-        state = _compensate(state, rng)
+    state = _deal_customers(state, outcomes)
+    if rules.variant.starting_compensation and rules.data.starting_compensation:
+        state = _compensate(state, outcomes)
     if isinstance(state.pending, ChooseCompensationCube):
         return state
     return begin_round(state)
@@ -105,7 +211,7 @@ def _empty_board(rules: Rules, n: int) -> GameState:
     )
 
 
-def _deal_customers(state: GameState, rng: random.Random) -> GameState:
+def _deal_customers(state: GameState, outcomes: Iterator[Action]) -> GameState:
     """SET-05: turn a customer from the face-down pile onto every market space in use."""
     available = list(state.market_available)
     waiting = list(state.market_waiting)
@@ -114,7 +220,11 @@ def _deal_customers(state: GameState, rng: random.Random) -> GameState:
         for i in range(len(row)):
             if not pile:
                 break
-            tile = sample(uniform(pile), rng)
+            drawn = next(outcomes, None)
+            if drawn is None:
+                break
+            assert isinstance(drawn, DrawCustomer) and drawn.tile in pile
+            tile = drawn.tile
             pile.remove(tile)
             row[i] = tile
     return replace(
@@ -125,7 +235,7 @@ def _deal_customers(state: GameState, rng: random.Random) -> GameState:
     )
 
 
-def _compensate(state: GameState, rng: random.Random) -> GameState:
+def _compensate(state: GameState, outcomes: Iterator[Action]) -> GameState:
     """SET-10: the 2023 recommended starting compensations, by seat from the start player."""
     kinds = state.rules.data.starting_compensation
     chooser: int | None = None
@@ -136,8 +246,9 @@ def _compensate(state: GameState, rng: random.Random) -> GameState:
             case Compensation.GRAIN:
                 state = take_grain(state, seat, 1)
             case Compensation.RANDOM_CUBE:
-                colour = sample(uniform([c for c in INFLUENCE if state.supply.cubes[c] > 0]), rng)
-                state = take_cube(state, seat, colour)
+                drawn = next(outcomes)
+                assert isinstance(drawn, DrawCube) and state.supply.cubes[drawn.cube] > 0
+                state = take_cube(state, seat, drawn.cube)
             case Compensation.CHOSEN_CUBE:
                 chooser = seat
             case Compensation.COIN:

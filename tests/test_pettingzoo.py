@@ -1,0 +1,107 @@
+"""The PettingZoo AEC environment (village_rules.pettingzoo): PettingZoo's own api_test,
+seed_test, render_test and performance_benchmark, and what they do not check. Needs the
+`pettingzoo` extra."""
+
+from __future__ import annotations
+
+import functools
+from pathlib import Path
+
+import pytest
+
+pettingzoo = pytest.importorskip("pettingzoo")
+np = pytest.importorskip("numpy")
+
+from pettingzoo.test import api_test, performance_benchmark, render_test, seed_test  # noqa: E402
+
+from village_rules import IllegalActionError, ParameterError, legal_action_ids, returns  # noqa: E402
+from village_rules.pettingzoo import VillageEnv, env, raw_env  # noqa: E402
+
+CONFIGS = [("original-2011", n) for n in (2, 3, 4)] + [("big-box-2023", n) for n in (2, 3, 4, 5)]
+
+
+@pytest.mark.parametrize(("edition", "players"), CONFIGS)
+def test_api_test_over_a_whole_game(edition: str, players: int) -> None:
+    api_test(env(edition=edition, players=players), num_cycles=10_000, verbose_progress=False)
+
+
+@pytest.mark.parametrize(("edition", "players"), [("original-2011", 3), ("big-box-2023", 5)])
+def test_seed_test(edition: str, players: int) -> None:
+    seed_test(functools.partial(env, edition=edition, players=players), num_cycles=300)
+
+
+def test_render_test() -> None:
+    render_test(functools.partial(env, edition="big-box-2023", players=2))
+
+
+def test_performance_benchmark_runs(capsys: pytest.CaptureFixture[str]) -> None:
+    performance_benchmark(env(edition="original-2011", players=2))
+    out = capsys.readouterr().out
+    assert "turns per second" in out and "Finished performance benchmark" in out
+
+
+def _play(game: VillageEnv, seed: int) -> tuple[list[int], dict[str, float]]:
+    game.reset(seed=seed)
+    rng = np.random.default_rng(seed)
+    chosen: list[int] = []
+    totals = {a: 0.0 for a in game.possible_agents}
+    for agent in game.agent_iter():
+        obs, reward, terminated, truncated, _ = game.last()
+        totals[agent] += reward
+        if terminated or truncated:
+            game.step(None)  # PettingZoo's dead step
+            continue
+        legal = np.flatnonzero(obs["action_mask"])
+        action = int(rng.choice(legal))
+        chosen.append(action)
+        game.step(action)
+    return chosen, totals
+
+
+def test_a_seeded_game_is_reproducible_and_pays_the_win_at_the_end() -> None:
+    """Same seed, same policy: same game; at the end the agents' rewards are the returns."""
+    first = raw_env(edition="big-box-2023", players=3)
+    actions, totals = _play(first, 9)
+    again, totals_again = _play(raw_env(edition="big-box-2023", players=3), 9)
+    assert actions == again and totals == totals_again
+    assert first.game_state.is_terminal
+    final = returns(first.game_state)
+    assert totals == {f"player_{seat}": float(final[seat]) for seat in range(3)}
+    other, _ = _play(raw_env(edition="big-box-2023", players=3), 10)
+    assert other != actions
+
+
+def test_the_mask_is_the_legal_ids_of_the_agent_to_act_only() -> None:
+    game = raw_env(edition="original-2011", players=2)
+    game.reset(seed=4)
+    agent = game.agent_selection
+    mask = game.observe(agent)["action_mask"]
+    assert list(np.flatnonzero(mask)) == legal_action_ids(game.game_state)
+    other = next(a for a in game.agents if a != agent)
+    assert not game.observe(other)["action_mask"].any()
+    illegal = int(np.flatnonzero(mask == 0)[0])
+    with pytest.raises(IllegalActionError, match="not a legal action"):
+        game.step(illegal)
+
+
+def test_score_returns_truncation_and_bad_parameters() -> None:
+    scored = raw_env(edition="original-2011", players=2, returns="score")
+    _, totals = _play(scored, 2)
+    assert max(totals.values()) > 1
+    short = raw_env(edition="original-2011", players=2, max_moves=60)
+    _, zero = _play(short, 2)
+    assert zero == {"player_0": 0.0, "player_1": 0.0}
+    assert not short.game_state.is_terminal
+    for bad in ({"players": 6}, {"edition": "x"}, {"returns": "points"}, {"render_mode": "rgb_array"}):
+        with pytest.raises(ParameterError):
+            raw_env(**bad)
+
+
+def test_the_ten_line_example_of_docs_rl_runs(capsys: pytest.CaptureFixture[str]) -> None:
+    text = (Path(__file__).parents[1] / "docs" / "rl.md").read_text(encoding="utf-8")
+    blocks = text.split("```python\n")[1:]
+    block = next(b for b in blocks if "village_rules.pettingzoo" in b.split("\n", 2)[1])
+    code = block.split("```")[0]
+    assert len([line for line in code.splitlines() if line.strip()]) <= 12
+    exec(compile(code, "docs/rl.md", "exec"), {})
+    assert capsys.readouterr().out.strip()
