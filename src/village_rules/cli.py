@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TextIO
 
+from village_rules import cli_prove
 from village_rules.errors import LogFormatError, VillageError
 from village_rules.fuzz import run_fuzz
 from village_rules.loader import EDITIONS, builtin_edition, load_edition
@@ -82,6 +83,7 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--out", type=Path, default=Path("fuzz-failures"), help="where a failing log is written")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.set_defaults(func=_fuzz)
+    cli_prove.register(sub)
     return parser
 
 
