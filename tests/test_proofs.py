@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import random
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -17,7 +18,7 @@ from village_rules.engine.common import gain_prestige
 from village_rules.engine.core import apply
 from village_rules.play import GameLog, play, random_policy
 from village_rules.proofs.abstraction import abstract
-from village_rules.proofs.catalogue import CATALOGUE, by_name, fingerprint
+from village_rules.proofs.catalogue import CATALOGUE, _pump_fingerprint, by_name, fingerprint
 from village_rules.proofs.errors import UnknownQueryError
 from village_rules.proofs.history import History
 from village_rules.proofs.model import Constants, broken_clauses, z3_accepts
@@ -236,6 +237,17 @@ def test_longer_bounds_never_claim_reachable_without_a_replayed_witness(name: st
 def test_lasso_cycle_plays_again(path: Path) -> None:
     """Query 12: the cycle of the lasso, replayed once more from its end, comes back to the
     same state (apart from the round counter): the game can go on forever."""
+    _replay_cycle(path, fingerprint, pump=False)
+
+
+@pytest.mark.parametrize("path", sorted(WITNESSES.glob("13b-score-pump-*p.json")), ids=lambda p: p.stem)
+def test_score_pump_cycle_plays_again_and_raises_the_score(path: Path) -> None:
+    """Query 13b: the cycle comes back to the same state apart from the round and seat 0's
+    prestige, which grows by the same amount every time: the score has no upper bound."""
+    _replay_cycle(path, _pump_fingerprint, pump=True)
+
+
+def _replay_cycle(path: Path, fingerprint: Callable[[GameState], str], pump: bool) -> None:
     log = GameLog.from_json(path.read_text(encoding="utf-8"))
     states = [log.initial_state()]
     actions = [parse_action(t) for t in log.actions]
@@ -250,3 +262,21 @@ def test_lasso_cycle_plays_again(path: Path) -> None:
     assert fingerprint(again) == fingerprint(states[end])
     assert again.round == states[end].round + (states[end].round - states[begin].round)
     assert not again.is_terminal
+    if pump:
+        gain = states[end].players[0].prestige - states[begin].players[0].prestige
+        assert gain > 0
+        assert again.players[0].prestige == states[end].players[0].prestige + gain
+
+
+def test_the_worked_example_of_docs_proofs_md(tmp_path: Path) -> None:
+    """docs/proofs.md, "Adding a query": the example query, exactly as documented, decides."""
+    text = (Path(__file__).resolve().parent.parent / "docs" / "proofs.md").read_text(encoding="utf-8")
+    code = text.split("## Adding a query", 1)[1].split("```python", 1)[1].split("```", 1)[0]
+    namespace: dict[str, object] = {}
+    exec(code, namespace)
+    query = namespace["FULL_BARN"]
+    assert isinstance(query, type(CATALOGUE[0]))
+    result = prove(query, "big-box-2023", 3, out=tmp_path, seconds=5)
+    assert result.verdict == REACHABLE
+    assert result.witness is not None and result.witness.is_file()
+    assert main(["replay", str(result.witness)]) == 0

@@ -10,7 +10,7 @@ from typing import Any
 from village_rules.loader import EDITIONS
 from village_rules.proofs.catalogue import CATALOGUE, Query, by_name
 from village_rules.proofs.errors import UnknownQueryError
-from village_rules.proofs.run import Result, prove, witness_stem
+from village_rules.proofs.run import Result, prove, stored_seed, witness_stem
 
 HEADER = (
     f"{'query':<24} {'edition':<14} {'p':>2}  {'verdict (depth or bound)':<32} {'time':>7}  witness / proof"
@@ -61,10 +61,11 @@ def run(args: argparse.Namespace) -> int:
     print(HEADER)
     results: list[Result] = []
     for q, e, n in todo:
+        first = stored_seed(hints, q, e, n)  # read before the old files are removed
         if args.out is not None:
             for old in args.out.glob(f"{witness_stem(q, e, n)}.*"):
                 old.unlink()
-        result = prove(q, e, n, bound=args.bound, out=args.out, hints=hints, seconds=args.seconds)
+        result = prove(q, e, n, bound=args.bound, out=args.out, first_seed=first, seconds=args.seconds)
         results.append(result)
         print(result.row(), flush=True)
     total = sum(r.seconds for r in results)

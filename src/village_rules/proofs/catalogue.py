@@ -32,11 +32,11 @@ from village_rules.actions import (
     Travel,
     Well,
 )
-from village_rules.components import Cube, InBlackBag, Unborn, is_alive
+from village_rules.components import Cube, InBlackBag, OnChurch, Unborn, is_alive
 from village_rules.engine.end_of_game import final_order
 from village_rules.engine.harvest import harvest_yield
 from village_rules.proofs.errors import UnknownQueryError
-from village_rules.proofs.history import History, dead, turn_start
+from village_rules.proofs.history import History, dead, earlier_round_start, turn_start
 from village_rules.proofs.model import Constants, Vars
 from village_rules.proofs.search import Scorer, Steer
 from village_rules.scoring import ranking_key, score_breakdown, winners
@@ -68,7 +68,7 @@ class Query:
     """Extra lines for the witness note (what the witness shows beyond the predicate)."""
 
 
-def _any_seat(k: Constants, f: Callable[[int], Any]) -> Any:
+def any_seat(k: Constants, f: Callable[[int], Any]) -> Any:
     return z3.Or(*(f(s) for s in range(k.players)))
 
 
@@ -406,7 +406,7 @@ CATALOGUE: tuple[Query, ...] = (
         "hidden-lowest-death",
         "3",
         "a life-time pass kills while the lowest-numbered members are in the black bag or unborn (AMB-23)",
-        lambda v, k: _any_seat(
+        lambda v, k: any_seat(
             k, lambda s: z3.And(v[f"dead_{s}"] > 0, v[f"unborn_{s}"] + v[f"in_bag_{s}"] > 0)
         ),
         _hidden_lowest_death,
@@ -425,7 +425,7 @@ CATALOGUE: tuple[Query, ...] = (
         "two-deaths-one-turn",
         "5",
         "two deaths of the same player within one turn",
-        lambda v, k: _any_seat(k, lambda s: v[f"dead_{s}"] >= 2),
+        lambda v, k: any_seat(k, lambda s: v[f"dead_{s}"] >= 2),
         _two_deaths_in_a_turn,
         Steer(_deadly, randomness=0.3),
     ),
@@ -441,7 +441,7 @@ CATALOGUE: tuple[Query, ...] = (
         "mass-one-buyer",
         "6b",
         "one player buying every place of a mass",
-        lambda v, k: _any_seat(k, lambda s: z3.And(v["mass"] >= 1, v[f"in_bag_{s}"] >= 0)),
+        lambda v, k: any_seat(k, lambda s: z3.And(v["mass"] >= 1, v[f"in_bag_{s}"] >= 0)),
         _one_buyer,
         Steer(_mass_buyer, randomness=0.1),
     ),
@@ -468,7 +468,7 @@ CATALOGUE: tuple[Query, ...] = (
         "grain-short-at-harvest",
         "9",
         "the grain supply holds less than a harvest pays out",
-        lambda v, k: _any_seat(
+        lambda v, k: any_seat(
             k, lambda s: z3.And(v["grain_supply"] < 4, v["grain_supply"] < k.grain_capacity - v[f"grain_{s}"])
         ),
         _grain_short,
@@ -478,7 +478,7 @@ CATALOGUE: tuple[Query, ...] = (
         "markers-out-new-city",
         "10",
         "a player with every disc marker placed reaching a new city",
-        lambda v, k: _any_seat(k, lambda s: v[f"markers_{s}"] == k.markers),
+        lambda v, k: any_seat(k, lambda s: v[f"markers_{s}"] == k.markers),
         _markers_out,
         Steer(_traveller, randomness=0.1),
         search_seconds=8.0,
@@ -487,7 +487,7 @@ CATALOGUE: tuple[Query, ...] = (
         "no-living-member-acts",
         "11",
         "a player with no living member who still has to act",
-        lambda v, k: _any_seat(k, lambda s: z3.And(v["actor"] == s, v[f"alive_{s}"] == 0)),
+        lambda v, k: any_seat(k, lambda s: z3.And(v["actor"] == s, v[f"alive_{s}"] == 0)),
         _nobody_home,
         Steer(_deadly, randomness=0.3),
     ),
@@ -515,14 +515,7 @@ def fingerprint(state: GameState) -> str:
 def _repeats(h: History) -> bool:
     """The state at the start of this round equals the one at the start of an earlier round
     (apart from the round counter): the rounds in between can be played again forever."""
-    before, after = h.states[-2], h.last
-    if after.round != before.round + 1:
-        return False
-    now = fingerprint(after)
-    for i in range(len(h.states) - 2, 0, -1):
-        if h.states[i].round == h.states[i - 1].round + 1 and fingerprint(h.states[i]) == now:
-            return True
-    return False
+    return earlier_round_start(h, "lasso", fingerprint) is not None
 
 
 def _lasso_note(h: History) -> str:
@@ -562,6 +555,74 @@ def _looper(state: GameState, action: Action) -> float:
     return -1.0
 
 
+def _pump_fingerprint(state: GameState) -> str:
+    """The whole state apart from the round counter and seat 0's prestige."""
+    raw = json.loads(to_json(state))
+    raw.pop("round", None)
+    raw["players"][0].pop("prestige", None)
+    return json.dumps(raw, sort_keys=True)
+
+
+def _pumps(h: History) -> bool:
+    """A lasso whose cycle raises seat 0's prestige: the score has no upper bound."""
+    earlier = earlier_round_start(h, "pump", _pump_fingerprint)
+    return earlier is not None and h.last.players[0].prestige > h.states[earlier].players[0].prestige
+
+
+def _on_church(state: GameState, seat: int) -> bool:
+    return any(isinstance(loc, OnChurch) for loc in state.players[seat].members)
+
+
+def _pump_note(h: History) -> str:
+    earlier = earlier_round_start(History(h.states, h.actions), "pump", _pump_fingerprint)
+    assert earlier is not None
+    a, b = h.states[earlier], h.last
+    gain = b.players[0].prestige - a.players[0].prestige
+    return (
+        f"The state at the start of round {b.round} (action {len(h.actions)}) equals the state at the "
+        f"start of round {a.round} (action {earlier}) in everything but the round counter and seat 0's "
+        f"prestige, which rose from {a.players[0].prestige} to {b.players[0].prestige}. Playing actions "
+        f"{earlier + 1}..{len(h.actions)} again repeats the cycle and adds {gain} prestige each time "
+        "(the church majority at every mass), and the end can be triggered afterwards (the chronicle "
+        "still has room): no finite upper bound on a player's final score exists."
+    )
+
+
+def _pumper(state: GameState, action: Action) -> float:
+    """Seat 0 gets one member onto the church track and then never spends time again: with
+    two or more influence cubes on the board it takes one, with the last influence cube and
+    plague cubes left it returns 3 cubes of that colour at the well, so the next round is
+    seeded with the same 3 cubes. The others hide their members in the black bag (as in
+    the lasso) and take the plague cubes. Every mass draws monks."""
+    if state.is_chance:
+        if isinstance(action, DrawMember):
+            return 10.0 if action.seat == 0 and not _on_church(state, 0) else -10.0
+        return _no_plague_draws(state, action)
+    seat = state.current_player()
+    if seat != 0 or not _on_church(state, 0):
+        bonus = isinstance(action, TakeCube) and action.cube is Cube.PLAGUE and _on_church(state, 0)
+        return _looper(state, action) + (7.0 if bonus else 0.0)
+    influence = [c for t in state.spaces for c, n in t.items if c is not Cube.PLAGUE for _ in range(n)]
+    plague = sum(t[Cube.PLAGUE] for t in state.spaces)
+    match action:
+        case TakeCube(_, cube):
+            if cube is Cube.PLAGUE:
+                return -20.0 if influence or plague < 6 else -8.0
+            return 4.0 if len(influence) >= 2 or plague == 0 else -4.0
+        case Well(_, colour):
+            match_colour = 0.5 if influence and colour is influence[0] else 0.0
+            if len(influence) == 1 and plague:
+                return 6.0 + match_colour
+            if not influence and plague >= 6:
+                return 6.0 + state.players[0].cubes[colour] / 100
+            return -10.0
+        case Pay(alternative, coins):
+            return -float(alternative) - coins.total()
+        case Skip() | Pass():
+            return 1.0
+    return -3.0
+
+
 def _high_score(h: History) -> bool:
     if not h.last.is_terminal:
         return False
@@ -596,6 +657,16 @@ CATALOGUE = (
         _repeats,
         Steer(_looper, randomness=0.0, max_actions=8000),
         explain=_lasso_note,
+        search_seconds=8.0,
+    ),
+    Query(
+        "score-pump",
+        "13b",
+        "score bounds, upper side: a lasso whose every cycle raises one player's prestige",
+        lambda v, k: z3.And(v["phase"] == 2, v["end_by"] == -1, v["prestige_0"] > 0),
+        _pumps,
+        Steer(_pumper, randomness=0.0, max_actions=6500),
+        explain=_pump_note,
         search_seconds=8.0,
     ),
     Query(

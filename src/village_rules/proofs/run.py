@@ -67,11 +67,12 @@ def prove(
     *,
     bound: int = 6,
     out: Path | None = None,
-    hints: Path | None = None,
+    first_seed: int = 0,
     seconds: float | None = None,
 ) -> Result:
     """Decide `query`: z3 BMC on the model, then k-induction (unreachable) or the guided
-    engine search (reachable); writes witness / proof files to `out` when given."""
+    engine search (reachable, from seed `first_seed` on); writes witness / proof files to
+    `out` when given."""
     start = time.perf_counter()
     initial_state = new_game(edition, players, 0)
     k = Constants.of(initial_state.rules.data, players)
@@ -90,8 +91,7 @@ def prove(
     # A model path (or none up to K but no proof either: the path may be longer than K):
     # only the engine can say whether the situation really arises.
     budget = query.search_seconds if seconds is None else seconds
-    first = stored_seed(hints, query, edition, players)
-    witness, tried = search(edition, players, query.steer, query.concrete, budget, first_seed=first)
+    witness, tried = search(edition, players, query.steer, query.concrete, budget, first_seed=first_seed)
     elapsed = time.perf_counter() - start
     if witness is None:
         abstract_note = (
