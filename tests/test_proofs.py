@@ -280,3 +280,10 @@ def test_the_worked_example_of_docs_proofs_md(tmp_path: Path) -> None:
     assert result.verdict == REACHABLE
     assert result.witness is not None and result.witness.is_file()
     assert main(["replay", str(result.witness)]) == 0
+
+
+def test_prove_rejects_bad_options(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["prove", "--players", "7"]) == 2
+    assert "no catalogue row" in capsys.readouterr().err
+    assert main(["prove", "lasso", "--bound", "0"]) == 2
+    assert "--bound must be at least 1" in capsys.readouterr().err

@@ -9,7 +9,7 @@ from typing import Any
 
 from village_rules.loader import EDITIONS
 from village_rules.proofs.catalogue import CATALOGUE, Query, by_name
-from village_rules.proofs.errors import UnknownQueryError
+from village_rules.proofs.errors import ProveArgumentError
 from village_rules.proofs.run import Result, prove, stored_seed, witness_stem
 
 HEADER = (
@@ -52,11 +52,12 @@ def run(args: argparse.Namespace) -> int:
             print(f"{q.number:>3}  {q.name:<24} {q.title}")
         return 0
     if args.bound < 1:
-        raise UnknownQueryError(f"prove: --bound must be at least 1, got {args.bound}")
+        raise ProveArgumentError(f"prove: --bound must be at least 1, got {args.bound}")
     queries = [by_name(n) for n in args.queries] if args.queries else list(CATALOGUE)
     todo = rows(queries, args.edition, args.players)
     if not todo:
-        raise UnknownQueryError(f"prove: no query covers edition {args.edition} with {args.players} players")
+        where = f"{args.edition or 'either edition'} with {args.players} players"
+        raise ProveArgumentError(f"prove: no catalogue row for {where} (--players is out of range)")
     hints = args.hints or args.out
     print(HEADER)
     results: list[Result] = []

@@ -11,3 +11,7 @@ class UnknownQueryError(VillageError):
 
 class WitnessError(VillageError):
     """A stored witness that no longer replays, or whose final state misses the query."""
+
+
+class ProveArgumentError(VillageError):
+    """A `village-rules prove` option out of range (a bound below 1, a player count no row has)."""
