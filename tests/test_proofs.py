@@ -15,16 +15,18 @@ from village_rules.actions import parse_action
 from village_rules.cli import main
 from village_rules.engine import mass
 from village_rules.engine.common import gain_prestige
-from village_rules.engine.core import apply
+from village_rules.engine.core import apply, chance_outcomes, legal_actions
 from village_rules.play import GameLog, play, random_policy
 from village_rules.proofs.abstraction import abstract
-from village_rules.proofs.catalogue import CATALOGUE, _pump_fingerprint, by_name, fingerprint
+from village_rules.proofs.catalogue import CATALOGUE, _passive, _pump_fingerprint, by_name, fingerprint
 from village_rules.proofs.errors import UnknownQueryError
 from village_rules.proofs.history import History
 from village_rules.proofs.model import Constants, broken_clauses, z3_accepts
 from village_rules.proofs.refinement import RefinementMachine, check_game, check_games
 from village_rules.proofs.run import REACHABLE, prove
+from village_rules.proofs.search import Steer, _choose
 from village_rules.proofs.solver import bmc, k_induction
+from village_rules.scoring import score_breakdown
 from village_rules.setup import new_game
 from village_rules.state import GameState
 
@@ -287,3 +289,23 @@ def test_prove_rejects_bad_options(capsys: pytest.CaptureFixture[str]) -> None:
     assert "no catalogue row" in capsys.readouterr().err
     assert main(["prove", "lasso", "--bound", "0"]) == 2
     assert "--bound must be at least 1" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("path", sorted(WITNESSES.glob("13b-score-pump-*p.json")), ids=lambda p: p.stem)
+def test_a_pumped_score_is_kept_to_the_end_of_a_finished_game(path: Path) -> None:
+    """After the pump, the game can still end (players bear members, take the plague cubes,
+    die, fill the chronicle): seat 0 finishes with at least the prestige it pumped."""
+    log = GameLog.from_json(path.read_text(encoding="utf-8"))
+    state = log.initial_state()
+    for text in log.actions:
+        state = apply(state, parse_action(text))
+    pumped = state.players[0].prestige
+    steer = Steer(_passive, randomness=0.1)
+    rng = random.Random(0)
+    for _ in range(5000):
+        if state.is_terminal:
+            break
+        options = [a for a, p in chance_outcomes(state) if p > 0] if state.is_chance else legal_actions(state)
+        state = apply(state, _choose(state, options, steer, rng))
+    assert state.is_terminal
+    assert score_breakdown(state)[0].total >= pumped > 0
