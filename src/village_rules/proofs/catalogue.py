@@ -26,6 +26,7 @@ from village_rules.actions import (
     Mill,
     Pass,
     Pay,
+    Privilege,
     Serve,
     Skip,
     TakeCube,
@@ -344,6 +345,33 @@ def _grain_short(h: History) -> bool:
     return before.supply.grain < min(harvest_yield(before, seat), room)
 
 
+def _coins_short(h: History) -> bool:
+    before, action = h.states[-2], h.actions[-1]
+    return isinstance(action, Mill) and before.supply.coins < before.rules.data.mill_coins
+
+
+def _miller(state: GameState, action: Action) -> float:
+    """Harvest grain and mill it into coins; never pay with coins."""
+    if state.is_chance:
+        return _no_plague_draws(state, action)
+    match action:
+        case TakeCube(space, cube):
+            if cube is Cube.PLAGUE:
+                return -2.0
+            return 3.0 if space.value in ("grain_harvest", "crafts") else 0.5
+        case Harvest():
+            return 4.0
+        case Mill():
+            return 6.0
+        case Pay(_, coins):
+            return -3.0 * coins.total()
+        case BuyFromBag():
+            return -5.0
+        case Privilege(stage):
+            return -5.0 if stage == 4 else 0.0
+    return 0.0
+
+
 def _markers_out(h: History) -> bool:
     before, action = h.states[-2], h.actions[-1]
     if not isinstance(action, Travel):
@@ -473,6 +501,14 @@ CATALOGUE: tuple[Query, ...] = (
         ),
         _grain_short,
         Steer(_harvester, randomness=0.1),
+    ),
+    Query(
+        "coins-short-at-mill",
+        "9b",
+        "the coin supply holds less than the mill pays out",
+        lambda v, k: v["coins_supply"] < 2,
+        _coins_short,
+        Steer(_miller, randomness=0.1),
     ),
     Query(
         "markers-out-new-city",
