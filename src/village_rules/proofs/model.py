@@ -242,9 +242,9 @@ STEP_CLAUSES: dict[str, StepClause] = {
     "final actions only count down": lambda s, t, k, o: o.implies(
         s["final_left"] >= 0, t["final_left"] <= s["final_left"]
     ),
-    "a market day keeps its market-day player": lambda s, t, k, o: o.implies(
-        o.all(s["market_trigger"] >= 0, t["market_trigger"] >= 0), t["market_trigger"] == s["market_trigger"]
-    ),
+    # No clause "a market day keeps its market-day player": the slow refinement run found a
+    # step (big-box-2023, 4 players, seed 22, action 403) in which one market day ends and
+    # the next player's forced single take at the market begins another.
 }
 
 
