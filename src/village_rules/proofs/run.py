@@ -50,13 +50,13 @@ def witness_stem(query: Query, edition: str, players: int) -> str:
     return f"{query.number}-{query.name}-{edition}-{players}p"
 
 
-def stored_seed(store: Path | None, query: Query, edition: str, players: int) -> int:
-    """The seed of a stored witness (a starting hint for the search), else 0."""
+def stored_seed(store: Path | None, query: Query, edition: str, players: int) -> int | None:
+    """The seed of a stored witness (a starting hint for the search), else None."""
     if store is None:
-        return 0
+        return None
     path = store / f"{witness_stem(query, edition, players)}.json"
     if not path.is_file():
-        return 0
+        return None
     return GameLog.from_json(path.read_text(encoding="utf-8")).seed
 
 
@@ -67,7 +67,7 @@ def prove(
     *,
     bound: int = 6,
     out: Path | None = None,
-    first_seed: int = 0,
+    first_seed: int | None = None,
     seconds: float | None = None,
 ) -> Result:
     """Decide `query`: z3 BMC on the model, then k-induction (unreachable) or the guided
@@ -91,7 +91,15 @@ def prove(
     # A model path (or none up to K but no proof either: the path may be longer than K):
     # only the engine can say whether the situation really arises.
     budget = query.search_seconds if seconds is None else seconds
-    witness, tried = search(edition, players, query.steer, query.concrete, budget, first_seed=first_seed)
+    witness, tried = search(
+        edition,
+        players,
+        query.steer,
+        query.concrete,
+        budget,
+        first_seed=first_seed or 0,
+        finish_first=first_seed is not None,
+    )
     elapsed = time.perf_counter() - start
     if witness is None:
         abstract_note = (

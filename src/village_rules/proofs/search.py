@@ -69,11 +69,15 @@ def attempt(
     goal: ConcretePredicate,
     *,
     variant: Variant | None = None,
+    deadline: float | None = None,
 ) -> History | None:
-    """One steered game from a real set-up; the history up to the first state meeting `goal`."""
+    """One steered game from a real set-up; the history up to the first state meeting `goal`
+    (None if the game ends, `steer.max_actions` are played or `deadline` passes first)."""
     rng = random.Random(seed)
     history = History([new_game(edition, players, seed, variant or Variant())])
     while len(history.actions) < steer.max_actions:
+        if deadline is not None and len(history.actions) % 256 == 0 and time.perf_counter() > deadline:
+            return None
         state = history.last
         if state.is_terminal:
             return None
@@ -95,16 +99,21 @@ def search(
     *,
     first_seed: int = 0,
     max_attempts: int = 10_000,
+    finish_first: bool = False,
 ) -> tuple[Witness | None, int]:
     """Steered attempts on seeds first_seed, first_seed + 1, ... until a witness or the time
-    budget runs out; returns the witness (or None) and the number of attempts made."""
+    budget runs out; returns the witness (or None) and the number of attempts made. Every
+    attempt stops at the deadline, except the first one with `finish_first` (the seed of a
+    stored witness, which should be replayed to its end whatever the budget)."""
     deadline = time.perf_counter() + seconds
     tried = 0
     for seed in range(first_seed, first_seed + max_attempts):
         if tried and time.perf_counter() > deadline:
             break
         tried += 1
-        history = attempt(edition, players, seed, steer, goal)
+        history = attempt(
+            edition, players, seed, steer, goal, deadline=None if finish_first and tried == 1 else deadline
+        )
         if history is not None:
             log = GameLog(edition, players, seed, tuple(format_action(a) for a in history.actions), Variant())
             return Witness(log, tried, history), tried
