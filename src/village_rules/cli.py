@@ -9,7 +9,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from village_rules import cli_pictures
+from village_rules import cli_pictures, cli_prove
 from village_rules.cli_fuzz import register as register_fuzz
 from village_rules.errors import LogFormatError, VillageError
 from village_rules.jsonio import MAX_LOG_CHARS, JsonInputError, read_text_file
@@ -91,6 +91,7 @@ def _parser() -> argparse.ArgumentParser:
 
     register_fuzz(sub)
     cli_pictures.register(sub)
+    cli_prove.register(sub)
     return parser
 
 

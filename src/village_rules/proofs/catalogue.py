@@ -1,0 +1,717 @@
+"""The query catalogue: each query is an abstract predicate for the solver, a concrete
+predicate over the real game path, and a steering policy for the witness search.
+
+Add your own by appending a `Query` to `CATALOGUE` (docs/proofs.md has a worked example).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import z3
+
+from village_rules.actions import (
+    Action,
+    Birth,
+    BuyFromBag,
+    ChurchEnter,
+    DrawCube,
+    DrawMember,
+    DrawMonk,
+    FreeAction,
+    Harvest,
+    Mill,
+    Pass,
+    Pay,
+    Privilege,
+    Serve,
+    Skip,
+    TakeCube,
+    Travel,
+    Well,
+)
+from village_rules.components import Cube, InBlackBag, OnChurch, Unborn, is_alive
+from village_rules.engine.end_of_game import final_order
+from village_rules.engine.harvest import harvest_yield
+from village_rules.proofs.errors import UnknownQueryError
+from village_rules.proofs.history import History, dead, earlier_round_start, turn_start
+from village_rules.proofs.model import Constants, Vars
+from village_rules.proofs.search import Scorer, Steer
+from village_rules.scoring import ranking_key, score_breakdown, winners
+from village_rules.serialization import to_json
+from village_rules.state import GameState
+
+AbstractPredicate = Callable[[Vars, Constants], Any]
+ConcretePredicate = Callable[[History], bool]
+
+EDITIONS = ("original-2011", "big-box-2023")
+
+
+@dataclass(frozen=True)
+class Query:
+    """One catalogue entry. `abstract` is the predicate for z3 (over the abstract state);
+    `concrete` decides on the real game path; `steer` guides the witness search."""
+
+    name: str
+    number: str
+    title: str
+    abstract: AbstractPredicate
+    concrete: ConcretePredicate
+    steer: Steer = field(default_factory=Steer)
+    players: dict[str, tuple[int, ...]] = field(
+        default_factory=lambda: {"original-2011": (2, 3, 4), "big-box-2023": (2, 3, 4, 5)}
+    )
+    search_seconds: float = 6.0
+    explain: Callable[[History], str] | None = None
+    """Extra lines for the witness note (what the witness shows beyond the predicate)."""
+
+
+def any_seat(k: Constants, f: Callable[[int], Any]) -> Any:
+    return z3.Or(*(f(s) for s in range(k.players)))
+
+
+# --- scorers --------------------------------------------------------------------------------
+
+
+def _score(table: dict[type, float], chance: dict[type, float] | None = None) -> Scorer:
+    chance = chance or {}
+
+    def scorer(state: GameState, action: Action) -> float:
+        if state.is_chance:
+            return chance.get(type(action), 0.0)
+        return table.get(type(action), 0.0)
+
+    return scorer
+
+
+def _no_plague_draws(state: GameState, action: Action) -> float:
+    if isinstance(action, DrawCube):
+        return -5.0 if action.cube is Cube.PLAGUE else 0.0
+    if isinstance(action, DrawMonk):
+        return 3.0
+    return 0.0
+
+
+def _deadly(state: GameState, action: Action) -> float:
+    """Spend time, die fast, sell at market days (later sales cost time)."""
+    if state.is_chance:
+        if isinstance(action, DrawCube):
+            return 3.0 if action.cube is Cube.PLAGUE else 0.0
+        return 0.0
+    match action:
+        case TakeCube(space, cube):
+            return 3.0 if cube is Cube.PLAGUE else (2.0 if space.value == "market" else 0.0)
+        case Serve():
+            return 2.0
+        case Travel():
+            return 1.5
+        case Pay(_, coins):
+            return -coins.total()
+    return 0.0
+
+
+def _market_death(state: GameState, action: Action) -> float:
+    """Die at one's own market day: fill the chronicle with plague deaths, then hold a
+    market day close to the quill and make every sale (the later ones cost time)."""
+    if state.is_chance:
+        if isinstance(action, DrawCube):
+            return 2.0 if action.cube is Cube.PLAGUE else 0.0
+        return 0.0
+    seat = state.current_player()
+    p = state.players[seat]
+    near = p.lifetime >= state.rules.data.lifetime_track_length - 2
+    day = state.market_day
+    match action:
+        case TakeCube(space, cube):
+            if space.value == "market":
+                return 5.0 if near else -1.0
+            return 3.0 if cube is Cube.PLAGUE else 0.0
+        case Well(space, _):
+            return 4.0 if near and space.value == "market" else -2.0
+        case Serve():
+            return 5.0 if day is not None and seat == day.trigger else -3.0
+        case Pass():
+            return -4.0 if day is not None and seat == day.trigger else 3.0
+        case Pay(_, coins):
+            return -coins.total()
+    return 0.5
+
+
+def _hoard(state: GameState, action: Action) -> float:
+    """Take influence cubes and keep them; never spend time (nobody dies)."""
+    if state.is_chance:
+        return _no_plague_draws(state, action)
+    match action:
+        case TakeCube(_, cube):
+            return -3.0 if cube is Cube.PLAGUE else 2.0
+        case Skip() | Pass():
+            return 1.0
+        case Well():
+            return -5.0
+    return -1.0
+
+
+def _seller(state: GameState, action: Action) -> float:
+    if state.is_chance:
+        return _no_plague_draws(state, action)
+    match action:
+        case TakeCube(space, cube):
+            return -2.0 if cube is Cube.PLAGUE else (3.0 if space.value in ("market", "crafts") else 1.0)
+        case Serve():
+            return 5.0
+        case Well(space, _):
+            return 2.0 if space.value == "market" else -1.0
+    return 0.5
+
+
+def _traveller(state: GameState, action: Action) -> float:
+    if state.is_chance:
+        return _no_plague_draws(state, action)
+    match action:
+        case TakeCube(space, cube):
+            return -2.0 if cube is Cube.PLAGUE else (3.0 if space.value in ("travel", "crafts") else 0.5)
+        case Travel(_, destination, _):
+            return 4.0 if destination not in state.players[state.current_player()].markers else 2.0
+    return 0.5
+
+
+def _mass_buyer(state: GameState, action: Action) -> float:
+    """Seat 0 fills the black bag and mills for coins; it buys only when it can buy all."""
+    if state.is_chance:
+        if isinstance(action, DrawMember):
+            return -3.0  # keep the members in the bag for the buyer
+        return _no_plague_draws(state, action)
+    seat = state.current_player()
+    mine = seat == 0
+    match action:
+        case TakeCube(space, cube):
+            if cube is Cube.PLAGUE:
+                return -2.0
+            return 3.0 if mine and space.value in ("church", "crafts") else 0.5
+        case ChurchEnter():
+            return 4.0 if mine else -1.0
+        case Mill():
+            return 5.0 if mine else 0.0
+        case BuyFromBag():
+            p = state.players[0]
+            own = sum(1 for s, _ in state.bag_members() if s == 0)
+            can = p.coins >= state.rules.data.mass_pieces and own >= state.rules.data.mass_pieces
+            return 5.0 if mine and (can or (state.mass is not None and state.mass.bought > 0)) else -5.0
+        case Skip():
+            return 0.0
+    return 0.5
+
+
+def _passive(state: GameState, action: Action) -> float:
+    """Score nothing: take the plague cubes (time kills the members, so the game ends),
+    bear children to keep dying, skip every action that earns points or goods."""
+    if state.is_chance:
+        if isinstance(action, DrawCube):
+            return 2.0 if action.cube is Cube.PLAGUE else 0.0
+        return 3.0 if isinstance(action, DrawMonk) else -3.0  # nobody on the church track
+    match action:
+        case TakeCube(_, cube):
+            return 3.0 if cube is Cube.PLAGUE else 0.0
+        case Birth():
+            return 2.5
+        case Skip() | Pass():
+            return 2.0
+        case Pay(_, coins):
+            return -coins.total()
+    return -2.0
+
+
+def _harvester(state: GameState, action: Action) -> float:
+    if state.is_chance:
+        return _no_plague_draws(state, action)
+    match action:
+        case TakeCube(space, cube):
+            return -2.0 if cube is Cube.PLAGUE else (3.0 if space.value == "grain_harvest" else 0.5)
+        case Harvest():
+            return 4.0
+    return 0.0
+
+
+# --- concrete predicates ---------------------------------------------------------------------
+
+
+def _end_in_market_day(by_trigger: bool) -> ConcretePredicate:
+    def holds(h: History) -> bool:
+        before, after = h.states[-2], h.last
+        day = after.market_day
+        if day is None or before.end_triggered_by is not None or after.end_triggered_by is None:
+            return False
+        return (after.end_triggered_by == day.trigger) == by_trigger
+
+    return holds
+
+
+def _final_order_note(h: History) -> str:
+    state = h.last
+    day = state.market_day
+    assert day is not None and state.end_triggered_by is not None
+    order = final_order(state, day.trigger)
+    seats = ", ".join(f"seat {s}" for s in order)
+    return (
+        f"The end was triggered by seat {state.end_triggered_by} during the market day of seat "
+        f"{day.trigger}. Once the market day and the turn are over, the final actions go to: {seats} "
+        f"(END-02 / END-04, AMB-09: {len(order)} final actions"
+        + (", the market-day player last)." if order and order[-1] == day.trigger else ").")
+    )
+
+
+def _free_action(h: History) -> bool:
+    return isinstance(h.actions[-1], FreeAction)
+
+
+def _hidden_lowest_death(h: History) -> bool:
+    before, after = h.states[-2], h.last
+    for seat in range(after.num_players):
+        newly = [
+            i
+            for i, (a, b) in enumerate(
+                zip(before.players[seat].members, after.players[seat].members, strict=True)
+            )
+            if is_alive(a) and not is_alive(b) and not isinstance(b, Unborn)
+        ]
+        if not newly:
+            continue
+        killed = min(after.number_of(i) for i in newly)
+        if any(
+            after.number_of(i) < killed and isinstance(loc, InBlackBag | Unborn)
+            for i, loc in enumerate(before.players[seat].members)
+        ):
+            return True
+    return False
+
+
+def _short_seeding(h: History) -> bool:
+    before, after = h.states[-2], h.last
+    if after.round != before.round + 1:
+        return False
+    need = after.rules.data.setup_card(after.num_players).cubes_per_round
+    return after.green_bag.total() + after.cubes_on_board() < need
+
+
+def _two_deaths_in_a_turn(h: History) -> bool:
+    start = turn_start(h)
+    if start is None:
+        return False
+    first = h.states[start]
+    return any(dead(h.last, s) - dead(first, s) >= 2 for s in range(first.num_players))
+
+
+def _four_monks(h: History) -> bool:
+    return len(h.actions) >= 4 and all(isinstance(a, DrawMonk) for a in h.actions[-4:])
+
+
+def _one_buyer(h: History) -> bool:
+    state = h.states[-2]
+    if not isinstance(h.actions[-1], BuyFromBag) or state.mass is None:
+        return False
+    if state.mass.bought + 1 < state.rules.data.mass_pieces:
+        return False
+    seat = state.current_player()
+    # every purchase of this mass was made by the same seat
+    bought = 0
+    for st, a in zip(reversed(h.states[:-1]), reversed(h.actions), strict=False):
+        if st.mass is None:
+            break
+        if isinstance(a, BuyFromBag):
+            if st.current_player() != seat:
+                return False
+            bought += 1
+    return bought == state.rules.data.mass_pieces
+
+
+def _all_served(h: History) -> bool:
+    s = h.last
+    return not s.customer_pile and all(t is None for t in (*s.market_available, *s.market_waiting))
+
+
+def _shared_win(h: History) -> bool:
+    return h.last.is_terminal and len(winners(h.last)) > 1
+
+
+def _grain_short(h: History) -> bool:
+    before, action = h.states[-2], h.actions[-1]
+    if not isinstance(action, Harvest):
+        return False
+    seat = before.current_player()
+    room = before.rules.data.grain_capacity - before.players[seat].grain
+    return before.supply.grain < min(harvest_yield(before, seat), room)
+
+
+def _coins_short(h: History) -> bool:
+    before, action = h.states[-2], h.actions[-1]
+    return isinstance(action, Mill) and before.supply.coins < before.rules.data.mill_coins
+
+
+def _miller(state: GameState, action: Action) -> float:
+    """Harvest grain and mill it into coins; never pay with coins."""
+    if state.is_chance:
+        return _no_plague_draws(state, action)
+    match action:
+        case TakeCube(space, cube):
+            if cube is Cube.PLAGUE:
+                return -2.0
+            return 3.0 if space.value in ("grain_harvest", "crafts") else 0.5
+        case Harvest():
+            return 4.0
+        case Mill():
+            return 6.0
+        case Pay(_, coins):
+            return -3.0 * coins.total()
+        case BuyFromBag():
+            return -5.0
+        case Privilege(stage):
+            return -5.0 if stage == 4 else 0.0
+    return 0.0
+
+
+def _markers_out(h: History) -> bool:
+    before, action = h.states[-2], h.actions[-1]
+    if not isinstance(action, Travel):
+        return False
+    p = before.players[before.current_player()]
+    return len(p.markers) >= before.rules.data.travel_markers and action.destination not in p.markers
+
+
+def _nobody_home(h: History) -> bool:
+    s = h.last
+    seat = s.current_player()
+    return seat >= 0 and s.living_members(seat) == 0
+
+
+def _score_note(h: History) -> str:
+    rows = ", ".join(f"seat {b.seat}: {b.total}" for b in score_breakdown(h.last))
+    return f"Final scores: {rows}."
+
+
+def _tie_note(h: History) -> str:
+    keys = ", ".join(
+        f"seat {b.seat}: {ranking_key(h.last, b.seat, b.total)}" for b in score_breakdown(h.last)
+    )
+    return (
+        f"Ranking keys (total, then the tie-breakers {[t.value for t in h.last.rules.data.tie_breakers]}):"
+        f" {keys}; winners: {list(winners(h.last))}."
+    )
+
+
+# --- the catalogue ---------------------------------------------------------------------------
+
+CATALOGUE: tuple[Query, ...] = (
+    Query(
+        "end-market-other",
+        "1a",
+        "the end triggered during a market day by a player other than the market-day player",
+        lambda v, k: z3.And(v["market_trigger"] >= 0, v["end_by"] >= 0, v["end_by"] != v["market_trigger"]),
+        _end_in_market_day(by_trigger=False),
+        Steer(_deadly, randomness=0.4),
+        explain=_final_order_note,
+    ),
+    Query(
+        "end-market-trigger",
+        "1b",
+        "the end triggered during a market day by the market-day player",
+        lambda v, k: z3.And(v["market_trigger"] >= 0, v["end_by"] == v["market_trigger"]),
+        _end_in_market_day(by_trigger=True),
+        Steer(_market_death, randomness=0.2),
+        explain=_final_order_note,
+    ),
+    Query(
+        "free-final-action",
+        "2",
+        "the last cube of a round taken while final actions remain: a free action, no reseeding",
+        lambda v, k: z3.And(v["board"] == 0, v["final_left"] >= 0, v["phase"] == 0),
+        _free_action,
+        Steer(_deadly, randomness=0.5),
+    ),
+    Query(
+        "hidden-lowest-death",
+        "3",
+        "a life-time pass kills while the lowest-numbered members are in the black bag or unborn (AMB-23)",
+        lambda v, k: any_seat(
+            k, lambda s: z3.And(v[f"dead_{s}"] > 0, v[f"unborn_{s}"] + v[f"in_bag_{s}"] > 0)
+        ),
+        _hidden_lowest_death,
+        Steer(_deadly, randomness=0.5),
+    ),
+    Query(
+        "short-seeding",
+        "4",
+        "seeding when the green bag and the supply hold fewer cubes than the setup card needs",
+        lambda v, k: z3.And(v["phase"] == 2, v["influence_supply"] + v["plague_supply"] + v["bag"] < 9),
+        _short_seeding,
+        Steer(_hoard, randomness=0.05, max_actions=6000),
+        search_seconds=8.0,
+    ),
+    Query(
+        "two-deaths-one-turn",
+        "5",
+        "two deaths of the same player within one turn",
+        lambda v, k: any_seat(k, lambda s: v[f"dead_{s}"] >= 2),
+        _two_deaths_in_a_turn,
+        Steer(_deadly, randomness=0.3),
+    ),
+    Query(
+        "mass-four-monks",
+        "6a",
+        "a mass whose four draws are the four monks",
+        lambda v, k: v["mass"] >= 1,
+        _four_monks,
+        Steer(_score({}, {DrawMonk: 5.0}), randomness=0.0),
+    ),
+    Query(
+        "mass-one-buyer",
+        "6b",
+        "one player buying every place of a mass",
+        lambda v, k: any_seat(k, lambda s: z3.And(v["mass"] >= 1, v[f"in_bag_{s}"] >= 0)),
+        _one_buyer,
+        Steer(_mass_buyer, randomness=0.1),
+    ),
+    Query(
+        "all-customers-served",
+        "7",
+        "all customers served: pile and market empty",
+        lambda v, k: z3.And(v["pile"] == 0, v["market"] == 0),
+        _all_served,
+        Steer(_seller, randomness=0.1),
+        search_seconds=8.0,
+    ),
+    Query(
+        "shared-win",
+        "8",
+        "a tie after every tie-breaker (a shared win)",
+        lambda v, k: v["phase"] == 5,
+        _shared_win,
+        Steer(_passive, randomness=0.02),
+        explain=_tie_note,
+        search_seconds=8.0,
+    ),
+    Query(
+        "grain-short-at-harvest",
+        "9",
+        "the grain supply holds less than a harvest pays out",
+        lambda v, k: any_seat(
+            k, lambda s: z3.And(v["grain_supply"] < 4, v["grain_supply"] < k.grain_capacity - v[f"grain_{s}"])
+        ),
+        _grain_short,
+        Steer(_harvester, randomness=0.1),
+    ),
+    Query(
+        "coins-short-at-mill",
+        "9b",
+        "the coin supply holds less than the mill pays out",
+        lambda v, k: v["coins_supply"] < 2,
+        _coins_short,
+        Steer(_miller, randomness=0.1),
+    ),
+    Query(
+        "markers-out-new-city",
+        "10",
+        "a player with every disc marker placed reaching a new city",
+        lambda v, k: any_seat(k, lambda s: v[f"markers_{s}"] == k.markers),
+        _markers_out,
+        Steer(_traveller, randomness=0.1),
+        search_seconds=8.0,
+    ),
+    Query(
+        "no-living-member-acts",
+        "11",
+        "a player with no living member who still has to act",
+        lambda v, k: any_seat(k, lambda s: z3.And(v["actor"] == s, v[f"alive_{s}"] == 0)),
+        _nobody_home,
+        Steer(_deadly, randomness=0.3),
+    ),
+)
+
+
+def by_name(name: str) -> Query:
+    for q in CATALOGUE:
+        if name in (q.name, q.number):
+            return q
+    known = ", ".join(q.name for q in CATALOGUE)
+    raise UnknownQueryError(f"prove: unknown query {name!r}; the catalogue has: {known}")
+
+
+# --- 12: termination, 13: score ----------------------------------------------------------------
+
+
+def fingerprint(state: GameState) -> str:
+    """The whole state apart from the round counter."""
+    raw = json.loads(to_json(state))
+    raw.pop("round", None)
+    return json.dumps(raw, sort_keys=True)
+
+
+def _repeats(h: History) -> bool:
+    """The state at the start of this round equals the one at the start of an earlier round
+    (apart from the round counter): the rounds in between can be played again forever."""
+    return earlier_round_start(h, "lasso", fingerprint) is not None
+
+
+def _lasso_note(h: History) -> str:
+    starts = [i for i in range(1, len(h.states)) if h.states[i].round == h.states[i - 1].round + 1]
+    now = fingerprint(h.last)
+    earlier = next(i for i in starts[:-1] if fingerprint(h.states[i]) == now)
+    first, last = h.states[earlier].round, h.last.round
+    return (
+        f"The state at the start of round {last} (action {len(h.actions)}) equals the state at the start "
+        f"of round {first} (action {earlier}) in everything but the round counter. Replaying actions "
+        f"{earlier + 1}..{len(h.actions)} again from there (the same decisions and the same chance "
+        f"outcomes, each of non-zero probability) returns to it again: a cycle of {last - first} "
+        "round(s) that can be repeated forever, so no bound on the length of a game exists."
+    )
+
+
+def _looper(state: GameState, action: Action) -> float:
+    """Hide every member in the black bag (paying brown, never time), hoard cubes, draw
+    monks at every mass, and take the plague cubes once nothing else is left."""
+    if state.is_chance:
+        if isinstance(action, DrawMember):
+            return -10.0
+        return _no_plague_draws(state, action)
+    match action:
+        case TakeCube(space, cube):
+            if cube is Cube.PLAGUE:
+                return -3.0
+            return 3.0 if space.value == "church" else 2.0
+        case ChurchEnter():
+            return 6.0
+        case Pay(alternative, coins):
+            return -float(alternative) - coins.total()
+        case Skip() | Pass():
+            return 1.0
+        case Well():
+            return -5.0
+    return -1.0
+
+
+def _pump_fingerprint(state: GameState) -> str:
+    """The whole state apart from the round counter and seat 0's prestige."""
+    raw = json.loads(to_json(state))
+    raw.pop("round", None)
+    raw["players"][0].pop("prestige", None)
+    return json.dumps(raw, sort_keys=True)
+
+
+def _pumps(h: History) -> bool:
+    """A lasso whose cycle raises seat 0's prestige: the score has no upper bound."""
+    earlier = earlier_round_start(h, "pump", _pump_fingerprint)
+    return earlier is not None and h.last.players[0].prestige > h.states[earlier].players[0].prestige
+
+
+def _on_church(state: GameState, seat: int) -> bool:
+    return any(isinstance(loc, OnChurch) for loc in state.players[seat].members)
+
+
+def _pump_note(h: History) -> str:
+    earlier = earlier_round_start(History(h.states, h.actions), "pump", _pump_fingerprint)
+    assert earlier is not None
+    a, b = h.states[earlier], h.last
+    gain = b.players[0].prestige - a.players[0].prestige
+    return (
+        f"The state at the start of round {b.round} (action {len(h.actions)}) equals the state at the "
+        f"start of round {a.round} (action {earlier}) in everything but the round counter and seat 0's "
+        f"prestige, which rose from {a.players[0].prestige} to {b.players[0].prestige}. Playing actions "
+        f"{earlier + 1}..{len(h.actions)} again repeats the cycle and adds {gain} prestige each time "
+        "(the church majority at every mass), and the end can be triggered afterwards (the chronicle "
+        "still has room): no finite upper bound on a player's final score exists."
+    )
+
+
+def _pumper(state: GameState, action: Action) -> float:
+    """Seat 0 gets one member onto the church track and then never spends time again: with
+    two or more influence cubes on the board it takes one, with the last influence cube and
+    plague cubes left it returns 3 cubes of that colour at the well, so the next round is
+    seeded with the same 3 cubes. The others hide their members in the black bag (as in
+    the lasso) and take the plague cubes. Every mass draws monks."""
+    if state.is_chance:
+        if isinstance(action, DrawMember):
+            return 10.0 if action.seat == 0 and not _on_church(state, 0) else -10.0
+        return _no_plague_draws(state, action)
+    seat = state.current_player()
+    if seat != 0 or not _on_church(state, 0):
+        bonus = isinstance(action, TakeCube) and action.cube is Cube.PLAGUE and _on_church(state, 0)
+        return _looper(state, action) + (7.0 if bonus else 0.0)
+    influence = [c for t in state.spaces for c, n in t.items if c is not Cube.PLAGUE for _ in range(n)]
+    plague = sum(t[Cube.PLAGUE] for t in state.spaces)
+    match action:
+        case TakeCube(_, cube):
+            if cube is Cube.PLAGUE:
+                return -20.0 if influence or plague < 6 else -8.0
+            return 4.0 if len(influence) >= 2 or plague == 0 else -4.0
+        case Well(_, colour):
+            match_colour = 0.5 if influence and colour is influence[0] else 0.0
+            if len(influence) == 1 and plague:
+                return 6.0 + match_colour
+            if not influence and plague >= 6:
+                return 6.0 + state.players[0].cubes[colour] / 100
+            return -10.0
+        case Pay(alternative, coins):
+            return -float(alternative) - coins.total()
+        case Skip() | Pass():
+            return 1.0
+    return -3.0
+
+
+def _high_score(h: History) -> bool:
+    if not h.last.is_terminal:
+        return False
+    return max(b.total for b in score_breakdown(h.last)) >= HIGH_SCORE[h.last.num_players]
+
+
+HIGH_SCORE: dict[int, int] = {2: 55, 3: 65, 4: 85, 5: 85}
+"""The lower side of query 13, per player count: a witness game in which some player scores
+at least this much."""
+
+
+def _scorer_points(state: GameState, action: Action) -> float:
+    if state.is_chance:
+        return _no_plague_draws(state, action)
+    match action:
+        case Serve():
+            return 4.0
+        case Travel(_, destination, _):
+            return 3.0 if destination not in state.players[state.current_player()].markers else 0.0
+        case TakeCube(_, cube):
+            return -2.0 if cube is Cube.PLAGUE else 1.0
+    return 0.5
+
+
+CATALOGUE = (
+    *CATALOGUE,
+    Query(
+        "lasso",
+        "12",
+        "termination: a game whose state repeats (apart from the round counter) under chosen chance outcomes",
+        lambda v, k: z3.And(v["phase"] == 2, v["end_by"] == -1),
+        _repeats,
+        Steer(_looper, randomness=0.0, max_actions=8000),
+        explain=_lasso_note,
+        search_seconds=8.0,
+    ),
+    Query(
+        "score-pump",
+        "13b",
+        "score bounds, upper side: a lasso whose every cycle raises one player's prestige",
+        lambda v, k: z3.And(v["phase"] == 2, v["end_by"] == -1, v["prestige_0"] > 0),
+        _pumps,
+        Steer(_pumper, randomness=0.0, max_actions=6500),
+        explain=_pump_note,
+        search_seconds=8.0,
+    ),
+    Query(
+        "high-score",
+        "13",
+        "score bounds, lower side: a finished game with a high score (55, 65, 85, 85 at 2-5 players)",
+        lambda v, k: v["phase"] == 5,
+        _high_score,
+        Steer(_scorer_points, randomness=0.2),
+        explain=_score_note,
+    ),
+)

@@ -1,0 +1,62 @@
+"""The path of a game so far, as the concrete predicates of the catalogue see it."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from village_rules.actions import Action
+from village_rules.components import InChronicle, InGraveyard, Removed
+from village_rules.pending import ChooseTurn
+from village_rules.state import GameState
+
+
+@dataclass
+class History:
+    """`states[i + 1]` is `apply(states[i], actions[i])`; the last state is the current one."""
+
+    states: list[GameState]
+    actions: list[Action] = field(default_factory=list)
+    round_starts: dict[str, list[tuple[int, str]]] = field(default_factory=dict)
+    """Memo of the predicates that compare round starts: (state index, fingerprint) per kind."""
+
+    @property
+    def last(self) -> GameState:
+        return self.states[-1]
+
+    def push(self, action: Action, after: GameState) -> None:
+        self.actions.append(action)
+        self.states.append(after)
+
+
+def earlier_round_start(history: History, kind: str, fingerprint: Callable[[GameState], str]) -> int | None:
+    """If the last step began a round: the index of an earlier round start with the same
+    fingerprint (else None). Fingerprints are memoised per `kind` along the history."""
+    n = len(history.states)
+    if n < 2 or history.states[-1].round != history.states[-2].round + 1:
+        return None
+    seen = history.round_starts.setdefault(kind, [])
+    if not seen or seen[-1][0] < n - 1:
+        # catch up with round starts not yet fingerprinted (a history built without the memo)
+        done = seen[-1][0] if seen else 0
+        for i in range(max(done + 1, 1), n - 1):
+            if history.states[i].round == history.states[i - 1].round + 1:
+                seen.append((i, fingerprint(history.states[i])))
+    now = fingerprint(history.states[-1])
+    match = next((i for i, f in reversed(seen) if f == now), None)
+    seen.append((n - 1, now))
+    return match
+
+
+def dead(state: GameState, seat: int) -> int:
+    return sum(
+        1 for loc in state.players[seat].members if isinstance(loc, InChronicle | InGraveyard | Removed)
+    )
+
+
+def turn_start(history: History) -> int | None:
+    """Index of the state where the current turn was chosen (the last `ChooseTurn` before now)."""
+    for i in range(len(history.states) - 2, -1, -1):
+        if isinstance(history.states[i].pending, ChooseTurn):
+            return i
+    return None

@@ -1,0 +1,95 @@
+"""The refinement check: the engine never takes a step the z3 model does not allow.
+
+For a transition (before, action, after) of the real engine, the pair of abstract states
+(alpha(before), alpha(after)) must satisfy the transition relation T of `model.py`. The
+check runs on every step of the fuzzer's random games (`play` with `on_step`) and of the
+Hypothesis machine (`RefinementMachine`); if the engine and the model ever disagree, the
+"unreachable" verdicts built on the model would be worthless, so this is a test, not a
+belief.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from village_rules.actions import Action, format_action
+from village_rules.engine.core import apply
+from village_rules.play import play, random_policy
+from village_rules.proofs.abstraction import AbstractState, abstract
+from village_rules.proofs.model import Constants, broken_clauses, broken_initial
+from village_rules.setup import new_game
+from village_rules.state import GameState
+from village_rules.testing.machine import VillageMachine
+
+
+@dataclass(frozen=True, slots=True)
+class Mismatch:
+    """A step of the engine outside the model: which clauses it breaks, and where."""
+
+    edition: str
+    players: int
+    seed: int
+    step: int
+    action: str
+    clauses: tuple[str, ...]
+
+    def __str__(self) -> str:
+        return (
+            f"{self.edition}, {self.players} players, seed {self.seed}, action {self.step} "
+            f"({self.action}): the model's clauses {', '.join(map(repr, self.clauses))} do not hold"
+        )
+
+
+class RefinementError(AssertionError):
+    """The engine took a step the z3 transition relation does not allow."""
+
+
+def check_step(before: GameState, action: Action, after: GameState) -> list[str]:
+    """The clauses of T that (alpha(before), alpha(after)) breaks; empty when it refines."""
+    k = Constants.of(before.rules.data, before.num_players)
+    return broken_clauses(abstract(before), abstract(after), k)
+
+
+def check_game(edition: str, players: int, seed: int, max_steps: int = 1_000_000) -> list[Mismatch]:
+    """Play one seeded random game (the fuzzer's policy) and check every step against T."""
+    state = new_game(edition, players, seed)
+    k = Constants.of(state.rules.data, players)
+    out: list[Mismatch] = []
+    first = broken_initial(abstract(state), k)
+    if first:
+        out.append(Mismatch(edition, players, seed, 0, "new_game", tuple(first)))
+    last: list[AbstractState] = [abstract(state)]
+    count = [0]
+
+    def on_step(before: GameState, action: Action, after: GameState) -> None:
+        count[0] += 1
+        a = abstract(after)
+        broken = broken_clauses(last[0], a, k)
+        if broken:
+            out.append(Mismatch(edition, players, seed, count[0], format_action(action), tuple(broken)))
+        last[0] = a
+
+    play(state, [random_policy] * players, random.Random(seed), max_steps, on_step)
+    return out
+
+
+def check_games(games: Iterable[tuple[str, int, int]], max_steps: int = 1_000_000) -> list[Mismatch]:
+    out: list[Mismatch] = []
+    for edition, players, seed in games:
+        out += check_game(edition, players, seed, max_steps)
+    return out
+
+
+class RefinementMachine(VillageMachine):
+    """The Hypothesis machine, with every transition it takes also checked against T."""
+
+    def apply_action(self, state: GameState, action: Action, trace: list[str] | None = None) -> GameState:
+        after = apply(state, action, trace=trace)
+        broken = check_step(state, action, after)
+        if broken:
+            raise RefinementError(
+                f"{format_action(action)}: the engine step breaks the model's clauses {', '.join(broken)}"
+            )
+        return after

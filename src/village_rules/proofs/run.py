@@ -1,0 +1,186 @@
+"""Deciding one query for one edition and player count, and writing its artefacts.
+
+The verdict is **reachable** only with a witness the engine produced (a replayable
+`village-rules-log` whose final path meets the concrete predicate), **unreachable** only with
+a k-induction proof over the refinement-checked model, and otherwise **unknown up to K**.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from village_rules.play import GameLog
+from village_rules.proofs.abstraction import abstract
+from village_rules.proofs.catalogue import Query
+from village_rules.proofs.model import Constants
+from village_rules.proofs.search import Witness, search
+from village_rules.proofs.solver import bmc, k_induction
+from village_rules.render import render
+from village_rules.setup import new_game
+
+REACHABLE = "reachable"
+UNREACHABLE = "unreachable"
+UNKNOWN = "unknown"
+
+
+@dataclass(frozen=True)
+class Result:
+    query: str
+    edition: str
+    players: int
+    verdict: str
+    depth: str
+    """Witness length in actions, the induction depth, or the bound that was searched."""
+    seconds: float
+    witness: Path | None = None
+    invariant: tuple[str, ...] = ()
+    note: str = ""
+
+    def row(self) -> str:
+        shown = "unknown up to " + self.depth if self.verdict == UNKNOWN else f"{self.verdict} ({self.depth})"
+        where = str(self.witness) if self.witness else "-"
+        head = f"{self.query:<24} {self.edition:<14} {self.players:>2}"
+        return f"{head}  {shown:<32} {self.seconds:6.2f}s  {where}"
+
+
+def witness_stem(query: Query, edition: str, players: int) -> str:
+    return f"{query.number}-{query.name}-{edition}-{players}p"
+
+
+def stored_seed(store: Path | None, query: Query, edition: str, players: int) -> int | None:
+    """The seed of a stored witness (a starting hint for the search), else None."""
+    if store is None:
+        return None
+    path = store / f"{witness_stem(query, edition, players)}.json"
+    if not path.is_file():
+        return None
+    return GameLog.from_json(path.read_text(encoding="utf-8")).seed
+
+
+def prove(
+    query: Query,
+    edition: str,
+    players: int,
+    *,
+    bound: int = 6,
+    out: Path | None = None,
+    first_seed: int | None = None,
+    seconds: float | None = None,
+) -> Result:
+    """Decide `query`: z3 BMC on the model, then k-induction (unreachable) or the guided
+    engine search (reachable, from seed `first_seed` on); writes witness / proof files to
+    `out` when given."""
+    start = time.perf_counter()
+    initial_state = new_game(edition, players, 0)
+    k = Constants.of(initial_state.rules.data, players)
+    initial = abstract(initial_state)
+    path = bmc(initial, k, query.abstract, bound)
+    if path.depth is None:
+        proof = k_induction(initial, k, query.abstract, bound)
+        if proof.proved:
+            elapsed = time.perf_counter() - start
+            result = Result(
+                query.name, edition, players, UNREACHABLE, f"k={proof.k}", elapsed, invariant=proof.invariant
+            )
+            if out is not None:
+                _write_proof(out, query, result)
+            return result
+    # A model path (or none up to K but no proof either: the path may be longer than K):
+    # only the engine can say whether the situation really arises.
+    budget = query.search_seconds if seconds is None else seconds
+    witness, tried = search(
+        edition,
+        players,
+        query.steer,
+        query.concrete,
+        budget,
+        first_seed=first_seed or 0,
+        finish_first=first_seed is not None,
+    )
+    elapsed = time.perf_counter() - start
+    if witness is None:
+        abstract_note = (
+            f"z3 found an abstract path of {path.depth} steps"
+            if path.depth is not None
+            else f"no abstract path up to {bound} steps and no induction proof"
+        )
+        return Result(
+            query.name,
+            edition,
+            players,
+            UNKNOWN,
+            f"{tried} steered games",
+            elapsed,
+            note=f"{abstract_note}; no engine game met the predicate",
+        )
+    file = None
+    if out is not None:
+        file = _write_witness(out, query, witness)
+    return Result(
+        query.name, edition, players, REACHABLE, f"{len(witness.log.actions)} actions", elapsed, file
+    )
+
+
+def _write_witness(out: Path, query: Query, witness: Witness) -> Path:
+    out.mkdir(parents=True, exist_ok=True)
+    log = witness.log
+    stem = witness_stem(query, log.edition, log.players)
+    path = out / f"{stem}.json"
+    path.write_text(log.to_json() + "\n", encoding="utf-8")
+    note = [
+        f"# Query {query.number} ({query.name}), {log.edition}, {log.players} players: reachable",
+        "",
+        f"{query.title}.",
+        "",
+        f"Witness: `{stem}.json`, a `village-rules-log` of {len(log.actions)} actions from "
+        f"`new_game({log.edition!r}, {log.players}, seed={log.seed})`, found by the steered search "
+        f"(attempt {witness.attempts}). Replay it with `village-rules replay {stem}.json`; its last "
+        "step meets the concrete predicate of the query.",
+        "",
+        *([query.explain(witness.history), ""] if query.explain is not None else []),
+        "Last actions:",
+        "",
+        *[f"    {i}: {a}" for i, a in list(enumerate(log.actions))[-8:]],
+        "",
+        "Final situation:",
+        "",
+        *["    " + line for line in render(witness.final).splitlines()],
+        "",
+    ]
+    (out / f"{stem}.md").write_text("\n".join(note), encoding="utf-8")
+    return path
+
+
+def _write_proof(out: Path, query: Query, result: Result) -> Path:
+    out.mkdir(parents=True, exist_ok=True)
+    stem = witness_stem(query, result.edition, result.players)
+    path = out / f"{stem}.proof.json"
+    path.write_text(
+        json.dumps(
+            {
+                "query": query.name,
+                "edition": result.edition,
+                "players": result.players,
+                "verdict": result.verdict,
+                "method": f"k-induction, {result.depth}",
+                "invariant": list(result.invariant),
+            },
+            indent=1,
+        )
+        + "\n",
+        encoding="utf-8",
+    )
+    lines = [
+        f"# Query {query.number} ({query.name}), {result.edition}, {result.players} players: unreachable",
+        "",
+        f"{query.title}: impossible at every depth (k-induction, {result.depth}, over the",
+        "refinement-checked model). The inductive argument z3 needed (its unsat core):",
+        "",
+        *[f"- {name}" for name in result.invariant],
+        "",
+    ]
+    (out / f"{stem}.proof.md").write_text("\n".join(lines), encoding="utf-8")
+    return path
