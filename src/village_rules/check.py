@@ -14,10 +14,12 @@ Steps today:
 - `LogsStep`: logged games (`village-rules play --log`) replayed with every invariant
   checked (`village-rules report LOG...`).
 
-Where the other verification plugs in: `default_steps()` below. The proof catalogue
-(issue 8, `village_rules.proofs`) and the divergence witnesses of the readings register
-(issue 9) each become one more `CheckStep` appended there, returning a `StepResult`
-whose `findings` list each proof verdict / witness with its log and picture.
+- `ProofsStep`: the stored verdicts of the z3 proof catalogue (`village-rules prove
+  --out proofs/witnesses`): every witness replayed on the engine to its query's situation,
+  every unreachability proof re-proved (`village_rules.proofs.stored`).
+
+More verification plugs in at `default_steps()` below: one more `CheckStep` returning a
+`StepResult` whose `findings` list each verdict or witness with its log and picture.
 """
 
 from __future__ import annotations
@@ -38,6 +40,7 @@ from village_rules.errors import LogFormatError, VillageError
 from village_rules.fuzz import FuzzSummary, plan_game, run_fuzz
 from village_rules.invariants import STATE_INVARIANTS, TRANSITION_INVARIANTS, replay_checked
 from village_rules.play import GameLog, play_logged
+from village_rules.proofs.stored import check_stored, witness_files
 from village_rules.scoring import score_breakdown, winners
 from village_rules.serialization import to_json
 from village_rules.state import GameState
@@ -390,13 +393,54 @@ class LogsStep:
 # --- running the steps --------------------------------------------------------------------
 
 
-def default_steps(games: int = DEFAULT_GAMES) -> list[CheckStep]:
-    """The steps of `village-rules check`, in order.
+# --- stored proofs ------------------------------------------------------------------------
 
-    Integration point: append the proof-catalogue step (issue 8) and the
-    divergence-witness step (issue 9) here, e.g. `steps.append(ProofStep())`.
-    """
-    steps: list[CheckStep] = [FuzzStep(games=games)]
+PROOFS_DIR = Path("proofs") / "witnesses"
+"""Where a clone of the repository keeps the proof catalogue's stored verdicts."""
+
+
+@dataclass(frozen=True, slots=True)
+class ProofsStep:
+    """Replay every stored proof witness and re-prove every stored unreachability proof."""
+
+    directory: Path = PROOFS_DIR
+    name: str = "proofs"
+
+    def run(self, context: CheckContext) -> StepResult:
+        start = time.perf_counter()
+        if not witness_files(self.directory):
+            return StepResult(
+                self.name,
+                False,
+                f"no stored witnesses in {self.directory} (run check from a clone of the repository, "
+                "or regenerate them with `village-rules prove --out proofs/witnesses`)",
+                seconds=time.perf_counter() - start,
+            )
+        checks = check_stored(self.directory)
+        failed = [c for c in checks if not c.passed]
+        witnesses = sum(1 for c in checks if c.kind == "witness")
+        proofs = len(checks) - witnesses
+        findings = []
+        for c in checks:
+            log = None
+            if c.kind == "witness":
+                log = _write(context.out_dir, f"proofs/{c.path.name}", c.path.read_text(encoding="utf-8"))
+            findings.append(
+                Finding(f"{c.kind} {c.path.stem}", "passed" if c.passed else "FAIL", c.detail, log=log)
+            )
+        headline = (
+            f"{witnesses} reachable verdicts replayed on the engine, {proofs} unreachable verdicts "
+            f"re-proved: {len(failed)} failed"
+        )
+        details = tuple(f"FAILED {c.path.name}: {c.detail}" for c in failed[:5])
+        return StepResult(
+            self.name, not failed, headline, details, tuple(findings), time.perf_counter() - start
+        )
+
+
+def default_steps(games: int = DEFAULT_GAMES) -> list[CheckStep]:
+    """The steps of `village-rules check`, in order."""
+    steps: list[CheckStep] = [FuzzStep(games=games), ProofsStep()]
     return steps
 
 
