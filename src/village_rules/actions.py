@@ -100,11 +100,11 @@ class CallHome:
 @dataclass(frozen=True, slots=True)
 class Train:
     """Crafts: train a farmyard member numbered `number` below `building` and produce
-    `good` with it at once (p. 7; AMB-26)."""
+    `good` with it at once, or (`good` None, AMB-26 b) train only (p. 7)."""
 
     building: Building
     number: int
-    good: Good
+    good: Good | None
 
 
 @dataclass(frozen=True, slots=True)
@@ -300,7 +300,10 @@ def format_action(action: Action) -> str:
             return "birth"
         case CallHome(location, number):
             return f"call-home {format_location(location)} {number}"
+        case Train(building, number, None):
+            return f"train {building.value} {number}"
         case Train(building, number, good):
+            assert good is not None
             return f"train {building.value} {number} {good.value}"
         case Produce(building, good):
             return f"produce {building.value} {good.value}"
@@ -395,6 +398,8 @@ def _parse(verb: str, args: list[str], text: str) -> Action:
         case "call-home":
             want(2)
             return CallHome(parse_location(args[0]), _int(args[1]))
+        case "train" if len(args) == 2:  # AMB-26 b: train only
+            return Train(Building(args[0]), _int(args[1]), None)
         case "train":
             want(3)
             return Train(Building(args[0]), _int(args[1]), Good(args[2]))
@@ -514,6 +519,7 @@ def _universe(data: EditionData) -> tuple[Action, ...]:
     out += [DrawCube(c) for c in cubes]
     out += [DrawCustomer(t.id) for t in data.customers]
     out += [DrawMember(seat, n) for seat in range(data.max_players) for n in numbers]
+    out += [Train(c.building, n, None) for c in data.crafts for n in numbers]  # AMB-26 b, last: ids stay
     return tuple(out)
 
 

@@ -11,6 +11,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TextIO
 
+from village_rules import cli_readings
+from village_rules.cli_readings import add_reading_flag, reading_choices
 from village_rules.errors import LogFormatError, VillageError
 from village_rules.fuzz import run_fuzz
 from village_rules.loader import EDITIONS, builtin_edition, load_edition
@@ -56,8 +58,11 @@ def _parser() -> argparse.ArgumentParser:
             "--no-compensation", action="store_true", help="skip the 2023 starting compensation (AMB-11)"
         )
         p.add_argument(
-            "--no-coins-at-well", action="store_true", help="coins may not replace well cubes (AMB-01)"
+            "--no-coins-at-well",
+            action="store_true",
+            help="same as --reading AMB-01=b (kept for old scripts)",
         )
+        add_reading_flag(p)
 
     p = sub.add_parser("setup", help="set up a game and print it")
     common(p)
@@ -81,15 +86,14 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--players", type=int, help="only this player count (default: all)")
     p.add_argument("--out", type=Path, default=Path("fuzz-failures"), help="where a failing log is written")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
+    add_reading_flag(p)
     p.set_defaults(func=_fuzz)
+    cli_readings.register(sub)
     return parser
 
 
 def _variant(args: argparse.Namespace) -> Variant:
-    return Variant(
-        starting_compensation=not args.no_compensation,
-        coin_substitution_at_well=not args.no_coins_at_well,
-    )
+    return Variant(not args.no_compensation, reading_choices(args))
 
 
 def _setup(args: argparse.Namespace) -> int:
@@ -136,7 +140,16 @@ def _replay(args: argparse.Namespace) -> int:
 def _fuzz(args: argparse.Namespace) -> int:
     bar = None if args.quiet else ProgressBar(sys.stderr)
     try:
-        summary = run_fuzz(args.games, args.seed, args.workers, args.edition, args.players, args.out, bar)
+        summary = run_fuzz(
+            args.games,
+            args.seed,
+            args.workers,
+            args.edition,
+            args.players,
+            args.out,
+            bar,
+            readings=reading_choices(args) if args.reading else None,
+        )
     except ValueError as exc:
         print(f"village-rules fuzz: {exc}", file=sys.stderr)
         return 2

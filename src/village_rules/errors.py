@@ -47,3 +47,7 @@ class IllegalActionError(VillageError, ValueError):
 
 class LogFormatError(VillageError, ValueError):
     """A game log (see `village_rules.play.GameLog`) that cannot be read: names the field at fault."""
+
+
+class ReadingError(VillageError, ValueError):
+    """An unknown ambiguity ID or reading letter (see `village_rules.readings`)."""

@@ -28,6 +28,7 @@ from village_rules.engine.core import apply, chance_outcomes, legal_actions
 from village_rules.invariants import Violation, state_violations, transition_violations
 from village_rules.loader import EDITIONS, builtin_edition
 from village_rules.play import GameLog, random_policy
+from village_rules.readings import random_choices
 from village_rules.rules import Variant
 from village_rules.serialization import to_json
 from village_rules.setup import new_game
@@ -47,12 +48,14 @@ KNOWN_RULE_IDS: tuple[str, ...] = (
     "CRAFT-02",
     "CRAFT-03",
     "CRAFT-04",
+    "CRAFT-05",
     "DEATH-01",
     "DEATH-02",
     "DEATH-03",
     "DEATH-04",
     "DEATH-05",
     "DEATH-06",
+    "DEATH-07",
     "END-01",
     "END-02",
     "END-03",
@@ -86,6 +89,7 @@ KNOWN_RULE_IDS: tuple[str, ...] = (
     "TRV-02",
     "TRV-03",
     "TRV-04",
+    "TRV-06",
     "TURN-01",
     "TURN-02",
     "TURN-03",
@@ -118,8 +122,15 @@ class FuzzGame:
     variant: Variant
 
 
-def plan_game(seed: int, index: int, edition: str | None = None, players: int | None = None) -> FuzzGame:
-    """The game `index` of a run with `seed` (edition, players chosen unless fixed)."""
+def plan_game(
+    seed: int,
+    index: int,
+    edition: str | None = None,
+    players: int | None = None,
+    readings: tuple[tuple[str, str], ...] | None = None,
+) -> FuzzGame:
+    """The game `index` of a run with `seed` (edition, players and the AMB readings of
+    `village_rules.readings` chosen unless fixed)."""
     rng = random.Random(f"village-rules fuzz {seed} {index}")  # str seeds hash the same everywhere
     game_seed = rng.getrandbits(63)
     if edition is not None:
@@ -129,10 +140,9 @@ def plan_game(seed: int, index: int, edition: str | None = None, players: int | 
         ed = rng.choice(fitting)
     counts = builtin_edition(ed).player_counts
     n = players if players is not None else rng.choice(list(counts))
-    variant = Variant(
-        starting_compensation=rng.random() < 0.75,
-        coin_substitution_at_well=rng.random() < 0.75,
-    )
+    compensation = rng.random() < 0.75
+    drawn = random_choices(rng)
+    variant = Variant(compensation, drawn if readings is None else readings)
     return FuzzGame(index, game_seed, ed, n, variant)
 
 
@@ -229,13 +239,18 @@ def _legal(state: GameState) -> list[Action] | None:
     return None if state.is_chance or state.is_terminal else legal_actions(state)
 
 
-def _play_chunk(
-    seed: int, indices: tuple[int, ...], edition: str | None, players: int | None, max_steps: int
+def _play_chunk(  # noqa: PLR0917 - pickled to worker processes positionally
+    seed: int,
+    indices: tuple[int, ...],
+    edition: str | None,
+    players: int | None,
+    max_steps: int,
+    readings: tuple[tuple[str, str], ...] | None = None,
 ) -> list[GameResult]:
     """Games of a chunk in order, stopping after the first failing one."""
     out = []
     for i in indices:
-        result = play_game(plan_game(seed, i, edition, players), max_steps)
+        result = play_game(plan_game(seed, i, edition, players, readings), max_steps)
         out.append(result)
         if result.failed:
             break
@@ -348,10 +363,12 @@ def run_fuzz(  # noqa: PLR0917 - the CLI's argument order
     *,
     chunk_size: int | None = None,
     max_steps: int = MAX_STEPS,
+    readings: tuple[tuple[str, str], ...] | None = None,
 ) -> FuzzSummary:
     """Play `games` seeded random games over `workers` processes (1 = in this process),
     checking every invariant at every step; stop at the first violation and write its log
-    to `out_dir`. The result depends only on (games, seed, edition, players)."""
+    to `out_dir`. The result depends only on (games, seed, edition, players, readings);
+    `readings` fixes every game's AMB choices (default: drawn per game)."""
     if games < 0:
         raise ValueError("games must be >= 0")
     if workers < 1:
@@ -377,13 +394,13 @@ def run_fuzz(  # noqa: PLR0917 - the CLI's argument order
 
     if workers == 1:
         for k, chunk in enumerate(chunks):
-            collect(k, _play_chunk(seed, chunk, edition, players, max_steps))
+            collect(k, _play_chunk(seed, chunk, edition, players, max_steps, readings))
             if results[k][-1].failed:
                 break
     else:
         with ProcessPoolExecutor(max_workers=workers) as pool:
             pending: dict[Future[list[GameResult]], int] = {
-                pool.submit(_play_chunk, seed, chunk, edition, players, max_steps): k
+                pool.submit(_play_chunk, seed, chunk, edition, players, max_steps, readings): k
                 for k, chunk in enumerate(chunks)
             }
             while pending:

@@ -39,6 +39,8 @@ def precondition(state: GameState, seat: int, action: Action) -> str | None:
     if find_member(state, seat, where, action.number) is None:
         place = "on your farmyard" if where == FARMYARD else f"in {action.origin}"
         return f"travel: you have no member numbered {action.number} {place}"
+    if state.rules.reading("AMB-18") == "b" and len(state.players[seat].markers) >= data.travel_markers:
+        return "travel (AMB-18 b): you have no travel marker left"
     return None
 
 
@@ -57,12 +59,16 @@ def effect(state: GameState, seat: int, action: Action, ctx: Ctx) -> tuple[GameS
     assert index is not None
     state = move_member(state, seat, index, Travelling(action.destination))
     p = state.players[seat]
-    if action.destination in p.markers or len(p.markers) >= data.travel_markers:
+    can_mark = action.destination not in p.markers and len(p.markers) < data.travel_markers
+    if can_mark:
+        ctx.fire("TRV-04")
+        markers = tuple(sorted((*p.markers, action.destination)))
+        state = state.with_player(seat, replace(p, markers=markers))
+    elif state.rules.reading("AMB-19") == "b" and action.destination in p.markers:
+        ctx.fire("TRV-06")  # AMB-19 b (2023 p. 10): the reward on every arrival
+    else:
         ctx.fire("TRV-03")  # one marker and reward per city; none once the markers are out
         return state, None
-    ctx.fire("TRV-04")
-    markers = tuple(sorted((*p.markers, action.destination)))
-    state = state.with_player(seat, replace(p, markers=markers))
     reward = city(data, action.destination)
     match reward.reward:
         case RewardKind.PRESTIGE:
