@@ -8,6 +8,7 @@ import random
 from dataclasses import replace
 
 import pytest
+from hypothesis import given, settings
 
 from village_rules.actions import (
     Birth,
@@ -39,6 +40,7 @@ from village_rules.components import (
 )
 from village_rules.engine.core import apply, legal_actions
 from village_rules.errors import IllegalActionError, LogFormatError, ReadingError, StateFormatError
+from village_rules.fuzz import plan_game
 from village_rules.invariants import check
 from village_rules.pending import ChooseDying, ChoosePayment, ChooseTurn
 from village_rules.play import GameLog
@@ -48,6 +50,7 @@ from village_rules.scenario import acting, at, emptied, give, place, put_cubes, 
 from village_rules.serialization import from_json, to_json
 from village_rules.state import GameState
 from village_rules.tally import Tally
+from village_rules.testing.strategies import variants
 
 # --- the register and the Variant -----------------------------------------------------------
 
@@ -368,3 +371,49 @@ def test_amb01_two_cubes_and_a_coin_at_the_well(letter: str, coin_ok: bool) -> N
         if isinstance(after.pending, ChoosePayment):
             assert Pay(0, Tally.of({Cube.PINK: 1})) in legal_actions(after)
     assert UNBORN in state.players[0].members and FARMYARD in state.players[0].members
+
+
+@pytest.mark.parametrize("letter", ["a", "b"])
+def test_trv07_amb17_setting_out_from_a_marked_city(letter: str) -> None:
+    """TRV-07 / AMB-17 b: no member on the map but a marker on c1: a farmyard member may
+    set out from c1 to its neighbour c3 (paying that path); under a only the village."""
+    state = emptied(BIG_BOX, 2, variant=Variant(readings={"AMB-17": letter}))
+    state = give(state, 0, cubes={Cube.ORANGE: 1}, goods={Good.WAGON: 1})
+    state = state.with_player(0, replace(state.players[0], markers=("c1",)))
+    state = acting(state, 0, ActionSpace.TRAVEL)
+    trip = Travel("c1", "c3", 1)
+    if letter == "a":
+        assert trip not in legal_actions(state)
+        with pytest.raises(IllegalActionError):
+            apply(state, trip)
+        return
+    assert trip in legal_actions(state)
+    trace: list[str] = []
+    after = settle(apply(state, trip, trace))
+    assert "TRV-07" in trace and "TRV-01" in trace
+    p = after.players[0]
+    assert Travelling("c3") in p.members and p.markers == ("c1", "c3")
+    assert p.cubes.total() == 0 and p.goods.total() == 0
+    # with a member on the map, the marker no longer counts
+    again = acting(
+        at(give(after, 0, goods={Good.WAGON: 1}, cubes={Cube.ORANGE: 1}), ChooseTurn(0)),
+        0,
+        ActionSpace.TRAVEL,
+    )
+    assert Travel("c1", "c3", 1) not in legal_actions(again)
+
+
+def test_the_fuzzer_and_the_machine_draw_the_readings() -> None:
+    games = [plan_game(3, i) for i in range(40)]
+    drawn = {amb for g in games for amb, _ in g.variant.choices}
+    assert drawn == {r.amb for r in READINGS}  # every option is in the fuzzer's mix
+    assert plan_game(3, 0, readings=(("AMB-26", "a"),)).variant.choices == (("AMB-26", "a"),)
+    seen: set[tuple[str, str]] = set()
+
+    @settings(max_examples=300, derandomize=True, database=None)
+    @given(variants())
+    def collect(v: Variant) -> None:
+        seen.update(v.choices)
+
+    collect()
+    assert seen == {(e.amb, x) for e in READINGS for x in e.letter_names}  # the machine's draws

@@ -16,7 +16,7 @@ import argparse
 import json
 from pathlib import Path
 
-from village_rules.divergence import NoDivergenceError, Witness, search
+from village_rules.divergence import LEGAL, NoDivergenceError, Witness, search
 from village_rules.errors import ReadingError
 from village_rules.loader import EDITIONS
 from village_rules.play import GameLog
@@ -25,6 +25,7 @@ from village_rules.readings import BIG_BOX, FIXED, READINGS, parse_choice, readi
 WITNESS_FORMAT = "village-rules-witness"
 WITNESSES = Path(__file__).resolve().parents[2] / "specs" / "witnesses"
 """Where the stored witnesses are in a checkout of the repository."""
+NO_WITNESS = "no stored witness: the search found no divergence yet (not a proof that none exists)"
 
 
 def add_reading_flag(p: argparse.ArgumentParser) -> None:
@@ -86,7 +87,7 @@ def _ambiguities(args: argparse.Namespace) -> int:
         defaults = ", ".join(f"{e} {entry.default(e)}" for e in EDITIONS)
         print(f"  default: {defaults}  ({entry.why_default})")
         mine = [s for s in stored if s.startswith(entry.amb + "-")]
-        status = ", ".join(f"specs/witnesses/{s}.json" for s in mine) if mine else "no stored witness"
+        status = ", ".join(f"specs/witnesses/{s}.json" for s in mine) if mine else NO_WITNESS
         print(f"  divergence: {status}")
     for fixed in FIXED:
         kind = "not an option yet" if fixed.plays_differently else "readings do not change play"
@@ -141,7 +142,7 @@ def paragraph(w: Witness) -> str:
         f"{w.amb} {w.left_letter} ({entry.meaning(w.left_letter)}) against {w.right_letter} "
         f"({entry.meaning(w.right_letter)}), {w.edition}, {w.players} players, seed {w.seed}: "
         f"the same {len(w.actions)} actions replay under both readings; after {last} the "
-        f"{w.kind} differ ({w.detail}). Search: {w.method}."
+        f"{w.kind} {'differ' if w.kind == LEGAL else 'differs'} ({w.detail}). Search: {w.method}."
     )
 
 

@@ -90,6 +90,7 @@ KNOWN_RULE_IDS: tuple[str, ...] = (
     "TRV-03",
     "TRV-04",
     "TRV-06",
+    "TRV-07",
     "TURN-01",
     "TURN-02",
     "TURN-03",

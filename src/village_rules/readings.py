@@ -96,6 +96,20 @@ READINGS: tuple[Reading, ...] = (
         "2023 p. 13 a) / 2011 'End of the game': 'the last empty space in the village chronicle'",
     ),
     Reading(
+        "AMB-17",
+        "Travelling with no member on the map but markers on cities",
+        "start_from_marker",
+        (
+            ("a", "only members count: with none on the map, a trip starts from the village"),
+            (
+                "b",
+                "markers count: with no member on the map, a farmyard member may set out from a marked city",
+            ),
+        ),
+        _both("a"),
+        "2023 p. 10 / 2011 'Travel': 'If you do not have any family members on the travel map'",
+    ),
+    Reading(
         "AMB-18",
         "A trip with no travel marker left",
         "trip_without_marker",
@@ -312,7 +326,6 @@ FIXED: tuple[Fixed, ...] = (
     ),
     Fixed("AMB-15", "The buying round at mass", "reading b (repeated rounds) is not implemented yet", True),
     Fixed("AMB-16", "Church majority tie on the furthest member", "reading b is not implemented yet", True),
-    Fixed("AMB-17", "Travelling with no member on the map", "reading b is not implemented yet", True),
     Fixed("AMB-20", "Where a traveller may go", "no second reading is recorded", False),
     Fixed("AMB-21", "When the well can be used", "no second reading is recorded", False),
     Fixed("AMB-22", "The market day through the well", "no second reading is recorded", False),
