@@ -16,6 +16,7 @@ from village_rules.actions import (
     Harvest,
     Mill,
     Pay,
+    TakeCube,
     Train,
     Travel,
     Well,
@@ -417,3 +418,16 @@ def test_the_fuzzer_and_the_machine_draw_the_readings() -> None:
 
     collect()
     assert seen == {(e.amb, x) for e in READINGS for x in e.letter_names}  # the machine's draws
+
+
+@pytest.mark.parametrize(("letter", "out"), [("a", ()), ("b", (2,))])
+def test_mkt08_amb34_market_day_in_the_final_actions(letter: str, out: tuple[int, ...]) -> None:
+    """MKT-08 / AMB-34 b: seat 2 triggered the end and has no final action; seat 1's is to
+    come. Seat 0's market day is open to seats 0 and 1 only under b."""
+    state = emptied(BIG_BOX, 3, variant=Variant(readings={"AMB-34": letter}))
+    state = put_cubes(state, ActionSpace.MARKET, {Cube.BROWN: 1})
+    state = replace(at(state, ChooseTurn(0)), end_triggered_by=2, final_turns=(1,))
+    trace: list[str] = []
+    apply(state, TakeCube(ActionSpace.MARKET, Cube.BROWN), trace)  # nobody can sell: all pass
+    assert ("MKT-08" in trace) is bool(out)
+    assert trace.count("MKT-04") == 3 - len(out)  # the seats asked, each passing

@@ -79,6 +79,7 @@ KNOWN_RULE_IDS: tuple[str, ...] = (
     "MKT-05",
     "MKT-06",
     "MKT-07",
+    "MKT-08",
     "ROUND-01",
     "ROUND-02",
     "SCORE-01",

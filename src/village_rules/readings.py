@@ -49,7 +49,7 @@ def _both(letter: str) -> tuple[tuple[str, str], ...]:
     return ((BIG_BOX, letter), (ORIGINAL, letter))
 
 
-READINGS: tuple[Reading, ...] = (
+_READINGS: tuple[Reading, ...] = (
     Reading(
         "AMB-01",
         "How far coin substitution reaches (the well)",
@@ -154,6 +154,17 @@ READINGS: tuple[Reading, ...] = (
         "2023 p. 6 'from the game board'; 2011 'employed' is nowhere defined",
     ),
     Reading(
+        "AMB-34",
+        "Market day during the final actions",
+        "final_market_day",
+        (
+            ("a", "all players take part, including those who have had their final action"),
+            ("b", "only the trigger player and the players whose final action is still to come"),
+        ),
+        _both("a"),
+        "2023 p. 8: a market day 'in which all players participate'",
+    ),
+    Reading(
         "AMB-26",
         "Training at a craft building without producing",
         "train_without_producing",
@@ -166,6 +177,7 @@ READINGS: tuple[Reading, ...] = (
     ),
 )
 
+READINGS: tuple[Reading, ...] = tuple(sorted(_READINGS, key=lambda r: r.amb))
 BY_ID: Mapping[str, Reading] = {r.amb: r for r in READINGS}
 
 
@@ -356,7 +368,6 @@ FIXED: tuple[Fixed, ...] = (
         "reading b (mass and reseeding first) is not implemented yet",
         True,
     ),
-    Fixed("AMB-34", "Market day during the final actions", "reading b is not implemented yet", True),
     Fixed(
         "AMB-35",
         "Church step grain: [1, 1, 2] or [1, 2, 1]",
