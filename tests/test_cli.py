@@ -250,13 +250,19 @@ def test_log_missing_fields_are_named(game_log: GameLog, missing: str) -> None:
 
 @pytest.mark.parametrize(
     "variant",
-    [{}, {"starting_compensation": True}, {"starting_compensation": True, "coin_substitution_at_well": 1}],
+    [
+        {},
+        {"starting_compensation": True},
+        {"starting_compensation": True, "coin_substitution_at_well": 1},
+        {"starting_compensation": True, "readings": []},
+        {"starting_compensation": True, "readings": {"AMB-26": 1}},
+    ],
 )
 def test_log_variant_needs_exactly_the_variant_booleans(game_log: GameLog, variant: dict[str, Any]) -> None:
     raw = _set(log_dict(game_log), "variant", variant)
     with pytest.raises(LogFormatError, match="variant"):
         GameLog.from_json(json.dumps(raw))
-    raw["variant"] = {**variant, "starting_compensation": True, "coin_substitution_at_well": True, "x": True}
+    raw["variant"] = {**variant, "starting_compensation": True, "readings": {}, "x": True}
     with pytest.raises(LogFormatError, match="variant"):
         GameLog.from_json(json.dumps(raw))
 
@@ -305,7 +311,7 @@ def test_game_log_json_round_trip(game_log: GameLog) -> None:
 def test_game_log_round_trip_with_a_variant_and_data_file(tmp_path: Path) -> None:
     custom = tmp_path / "board.json"
     custom.write_text(json.dumps(shipped_json("original-2011")), encoding="utf-8")
-    log = GameLog("my own board", 3, 11, ("draw-cube green",), Variant(False, False), str(custom))
+    log = GameLog("my own board", 3, 11, ("draw-cube green",), Variant(False, {"AMB-01": "b"}), str(custom))
     again = GameLog.from_json(log.to_json())
     assert again == log
     assert again.initial_state().num_players == 3  # the data file is used, not the edition name

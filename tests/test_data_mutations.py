@@ -20,6 +20,7 @@ import village_rules
 from village_rules import EDITIONS, from_json, new_game, to_json
 from village_rules.errors import DataError
 from village_rules.loader import parse_edition
+from village_rules.readings import random_choices
 from village_rules.rules import Variant
 
 DATA = village_rules.__file__.rsplit("/", 1)[0] + "/data"
@@ -93,7 +94,7 @@ def check_data_mutant(text: str, seed: int, steps: int) -> bool:
         return False
     rng = random.Random(seed)
     players = rng.choice(list(data.player_counts))
-    variant = Variant(rng.random() < 0.5, rng.random() < 0.5)
+    variant = Variant(rng.random() < 0.5, random_choices(rng))
     state = new_game(data, players, seed, variant)
     assert from_json(to_json(state)) == state
     play_checked(state, steps, seed)

@@ -16,7 +16,7 @@ from village_rules.loader import builtin_edition
 from village_rules.setup import board_after
 
 CONFIGS = [("original-2011", n) for n in (2, 3, 4)] + [("big-box-2023", n) for n in (2, 3, 4, 5)]
-VARIANTS = [Variant(), Variant(starting_compensation=False), Variant(coin_substitution_at_well=False)]
+VARIANTS = [Variant(), Variant(starting_compensation=False), Variant(readings={"AMB-01": "b"})]
 
 
 def _sampled_deal(edition: str, players: int, seed: int, variant: Variant) -> list[Action]:

@@ -165,7 +165,7 @@ def test_end01_end02_last_chronicle_space_then_the_others_act_once(edition: str)
         CHRONICLE_ALL_BUT_ONE,
         {GH: {Cube.PLAGUE: 1, Cube.ORANGE: 2}, FAM: {Cube.PINK: 2}},
         edition,
-        lifetimes=(10, 0, 0),
+        lifetimes=(8, 0, 0),
     )
     assert s.chronicle_free_total() == 1 and s.chronicle_free(FY) == 1
     s, tr = take_and_skip(s, TakeCube(GH, Cube.PLAGUE))
@@ -202,7 +202,7 @@ def test_end01_last_grave_end05_removed_and_amb10_chronicle_still_used(edition: 
         GRAVES_ALL_BUT_ONE,
         {GH: {Cube.PLAGUE: 3, Cube.ORANGE: 2}, FAM: {Cube.PINK: 2}},
         edition,
-        lifetimes=(10, 11, 11),
+        lifetimes=(8, 9, 9),
     )
     assert s.graveyard_free() == 1 and s.chronicle_free(FY) == 0
     s, tr = take_and_skip(s, TakeCube(GH, Cube.PLAGUE))
@@ -246,7 +246,7 @@ def test_end04_end_during_market_day_by_another_player(edition: str) -> None:
     """END-04 (AMB-09): Julie (seat 1) dies onto the last chronicle space while selling in
     Chris's market day: the market day is finished, then every player takes one final
     action clockwise, Julie first and the market-day player Chris last."""
-    s = market_end(edition, trigger_lifetime=0, julie_lifetime=11)
+    s = market_end(edition, trigger_lifetime=0, julie_lifetime=9)
     s = apply(s, TakeCube(MKT, Cube.BROWN))
     s = apply(s, Serve(1))
     s, tr = go(s, Serve(2))
@@ -277,7 +277,7 @@ def test_end04_end_during_market_day_by_another_player(edition: str) -> None:
 def test_end02_end_during_own_market_day_by_the_market_day_player(edition: str) -> None:
     """END-02 in a market day: Chris's second sale costs 1 time, his "1" dies at once onto
     the last chronicle space; he has taken his last turn, the others act once each."""
-    s = market_end(edition, trigger_lifetime=11, julie_lifetime=0)
+    s = market_end(edition, trigger_lifetime=9, julie_lifetime=0)
     s = strip(s, 1)  # Julie cannot sell
     s = apply(s, TakeCube(MKT, Cube.BROWN))
     s = apply(s, Serve(1))
@@ -315,7 +315,7 @@ def test_end03_last_cube_taken_in_final_actions_then_free_actions() -> None:
     s = endgame(
         CHRONICLE_ALL_BUT_ONE,
         {GH: {Cube.PLAGUE: 1}, FAM: {Cube.PINK: 1}},
-        lifetimes=(10, 0, 0),
+        lifetimes=(8, 0, 0),
     )
     s = give(s, 1, cubes={Cube.BROWN: 3})
     s = give(s, 2, cubes={Cube.BROWN: 3})
@@ -350,7 +350,7 @@ def test_end03_last_cube_taken_in_final_actions_then_free_actions() -> None:
 def test_end03_amb33_end_triggered_by_the_last_cube_of_the_round() -> None:
     """END-03 (AMB-33): seat 0 takes the last cube (a plague cube) and its death ends the
     game: no round mass, no reseeding; seats 1 and 2 take free actions, then the final mass."""
-    s = endgame(CHRONICLE_ALL_BUT_ONE, {GH: {Cube.PLAGUE: 1}}, lifetimes=(10, 0, 0))
+    s = endgame(CHRONICLE_ALL_BUT_ONE, {GH: {Cube.PLAGUE: 1}}, lifetimes=(8, 0, 0))
     s, tr = take_and_skip(s, TakeCube(GH, Cube.PLAGUE))
     assert "ROUND-01" not in tr and "MASS-01" not in tr
     assert s.mass is None and s.pending == ChooseTurn(1)
@@ -364,7 +364,7 @@ def test_end03_amb33_end_triggered_by_the_last_cube_of_the_round() -> None:
 def test_end03_free_market_day_all_players_take_part() -> None:
     """END-03 with AMB-34: a free market action in the final actions holds a market day in
     which the player who ended the game (seat 0) may still sell."""
-    s = endgame(CHRONICLE_ALL_BUT_ONE, {GH: {Cube.PLAGUE: 1}}, lifetimes=(10, 0, 0))
+    s = endgame(CHRONICLE_ALL_BUT_ONE, {GH: {Cube.PLAGUE: 1}}, lifetimes=(8, 0, 0))
     s = give(s, 0, goods={Good.SCROLL: 1}, grain=1, cubes={Cube.GREEN: 1})
     s = give(s, 1, goods={Good.HORSE: 1, Good.PLOW: 1})
     s, _ = take_and_skip(s, TakeCube(GH, Cube.PLAGUE))
@@ -397,7 +397,7 @@ def test_end06_final_mass_is_a_real_mass_then_terminal() -> None:
     s = endgame(
         CHRONICLE_ALL_BUT_ONE,
         {GH: {Cube.PLAGUE: 1, Cube.ORANGE: 2}, FAM: {Cube.PINK: 2}},
-        lifetimes=(10, 0, 0),
+        lifetimes=(8, 0, 0),
     )
     s = place(s, 2, 3, BLACK_BAG)
     s = give(s, 2, coins=1)

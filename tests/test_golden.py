@@ -33,7 +33,7 @@ def test_golden_games_cover_editions_player_counts_and_readings() -> None:
     configs = {(g.edition, g.players) for g in GOLDEN_GAMES}
     assert configs == {("original-2011", n) for n in (2, 3, 4)} | {("big-box-2023", n) for n in (2, 3, 4, 5)}
     assert any(not g.variant.starting_compensation for g in GOLDEN_GAMES)
-    assert any(not g.variant.coin_substitution_at_well for g in GOLDEN_GAMES)
+    assert any(g.variant.choices for g in GOLDEN_GAMES)
     assert {p.name for p in GOLDEN.glob("*.jsonl")} == {f"{g.name}.jsonl" for g in GOLDEN_GAMES}
     for game in GOLDEN_GAMES:
         last = json.loads(_stored(game)[-1])

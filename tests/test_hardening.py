@@ -149,7 +149,9 @@ def test_privilege_goods_gives_that_many_goods(tmp_path: Path) -> None:
     assert state.pending == ChooseSupplyGood(0, 2)
     state = apply(state, parse_action("good ox"))
     assert state.pending == ChooseSupplyGood(0, 1)
-    state = apply(state, PickGood(parse_action("good horse").good))  # type: ignore[union-attr]
+    horse = parse_action("good horse")
+    assert isinstance(horse, PickGood)
+    state = apply(state, PickGood(horse.good))
     assert state.players[0].goods.as_dict() == {"ox": 1, "horse": 1}
 
 

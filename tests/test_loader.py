@@ -177,9 +177,12 @@ def test_provenance_kinds_and_citations(edition: str) -> None:
         if kind in ("rulebook", "derived"):
             cited = [t for t in RULES_TEXTS if t in where]
             assert cited, f"{path}: a {kind} provenance must cite a rules text: {prov!r}"
-            assert PARAPHRASE not in where, f"{path}: cites the unreliable paraphrase: {prov!r}"
-    # Both files mix the three kinds: the texts do not state everything (README).
-    assert kinds == {"rulebook", "derived", "reconstructed"}
+        if kind == "secondary":  # a public source: its title in quotes and its address
+            assert re.search(r'"[^"]+"', where) and re.search(r"\w\.(co\.uk|com)\b", where), (path, prov)
+        assert PARAPHRASE not in where, f"{path}: cites the unreliable paraphrase: {prov!r}"
+    # Both files mix the four kinds: the texts do not state everything (README), and some
+    # printed values come from public secondary sources (life-time track, stables).
+    assert kinds == {"rulebook", "derived", "secondary", "reconstructed"}
     # Every file any provenance names exists in /work/shared/rules.
     for _, prov in provenances:
         for name in re.findall(r"[\w.-]+\.txt", prov):
@@ -214,9 +217,11 @@ def test_the_values_the_texts_state_are_rulebook_sourced() -> None:
             "tie_breakers",
         ):
             assert data.provenance_of(key).kind is SourceKind.RULEBOOK, (edition, key)
+        for key in ("lifetime_track_length", "crafts.stables.training_time"):
+            assert data.provenance_of(key).kind is SourceKind.SECONDARY, (edition, key)
         for key in (
             "setup_cards.2",
-            "lifetime_track_length",
+            "church.step_grain",
             "travel.cities[0]",
             "travel.paths[5]",
             "customers[5]",

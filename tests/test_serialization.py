@@ -37,6 +37,7 @@ from village_rules import (
 )
 from village_rules.play import play, random_policy
 from village_rules.serialization import _PENDING_TYPES
+from village_rules.testing.strategies import reading_choices
 
 DATA_DIR = Path(village_rules.__file__).resolve().parent / "data"
 BB = "big-box-2023"
@@ -63,7 +64,7 @@ def played(edition: str, n: int, seed: int, max_steps: int, variant: Variant | N
 # --- round trips ------------------------------------------------------------------------------
 
 games = st.sampled_from(GAMES)
-variants = st.builds(Variant, starting_compensation=st.booleans(), coin_substitution_at_well=st.booleans())
+variants = st.builds(Variant, starting_compensation=st.booleans(), readings=reading_choices())
 seeds = st.integers(min_value=0, max_value=2**63)
 
 

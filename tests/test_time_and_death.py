@@ -102,22 +102,23 @@ def test_time01_time_moves_the_token() -> None:
 
 
 def test_time01_token_stops_just_before_the_quill() -> None:
-    """TIME-01 / DEATH-01 boundary: 9 + 2 = 11 (the last space) kills nobody."""
+    """TIME-01 / DEATH-01 boundary: 7 + 2 = 9 (the last space of 10) kills nobody."""
     state = with_spare_cubes(bare())
     state = place(state, 0, 1, AtCraft(Building.OFFICE))
-    state = set_lifetime(state, 0, 9)
+    state = set_lifetime(state, 0, 7)
     after = apply(acting(state, 0, ActionSpace.CRAFTS), Produce(Building.OFFICE, Good.SCROLL))
-    assert after.players[0].lifetime == 11
+    assert after.players[0].lifetime == 9
     assert count_at(after, 0, InChronicle(Category.FARMYARD)) == 0
     assert after.living_members(0) == 4
 
 
-def test_time01_track_has_twelve_spaces() -> None:
-    """TIME-01: the 2023 life-time track has 12 spaces (10 + 2 wraps to 0 past the quill)."""
-    assert bare().rules.data.lifetime_track_length == 12
+def test_time01_track_has_ten_spaces() -> None:
+    """TIME-01: the 2023 life-time track has 10 spaces (8 + 2 wraps to 0 past the quill);
+    the length is from public secondary sources (docs/reconstructions.md §2)."""
+    assert bare().rules.data.lifetime_track_length == 10
     state = with_spare_cubes(bare())
     state = place(state, 0, 1, AtCraft(Building.OFFICE))
-    state = set_lifetime(state, 0, 10)
+    state = set_lifetime(state, 0, 8)
     after = apply(acting(state, 0, ActionSpace.CRAFTS), Produce(Building.OFFICE, Good.SCROLL))
     assert after.players[0].lifetime == 0
 
@@ -129,7 +130,7 @@ def test_death01_one_pass_one_death() -> None:
     """DEATH-01: passing the quill once kills exactly one member (one of the four "1"s)."""
     state = with_spare_cubes(bare())
     state = place(state, 0, 2, AtCraft(Building.OFFICE))  # a trained "2"
-    state = set_lifetime(state, 0, 11)
+    state = set_lifetime(state, 0, 9)
     trace: list[str] = []
     after = apply(acting(state, 0, ActionSpace.CRAFTS), Produce(Building.OFFICE, Good.SCROLL), trace)
     assert after.players[0].lifetime == 1
@@ -173,9 +174,9 @@ def test_death01_several_passes_several_deaths(tmp_path: Path) -> None:
 
 
 def test_death01_spend_time_counts_every_pass() -> None:
-    """DEATH-01: 25 time from space 0 of a 12-space track = 2 passes owed, token on 1."""
+    """DEATH-01: 21 time from space 0 of a 10-space track = 2 passes owed, token on 1."""
     state = bare()
-    after = spend_time(state, 1, 25, Ctx())
+    after = spend_time(state, 1, 21, Ctx())
     assert after.players[1].lifetime == 1
     assert after.deaths_owed == (0, 2, 0)
 
@@ -193,7 +194,7 @@ def test_death02_lowest_visible_number_dies() -> None:
     state = place(state, 0, 2, OnCouncil(2))  # the "2" (from the unborn supply)
     state = place(state, 0, 3, FARMYARD)
     state = place(state, 0, 3, AtCraft(Building.OFFICE), source=UNBORN)
-    state = set_lifetime(state, 0, 11)
+    state = set_lifetime(state, 0, 9)
     after = apply(acting(state, 0, ActionSpace.CRAFTS), Produce(Building.OFFICE, Good.SCROLL))
     assert count_at(after, 0, InChronicle(Category.COUNCIL_CHAMBER)) == 1
     assert count_at(after, 0, OnCouncil(2)) == 0
@@ -211,7 +212,7 @@ def test_death02_owner_chooses_among_tied_lowest() -> None:
     state = place(state, 0, 2, FARMYARD)
     state = place(state, 0, 2, OnCouncil(3), source=UNBORN)
     state = give(state, 0, grain=2)
-    state = set_lifetime(state, 0, 11)
+    state = set_lifetime(state, 0, 9)
     trace: list[str] = []
     after = apply(acting(state, 0, ActionSpace.CRAFTS), Mill(), trace)  # 2 time + 2 grain
     assert after.pending == ChooseDying(0)
@@ -233,7 +234,7 @@ def test_death02_single_place_needs_no_choice() -> None:
     """DEATH-02: four "1"s all on the farmyard: one candidate place, no decision offered."""
     state = with_spare_cubes(bare())
     state = put_cubes(state, ActionSpace.FAMILY, {Cube.PLAGUE: 1})
-    state = set_lifetime(state, 0, 10)
+    state = set_lifetime(state, 0, 8)
     after = apply(at(state, ChooseTurn(0)), TakeCube(ActionSpace.FAMILY, Cube.PLAGUE))
     assert after.pending == ChooseAction(0, ActionSpace.FAMILY)  # not dead yet (DEATH-06)
     assert after.deaths_owed == (1, 0, 0)
@@ -268,7 +269,7 @@ def test_death03_chronicle_category_of_the_workplace(workplace: Location, catego
     if workplace != FARMYARD:
         state = place(state, 0, 1, workplace)
     state = give(state, 0, grain=2)
-    state = set_lifetime(state, 0, 10)
+    state = set_lifetime(state, 0, 8)
     trace: list[str] = []
     after = apply(acting(state, 0, ActionSpace.CRAFTS), Mill(), trace)  # 2 time + 2 grain
     assert after.players[0].coins == 2
@@ -287,7 +288,7 @@ def p13_position() -> GameState:
     state = place(state, 0, 1, OnChurch(4))
     state = place(state, 0, 1, OnCouncil(1))
     state = place(state, 0, 1, InChronicle(Category.TRAVEL))
-    state = set_lifetime(state, 0, 10)
+    state = set_lifetime(state, 0, 8)
     # Chris passes the quill during his action (a plague cube, 2 time), then skips it.
     state = put_cubes(state, ActionSpace.GRAIN_HARVEST, {Cube.PLAGUE: 1})
     state = apply(at(state, ChooseTurn(0)), TakeCube(ActionSpace.GRAIN_HARVEST, Cube.PLAGUE))
@@ -335,7 +336,7 @@ def test_death05_no_visible_member_no_death() -> None:
     state = with_spare_cubes(bare())
     for _ in range(4):
         state = place(state, 0, 1, BLACK_BAG)
-    state = set_lifetime(state, 0, 11)
+    state = set_lifetime(state, 0, 9)
     state = put_cubes(state, ActionSpace.GRAIN_HARVEST, {Cube.PLAGUE: 1})
     trace: list[str] = []
     # No farmyard member: the harvest is impossible, so the turn ends at once.
@@ -354,7 +355,7 @@ def test_death05_pass_is_not_carried_over() -> None:
     state = with_spare_cubes(bare())
     for _ in range(4):
         state = place(state, 0, 1, BLACK_BAG)
-    state = set_lifetime(state, 0, 11)
+    state = set_lifetime(state, 0, 9)
     state = put_cubes(state, ActionSpace.GRAIN_HARVEST, {Cube.PLAGUE: 1})
     state = apply(at(state, ChooseTurn(0)), TakeCube(ActionSpace.GRAIN_HARVEST, Cube.PLAGUE))
     # Next turn of seat 0: a birth (no time) leaves the new "2" alive.
@@ -376,7 +377,7 @@ def test_death06_p12_example_smithy() -> None:
     state = place(state, 0, 1, OnCouncil(1))  # a "1" on the board; one "1" on the farmyard
     state = place(state, 0, 3, FARMYARD)
     state = put_cubes(state, ActionSpace.CRAFTS, {Cube.PLAGUE: 1, Cube.ORANGE: 1})
-    state = set_lifetime(state, 0, 11)
+    state = set_lifetime(state, 0, 9)
     trace: list[str] = []
     took = apply(at(state, ChooseTurn(0)), TakeCube(ActionSpace.CRAFTS, Cube.PLAGUE), trace)
     assert trace == ["TURN-01", "TURN-03", "TIME-01", "DEATH-01"]
@@ -412,7 +413,7 @@ def test_death06_during_market_day_at_once() -> None:
     state = give(state, 0, grain=2)
     state = give(state, 1, grain=3, cubes={Cube.GREEN: 1})
     state = give(state, 2, goods={Good.SCROLL: 1}, cubes={Cube.GREEN: 1})
-    state = set_lifetime(state, 1, 11)
+    state = set_lifetime(state, 1, 9)
     state = apply(at(state, ChooseTurn(0)), TakeCube(ActionSpace.MARKET, Cube.GREEN))
     state = apply(state, Serve(8))  # the free first sale of the market-day player
     assert state.pending == MarketChoice(1)
@@ -434,7 +435,7 @@ def test_death06_no_death_before_the_action_ends() -> None:
     state = place(state, 0, 1, OnCouncil(1))
     state = place(state, 0, 1, OnCouncil(1))
     state = place(state, 0, 1, OnCouncil(1))
-    state = set_lifetime(state, 0, 10)
+    state = set_lifetime(state, 0, 8)
     after = apply(acting(state, 0, ActionSpace.CHURCH), ChurchEnter(1))  # 3 time, no brown
     assert after.players[0].lifetime == 1
     assert after.players[0].members[3] == BLACK_BAG
@@ -452,7 +453,7 @@ def test_death06_chosen_during_market_day_before_it_goes_on() -> None:
     state = give(state, 1, grain=3, cubes={Cube.GREEN: 1})
     state = give(state, 2, goods={Good.SCROLL: 1}, cubes={Cube.GREEN: 1})
     state = place(state, 1, 1, OnCouncil(1))
-    state = set_lifetime(state, 1, 11)
+    state = set_lifetime(state, 1, 9)
     state = apply(at(state, ChooseTurn(0)), TakeCube(ActionSpace.MARKET, Cube.GREEN))
     state = apply(state, Serve(8))
     dying = apply(state, Serve(2))
@@ -476,7 +477,7 @@ def test_death06_last_cube_death_resolved_before_the_mass() -> None:
     state = place(state, 0, 1, InChronicle(Category.TRAVEL))
     state = place(state, 0, 2, FARMYARD)
     state = place(state, 1, 1, OnChurch(1))
-    state = set_lifetime(state, 0, 10)
+    state = set_lifetime(state, 0, 8)
     state = put_cubes(state, ActionSpace.FAMILY, {Cube.PLAGUE: 1})
     took = apply(at(state, ChooseTurn(0)), TakeCube(ActionSpace.FAMILY, Cube.PLAGUE))
     assert took.pending == ChooseAction(0, ActionSpace.FAMILY)
@@ -497,7 +498,7 @@ def test_death06_plague_cube_from_the_market_dies_after_the_market_day() -> None
     state = put_cubes(state, ActionSpace.MARKET, {Cube.PLAGUE: 1})
     state = give(state, 0, grain=2)
     state = give(state, 1, grain=3, cubes={Cube.GREEN: 1})
-    state = set_lifetime(state, 0, 10)
+    state = set_lifetime(state, 0, 8)
     state = apply(at(state, ChooseTurn(0)), TakeCube(ActionSpace.MARKET, Cube.PLAGUE))
     assert state.pending == MarketChoice(0)
     assert state.players[0].lifetime == 0

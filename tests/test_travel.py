@@ -22,6 +22,7 @@ from village_rules.engine.core import apply, legal_actions
 from village_rules.errors import IllegalActionError
 from village_rules.loader import builtin_edition
 from village_rules.pending import ChooseAction, ChooseSupplyCube, ChooseTurn
+from village_rules.rules import Variant
 from village_rules.scenario import acting, give, place, ready, strip
 from village_rules.state import GameState
 from village_rules.tally import Tally
@@ -64,9 +65,9 @@ REWARDS = {
 }
 
 
-def traveller(edition: str = ED23, players: int = 2) -> GameState:
+def traveller(edition: str = ED23, players: int = 2, variant: Variant | None = None) -> GameState:
     """Seat 0 with an empty farmyard (its four "1"s at home), about to travel."""
-    s = ready(edition, players, seed=3)
+    s = ready(edition, players, seed=3, variant=variant)
     for seat in range(players):
         s = strip(s, seat)
     return acting(s, 0, ActionSpace.TRAVEL)
@@ -313,9 +314,13 @@ def test_trv02_choice_of_trips() -> None:
 # --- TRV-03 -------------------------------------------------------------------------------
 
 
+ONCE_PER_CITY = Variant(readings={"AMB-19": "a"})  # the 2011 sentence; 2023's default is b
+
+
 def test_trv03_second_visit_pays_but_gets_no_marker_or_reward() -> None:
-    """TRV-03: back on c1 (marker already there) the trip is paid, no marker, no reward."""
-    s = traveller()
+    """TRV-03 (AMB-19 a): back on c1 (marker already there) the trip is paid, no marker, no
+    reward. (Under the 2023 default AMB-19 b the reward is paid again: test_readings.py.)"""
+    s = traveller(variant=ONCE_PER_CITY)
     s = place(s, 0, 1, Travelling("c3"))
     s = with_markers(s, 0, ["c1", "c3"])
     s = give(s, 0, goods={Good.WAGON: 1}, cubes={Cube.ORANGE: 1})
@@ -355,8 +360,8 @@ def test_trv03_no_reward_once_the_six_markers_are_out() -> None:
 
 def test_trv01_start_again_from_the_village_with_only_markers_on_the_map() -> None:
     """TRV-01 / TRV-03 (AMB-17): markers but no member on the map: the trip starts at the
-    village; c1 (already marked) gives nothing, c2 gives its 3 prestige."""
-    s = traveller()
+    village; c1 (already marked) gives nothing under AMB-19 a, c2 gives its 3 prestige."""
+    s = traveller(variant=ONCE_PER_CITY)
     s = with_markers(s, 0, ["c1", "c3"])
     s = give(s, 0, goods={Good.WAGON: 2}, cubes={Cube.BROWN: 2, Cube.PINK: 2})
     assert legal_actions(s) == [Travel("village", "c1", 1), Travel("village", "c2", 1), Skip()]

@@ -344,9 +344,9 @@ def test_coin01_well_with_spare_cube_and_coin_offers_both_payments() -> None:
     assert cubes_only.players[0].coins == 1
 
 
-def test_well_needs_at_least_one_real_cube_of_the_colour() -> None:
-    """AMB-01: 3 coins alone are not '3 cubes of the same colour'."""
-    state = bare()
+def test_well_needs_at_least_one_real_cube_of_the_colour_under_amb01_a() -> None:
+    """AMB-01 a: 3 coins alone are not '3 cubes of the same colour'."""
+    state = bare(variant=Variant(readings={"AMB-01": "a"}))
     state = put_cubes(state, ActionSpace.CHURCH, {Cube.BROWN: 2})
     state = give(state, 0, coins=3)
     state = turn_of(state, 0)
@@ -355,9 +355,24 @@ def test_well_needs_at_least_one_real_cube_of_the_colour() -> None:
         apply(state, Well(ActionSpace.FAMILY, Cube.GREEN))
 
 
+def test_well_with_three_coins_by_default_amb01_c() -> None:
+    """AMB-01 c (the default, p. 12 'any one influence cube'): 3 coins pay the well."""
+    state = bare()
+    state = put_cubes(state, ActionSpace.CHURCH, {Cube.BROWN: 2})
+    state = give(state, 0, coins=3)
+    state = turn_of(state, 0)
+    assert Well(ActionSpace.FAMILY, Cube.GREEN) in legal_actions(state)
+    paid = apply(state, Well(ActionSpace.FAMILY, Cube.GREEN))
+    if isinstance(paid.pending, ChoosePayment):
+        assert legal_actions(paid) == [Pay(0, Tally.of({Cube.GREEN: 3}))]
+        paid = apply(paid, Pay(0, Tally.of({Cube.GREEN: 3})))
+    assert paid.players[0].coins == 0
+    assert paid.supply.coins == state.supply.coins + 3
+
+
 def test_well_without_coin_substitution_variant() -> None:
-    """AMB-01 option coin_substitution_at_well=False: 2 pink + 1 coin cannot pay the well."""
-    state = bare(variant=Variant(coin_substitution_at_well=False))
+    """AMB-01 b: 2 pink + 1 coin cannot pay the well."""
+    state = bare(variant=Variant(readings={"AMB-01": "b"}))
     state = put_cubes(state, ActionSpace.CHURCH, {Cube.BROWN: 2})
     state = give(state, 0, cubes={Cube.PINK: 2}, coins=1)
     state = turn_of(state, 0)

@@ -111,11 +111,11 @@ class CallHome:
 @dataclass(frozen=True, slots=True)
 class Train:
     """Crafts: train a farmyard member numbered `number` below `building` and produce
-    `good` with it at once (p. 7; AMB-26)."""
+    `good` with it at once, or (`good` None, AMB-26 b) train only (p. 7)."""
 
     building: Building
     number: int
-    good: Good
+    good: Good | None
 
 
 @dataclass(frozen=True, slots=True)
@@ -314,7 +314,10 @@ def format_action(action: Action) -> str:
             return "birth"
         case CallHome(location, number):
             return f"call-home {format_location(location)} {number}"
+        case Train(building, number, None):
+            return f"train {building.value} {number}"
         case Train(building, number, good):
+            assert good is not None
             return f"train {building.value} {number} {good.value}"
         case Produce(building, good):
             return f"produce {building.value} {good.value}"
@@ -434,6 +437,8 @@ def _parse(verb: str, args: list[str], text: str) -> Action:
         case "call-home":
             want(2)
             return CallHome(parse_location(args[0]), _int(args[1]))
+        case "train" if len(args) == 2:  # AMB-26 b: train only
+            return Train(Building(args[0]), _int(args[1]), None)
         case "train":
             want(3)
             return Train(Building(args[0]), _int(args[1]), Good(args[2]))
@@ -552,6 +557,7 @@ _FIELD_CHECKS: dict[str, tuple[str, Callable[[object], bool]]] = {
     "ActionSpace": ("an ActionSpace", lambda v: isinstance(v, ActionSpace)),
     "Cube": ("a Cube", lambda v: isinstance(v, Cube)),
     "Good": ("a Good", lambda v: isinstance(v, Good)),
+    "Good | None": ("a Good or None", lambda v: v is None or isinstance(v, Good)),
     "Building": ("a Building", lambda v: isinstance(v, Building)),
     "Location": ("a Location", _is_location),
     "Tally[Cube]": ("a Tally of positive counts per Cube", _is_coins),
@@ -634,6 +640,7 @@ def _universe(data: EditionData) -> tuple[Action, ...]:
     out += [DrawCube(c) for c in cubes]
     out += [DrawCustomer(t.id) for t in data.customers]
     out += [DrawMember(seat, n) for seat in range(data.max_players) for n in numbers]
+    out += [Train(c.building, n, None) for c in data.crafts for n in numbers]  # AMB-26 b, last: ids stay
     return tuple(out)
 
 

@@ -9,8 +9,9 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from village_rules import cli_pictures, cli_prove
+from village_rules import cli_pictures, cli_prove, cli_readings
 from village_rules.cli_fuzz import register as register_fuzz
+from village_rules.cli_readings import add_reading_flag, reading_choices
 from village_rules.errors import LogFormatError, VillageError
 from village_rules.jsonio import MAX_LOG_CHARS, JsonInputError, read_text_file
 from village_rules.loader import EDITIONS, builtin_edition, load_edition
@@ -69,8 +70,11 @@ def _parser() -> argparse.ArgumentParser:
             "--no-compensation", action="store_true", help="skip the 2023 starting compensation (AMB-11)"
         )
         p.add_argument(
-            "--no-coins-at-well", action="store_true", help="coins may not replace well cubes (AMB-01)"
+            "--no-coins-at-well",
+            action="store_true",
+            help="same as --reading AMB-01=b (kept for old scripts)",
         )
+        add_reading_flag(p)
 
     p = sub.add_parser("setup", help="set up a game and print it")
     common(p)
@@ -92,14 +96,12 @@ def _parser() -> argparse.ArgumentParser:
     register_fuzz(sub)
     cli_pictures.register(sub)
     cli_prove.register(sub)
+    cli_readings.register(sub)
     return parser
 
 
 def _variant(args: argparse.Namespace) -> Variant:
-    return Variant(
-        starting_compensation=not args.no_compensation,
-        coin_substitution_at_well=not args.no_coins_at_well,
-    )
+    return Variant(not args.no_compensation, reading_choices(args))
 
 
 def _setup(args: argparse.Namespace) -> int:

@@ -14,6 +14,7 @@ import time
 from pathlib import Path
 from typing import Any, TextIO
 
+from village_rules.cli_readings import add_reading_flag, reading_choices
 from village_rules.fuzz import BACKENDS, FuzzInterrupted, Shard, plan_run, run_fuzz, write_atomically
 from village_rules.fuzz_report import merge_shards, read_report, report_json
 from village_rules.loader import EDITIONS
@@ -58,6 +59,7 @@ def register(sub: argparse._SubParsersAction[Any]) -> None:
         metavar="PATH",
         help="write the run's report here when it finishes (removed at the start; never partial)",
     )
+    add_reading_flag(p)
     p.set_defaults(func=fuzz_command)
 
     p = sub.add_parser("fuzz-merge", help="merge the --json reports of every shard of a fuzz run")
@@ -68,8 +70,11 @@ def register(sub: argparse._SubParsersAction[Any]) -> None:
 def fuzz_command(args: argparse.Namespace) -> int:
     """Run the fuzzer as the options say; print the summary; return the exit code."""
     shard = Shard.parse(args.shard) if args.shard is not None else None
+    readings = reading_choices(args) if args.reading else None
     options = {"shard": shard, "backend": args.backend, "address": args.address}
-    plan_run(args.games, args.seed, args.workers, args.edition, args.players, **options)  # refuse bad ones
+    plan_run(  # refuse bad options before anything is written
+        args.games, args.seed, args.workers, args.edition, args.players, **options, readings=readings
+    )
     if args.json is not None:
         args.json.unlink(missing_ok=True)  # an old report must not pass for this run's
     bar = None if args.quiet else ProgressBar(sys.stderr)
@@ -85,6 +90,7 @@ def fuzz_command(args: argparse.Namespace) -> int:
             shard=shard,
             backend=args.backend,
             address=args.address,
+            readings=readings,
         )
     except FuzzInterrupted as stop:
         if bar is not None:

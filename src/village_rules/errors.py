@@ -104,3 +104,7 @@ class ParameterError(VillageError, ValueError):
     def __init__(self, parameter: str, problem: str) -> None:
         super().__init__(f"parameter {parameter!r}: {problem}")
         self.parameter = parameter
+
+
+class ReadingError(VillageError, ValueError):
+    """An unknown ambiguity ID or reading letter (see `village_rules.readings`)."""

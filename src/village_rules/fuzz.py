@@ -45,6 +45,7 @@ from village_rules.errors import FuzzArgumentError, FuzzBackendError
 from village_rules.invariants import Violation, state_violations, transition_violations
 from village_rules.loader import EDITIONS, builtin_edition
 from village_rules.play import GameLog, random_policy
+from village_rules.readings import random_choices
 from village_rules.rules import Variant
 from village_rules.serialization import to_json
 from village_rules.setup import new_game
@@ -64,12 +65,14 @@ KNOWN_RULE_IDS: tuple[str, ...] = (
     "CRAFT-02",
     "CRAFT-03",
     "CRAFT-04",
+    "CRAFT-05",
     "DEATH-01",
     "DEATH-02",
     "DEATH-03",
     "DEATH-04",
     "DEATH-05",
     "DEATH-06",
+    "DEATH-07",
     "END-01",
     "END-02",
     "END-03",
@@ -93,6 +96,7 @@ KNOWN_RULE_IDS: tuple[str, ...] = (
     "MKT-05",
     "MKT-06",
     "MKT-07",
+    "MKT-08",
     "ROUND-01",
     "ROUND-02",
     "SCORE-01",
@@ -103,6 +107,8 @@ KNOWN_RULE_IDS: tuple[str, ...] = (
     "TRV-02",
     "TRV-03",
     "TRV-04",
+    "TRV-06",
+    "TRV-07",
     "TURN-01",
     "TURN-02",
     "TURN-03",
@@ -135,8 +141,15 @@ class FuzzGame:
     variant: Variant
 
 
-def plan_game(seed: int, index: int, edition: str | None = None, players: int | None = None) -> FuzzGame:
-    """The game `index` of a run with `seed` (edition, players chosen unless fixed)."""
+def plan_game(
+    seed: int,
+    index: int,
+    edition: str | None = None,
+    players: int | None = None,
+    readings: tuple[tuple[str, str], ...] | None = None,
+) -> FuzzGame:
+    """The game `index` of a run with `seed` (edition, players and the AMB readings of
+    `village_rules.readings` chosen unless fixed)."""
     rng = random.Random(f"village-rules fuzz {seed} {index}")  # str seeds hash the same everywhere
     game_seed = rng.getrandbits(63)
     if edition is not None:
@@ -146,10 +159,9 @@ def plan_game(seed: int, index: int, edition: str | None = None, players: int | 
         ed = rng.choice(fitting)
     counts = builtin_edition(ed).player_counts
     n = players if players is not None else rng.choice(list(counts))
-    variant = Variant(
-        starting_compensation=rng.random() < 0.75,
-        coin_substitution_at_well=rng.random() < 0.75,
-    )
+    compensation = rng.random() < 0.75
+    drawn = random_choices(rng)
+    variant = Variant(compensation, drawn if readings is None else readings)
     return FuzzGame(index, game_seed, ed, n, variant)
 
 
@@ -335,6 +347,8 @@ class FuzzSummary:
     """The run's --edition (None: drawn per game)."""
     players: int | None = None
     """The run's --players (None: drawn per game)."""
+    readings: tuple[tuple[str, str], ...] | None = None
+    """The run's fixed --reading choices (None: drawn per game)."""
     merged_from: int = 0
     """How many shard reports `fuzz_report.merge_shards` combined into this summary (0: none)."""
 
@@ -438,6 +452,8 @@ class RunPlan:
     max_steps: int
     indices: range
     chunks: tuple[tuple[int, ...], ...]
+    readings: tuple[tuple[str, str], ...] | None = None
+    """Every game's AMB readings, fixed; None: drawn per game (`plan_game`)."""
 
 
 class Results:
@@ -501,12 +517,14 @@ def run_fuzz(  # noqa: PLR0917 - the CLI's argument order
     shard: Shard | None = None,
     backend: str = "process",
     address: str | None = None,
+    readings: tuple[tuple[str, str], ...] | None = None,
 ) -> FuzzSummary:
     """Play the `games` seeded random games of a run (or only those of `shard`) over
     `workers` processes (1 = in this process) or Ray tasks, checking every invariant at
     every step; stop at the first violation and write its log to `out_dir`.
 
-    The result depends only on (games, seed, edition, players, shard). Bad arguments raise
+    The result depends only on (games, seed, edition, players, shard, readings; `readings`
+    fixes every game's AMB choices, by default drawn per game). Bad arguments raise
     `FuzzArgumentError`. Ctrl-C cancels the outstanding games within seconds and raises
     `FuzzInterrupted` with a summary of the games finished (a failing log among them is
     written, complete, as usual; nothing else is)."""
@@ -521,6 +539,7 @@ def run_fuzz(  # noqa: PLR0917 - the CLI's argument order
         shard=shard,
         backend=backend,
         address=address,
+        readings=readings,
     )
     play: Backend
     if backend == "ray":
@@ -569,6 +588,7 @@ def plan_run(
     shard: Shard | None = None,
     backend: str = "process",
     address: str | None = None,
+    readings: tuple[tuple[str, str], ...] | None = None,
 ) -> RunPlan:
     """Check every argument of `run_fuzz` (FuzzArgumentError naming the option) and cut
     the run into chunks; plays nothing."""
@@ -605,7 +625,7 @@ def plan_run(
     n = len(indices)
     size = chunk_size or max(1, min(8, n // (workers * 4) or 1))
     chunks = tuple(tuple(indices[k : k + size]) for k in range(0, n, size))
-    return RunPlan(seed, edition, players, max_steps, indices, chunks)
+    return RunPlan(seed, edition, players, max_steps, indices, chunks, readings)
 
 
 # --- the process backend ------------------------------------------------------------------
@@ -614,8 +634,13 @@ _stop_event: EventType | None = None
 """In a pool worker: set by the parent on Ctrl-C, so a chunk stops after its current game."""
 
 
-def play_chunk(
-    seed: int, indices: tuple[int, ...], edition: str | None, players: int | None, max_steps: int
+def play_chunk(  # noqa: PLR0917 - sent to pool workers and Ray tasks positionally
+    seed: int,
+    indices: tuple[int, ...],
+    edition: str | None,
+    players: int | None,
+    max_steps: int,
+    readings: tuple[tuple[str, str], ...] | None = None,
 ) -> list[GameResult]:
     """Games of a chunk in order, stopping after the first failing one (or when the run is
     being stopped)."""
@@ -623,7 +648,7 @@ def play_chunk(
     for i in indices:
         if _stop_event is not None and _stop_event.is_set():
             break
-        result = play_game(plan_game(seed, i, edition, players), max_steps)
+        result = play_game(plan_game(seed, i, edition, players, readings), max_steps)
         out.append(result)
         if result.failed:
             break
@@ -634,7 +659,8 @@ def _in_process(plan: RunPlan, workers: int, results: Results) -> None:
     """One game at a time in this process; Ctrl-C loses only the game being played."""
     for chunk in plan.chunks:
         for i in chunk:
-            results.add([play_game(plan_game(plan.seed, i, plan.edition, plan.players), plan.max_steps)])
+            game = plan_game(plan.seed, i, plan.edition, plan.players, plan.readings)
+            results.add([play_game(game, plan.max_steps)])
             if results.settled_failure() is not None:
                 return
 
@@ -657,7 +683,7 @@ def _process_pool(plan: RunPlan, workers: int, results: Results) -> None:
 
     def submit() -> None:
         for chunk in itertools.islice(queued, 2 * workers - len(pending)):
-            args = (plan.seed, chunk, plan.edition, plan.players, plan.max_steps)
+            args = (plan.seed, chunk, plan.edition, plan.players, plan.max_steps, plan.readings)
             pending.add(pool.submit(play_chunk, *args))
 
     try:
@@ -744,6 +770,7 @@ def _summarise(
         backend=backend,
         interrupted=interrupted,
         edition=plan.edition,
+        readings=plan.readings,
         players=plan.players,
     )
 

@@ -77,7 +77,8 @@ def _play_tasks(ray: ModuleType, plan: RunPlan, workers: int, results: Results) 
 
     def submit() -> None:
         for chunk in itertools.islice(queued, window - len(pending)):
-            pending.append(task.remote(plan.seed, chunk, plan.edition, plan.players, plan.max_steps))
+            args = (plan.seed, chunk, plan.edition, plan.players, plan.max_steps, plan.readings)
+            pending.append(task.remote(*args))
 
     def collect(refs: list[object]) -> None:
         for ref in refs:

@@ -16,10 +16,11 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from village_rules.errors import FuzzReportError, VillageError
+from village_rules.errors import FuzzReportError, ReadingError, VillageError
 from village_rules.fuzz import FuzzFailure, FuzzSummary, Shard, plan_game
 from village_rules.invariants import Violation
 from village_rules.loader import EDITIONS
+from village_rules.readings import normalise
 
 REPORT_FORMAT = "village-rules-fuzz-report"
 REPORT_FORMAT_VERSION = 1
@@ -35,6 +36,7 @@ _KEYS = frozenset(
         "shard",
         "edition",
         "players",
+        "readings",
         "workers",
         "backend",
         "seconds",
@@ -61,6 +63,7 @@ def report_json(summary: FuzzSummary) -> str:
         "shard": None if summary.shard is None else str(summary.shard),
         "edition": summary.edition,
         "players": summary.players,
+        "readings": None if summary.readings is None else [list(pair) for pair in summary.readings],
         "workers": summary.workers,
         "backend": summary.backend,
         "seconds": round(summary.seconds, 3),
@@ -124,6 +127,7 @@ def parse_report(text: str, name: str = "fuzz report") -> FuzzSummary:
         raise FuzzReportError(name, "edition", f"must be null or one of {', '.join(EDITIONS)}")
     assert edition is None or isinstance(edition, str)
     players = None if r.get("players") is None else r.integer("players", 1)
+    readings = _readings(name, r.get("readings"))
     backend = r.get("backend")
     if not isinstance(backend, str):
         raise FuzzReportError(name, "backend", "must be a string")
@@ -133,7 +137,9 @@ def parse_report(text: str, name: str = "fuzz report") -> FuzzSummary:
     rule_counts = _rule_counts(name, r.get("rule_counts"))
     records = _records(name, r.get("games"))
     planned = range(run_games) if shard is None else shard.indices(run_games)
-    failure = _failure(name, r.get("failure"), records, seed=seed, edition=edition, players=players)
+    failure = _failure(
+        name, r.get("failure"), records, seed=seed, edition=edition, players=players, readings=readings
+    )
     expected = list(planned)
     if failure is not None:
         expected = expected[: expected.index(failure.game.index) + 1] if failure.game.index in planned else []
@@ -162,6 +168,7 @@ def parse_report(text: str, name: str = "fuzz report") -> FuzzSummary:
         backend=backend,
         edition=edition,
         players=players,
+        readings=readings,
     )
 
 
@@ -183,6 +190,7 @@ def merge_shards(shards: Sequence[FuzzSummary], names: Sequence[str] | None = No
             ("run_games", s.run_games, first.run_games),
             ("edition", s.edition, first.edition),
             ("players", s.players, first.players),
+            ("readings", s.readings, first.readings),
             ("shard", s.shard.count, first.shard.count if first.shard else None),
         ):
             if mine != theirs:
@@ -219,6 +227,7 @@ def merge_shards(shards: Sequence[FuzzSummary], names: Sequence[str] | None = No
         backend="+".join(sorted({s.backend for s in shards})),
         edition=first.edition,
         players=first.players,
+        readings=first.readings,
         merged_from=len(shards),
     )
 
@@ -301,6 +310,20 @@ def _records(file: str, raw: object) -> list[tuple[int, str]]:
     return out
 
 
+def _readings(file: str, raw: object) -> tuple[tuple[str, str], ...] | None:
+    """The run's fixed readings: null, or a list of [AMB ID, letter] pairs of the register."""
+    if raw is None:
+        return None
+    if not isinstance(raw, list) or not all(
+        isinstance(p, list) and len(p) == 2 and all(isinstance(x, str) for x in p) for p in raw
+    ):
+        raise FuzzReportError(file, "readings", "must be null or a list of [AMB ID, letter] pairs")
+    try:
+        return normalise(tuple((p[0], p[1]) for p in raw))
+    except ReadingError as exc:
+        raise FuzzReportError(file, "readings", str(exc)) from None
+
+
 def _failure(
     file: str,
     raw: object,
@@ -309,6 +332,7 @@ def _failure(
     seed: int,
     edition: str | None,
     players: int | None,
+    readings: tuple[tuple[str, str], ...] | None,
 ) -> FuzzFailure | None:
     if raw is None:
         return None
@@ -330,7 +354,7 @@ def _failure(
     if not isinstance(log, str) or not log:
         raise FuzzReportError(file, "failure.log", "must be the path of the failing game's log")
     try:
-        game = plan_game(seed, index, edition, players)
+        game = plan_game(seed, index, edition, players, readings)
     except (IndexError, ValueError, VillageError):  # a player count no edition has
         raise FuzzReportError(file, "players", f"no edition is for {players} players") from None
     return FuzzFailure(game, tuple(found), Path(log), r.integer("actions", 1))

@@ -45,7 +45,7 @@ class GoldenGame:
     variant: Variant = field(default_factory=Variant)
 
 
-_NO_COIN_AT_WELL = Variant(coin_substitution_at_well=False)  # AMB-01 the other way
+_NO_COIN_AT_WELL = Variant(readings={"AMB-01": "b"})  # AMB-01: no coin may stand in at the well
 _NO_COMPENSATION = Variant(starting_compensation=False)  # AMB-11 the other way
 
 GOLDEN_GAMES: tuple[GoldenGame, ...] = (

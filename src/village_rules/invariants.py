@@ -400,9 +400,11 @@ def member_violations(state: GameState) -> list[Violation]:
                 )
     chronicle_open, graves_open = _capacity(d, state.num_players)
     chronicle_free = 0
+    category_full = False  # AMB-12 b: one full category ends the game
     for category, open_spaces in chronicle_open.items():
         count = chronicle.get(category, 0)
         chronicle_free += max(0, open_spaces - count)
+        category_full = category_full or (open_spaces > 0 and count >= open_spaces)
         if count > open_spaces:
             out.append(
                 Violation(CHRONICLE, category.value, f"at most {open_spaces} (open spaces)", str(count))
@@ -416,7 +418,9 @@ def member_violations(state: GameState) -> list[Violation]:
         out.append(Violation(GRAVEYARD, "graveyard", f"at most {graves_open} (open graves)", str(graves)))
     if removed and state.end_triggered_by is None:
         out.append(Violation(REMOVED, "removed members", "none before the end is triggered", str(removed)))
-    out += _end_trigger(state, chronicle_free == 0 or graves >= graves_open)
+    one_category = state.rules.reading("AMB-12") == "b"
+    full = chronicle_free == 0 or graves >= graves_open or (one_category and category_full)
+    out += _end_trigger(state, full)
     return out
 
 
@@ -617,7 +621,8 @@ def phase_violations(state: GameState) -> list[Violation]:
             ]
             if busy:
                 bad("nothing in progress", ", ".join(busy) + " in progress")
-            if any(state.deaths_owed):
+            # AMB-23 b: a death with no visible member stays owed across turns.
+            if any(state.deaths_owed) and state.rules.reading("AMB-23") != "b":
                 bad("no death owed", f"deaths owed {state.deaths_owed}")
             if isinstance(pending, GameOver) and state.final_turns != ():
                 bad("every final action taken", f"final turns {state.final_turns}")
@@ -646,7 +651,13 @@ def end_trigger_violations(state: GameState) -> list[Violation]:
     """The end is triggered exactly when the chronicle (every open space) or the graveyard
     is full: the dead never leave, so it cannot be un-triggered, and filling either
     triggers it at once. (`member_violations` checks this too, in its single pass.)"""
-    return _end_trigger(state, state.chronicle_free_total() <= 0 or state.graveyard_free() <= 0)
+    full = state.chronicle_free_total() <= 0 or state.graveyard_free() <= 0
+    if state.rules.reading("AMB-12") == "b":  # one full category ends the game
+        full = full or any(
+            state.rules.data.chronicle_open(c, state.num_players) > 0 and state.chronicle_free(c) <= 0
+            for c in Category
+        )
+    return _end_trigger(state, full)
 
 
 def _end_trigger(state: GameState, full: bool) -> list[Violation]:

@@ -5,8 +5,10 @@ Importing this module registers two games with pyspiel (docs/rl.md):
 - `python_village`: returns are the win shared out (1 split among the winners, constant sum 1);
 - `python_village_score`: returns are the final totals of prestige (general sum).
 
-Parameters: `edition` (`big-box-2023` or `original-2011`), `players`, the reading options of
-`Variant` (`starting_compensation`, `coin_substitution_at_well`) and `max_moves`.
+Parameters: `edition` (`big-box-2023` or `original-2011`), `players`, the options of
+`Variant` (`starting_compensation`), one string parameter per switchable entry of the
+ambiguity register (`amb_01`, `amb_26`, …: a reading letter, or "" for the edition's
+default; `village-rules ambiguities` lists them) and `max_moves`.
 The game is sequential, explicitly stochastic and of perfect information
 (`village_rules.observation` states the information model). The setup's random deal and
 compensation cube are its first chance nodes, so one loaded game covers every setup.
@@ -33,11 +35,12 @@ from village_rules.actions import Action, action_from_id
 from village_rules.bounds import DEFAULT_MAX_MOVES, max_chance_outcomes, score_bounds
 from village_rules.edition import EditionData
 from village_rules.engine.core import apply
-from village_rules.errors import ParameterError
+from village_rules.errors import ParameterError, ReadingError
 from village_rules.ids import chance_outcome_ids, legal_action_ids, num_distinct_actions, sorted_outcome_ids
 from village_rules.invariants import check
 from village_rules.loader import EDITIONS, builtin_edition
 from village_rules.observation import observation_string, observation_tensor, tensor_size
+from village_rules.readings import READINGS, check_choice
 from village_rules.rules import Variant
 from village_rules.scoring import ReturnsKind, returns, score_breakdown
 from village_rules.serialization import from_json, to_json
@@ -58,6 +61,12 @@ _VARIANT_DEFAULTS: dict[str, bool | int | str] = {
 }
 _VARIANT_FLAGS = tuple(_VARIANT_DEFAULTS)
 
+_READING_PARAMS: dict[str, str] = {
+    # One parameter per switchable register entry: "" plays the edition's own default.
+    "amb_" + entry.amb.removeprefix("AMB-"): entry.amb
+    for entry in READINGS
+}
+
 
 def _base(default: bool | int | str) -> type:
     """The pyspiel parameter type of a `Variant` option."""
@@ -68,6 +77,7 @@ _DEFAULTS: dict[str, object] = {
     "edition": "big-box-2023",
     "players": 3,
     **{name: (str(v) if isinstance(v, str) else v) for name, v in _VARIANT_DEFAULTS.items()},
+    **dict.fromkeys(_READING_PARAMS, ""),
     "max_moves": DEFAULT_MAX_MOVES,
 }
 
@@ -125,6 +135,18 @@ class VillageGame(pyspiel.Game):
                     options[name] = kind(value)  # a StrEnum option from its text
                 except ValueError:
                     raise ParameterError(name, f"not a value of {kind.__name__}: {value!r}") from None
+        readings: dict[str, str] = {}
+        for name, amb in _READING_PARAMS.items():
+            letter = merged[name]
+            if not isinstance(letter, str):
+                raise ParameterError(name, f"a reading letter of {amb} or '', not {letter!r}")
+            if letter:
+                try:
+                    check_choice(amb, letter)
+                except ReadingError as exc:
+                    raise ParameterError(name, str(exc)) from None
+                readings[amb] = letter
+        options["readings"] = readings
         self.spec = GameSpec(self.data, players, Variant(**options), max_moves, self.kind)  # type: ignore[arg-type]
         if self.kind == "win":
             low, high, total = 0.0, 1.0, 1.0

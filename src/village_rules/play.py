@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import random
 from collections.abc import Callable, Sequence
-from dataclasses import asdict, dataclass, field, fields
+from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from village_rules.actions import Action, ActionSyntaxError, format_action, parse_action
@@ -19,6 +19,7 @@ from village_rules.engine.core import apply, chance_outcomes, legal_actions
 from village_rules.errors import IllegalActionError, IncompleteGameError, LogFormatError
 from village_rules.jsonio import MAX_LOG_CHARS, JsonInputError, read_json
 from village_rules.loader import EDITIONS, builtin_edition, load_edition
+from village_rules.readings import LEGACY_WELL_FLAG, legacy_well_choice, readings_from_json, variant_to_json
 from village_rules.rules import Variant
 from village_rules.setup import new_game
 from village_rules.state import GameState
@@ -49,7 +50,6 @@ def random_policy(state: GameState, legal: Sequence[Action], rng: random.Random)
 
 LOG_FORMAT = "village-rules-log"
 LOG_FORMAT_VERSION = 1
-_VARIANT_FIELDS = tuple(f.name for f in fields(Variant))
 _LOG_KEYS = frozenset(
     {"format", "format_version", "edition", "players", "seed", "actions", "variant", "data_file"}
 )
@@ -71,6 +71,7 @@ class GameLog:
     def to_json(self) -> str:
         raw = asdict(self)
         raw["actions"] = list(self.actions)
+        raw["variant"] = variant_to_json(self.variant.starting_compensation, self.variant.choices)
         return json.dumps({"format": "village-rules-log", "format_version": 1, **raw}, indent=1)
 
     @staticmethod
@@ -150,20 +151,29 @@ def _integer(raw: dict[str, Any], key: str) -> int:
 
 
 def _variant(value: object) -> Variant:
+    """`{"starting_compensation": bool, "readings": {AMB: letter}}`; the version-1 flag
+    `coin_substitution_at_well` is read as the AMB-01 reading a (true) or b (false)."""
     if not isinstance(value, dict):
         raise LogFormatError(f"game log: field 'variant' must be an object, got {_kind(value)}")
-    if set(value) != set(_VARIANT_FIELDS):
+    expected = {"starting_compensation", LEGACY_WELL_FLAG if LEGACY_WELL_FLAG in value else "readings"}
+    if set(value) != expected:
         raise LogFormatError(
-            f"game log: field 'variant' must have exactly the keys {', '.join(_VARIANT_FIELDS)};"
+            f"game log: field 'variant' must have exactly the keys {', '.join(sorted(expected))};"
             f" got {', '.join(sorted(map(str, value))) or 'none'}"
         )
-    flags: dict[str, bool] = {}
-    for name in _VARIANT_FIELDS:
-        flag = value[name]
-        if not isinstance(flag, bool):
-            raise LogFormatError(f"game log: field 'variant.{name}' must be a boolean, got {_kind(flag)}")
-        flags[name] = flag
-    return Variant(**flags)
+    flag = value["starting_compensation"]
+    if not isinstance(flag, bool):
+        raise LogFormatError(
+            f"game log: field 'variant.starting_compensation' must be a boolean, got {_kind(flag)}"
+        )
+
+    def fail(path: str, problem: str) -> LogFormatError:
+        return LogFormatError(f"game log: field {path!r} {problem}")
+
+    if LEGACY_WELL_FLAG in value:
+        choice = legacy_well_choice(value[LEGACY_WELL_FLAG], f"variant.{LEGACY_WELL_FLAG}", fail)
+        return Variant(flag, (choice,))
+    return Variant(flag, readings_from_json(value["readings"], "variant.readings", fail))
 
 
 def step(state: GameState, policies: Sequence[Policy], rng: random.Random) -> Action:

@@ -3,23 +3,48 @@ that the ambiguity register (specs/ambiguities.md) makes selectable."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
 
 from village_rules.edition import EditionData
+from village_rules.readings import normalise, reading
 
 
 @dataclass(frozen=True, slots=True)
 class Variant:
-    """Selectable readings. The defaults are the library's chosen readings.
+    """Selectable readings. `Variant()` plays each edition by the literal reading of its
+    own text.
 
     - `starting_compensation` (AMB-11): play the 2023 recommended starting compensations
       (ignored for editions that have none).
-    - `coin_substitution_at_well` (AMB-01): a coin may stand in for one of the well's three
-      same-coloured cubes.
+    - `readings`: (AMB ID, letter) choices that override the edition's default reading,
+      e.g. `Variant(readings={"AMB-26": "a"})`; the register is `village_rules.readings`.
+      Stored checked and sorted, so equal choices give equal variants.
     """
 
     starting_compensation: bool = True
-    coin_substitution_at_well: bool = True
+    readings: tuple[tuple[str, str], ...] | Mapping[str, str] = ()
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "readings", normalise(self.readings))
+
+    @property
+    def choices(self) -> tuple[tuple[str, str], ...]:
+        """The explicit (AMB ID, letter) choices, sorted."""
+        assert isinstance(self.readings, tuple)
+        return self.readings
+
+    def reading(self, amb: str, edition: str) -> str:
+        """The letter in force for `amb` in `edition`: the choice, else the default."""
+        for chosen, letter in self.choices:
+            if chosen == amb:
+                return letter
+        return reading(amb).default(edition)
+
+    def with_reading(self, amb: str, letter: str) -> Variant:
+        """This variant with `amb` set to `letter` (which may be the default)."""
+        others = [(a, x) for a, x in self.choices if a != amb]
+        return replace(self, readings=(*others, (amb, letter)))
 
 
 @dataclass(frozen=True, slots=True)
@@ -30,3 +55,7 @@ class Rules:
     @property
     def edition(self) -> str:
         return self.data.edition
+
+    def reading(self, amb: str) -> str:
+        """The reading letter in force for the register entry `amb` (e.g. "AMB-26")."""
+        return self.variant.reading(amb, self.data.edition)

@@ -43,6 +43,7 @@ from village_rules.pending import (
     RefillDraw,
     SeedDraw,
 )
+from village_rules.readings import LEGACY_WELL_FLAG, legacy_well_choice, readings_from_json
 from village_rules.rules import Rules, Variant
 from village_rules.state import GameState, MarketDay, Mass, PlayerState, Supply, Turn
 from village_rules.state_checks import phase_problems
@@ -90,7 +91,10 @@ def state_to_dict(state: GameState) -> dict[str, Json]:
     rules: dict[str, Json] = {
         "edition": data.edition,
         "fingerprint": data.fingerprint,
-        "variant": {f.name: getattr(state.rules.variant, f.name) for f in dataclasses.fields(Variant)},
+        "variant": {
+            "starting_compensation": state.rules.variant.starting_compensation,
+            "readings": dict(state.rules.variant.choices),
+        },
     }
     if not _is_builtin(data):
         rules["data"] = json.loads(data.canonical_json)
@@ -267,10 +271,22 @@ class _Decoder:
             raise self.fail(
                 f"{path}.fingerprint", "the edition data differs from the data this state was saved with"
             )
-        names = {f.name for f in dataclasses.fields(Variant)}
-        v = self.obj(r["variant"], f"{path}.variant", names)
-        variant = Variant(**{n: self.bool_(v[n], f"{path}.variant.{n}") for n in sorted(names)})
-        return Rules(data, variant)
+        return Rules(data, self.variant(r["variant"], f"{path}.variant"))
+
+    def variant(self, raw: Json, path: str) -> Variant:
+        """`{"starting_compensation": bool, "readings": {AMB: letter}}` (issue 9); the
+        version-1 flag `coin_substitution_at_well` is read as AMB-01 a / b."""
+        node = raw if isinstance(raw, dict) else {}
+        keys = {"starting_compensation", LEGACY_WELL_FLAG if LEGACY_WELL_FLAG in node else "readings"}
+        v = self.obj(raw, path, keys)
+        compensation = self.bool_(v["starting_compensation"], f"{path}.starting_compensation")
+        if LEGACY_WELL_FLAG in v:
+            choices: tuple[tuple[str, str], ...] = (
+                legacy_well_choice(v[LEGACY_WELL_FLAG], f"{path}.{LEGACY_WELL_FLAG}", self.fail),
+            )
+        else:
+            choices = readings_from_json(v["readings"], f"{path}.readings", self.fail)
+        return Variant(compensation, choices)
 
     def player(self, raw: Json, path: str, members: int) -> PlayerState:
         p = self.obj(

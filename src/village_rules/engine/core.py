@@ -346,7 +346,7 @@ def _costs(state: GameState, seat: int, action: Action) -> tuple[list[Cost], boo
     """The cost alternatives of an action and whether coins may stand in for cubes."""
     match action:
         case Well():
-            return [turn.well_cost(state, action)], state.rules.variant.coin_substitution_at_well
+            return [turn.well_cost(state, action)], turn.well_coins_allowed(state)
         case Train() | Produce() | Buy() | Mill():
             return crafts.costs(state, seat, action), True
         case Travel():
@@ -365,8 +365,7 @@ def _payment_options(
 ) -> list[Pay]:
     options = payment_options(alternatives, state.players[seat], coins_ok)
     if isinstance(action, Well):
-        # AMB-01: at least one real cube of the colour, or the colour would mean nothing.
-        options = [o for o in options if o.coins.total() < state.rules.data.well_cubes]
+        options = [o for o in options if turn.well_payment_allowed(state, o.coins)]  # AMB-01
     return options
 
 

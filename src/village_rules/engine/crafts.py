@@ -17,17 +17,26 @@ def candidates(state: GameState, seat: int) -> list[Action]:
     farm_numbers = numbers_at(state, seat, FARMYARD)
     for craft in data.crafts:
         out += [Train(craft.building, n, g) for n in farm_numbers for g in craft.goods]
+        if train_alone_allowed(state):
+            out += [Train(craft.building, n, None) for n in farm_numbers]
         out += [Produce(craft.building, g) for g in craft.goods]
         out += [Buy(craft.building, g) for g in craft.goods]
     out.append(Mill())
     return out
 
 
+def train_alone_allowed(state: GameState) -> bool:
+    """AMB-26 b (2023 p. 7 "You may then immediately produce"): training without producing."""
+    return state.rules.reading("AMB-26") == "b"
+
+
 def precondition(state: GameState, seat: int, action: Action) -> str | None:
     data = state.rules.data
     match action:
+        case Train(_, _, None) if not train_alone_allowed(state):
+            return "crafts (AMB-26 a): training must be followed by producing a good for time"
         case Train(building, _, good) | Produce(building, good) | Buy(building, good) if (
-            good not in data.craft(building).goods
+            good is not None and good not in data.craft(building).goods
         ):
             makes = ", ".join(g.value for g in data.craft(building).goods)
             return f"crafts: the {building.value} makes {makes}, not {good.value}"
@@ -44,6 +53,8 @@ def costs(state: GameState, seat: int, action: Action) -> list[Cost]:
     """CRAFT-01..04: training + production time, production time, purchase, mill."""
     data = state.rules.data
     match action:
+        case Train(building, _, None):
+            return [Cost(time=data.craft(building).training_time)]
         case Train(building, _, _):
             c = data.craft(building)
             return [Cost(time=c.training_time + c.production_time)]
@@ -63,6 +74,9 @@ def effect(state: GameState, seat: int, action: Action, ctx: Ctx) -> GameState:
             index = find_member(state, seat, FARMYARD, number)
             assert index is not None
             state = move_member(state, seat, index, AtCraft(building))
+            if good is None:
+                ctx.fire("CRAFT-05")  # AMB-26 b: trained, nothing produced
+                return state
             return take_good(state, seat, good)
         case Produce(_, good):
             ctx.fire("CRAFT-02")

@@ -3,17 +3,33 @@
 from __future__ import annotations
 
 from village_rules.actions import Action, Birth, CallHome
-from village_rules.components import FARMYARD, UNBORN, format_location, is_on_board
+from village_rules.components import (
+    FARMYARD,
+    UNBORN,
+    AtCraft,
+    Location,
+    OnCouncil,
+    format_location,
+    is_on_board,
+)
 from village_rules.engine.common import find_member, move_member
 from village_rules.engine.context import Ctx
 from village_rules.state import GameState
+
+
+def can_call_home(state: GameState, location: Location) -> bool:
+    """FAM-02: any member on the board (AMB-24 a), or only an employed one at a craft
+    building or on the council track (AMB-24 b)."""
+    if state.rules.reading("AMB-24") == "b":
+        return isinstance(location, AtCraft | OnCouncil)
+    return is_on_board(location)
 
 
 def candidates(state: GameState, seat: int) -> list[Action]:
     calls = {
         CallHome(loc, state.number_of(i))
         for i, loc in enumerate(state.players[seat].members)
-        if is_on_board(loc)
+        if can_call_home(state, loc)
     }
     ordered = sorted(calls, key=lambda a: (format_location(a.location), a.number))
     return [Birth(), *ordered]
@@ -27,6 +43,8 @@ def precondition(state: GameState, seat: int, action: Action) -> str | None:
     assert isinstance(action, CallHome)
     if not is_on_board(action.location):
         return "family: only a member on the game board can return to the farmyard"
+    if not can_call_home(state, action.location):
+        return "family (AMB-24 b): only a member at a craft building or on the council track can return"
     if find_member(state, seat, action.location, action.number) is None:
         return f"family: you have no member numbered {action.number} there"
     return None

@@ -14,9 +14,13 @@ def candidates(state: GameState, seat: int) -> list[Action]:
 
 
 def precondition(state: GameState, seat: int, action: Action) -> str | None:
-    """HARV-01: needs a member on the farmyard."""
+    """HARV-01: needs a member on the farmyard; AMB-02 b: and room for all the grain."""
     if FARMYARD not in state.players[seat].members:
         return "grain harvest needs a family member on your farmyard"
+    if state.rules.reading("AMB-02") == "b":
+        room = state.rules.data.grain_capacity - state.players[seat].grain
+        if harvest_yield(state, seat) > room:
+            return f"grain harvest (AMB-02 b): the farmyard has room for only {room} grain"
     return None
 
 

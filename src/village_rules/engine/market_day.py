@@ -25,8 +25,19 @@ def start(state: GameState, seat: int, ctx: Ctx) -> GameState:
     owed = list(state.deaths_owed)
     held = owed[seat]
     owed[seat] = 0
-    day = MarketDay(trigger=seat, current=seat, passed=(), trigger_sold=False, held_deaths=held)
+    out = sitting_out(state, seat)
+    if out:
+        ctx.fire("MKT-08")  # AMB-34 b: players who have had their final action sit out
+    day = MarketDay(trigger=seat, current=seat, passed=out, trigger_sold=False, held_deaths=held)
     return replace(state, market_day=day, deaths_owed=tuple(owed))
+
+
+def sitting_out(state: GameState, trigger: int) -> tuple[int, ...]:
+    """AMB-34: (a) everybody takes part; (b) during the final actions only the trigger
+    player and the players whose final action is still to come."""
+    if state.rules.reading("AMB-34") != "b" or state.final_turns is None:
+        return ()
+    return tuple(s for s in range(state.num_players) if s != trigger and s not in state.final_turns)
 
 
 def candidates(state: GameState, seat: int) -> list[Action]:

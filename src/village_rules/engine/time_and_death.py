@@ -61,9 +61,12 @@ def kill(state: GameState, seat: int, location: Location, ctx: Ctx) -> GameState
     lowest = min(state.number_of(i) for i, loc in enumerate(p.members) if is_visible(loc))
     index = next(i for i, loc in enumerate(p.members) if loc == location and state.number_of(i) == lowest)
     category = workplace(location)
-    if state.chronicle_free(category) > 0:
+    if state.end_triggered_by is not None and state.rules.reading("AMB-10") == "b":
+        ctx.fire("END-05")  # AMB-10 b: every death after the end trigger leaves the game
+        dest: Location = REMOVED
+    elif state.chronicle_free(category) > 0:
         ctx.fire("DEATH-03")
-        dest: Location = InChronicle(category)
+        dest = InChronicle(category)
     elif state.graveyard_free() > 0:
         ctx.fire("DEATH-04")
         dest = GRAVEYARD
@@ -76,7 +79,7 @@ def kill(state: GameState, seat: int, location: Location, ctx: Ctx) -> GameState
     owed[seat] -= 1
     state = replace(state.with_player(seat, replace(p, members=tuple(members))), deaths_owed=tuple(owed))
     if state.end_triggered_by is None and (
-        (isinstance(dest, InChronicle) and state.chronicle_free_total() == 0)
+        (isinstance(dest, InChronicle) and chronicle_full(state, dest))
         or (isinstance(dest, InGraveyard) and state.graveyard_free() == 0)
     ):
         ctx.fire("END-01")
@@ -84,11 +87,22 @@ def kill(state: GameState, seat: int, location: Location, ctx: Ctx) -> GameState
     return state
 
 
+def chronicle_full(state: GameState, last: InChronicle) -> bool:
+    """END-01 / AMB-12: a: every open chronicle space is taken; b: the category of the
+    member just placed is full."""
+    if state.rules.reading("AMB-12") == "b":
+        return state.chronicle_free(last.category) == 0
+    return state.chronicle_free_total() == 0
+
+
 def resolve_deaths(state: GameState, seat: int, ctx: Ctx) -> tuple[GameState, ChooseDying | None]:
     """Resolve the seat's owed deaths; stops at a `ChooseDying` decision when tied."""
     while state.deaths_owed[seat] > 0:
         places = death_candidates(state, seat)
         if not places:
+            if state.rules.reading("AMB-23") == "b":
+                ctx.fire("DEATH-07")  # AMB-23 b: owed until a member is visible
+                return state, None
             ctx.fire("DEATH-05")
             owed = list(state.deaths_owed)
             owed[seat] = 0

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from village_rules.actions import Action, Travel
-from village_rules.components import FARMYARD, Travelling
+from village_rules.components import FARMYARD, Location, Travelling
 from village_rules.edition import Cost, RewardKind
 from village_rules.engine.common import find_member, gain_prestige, move_member, numbers_at, take_coins
 from village_rules.engine.context import Ctx
@@ -14,11 +14,29 @@ from village_rules.state import GameState
 from village_rules.travel_map import adjacent, city, member_cities, path_cost
 
 
+def marked_starts(state: GameState, seat: int) -> tuple[str, ...]:
+    """AMB-17 b: with no member on the map, the cities marked by the player count as
+    presence, so a farmyard member may set out from one of them (TRV-07)."""
+    if state.rules.reading("AMB-17") != "b" or member_cities(state, seat):
+        return ()
+    return state.players[seat].markers
+
+
+def _setting_out(state: GameState, seat: int, origin: str) -> Location:
+    """Where the travelling member comes from: the farmyard for a trip from the village
+    (or, AMB-17 b, from a marked city), else the origin city."""
+    if origin == state.rules.data.village or origin in marked_starts(state, seat):
+        return FARMYARD
+    return Travelling(origin)
+
+
 def candidates(state: GameState, seat: int) -> list[Action]:
     data = state.rules.data
     out: list[Action] = []
     for n in numbers_at(state, seat, FARMYARD):
         out += [Travel(data.village, c, n) for c in adjacent(data, data.village)]
+        for start in marked_starts(state, seat):
+            out += [Travel(start, c, n) for c in adjacent(data, start) if c != data.village]
     for origin in member_cities(state, seat):
         for n in numbers_at(state, seat, Travelling(origin)):
             out += [Travel(origin, c, n) for c in adjacent(data, origin)]
@@ -35,10 +53,12 @@ def precondition(state: GameState, seat: int, action: Action) -> str | None:
             return f"travel: {action.destination} is not adjacent to {action.origin}"
     except KeyError as exc:
         return f"travel: {exc.args[0]}"
-    where = FARMYARD if action.origin == data.village else Travelling(action.origin)
+    where = _setting_out(state, seat, action.origin)
     if find_member(state, seat, where, action.number) is None:
         place = "on your farmyard" if where == FARMYARD else f"in {action.origin}"
         return f"travel: you have no member numbered {action.number} {place}"
+    if state.rules.reading("AMB-18") == "b" and len(state.players[seat].markers) >= data.travel_markers:
+        return "travel (AMB-18 b): you have no travel marker left"
     return None
 
 
@@ -51,18 +71,24 @@ def costs(state: GameState, seat: int, action: Action) -> list[Cost]:
 def effect(state: GameState, seat: int, action: Action, ctx: Ctx) -> tuple[GameState, Pending | None]:
     assert isinstance(action, Travel)
     data = state.rules.data
-    where = FARMYARD if action.origin == data.village else Travelling(action.origin)
+    where = _setting_out(state, seat, action.origin)
+    if where == FARMYARD and action.origin != data.village:
+        ctx.fire("TRV-07")  # AMB-17 b: set out from a marked city
     ctx.fire("TRV-01" if where == FARMYARD else "TRV-02")
     index = find_member(state, seat, where, action.number)
     assert index is not None
     state = move_member(state, seat, index, Travelling(action.destination))
     p = state.players[seat]
-    if action.destination in p.markers or len(p.markers) >= data.travel_markers:
+    can_mark = action.destination not in p.markers and len(p.markers) < data.travel_markers
+    if can_mark:
+        ctx.fire("TRV-04")
+        markers = tuple(sorted((*p.markers, action.destination)))
+        state = state.with_player(seat, replace(p, markers=markers))
+    elif state.rules.reading("AMB-19") == "b" and action.destination in p.markers:
+        ctx.fire("TRV-06")  # AMB-19 b (2023 p. 10): the reward on every arrival
+    else:
         ctx.fire("TRV-03")  # one marker and reward per city; none once the markers are out
         return state, None
-    ctx.fire("TRV-04")
-    markers = tuple(sorted((*p.markers, action.destination)))
-    state = state.with_player(seat, replace(p, markers=markers))
     reward = city(data, action.destination)
     match reward.reward:
         case RewardKind.PRESTIGE:

@@ -21,9 +21,10 @@ def candidates(state: GameState, seat: int) -> list[Action]:
             out += [TakeCube(space, cube) for cube in state.space(space)]
         p = state.players[seat]
         need = state.rules.data.well_cubes
-        coins = p.coins if state.rules.variant.coin_substitution_at_well else 0
-        # Only colours that could pay (the exact check is the payment's); AMB-01: >= 1 real cube.
-        colours = [c for c in INFLUENCE if p.cubes[c] >= 1 and p.cubes[c] + coins >= need]
+        coins = p.coins if well_coins_allowed(state) else 0
+        least = 0 if state.rules.reading("AMB-01") == "c" else 1
+        # Only colours that could pay (the exact check is the payment's); AMB-01 a: >= 1 real cube.
+        colours = [c for c in INFLUENCE if p.cubes[c] >= least and p.cubes[c] + coins >= need]
         out += [Well(space, colour) for space in ActionSpace for colour in colours]
     elif state.final_turns is not None:
         out += [FreeAction(space) for space in ActionSpace]
@@ -44,6 +45,16 @@ def precondition(state: GameState, seat: int, action: Action) -> str | None:
             if state.final_turns is None or state.cubes_on_board():
                 return "end of the game: a free action is only for the final actions once the board is empty"
     return None
+
+
+def well_coins_allowed(state: GameState) -> bool:
+    """AMB-01: coins may stand in for the well's cubes (readings a and c), not in b."""
+    return state.rules.reading("AMB-01") != "b"
+
+
+def well_payment_allowed(state: GameState, coins: Tally[Cube]) -> bool:
+    """AMB-01 a: at least one real cube of the colour; c: any number of coins."""
+    return state.rules.reading("AMB-01") == "c" or coins.total() < state.rules.data.well_cubes
 
 
 def well_cost(state: GameState, action: Well) -> Cost:

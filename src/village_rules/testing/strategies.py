@@ -17,6 +17,7 @@ from village_rules.actions import Action, action_universe, format_action
 from village_rules.engine.core import apply, chance_outcomes, legal_actions
 from village_rules.loader import EDITIONS, builtin_edition
 from village_rules.play import GameLog, random_policy, step
+from village_rules.readings import READINGS
 from village_rules.rules import Variant
 from village_rules.setup import new_game
 from village_rules.state import GameState
@@ -70,12 +71,23 @@ def player_counts(edition: str) -> st.SearchStrategy[int]:
     return st.integers(counts.start, counts.stop - 1)
 
 
+def reading_choices() -> st.SearchStrategy[tuple[tuple[str, str], ...]]:
+    """Explicit AMB choices (`village_rules.readings`): each entry keeps its edition
+    default or gets one of its letters; shrinks towards no choice at all."""
+    per_entry = [st.one_of(st.none(), st.sampled_from(entry.letter_names)) for entry in READINGS]
+
+    def chosen(picks: tuple[str | None, ...]) -> tuple[tuple[str, str], ...]:
+        return tuple((e.amb, x) for e, x in zip(READINGS, picks, strict=True) if x is not None)
+
+    return st.tuples(*per_entry).map(chosen)
+
+
 def variants() -> st.SearchStrategy[Variant]:
     """Every combination of the selectable readings (shrinks towards the defaults)."""
     return st.builds(
         Variant,
         starting_compensation=st.booleans().map(lambda b: not b),
-        coin_substitution_at_well=st.booleans().map(lambda b: not b),
+        readings=reading_choices(),
     )
 
 

@@ -1,0 +1,197 @@
+"""The `--reading AMB-xx=letter` flag and the `ambiguities` and `diverge` commands (issue 9).
+
+`village-rules ambiguities` lists the register (specs/ambiguities.md): each switchable
+entry with its readings, the default per edition, the option name and its stored witness;
+each other entry with the reason it is not an option.
+
+`village-rules diverge AMB-xx [--edition E] [--players P]` searches for a short game in which
+two readings of the entry differ (see `village_rules.divergence`); `--write DIR` stores the
+witness there. `village-rules diverge --all --write specs/witnesses` regenerates every
+stored witness.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+from village_rules.divergence import LEGAL, NoDivergenceError, Witness, search
+from village_rules.errors import ReadingError
+from village_rules.loader import EDITIONS
+from village_rules.play import GameLog
+from village_rules.readings import BIG_BOX, FIXED, READINGS, parse_choice, reading
+
+WITNESS_FORMAT = "village-rules-witness"
+WITNESSES = Path(__file__).resolve().parents[2] / "specs" / "witnesses"
+"""Where the stored witnesses are in a checkout of the repository."""
+NO_WITNESS = "no stored witness: the search found no divergence yet (not a proof that none exists)"
+
+
+def add_reading_flag(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--reading",
+        action="append",
+        default=[],
+        metavar="AMB-xx=LETTER",
+        help="play reading LETTER of a register entry (repeatable; see `village-rules ambiguities`)",
+    )
+
+
+def reading_choices(args: argparse.Namespace) -> tuple[tuple[str, str], ...]:
+    """The --reading choices (and the old --no-coins-at-well, i.e. AMB-01=b)."""
+    choices: dict[str, str] = {}
+    for text in args.reading:
+        amb, letter = parse_choice(text)
+        if amb in choices and choices[amb] != letter:
+            raise ReadingError(f"--reading {amb} is given twice, as {choices[amb]} and {letter}")
+        choices[amb] = letter
+    if getattr(args, "no_coins_at_well", False):
+        if choices.get("AMB-01", "b") != "b":
+            raise ReadingError(
+                "--no-coins-at-well is AMB-01=b and contradicts --reading AMB-01=" + choices["AMB-01"]
+            )
+        choices["AMB-01"] = "b"
+    return tuple(sorted(choices.items()))
+
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = sub.add_parser("ambiguities", help="list the ambiguity register: readings, defaults, witnesses")
+    p.set_defaults(func=_ambiguities)
+
+    p = sub.add_parser("diverge", help="search a short game in which two readings of an AMB entry differ")
+    p.add_argument("amb", nargs="?", help="the register entry, e.g. AMB-26")
+    p.add_argument("--all", action="store_true", help="every switchable entry, every edition")
+    p.add_argument("--edition", choices=EDITIONS, default=BIG_BOX)
+    p.add_argument("--players", type=int, default=2)
+    p.add_argument("--seed", type=int, default=0, help="the setup seed of the game")
+    p.add_argument("--readings", help="the two letters to compare, e.g. a,c (default: default vs another)")
+    p.add_argument("--examples", type=int, default=300, help="games Hypothesis tries before giving up")
+    p.add_argument(
+        "--write", type=Path, metavar="DIR", help="store the witness (JSON + replayable logs) in DIR"
+    )
+    p.set_defaults(func=_diverge)
+
+
+def witness_name(amb: str, edition: str, left: str, right: str) -> str:
+    return f"{amb}-{edition}-{left}-{right}"
+
+
+def _ambiguities(args: argparse.Namespace) -> int:
+    stored = sorted(p.stem for p in WITNESSES.glob("*.json") if not p.name.endswith(".log.json"))
+    for entry in READINGS:
+        print(f"{entry.amb}  {entry.title}")
+        print(f"  option: --reading {entry.amb}=<letter>  (Variant readings, {entry.option})")
+        for letter, meaning in entry.letters:
+            print(f"  {letter}: {meaning}")
+        defaults = ", ".join(f"{e} {entry.default(e)}" for e in EDITIONS)
+        print(f"  default: {defaults}  ({entry.why_default})")
+        mine = [s for s in stored if s.startswith(entry.amb + "-")]
+        status = ", ".join(f"specs/witnesses/{s}.json" for s in mine) if mine else NO_WITNESS
+        print(f"  divergence: {status}")
+    for fixed in FIXED:
+        kind = "not an option yet" if fixed.plays_differently else "readings do not change play"
+        print(f"{fixed.amb}  {fixed.title}")
+        print(f"  {kind}: {fixed.why}")
+    return 0
+
+
+def _pairs(amb: str, edition: str, letters: str | None) -> list[tuple[str, str]]:
+    entry = reading(amb)
+    if letters:
+        parts = [x.strip().lower() for x in letters.split(",")]
+        if len(parts) != 2 or parts[0] == parts[1]:
+            raise ReadingError(f"--readings {letters!r}: expected two different letters, e.g. a,b")
+        return [(parts[0], parts[1])]
+    default = entry.default(edition)
+    return [(default, x) for x in entry.letter_names if x != default]
+
+
+def _diverge(args: argparse.Namespace) -> int:
+    if args.all:
+        jobs = [(e.amb, ed, pair) for e in READINGS for ed in EDITIONS for pair in _pairs(e.amb, ed, None)]
+    elif args.amb:
+        jobs = [
+            (args.amb.upper(), args.edition, pair)
+            for pair in _pairs(args.amb.upper(), args.edition, args.readings)
+        ]
+    else:
+        raise ReadingError("diverge: name an entry (e.g. AMB-26) or give --all")
+    failed = 0
+    for amb, edition, (left, right) in jobs:
+        try:
+            w = search(
+                amb, edition, args.players, letters=(left, right), seed=args.seed, examples=args.examples
+            )
+        except NoDivergenceError as exc:
+            print(f"{amb} {edition} {left}/{right}: {exc}")
+            failed += 1
+            continue
+        print(paragraph(w))
+        if args.write:
+            path = write_witness(w, args.write)
+            print(f"  written to {path}")
+    return 1 if failed and not args.all else 0
+
+
+def paragraph(w: Witness) -> str:
+    """One paragraph: what differs, at which action."""
+    entry = reading(w.amb)
+    last = f"action {len(w.actions)} ({w.actions[-1]!r})" if w.actions else "the setup"
+    return (
+        f"{w.amb} {w.left_letter} ({entry.meaning(w.left_letter)}) against {w.right_letter} "
+        f"({entry.meaning(w.right_letter)}), {w.edition}, {w.players} players, seed {w.seed}: "
+        f"the same {len(w.actions)} actions replay under both readings; after {last} the "
+        f"{w.kind} {'differ' if w.kind == LEGAL else 'differs'} ({w.detail}). Search: {w.method}."
+    )
+
+
+def witness_to_json(w: Witness) -> str:
+    return json.dumps(
+        {
+            "format": WITNESS_FORMAT,
+            "amb": w.amb,
+            "edition": w.edition,
+            "players": w.players,
+            "seed": w.seed,
+            "readings": [w.left_letter, w.right_letter],
+            "kind": w.kind,
+            "detail": w.detail,
+            "method": w.method,
+            "paragraph": paragraph(w),
+            "actions": list(w.actions),
+        },
+        indent=1,
+    )
+
+
+def witness_from_json(text: str) -> Witness:
+    raw = json.loads(text)
+    if not isinstance(raw, dict) or raw.get("format") != WITNESS_FORMAT:
+        raise ReadingError(f"not a {WITNESS_FORMAT} file")
+    left, right = raw["readings"]
+    return Witness(
+        raw["amb"],
+        raw["edition"],
+        raw["players"],
+        raw["seed"],
+        left,
+        right,
+        tuple(raw["actions"]),
+        raw["kind"],
+        raw["detail"],
+        raw["method"],
+    )
+
+
+def write_witness(w: Witness, directory: Path) -> Path:
+    """`<name>.json` (the witness) and `<name>.<letter>.log.json` (a `village-rules replay`
+    log under each reading)."""
+    directory.mkdir(parents=True, exist_ok=True)
+    name = witness_name(w.amb, w.edition, w.left_letter, w.right_letter)
+    path = directory / f"{name}.json"
+    path.write_text(witness_to_json(w) + "\n", encoding="utf-8")
+    for variant, letter in zip(w.variants(), (w.left_letter, w.right_letter), strict=True):
+        log = GameLog(w.edition, w.players, w.seed, w.actions, variant)
+        (directory / f"{name}.{letter}.log.json").write_text(log.to_json() + "\n", encoding="utf-8")
+    return path

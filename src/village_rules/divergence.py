@@ -1,0 +1,295 @@
+"""Where two readings part: self-composition of one game under two rule sets.
+
+The same setup (edition, players, seed) is played under two variants that differ in one
+AMB reading; every decision and every chance outcome is applied to both games. The first
+step at which the legal actions (or chance outcomes), the state or the winner differ is a
+*divergence*; the actions up to it are a witness log that replays under both readings.
+
+A game is a list of choice indices (an index into the legal actions or chance outcomes,
+sorted by text; past the end of the list the first one is taken). `search` plays seeded
+random lists until one diverges, then shrinks it greedily (delta debugging: delete or zero
+chunks while it still diverges and the log does not grow). Chance outcomes are chosen
+like decisions, so a witness needs no luck to replay. The result is *shrunk*, not proven
+minimal, and deterministic: the same request finds the same witness in any process.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
+
+from village_rules.actions import Action, format_action, parse_action
+from village_rules.engine.core import apply, chance_outcomes, legal_actions
+from village_rules.errors import SetupError, VillageError
+from village_rules.loader import builtin_edition
+from village_rules.readings import reading
+from village_rules.rules import Variant
+from village_rules.scoring import winners
+from village_rules.setup import new_game
+from village_rules.state import GameState
+
+LEGAL = "legal actions"
+STATE = "state"
+WINNER = "winner"
+
+
+class NoDivergenceError(VillageError):
+    """The search ended without a game in which the two readings differ."""
+
+
+@dataclass(frozen=True, slots=True)
+class Difference:
+    """What differs after the common actions: `kind` is LEGAL, STATE or WINNER."""
+
+    kind: str
+    detail: str
+
+
+def _options(state: GameState) -> list[Action]:
+    if state.is_chance:
+        return [a for a, _ in chance_outcomes(state)]
+    return legal_actions(state)
+
+
+def difference(left: GameState, right: GameState) -> Difference | None:
+    """How two states of the same game under two readings differ, or None."""
+    if left.is_terminal or right.is_terminal:
+        if left.is_terminal != right.is_terminal:
+            return Difference(
+                WINNER, f"game over under one reading only ({left.is_terminal} / {right.is_terminal})"
+            )
+        lw, rw = winners(left), winners(right)
+        if lw != rw:
+            return Difference(WINNER, f"winners {list(lw)} / {list(rw)}")
+    if replace(right, rules=left.rules) != left:
+        return Difference(STATE, _state_detail(left, right))
+    if left.is_terminal:
+        return None
+    if left.is_chance:
+        lo, ro = chance_outcomes(left), chance_outcomes(right)
+        if lo != ro:
+            return Difference(LEGAL, f"chance outcomes {lo} / {ro}")
+        return None
+    la = {format_action(a) for a in legal_actions(left)}
+    ra = {format_action(a) for a in legal_actions(right)}
+    if la != ra:
+        only_l, only_r = sorted(la - ra), sorted(ra - la)
+        return Difference(LEGAL, f"only under the first: {only_l}; only under the second: {only_r}")
+    return None
+
+
+def _state_detail(left: GameState, right: GameState) -> str:
+    names = [f for f in type(left).__slots__ if f != "rules" and getattr(left, f) != getattr(right, f)]
+    parts = []
+    for name in names:
+        a, b = getattr(left, name), getattr(right, name)
+        if name == "players":
+            for seat, (pa, pb) in enumerate(zip(a, b, strict=True)):
+                fields = [f for f in type(pa).__slots__ if getattr(pa, f) != getattr(pb, f)]
+                parts += [f"seat {seat} {f}: {getattr(pa, f)!r} / {getattr(pb, f)!r}" for f in fields]
+        else:
+            parts.append(f"{name}: {a!r} / {b!r}")
+    return "; ".join(parts)
+
+
+@dataclass(frozen=True, slots=True)
+class Walk:
+    """A game played under both variants: the actions taken and the first difference."""
+
+    actions: tuple[str, ...]
+    difference: Difference | None
+    left: GameState
+    right: GameState
+
+
+def walk(  # noqa: PLR0917 - one game, two rule sets
+    edition: str,
+    players: int,
+    seed: int,
+    left: Variant,
+    right: Variant,
+    choices: Sequence[int],
+    max_steps: int,
+) -> Walk:
+    """Play `choices` (then first options) under both variants until they differ, the game
+    ends, or `max_steps` actions have been taken."""
+    a = new_game(builtin_edition(edition), players, seed, left)
+    b = new_game(builtin_edition(edition), players, seed, right)
+    taken: list[str] = []
+    for step in range(max_steps + 1):
+        diff = difference(a, b)
+        if diff is not None or a.is_terminal or step == max_steps:
+            return Walk(tuple(taken), diff, a, b)
+        options = sorted(_options(a), key=format_action)
+        pick = options[choices[step] % len(options)] if step < len(choices) else options[0]
+        a, b = apply(a, pick), apply(b, pick)
+        taken.append(format_action(pick))
+    raise AssertionError("unreachable")
+
+
+@dataclass(frozen=True, slots=True)
+class Witness:
+    """The shortest game found after which reading `left_letter` and `right_letter` of
+    `amb` differ: replay `actions` under both and compare."""
+
+    amb: str
+    edition: str
+    players: int
+    seed: int
+    left_letter: str
+    right_letter: str
+    actions: tuple[str, ...]
+    kind: str
+    detail: str
+    method: str
+
+    def variants(self) -> tuple[Variant, Variant]:
+        return Variant(readings={self.amb: self.left_letter}), Variant(readings={self.amb: self.right_letter})
+
+
+def search(
+    amb: str,
+    edition: str,
+    players: int,
+    *,
+    letters: tuple[str, str] | None = None,
+    seed: int = 0,
+    examples: int = 200,
+    max_steps: int = 2500,
+    shrink_budget: int = 300,
+) -> Witness:
+    """Search for a game in which two readings of `amb` differ (default: the edition's
+    default against the first other letter), then shrink it.
+
+    Up to `examples` random games (choice lists from `random.Random(f"diverge {k}")`) are
+    played under both readings; the first that diverges is shrunk greedily, in at most
+    `shrink_budget` replays: chunks of choices are deleted or set to 0 (the first option)
+    while the game still diverges and its log does not grow. Deterministic; the result is
+    shrunk, not proven minimal."""
+    entry = reading(amb)
+    data = builtin_edition(edition)
+    if players not in data.player_counts:
+        raise SetupError(
+            "diverge", f"{edition} is for {data.min_players}-{data.max_players} players, not {players}"
+        )
+    if letters is None:
+        default = entry.default(edition)
+        letters = (default, next(x for x in entry.letter_names if x != default))
+    for x in letters:
+        if x not in entry.letter_names:
+            raise NoDivergenceError(f"{amb} has no reading {x!r}")
+    left, right = Variant(readings={amb: letters[0]}), Variant(readings={amb: letters[1]})
+
+    def run(choices: Sequence[int]) -> Walk:
+        return walk(edition, players, seed, left, right, choices, max_steps)
+
+    found: list[int] | None = None
+    hints = HINTS.get(amb, ())
+    for k in range(examples):
+        rng = random.Random(f"diverge {amb} {k}")
+        choices = rollout(edition, players, seed, left, right, rng, hints if k % 2 == 0 else (), max_steps)
+        w = run(choices)
+        if w.difference is not None:
+            found = choices[: len(w.actions)]
+            break
+    if found is None:
+        raise NoDivergenceError(
+            f"{amb} {letters[0]} / {letters[1]}: no divergence in {examples} random games of {edition}, "
+            f"{players} players, seed {seed} (not a proof that none exists)"
+        )
+    best, budget = shrink(found, run, shrink_budget)
+    result = run(best)
+    assert result.difference is not None
+    return Witness(
+        amb,
+        edition,
+        players,
+        seed,
+        letters[0],
+        letters[1],
+        result.actions,
+        result.difference.kind,
+        result.difference.detail,
+        f"random search, then greedy shrinking ({shrink_budget - budget} replays): shrunk, not minimal",
+    )
+
+
+HINTS: dict[str, tuple[str, ...]] = {
+    "AMB-01": ("mill", "take crafts", "well", "take travel", "travel"),
+    "AMB-18": ("travel", "wainwright", "take crafts"),
+    "AMB-19": ("travel", "wainwright", "take crafts"),
+    "AMB-23": ("church", "take church", "mill", "produce"),
+    "AMB-10": ("train", "produce", "take crafts", "take church", "church"),
+    "AMB-12": ("train", "produce", "take crafts"),
+}
+"""Words of the actions a biased rollout prefers, per entry: every other search game picks
+among the options containing one of them with probability 0.8 (the rest are uniform)."""
+
+
+def rollout(  # noqa: PLR0917 - one game, two rule sets
+    edition: str,
+    players: int,
+    seed: int,
+    left: Variant,
+    right: Variant,
+    rng: random.Random,
+    hints: tuple[str, ...],
+    max_steps: int,
+) -> list[int]:
+    """A random choice list, played out under `left` (stops early where the readings part,
+    which `walk` then finds again): uniform, or biased towards options matching `hints`."""
+    a = new_game(builtin_edition(edition), players, seed, left)
+    b = new_game(builtin_edition(edition), players, seed, right)
+    out: list[int] = []
+    while len(out) < max_steps and not a.is_terminal and difference(a, b) is None:
+        options = sorted(_options(a), key=format_action)
+        preferred = [i for i, o in enumerate(options) if any(h in format_action(o) for h in hints)]
+        biased = bool(preferred) and rng.random() < 0.8
+        index = rng.choice(preferred) if biased else rng.randrange(len(options))
+        out.append(index)
+        a, b = apply(a, options[index]), apply(b, options[index])
+    return out
+
+
+def shrink(choices: list[int], run: Callable[[Sequence[int]], Walk], budget: int) -> tuple[list[int], int]:
+    """Greedy delta shrinking: delete or zero chunks while the game still diverges and its
+    log gets no longer (ties: the smaller choice list wins)."""
+    best = list(choices)
+    best_len = len(run(best).actions)
+    size = max(1, len(best) // 2)
+    while size >= 1 and budget > 0:
+        improved = False
+        start = 0
+        while start < len(best) and budget > 0:
+            for candidate in (
+                best[:start] + best[start + size :],
+                best[:start] + [0] * size + best[start + size :],
+            ):
+                if candidate == best or budget <= 0:
+                    continue
+                budget -= 1
+                w = run(candidate)
+                if w.difference is not None and len(w.actions) <= best_len:
+                    best, best_len = candidate[: len(w.actions)], len(w.actions)
+                    improved = True
+                    break
+            else:
+                start += size
+        if not improved:
+            size //= 2
+    return best, budget
+
+
+def replay_both(witness: Witness) -> Difference | None:
+    """Replay a witness under both readings; the difference at its end (None if gone)."""
+    left, right = witness.variants()
+    a = new_game(builtin_edition(witness.edition), witness.players, witness.seed, left)
+    b = new_game(builtin_edition(witness.edition), witness.players, witness.seed, right)
+    for k, text in enumerate(witness.actions):
+        diff = difference(a, b)
+        if diff is not None:
+            raise NoDivergenceError(f"{witness.amb}: the readings already differ before action {k + 1}")
+        action = parse_action(text)
+        a, b = apply(a, action), apply(b, action)
+    return difference(a, b)

@@ -1,0 +1,377 @@
+"""The switchable readings of the ambiguity register (specs/ambiguities.md).
+
+Each `Reading` is one AMB entry whose readings change play: its letters, what each letter
+means, and the default per edition. The default is the literal reading of that edition's
+own text (issue 9); a `Variant` (`village_rules.rules`) holds only the choices that differ
+from it, so `Variant()` plays every edition by its own text.
+
+A data file with an edition name that is not a shipped edition takes the 2023 defaults
+(the 2023 Big Box rulebook is the first authority).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+
+from village_rules.errors import ReadingError
+
+BIG_BOX = "big-box-2023"
+ORIGINAL = "original-2011"
+
+
+@dataclass(frozen=True, slots=True)
+class Reading:
+    """One selectable AMB entry: `letters` maps each letter to what it means."""
+
+    amb: str
+    title: str
+    option: str
+    letters: tuple[tuple[str, str], ...]
+    defaults: tuple[tuple[str, str], ...]
+    """(edition, letter) for the shipped editions; see `default`."""
+    why_default: str
+
+    def default(self, edition: str) -> str:
+        table = dict(self.defaults)
+        return table.get(edition, table[BIG_BOX])
+
+    @property
+    def letter_names(self) -> tuple[str, ...]:
+        return tuple(letter for letter, _ in self.letters)
+
+    def meaning(self, letter: str) -> str:
+        return dict(self.letters)[letter]
+
+
+def _both(letter: str) -> tuple[tuple[str, str], ...]:
+    return ((BIG_BOX, letter), (ORIGINAL, letter))
+
+
+_READINGS: tuple[Reading, ...] = (
+    Reading(
+        "AMB-01",
+        "How far coin substitution reaches (the well)",
+        "coins_at_well",
+        (
+            ("a", "coins may stand in for the well's cubes, but at least one real cube of the colour"),
+            ("b", "coins may not stand in for the well's cubes"),
+            ("c", "coins may stand in for any of the well's cubes, all three included"),
+        ),
+        _both("c"),
+        "2023 p. 12 / 2011 'The coins': a coin replaces 'any one influence cube', no exception",
+    ),
+    Reading(
+        "AMB-02",
+        "A harvest that would go over 5 grain",
+        "harvest_over_capacity",
+        (
+            ("a", "the harvest is allowed; grain beyond the farmyard's 5 stays in the supply"),
+            ("b", "the harvest is illegal unless all its grain fits on the farmyard"),
+        ),
+        _both("a"),
+        "2023 p. 3 / 2011 'Grain harvest' cap storage, they set no condition on harvesting",
+    ),
+    Reading(
+        "AMB-10",
+        "Deaths during the end phase",
+        "end_phase_deaths",
+        (
+            ("a", "chronicle, then graveyard; removed only when neither has room"),
+            ("b", "every death after the end trigger removes the member from the game"),
+        ),
+        _both("a"),
+        "2011 'End of the game' Note removes members only with no space or grave left",
+    ),
+    Reading(
+        "AMB-12",
+        "When the chronicle counts as fully occupied",
+        "chronicle_full",
+        (
+            ("a", "every open space of every category is taken"),
+            ("b", "one category is full"),
+        ),
+        _both("a"),
+        "2023 p. 13 a) / 2011 'End of the game': 'the last empty space in the village chronicle'",
+    ),
+    Reading(
+        "AMB-17",
+        "Travelling with no member on the map but markers on cities",
+        "start_from_marker",
+        (
+            ("a", "only members count: with none on the map, a trip starts from the village"),
+            (
+                "b",
+                "markers count: with no member on the map, a farmyard member may set out from a marked city",
+            ),
+        ),
+        _both("a"),
+        "2023 p. 10 / 2011 'Travel': 'If you do not have any family members on the travel map'",
+    ),
+    Reading(
+        "AMB-18",
+        "A trip with no travel marker left",
+        "trip_without_marker",
+        (
+            ("a", "the trip is allowed; it places no marker and gives no reward"),
+            ("b", "the trip is illegal"),
+        ),
+        _both("a"),
+        "no text forbids the trip; 2011 'Travel' treats a city already visited the same way",
+    ),
+    Reading(
+        "AMB-19",
+        "One marker and reward per city",
+        "reward_per_city",
+        (
+            ("a", "one marker and one reward per city and player (2011 'Travel')"),
+            ("b", "a reward on every arrival; a marker only on a city without one of yours"),
+        ),
+        ((BIG_BOX, "b"), (ORIGINAL, "a")),
+        "2011 'Travel' states the limit; 2023 p. 10 drops the sentence and rewards every trip",
+    ),
+    Reading(
+        "AMB-23",
+        "A quill pass with no visible member",
+        "death_without_visible_member",
+        (
+            ("a", "no member dies and the death lapses"),
+            ("b", "the death stays owed until a member is visible at the end of a turn"),
+        ),
+        ((BIG_BOX, "a"), (ORIGINAL, "b")),
+        "2023 p. 12 'otherwise you do not lose a family member'; 2011 has no such clause",
+    ),
+    Reading(
+        "AMB-24",
+        "Which members the family action may return",
+        "call_home_from",
+        (
+            ("a", "any living member on the board (crafts, council, church track, travel map)"),
+            ("b", "only 'employed' members: crafts and council chamber"),
+        ),
+        _both("a"),
+        "2023 p. 6 'from the game board'; 2011 'employed' is nowhere defined",
+    ),
+    Reading(
+        "AMB-34",
+        "Market day during the final actions",
+        "final_market_day",
+        (
+            ("a", "all players take part, including those who have had their final action"),
+            ("b", "only the trigger player and the players whose final action is still to come"),
+        ),
+        _both("a"),
+        "2023 p. 8: a market day 'in which all players participate'",
+    ),
+    Reading(
+        "AMB-26",
+        "Training at a craft building without producing",
+        "train_without_producing",
+        (
+            ("a", "training must be followed by production for time in the same action"),
+            ("b", "training alone is allowed; producing at once is optional"),
+        ),
+        _both("b"),
+        "2023 p. 7 / 2011 'Crafts': 'You may then immediately produce'",
+    ),
+)
+
+READINGS: tuple[Reading, ...] = tuple(sorted(_READINGS, key=lambda r: r.amb))
+BY_ID: Mapping[str, Reading] = {r.amb: r for r in READINGS}
+
+
+def reading(amb: str) -> Reading:
+    """The register entry `amb`; `ReadingError` names the known ones otherwise."""
+    try:
+        return BY_ID[amb]
+    except KeyError:
+        known = ", ".join(BY_ID)
+        raise ReadingError(f"{amb!r} is not a switchable ambiguity (switchable: {known})") from None
+
+
+def check_choice(amb: str, letter: str) -> None:
+    entry = reading(amb)
+    if letter not in entry.letter_names:
+        raise ReadingError(
+            f"{amb} has no reading {letter!r} (readings: "
+            + "; ".join(f"{k} = {v}" for k, v in entry.letters)
+            + ")"
+        )
+
+
+def parse_choice(text: str) -> tuple[str, str]:
+    """`AMB-26=b` → ("AMB-26", "b"), checked against the register."""
+    amb, sep, letter = text.partition("=")
+    amb, letter = amb.strip().upper(), letter.strip().lower()
+    if not sep or not amb or not letter:
+        raise ReadingError(f"--reading {text!r}: expected AMB-xx=letter, e.g. AMB-26=a")
+    check_choice(amb, letter)
+    return amb, letter
+
+
+def normalise(choices: Mapping[str, str] | tuple[tuple[str, str], ...]) -> tuple[tuple[str, str], ...]:
+    """Checked, sorted (AMB, letter) pairs; `ReadingError` on an unknown ID or letter or a
+    repeated ID."""
+    if not isinstance(choices, Mapping | tuple | list):
+        raise ReadingError(f"readings must be a mapping of AMB ID to letter, got {type(choices).__name__}")
+    pairs = list(choices.items()) if isinstance(choices, Mapping) else list(choices)
+    seen: set[str] = set()
+    for pair in pairs:
+        if not (isinstance(pair, tuple) and len(pair) == 2 and all(isinstance(x, str) for x in pair)):
+            raise ReadingError(f"a reading must be an (AMB ID, letter) pair of strings, got {pair!r}")
+        amb, letter = pair
+        check_choice(amb, letter)
+        if amb in seen:
+            raise ReadingError(f"{amb} is chosen more than once")
+        seen.add(amb)
+    return tuple(sorted(pairs))
+
+
+def random_choices(rng: random.Random, share: float = 0.5) -> tuple[tuple[str, str], ...]:
+    """For the fuzzer: each entry gets a uniformly drawn letter with probability `share`
+    (else the edition default). Deterministic in `rng`."""
+    out: list[tuple[str, str]] = []
+    for entry in READINGS:
+        pick = rng.random() < share
+        letter = rng.choice(entry.letter_names)
+        if pick:
+            out.append((entry.amb, letter))
+    return tuple(out)
+
+
+def readings_from_json(
+    value: object, path: str, fail: Callable[[str, str], Exception]
+) -> tuple[tuple[str, str], ...]:
+    """The `variant.readings` object of a state or log: {"AMB-26": "a", ...}."""
+    if not isinstance(value, dict):
+        raise fail(path, f"must be an object of AMB ID → reading letter, got {type(value).__name__}")
+    pairs: list[tuple[str, str]] = []
+    for amb, letter in value.items():
+        if not isinstance(letter, str):
+            raise fail(f"{path}.{amb}", f"must be a reading letter (string), got {type(letter).__name__}")
+        try:
+            check_choice(str(amb), letter)
+        except ReadingError as exc:
+            raise fail(f"{path}.{amb}", str(exc)) from None
+        pairs.append((str(amb), letter))
+    return tuple(sorted(pairs))
+
+
+def variant_to_json(starting_compensation: bool, choices: tuple[tuple[str, str], ...]) -> dict[str, object]:
+    """The JSON form of a variant in states and logs."""
+    return {"starting_compensation": starting_compensation, "readings": dict(choices)}
+
+
+LEGACY_WELL_FLAG = "coin_substitution_at_well"
+"""The boolean of format version 1 that AMB-01 replaced: true was reading a, false b."""
+
+
+def legacy_well_choice(value: object, path: str, fail: Callable[[str, str], Exception]) -> tuple[str, str]:
+    if not isinstance(value, bool):
+        raise fail(path, f"must be a boolean, got {type(value).__name__}")
+    return ("AMB-01", "a" if value else "b")
+
+
+@dataclass(frozen=True, slots=True)
+class Fixed:
+    """A register entry that is not a `Reading`: why (`why`), and whether its other
+    readings would change play (`plays_differently`) — those are open work."""
+
+    amb: str
+    title: str
+    why: str
+    plays_differently: bool
+
+
+FIXED: tuple[Fixed, ...] = (
+    Fixed("AMB-03", "The supply runs out", "reading b (the action is illegal) is not implemented yet", True),
+    Fixed(
+        "AMB-04",
+        "The green bag has too few cubes to seed",
+        "cannot happen with the shipped data (the bag always holds more than a round draws); "
+        "only a user's data file can reach it",
+        False,
+    ),
+    Fixed(
+        "AMB-05",
+        "Where the market's '3-5' and '4-5' spaces are",
+        "a data-file choice (market.spaces), not a rule; change it with --data",
+        False,
+    ),
+    Fixed(
+        "AMB-06",
+        "The market-day trigger player's first chance to sell",
+        "readings b and c are not implemented yet",
+        True,
+    ),
+    Fixed("AMB-07", "What the trigger player pays for later sales", "settled: the editions agree", False),
+    Fixed(
+        "AMB-08",
+        "Several quill passes in one turn",
+        "reading b (one death per turn) is not implemented yet",
+        True,
+    ),
+    Fixed(
+        "AMB-09",
+        "The end is triggered during a market day by another player",
+        "readings b and c are not implemented yet",
+        True,
+    ),
+    Fixed(
+        "AMB-11",
+        "Starting compensation",
+        "an option of its own: Variant.starting_compensation / --no-compensation",
+        True,
+    ),
+    Fixed(
+        "AMB-13",
+        "Privilege 1 when the next-start marker is already taken",
+        "reading b names no benefit, so it cannot be played",
+        False,
+    ),
+    Fixed(
+        "AMB-14",
+        "Which privilege the council allows",
+        "both readings allow the same privileges: you can always name your furthest member",
+        False,
+    ),
+    Fixed("AMB-15", "The buying round at mass", "reading b (repeated rounds) is not implemented yet", True),
+    Fixed("AMB-16", "Church majority tie on the furthest member", "reading b is not implemented yet", True),
+    Fixed("AMB-20", "Where a traveller may go", "no second reading is recorded", False),
+    Fixed("AMB-21", "When the well can be used", "no second reading is recorded", False),
+    Fixed("AMB-22", "The market day through the well", "no second reading is recorded", False),
+    Fixed(
+        "AMB-25", "The family action when no unborn member is left", "no second reading is recorded", False
+    ),
+    Fixed(
+        "AMB-27",
+        "A plague-cube pass by the market-day trigger player",
+        "no second reading is recorded",
+        False,
+    ),
+    Fixed(
+        "AMB-28", "Church majority when nobody is on the church track", "no second reading is recorded", False
+    ),
+    Fixed("AMB-29", "A final tie after both tie-breakers", "no second reading is recorded", False),
+    Fixed("AMB-30", "The green bag carries over between rounds", "no second reading is recorded", False),
+    Fixed(
+        "AMB-31",
+        "Values printed only on the board, cards and tiles",
+        "data-file values; change them with --data",
+        False,
+    ),
+    Fixed("AMB-32", "A market day with no customer to serve", "no second reading is recorded", False),
+    Fixed(
+        "AMB-33",
+        "The end is triggered on the turn that takes the last cube",
+        "reading b (mass and reseeding first) is not implemented yet",
+        True,
+    ),
+    Fixed(
+        "AMB-35",
+        "Church step grain: [1, 1, 2] or [1, 2, 1]",
+        "a flagged data value (church.step_grain); [1, 2, 1] is a --data change",
+        True,
+    ),
+)

@@ -1,0 +1,433 @@
+"""Switchable readings (issue 9): the `Variant` options of `village_rules.readings`, both
+readings of every option, the literal defaults per edition, and their JSON and CLI forms."""
+
+from __future__ import annotations
+
+import json
+import random
+from dataclasses import replace
+
+import pytest
+from hypothesis import given, settings
+
+from village_rules.actions import (
+    Birth,
+    CallHome,
+    Harvest,
+    Mill,
+    Pay,
+    TakeCube,
+    Train,
+    Travel,
+    Well,
+    format_action,
+    parse_action,
+)
+from village_rules.cli import main
+from village_rules.components import (
+    BLACK_BAG,
+    FARMYARD,
+    REMOVED,
+    UNBORN,
+    ActionSpace,
+    AtCraft,
+    Building,
+    Category,
+    Cube,
+    Good,
+    InChronicle,
+    OnChurch,
+    Travelling,
+)
+from village_rules.engine.core import apply, legal_actions
+from village_rules.errors import IllegalActionError, LogFormatError, ReadingError, StateFormatError
+from village_rules.fuzz import plan_game
+from village_rules.invariants import check
+from village_rules.pending import ChooseDying, ChoosePayment, ChooseTurn
+from village_rules.play import GameLog
+from village_rules.readings import BIG_BOX, FIXED, ORIGINAL, READINGS, parse_choice, random_choices
+from village_rules.rules import Variant
+from village_rules.scenario import acting, at, emptied, give, place, put_cubes, ready, set_lifetime
+from village_rules.serialization import from_json, to_json
+from village_rules.state import GameState
+from village_rules.tally import Tally
+from village_rules.testing.strategies import variants
+
+# --- the register and the Variant -----------------------------------------------------------
+
+
+def test_every_reading_has_letters_and_a_default_per_edition() -> None:
+    ids = [r.amb for r in READINGS] + [f.amb for f in FIXED]
+    assert len(ids) == len(set(ids))  # every AMB entry is in exactly one list
+    assert sorted(ids) == [f"AMB-{k:02}" for k in range(1, 36)]
+    for entry in READINGS:
+        assert len(entry.letters) >= 2
+        for edition in (BIG_BOX, ORIGINAL):
+            assert entry.default(edition) in entry.letter_names
+
+
+def test_literal_defaults_per_edition() -> None:
+    """AMB-26 b and AMB-01 c everywhere; AMB-19 and AMB-23 follow each edition's text."""
+    v = Variant()
+    assert v.reading("AMB-26", BIG_BOX) == v.reading("AMB-26", ORIGINAL) == "b"
+    assert v.reading("AMB-01", BIG_BOX) == v.reading("AMB-01", ORIGINAL) == "c"
+    assert (v.reading("AMB-19", BIG_BOX), v.reading("AMB-19", ORIGINAL)) == ("b", "a")
+    assert (v.reading("AMB-23", BIG_BOX), v.reading("AMB-23", ORIGINAL)) == ("a", "b")
+    assert v.reading("AMB-19", "my own board") == "b"  # unknown editions take the 2023 defaults
+
+
+def test_variant_choices_are_checked_and_sorted() -> None:
+    v = Variant(readings={"AMB-26": "a", "AMB-01": "b"})
+    assert v.choices == (("AMB-01", "b"), ("AMB-26", "a"))
+    assert v == Variant(readings=(("AMB-26", "a"), ("AMB-01", "b")))
+    assert v.reading("AMB-26", BIG_BOX) == "a"
+    assert v.with_reading("AMB-26", "b").reading("AMB-26", BIG_BOX) == "b"
+    with pytest.raises(ReadingError, match="AMB-99"):
+        Variant(readings={"AMB-99": "a"})
+    with pytest.raises(ReadingError, match="AMB-26 has no reading 'z'"):
+        Variant(readings={"AMB-26": "z"})
+    with pytest.raises(ReadingError, match="more than once"):
+        Variant(readings=(("AMB-26", "a"), ("AMB-26", "b")))
+    with pytest.raises(ReadingError, match="AMB-08"):  # in the register, not switchable
+        Variant(readings={"AMB-08": "b"})
+
+
+def test_parse_choice() -> None:
+    assert parse_choice("amb-26=A") == ("AMB-26", "a")
+    for bad in ("AMB-26", "AMB-26=", "=a", "AMB-26=q"):
+        with pytest.raises(ReadingError):
+            parse_choice(bad)
+
+
+def test_random_choices_are_deterministic_and_valid() -> None:
+    a = [random_choices(random.Random(k)) for k in range(30)]
+    b = [random_choices(random.Random(k)) for k in range(30)]
+    assert a == b
+    assert any(a)
+    for choices in a:
+        Variant(readings=choices)  # raises if invalid
+
+
+# --- JSON: states and logs --------------------------------------------------------------------
+
+
+def test_state_json_keeps_the_readings() -> None:
+    v = Variant(False, {"AMB-26": "a", "AMB-19": "a"})
+    state = ready(BIG_BOX, 2, variant=v)
+    raw = json.loads(to_json(state))
+    assert raw["rules"]["variant"] == {
+        "starting_compensation": False,
+        "readings": {"AMB-19": "a", "AMB-26": "a"},
+    }
+    assert from_json(to_json(state)).rules.variant == v
+
+
+def test_state_json_rejects_a_bad_reading_and_reads_the_old_well_flag() -> None:
+    raw = json.loads(to_json(ready(BIG_BOX, 2)))
+    raw["rules"]["variant"]["readings"] = {"AMB-26": "x"}
+    with pytest.raises(StateFormatError, match=r"\$\.rules\.variant\.readings\.AMB-26"):
+        from_json(json.dumps(raw))
+    raw["rules"]["variant"] = {"starting_compensation": True, "coin_substitution_at_well": False}
+    assert from_json(json.dumps(raw)).rules.variant == Variant(readings={"AMB-01": "b"})
+
+
+def test_game_log_keeps_the_readings_and_reads_the_old_well_flag() -> None:
+    log = GameLog(BIG_BOX, 2, 3, ("draw-cube green",), Variant(True, {"AMB-24": "b"}))
+    raw = json.loads(log.to_json())
+    assert raw["variant"] == {"starting_compensation": True, "readings": {"AMB-24": "b"}}
+    assert GameLog.from_json(log.to_json()) == log
+    raw["variant"] = {"starting_compensation": True, "coin_substitution_at_well": True}
+    assert GameLog.from_json(json.dumps(raw)).variant == Variant(readings={"AMB-01": "a"})
+    raw["variant"] = {"starting_compensation": True, "readings": {"AMB-77": "a"}}
+    with pytest.raises(LogFormatError, match=r"variant\.readings\.AMB-77"):
+        GameLog.from_json(json.dumps(raw))
+
+
+# --- the CLI ----------------------------------------------------------------------------------
+
+
+def test_cli_reading_flag(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["setup", "--players", "2", "--json", "--reading", "AMB-26=a", "--reading", "AMB-19=a"]) == 0
+    raw = json.loads(capsys.readouterr().out)
+    assert raw["rules"]["variant"]["readings"] == {"AMB-19": "a", "AMB-26": "a"}
+    assert main(["setup", "--players", "2", "--json", "--no-coins-at-well"]) == 0
+    assert json.loads(capsys.readouterr().out)["rules"]["variant"]["readings"] == {"AMB-01": "b"}
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["setup", "--reading", "AMB-26=q"],
+        ["setup", "--reading", "AMB-08=b"],
+        ["setup", "--reading", "AMB-26=a", "--reading", "AMB-26=b"],
+        ["setup", "--reading", "AMB-01=c", "--no-coins-at-well"],
+        ["play", "--reading", "nonsense"],
+    ],
+)
+def test_cli_bad_reading_is_a_clear_error(argv: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("village-rules: ") and "Traceback" not in err
+    assert "AMB" in err or "--reading" in err
+
+
+def test_cli_ambiguities_lists_the_register(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["ambiguities"]) == 0
+    out = capsys.readouterr().out
+    for k in range(1, 36):
+        assert f"AMB-{k:02}  " in out
+    assert "default: big-box-2023 b, original-2011 a" in out  # AMB-19
+    assert "specs/witnesses/AMB-26-big-box-2023-b-a.json" in out
+    assert "readings do not change play" in out and "not an option yet" in out
+
+
+# --- engine switches, both readings each ----------------------------------------------------
+
+
+def settle(state: GameState) -> GameState:
+    """Pay the first way offered while a payment is asked for."""
+    while isinstance(state.pending, ChoosePayment):
+        state = apply(state, legal_actions(state)[0])
+    return state
+
+
+def crafts_turn(variant: Variant | None = None, edition: str = BIG_BOX) -> GameState:
+    return acting(emptied(edition, 2, variant=variant), 0, ActionSpace.CRAFTS)
+
+
+def test_craft05_train_without_producing_by_default_amb26_b() -> None:
+    """CRAFT-05 / AMB-26 b: training alone costs the training time and makes no good."""
+    state = crafts_turn()
+    action = Train(Building.SMITHY, 1, None)
+    assert action in legal_actions(state)
+    trace: list[str] = []
+    after = settle(apply(state, action, trace))
+    assert "CRAFT-05" in trace and "CRAFT-01" in trace
+    p = after.players[0]
+    assert AtCraft(Building.SMITHY) in p.members
+    assert p.goods.total() == 0
+    assert p.lifetime == state.players[0].lifetime + state.rules.data.craft(Building.SMITHY).training_time
+    assert format_action(action) == "train smithy 1" and parse_action("train smithy 1") == action
+
+
+def test_amb26_a_training_must_produce() -> None:
+    state = crafts_turn(Variant(readings={"AMB-26": "a"}))
+    assert not any(isinstance(a, Train) and a.good is None for a in legal_actions(state))
+    with pytest.raises(IllegalActionError, match="AMB-26 a"):
+        apply(state, Train(Building.SMITHY, 1, None))
+    assert Train(Building.SMITHY, 1, Good.PLOW) in legal_actions(state)
+
+
+@pytest.mark.parametrize(("letter", "legal"), [("a", True), ("b", False)])
+def test_amb02_harvest_over_capacity(letter: str, legal: bool) -> None:
+    state = give(emptied(BIG_BOX, 2, variant=Variant(readings={"AMB-02": letter})), 0, grain=4)
+    state = acting(state, 0, ActionSpace.GRAIN_HARVEST)
+    assert (Harvest() in legal_actions(state)) is legal
+    if legal:
+        assert apply(state, Harvest()).players[0].grain == 5
+    else:
+        with pytest.raises(IllegalActionError, match="AMB-02 b"):
+            apply(state, Harvest())
+
+
+@pytest.mark.parametrize(("letter", "church_ok"), [("a", True), ("b", False)])
+def test_amb24_call_home_from(letter: str, church_ok: bool) -> None:
+    state = emptied(BIG_BOX, 2, variant=Variant(readings={"AMB-24": letter}))
+    state = place(place(state, 0, 1, OnChurch(1)), 0, 1, AtCraft(Building.OFFICE))
+    state = acting(state, 0, ActionSpace.FAMILY)
+    legal = legal_actions(state)
+    assert CallHome(AtCraft(Building.OFFICE), 1) in legal
+    assert (CallHome(OnChurch(1), 1) in legal) is church_ok
+    if not church_ok:
+        with pytest.raises(IllegalActionError, match="AMB-24 b"):
+            apply(state, CallHome(OnChurch(1), 1))
+
+
+def travel_turn(variant: Variant, edition: str, markers: tuple[str, ...]) -> GameState:
+    state = emptied(edition, 2, variant=variant)
+    village = state.rules.data.village
+    state = give(state, 0, cubes={Cube.BROWN: 2, Cube.PINK: 2}, goods={Good.WAGON: 1})
+    p = state.players[0]
+    state = state.with_player(0, replace(p, markers=tuple(sorted(markers))))
+    assert village
+    return acting(state, 0, ActionSpace.TRAVEL)
+
+
+@pytest.mark.parametrize(
+    ("edition", "letter", "rule", "rewarded"),
+    [(BIG_BOX, None, "TRV-06", True), (ORIGINAL, None, "TRV-03", False), (BIG_BOX, "a", "TRV-03", False)],
+)
+def test_trv06_amb19_reward_on_every_arrival(
+    edition: str, letter: str | None, rule: str, rewarded: bool
+) -> None:
+    """TRV-06 / AMB-19 b (2023 default): a city already marked pays its reward again."""
+    variant = Variant() if letter is None else Variant(readings={"AMB-19": letter})
+    state = travel_turn(variant, edition, ("c1",))
+    trip = Travel(state.rules.data.village, "c1", 1)
+    trace: list[str] = []
+    after = settle(apply(state, trip, trace))
+    assert rule in trace
+    assert after.players[0].markers == ("c1",)
+    assert after.players[0].prestige == state.players[0].prestige + (3 if rewarded else 0)
+
+
+@pytest.mark.parametrize(("letter", "legal"), [("a", True), ("b", False)])
+def test_amb18_trip_without_marker(letter: str, legal: bool) -> None:
+    state = travel_turn(Variant(readings={"AMB-18": letter}), BIG_BOX, ("c3", "c4", "c5", "c6", "c7", "c8"))
+    trip = Travel(state.rules.data.village, "c1", 1)
+    assert (trip in legal_actions(state)) is legal
+    if not legal:
+        with pytest.raises(IllegalActionError, match="AMB-18 b"):
+            apply(state, trip)
+    else:
+        after = settle(apply(state, trip))
+        assert Travelling("c1") in after.players[0].members
+        assert len(after.players[0].markers) == 6
+
+
+def invisible_mill(variant: Variant, edition: str) -> GameState:
+    """Seat 0 has no visible member, 2 grain, and 1 space to the quill: the mill passes it."""
+    state = emptied(edition, 2, variant=variant)
+    for _ in range(4):
+        state = place(state, 0, 1, BLACK_BAG)
+    state = set_lifetime(give(state, 0, grain=2), 0, state.rules.data.lifetime_track_length - 1)
+    return acting(state, 0, ActionSpace.CRAFTS)
+
+
+def test_death07_amb23_b_the_death_stays_owed_2011_default() -> None:
+    """DEATH-07 / AMB-23 b (2011 default): no visible member, so the death stays owed and
+    takes the first member that is visible at the end of a later turn."""
+    state = invisible_mill(Variant(), ORIGINAL)
+    trace: list[str] = []
+    after = settle(apply(state, Mill(), trace))
+    assert "DEATH-07" in trace and "DEATH-05" not in trace
+    assert after.deaths_owed[0] == 1
+    check(after)
+    # a birth at a later family action: the newborn "2" is the only visible member and dies
+    later = acting(at(after, ChooseTurn(0)), 0, ActionSpace.FAMILY)
+    born = apply(later, Birth())
+    if isinstance(born.pending, ChooseDying):
+        born = apply(born, legal_actions(born)[0])
+    assert born.deaths_owed[0] == 0
+    assert InChronicle(Category.FARMYARD) in born.players[0].members
+
+
+def test_death05_amb23_a_the_death_lapses_2023_default() -> None:
+    state = invisible_mill(Variant(), BIG_BOX)
+    trace: list[str] = []
+    after = settle(apply(state, Mill(), trace))
+    assert "DEATH-05" in trace
+    assert after.deaths_owed[0] == 0
+
+
+def dying_farmer(variant: Variant, chronicle_farmers: int) -> GameState:
+    """2 players: `chronicle_farmers` of seat 1's members already in the farmyard chronicle;
+    seat 0's farmer dies at the mill."""
+    state = emptied(BIG_BOX, 2, variant=variant)
+    for _ in range(chronicle_farmers):
+        state = place(state, 1, 1, InChronicle(Category.FARMYARD))
+    state = set_lifetime(give(state, 0, grain=2), 0, state.rules.data.lifetime_track_length - 1)
+    return acting(state, 0, ActionSpace.CRAFTS)
+
+
+@pytest.mark.parametrize(("letter", "ends"), [("a", False), ("b", True)])
+def test_amb12_one_full_category(letter: str, ends: bool) -> None:
+    """AMB-12 b: the farmyard category full (2 open spaces at 2 players) ends the game."""
+    state = dying_farmer(Variant(readings={"AMB-12": letter}), 1)
+    after = settle(apply(state, Mill()))
+    if isinstance(after.pending, ChooseDying):
+        after = apply(after, legal_actions(after)[0])
+    assert InChronicle(Category.FARMYARD) in after.players[0].members
+    assert (after.end_triggered_by == 0) is ends
+    check(after)
+
+
+@pytest.mark.parametrize(("letter", "where"), [("a", InChronicle(Category.FARMYARD)), ("b", REMOVED)])
+def test_amb10_deaths_after_the_end_trigger(letter: str, where: object) -> None:
+    state = dying_farmer(Variant(readings={"AMB-10": letter}), 0)
+    state = replace(state, end_triggered_by=1)
+    after = settle(apply(state, Mill()))
+    if isinstance(after.pending, ChooseDying):
+        after = apply(after, legal_actions(after)[0])
+    assert where in after.players[0].members
+
+
+@pytest.mark.parametrize(("letter", "pays"), [("a", False), ("b", False), ("c", True)])
+def test_amb01_three_coins_at_the_well(letter: str, pays: bool) -> None:
+    state = emptied(BIG_BOX, 2, variant=Variant(readings={"AMB-01": letter}))
+    state = give(state, 0, coins=3)
+    state = at(put_cubes(state, ActionSpace.CHURCH, {Cube.BROWN: 1}), ChooseTurn(0))
+    assert (Well(ActionSpace.FAMILY, Cube.PINK) in legal_actions(state)) is pays
+
+
+@pytest.mark.parametrize(("letter", "coin_ok"), [("a", True), ("b", False), ("c", True)])
+def test_amb01_two_cubes_and_a_coin_at_the_well(letter: str, coin_ok: bool) -> None:
+    state = emptied(BIG_BOX, 2, variant=Variant(readings={"AMB-01": letter}))
+    state = give(state, 0, cubes={Cube.PINK: 2}, coins=1)
+    state = at(put_cubes(state, ActionSpace.CHURCH, {Cube.BROWN: 1}), ChooseTurn(0))
+    well = Well(ActionSpace.FAMILY, Cube.PINK)
+    assert (well in legal_actions(state)) is coin_ok
+    if coin_ok:
+        after = apply(state, well)
+        if isinstance(after.pending, ChoosePayment):
+            assert Pay(0, Tally.of({Cube.PINK: 1})) in legal_actions(after)
+    assert UNBORN in state.players[0].members and FARMYARD in state.players[0].members
+
+
+@pytest.mark.parametrize("letter", ["a", "b"])
+def test_trv07_amb17_setting_out_from_a_marked_city(letter: str) -> None:
+    """TRV-07 / AMB-17 b: no member on the map but a marker on c1: a farmyard member may
+    set out from c1 to its neighbour c3 (paying that path); under a only the village."""
+    state = emptied(BIG_BOX, 2, variant=Variant(readings={"AMB-17": letter}))
+    state = give(state, 0, cubes={Cube.ORANGE: 1}, goods={Good.WAGON: 1})
+    state = state.with_player(0, replace(state.players[0], markers=("c1",)))
+    state = acting(state, 0, ActionSpace.TRAVEL)
+    trip = Travel("c1", "c3", 1)
+    if letter == "a":
+        assert trip not in legal_actions(state)
+        with pytest.raises(IllegalActionError):
+            apply(state, trip)
+        return
+    assert trip in legal_actions(state)
+    trace: list[str] = []
+    after = settle(apply(state, trip, trace))
+    assert "TRV-07" in trace and "TRV-01" in trace
+    p = after.players[0]
+    assert Travelling("c3") in p.members and p.markers == ("c1", "c3")
+    assert p.cubes.total() == 0 and p.goods.total() == 0
+    # with a member on the map, the marker no longer counts
+    again = acting(
+        at(give(after, 0, goods={Good.WAGON: 1}, cubes={Cube.ORANGE: 1}), ChooseTurn(0)),
+        0,
+        ActionSpace.TRAVEL,
+    )
+    assert Travel("c1", "c3", 1) not in legal_actions(again)
+
+
+def test_the_fuzzer_and_the_machine_draw_the_readings() -> None:
+    games = [plan_game(3, i) for i in range(40)]
+    drawn = {amb for g in games for amb, _ in g.variant.choices}
+    assert drawn == {r.amb for r in READINGS}  # every option is in the fuzzer's mix
+    assert plan_game(3, 0, readings=(("AMB-26", "a"),)).variant.choices == (("AMB-26", "a"),)
+    seen: set[tuple[str, str]] = set()
+
+    @settings(max_examples=300, derandomize=True, database=None)
+    @given(variants())
+    def collect(v: Variant) -> None:
+        seen.update(v.choices)
+
+    collect()
+    assert seen == {(e.amb, x) for e in READINGS for x in e.letter_names}  # the machine's draws
+
+
+@pytest.mark.parametrize(("letter", "out"), [("a", ()), ("b", (2,))])
+def test_mkt08_amb34_market_day_in_the_final_actions(letter: str, out: tuple[int, ...]) -> None:
+    """MKT-08 / AMB-34 b: seat 2 triggered the end and has no final action; seat 1's is to
+    come. Seat 0's market day is open to seats 0 and 1 only under b."""
+    state = emptied(BIG_BOX, 3, variant=Variant(readings={"AMB-34": letter}))
+    state = put_cubes(state, ActionSpace.MARKET, {Cube.BROWN: 1})
+    state = replace(at(state, ChooseTurn(0)), end_triggered_by=2, final_turns=(1,))
+    trace: list[str] = []
+    apply(state, TakeCube(ActionSpace.MARKET, Cube.BROWN), trace)  # nobody can sell: all pass
+    assert ("MKT-08" in trace) is bool(out)
+    assert trace.count("MKT-04") == 3 - len(out)  # the seats asked, each passing
