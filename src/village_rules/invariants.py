@@ -20,8 +20,9 @@ Structure: grain capacity, no negative counts, chronicle and graveyard capacity,
 members only once the end is triggered, markers on distinct cities, the life-time token on
 its track, valid council / church stages and travel cities, valid seats, the well never
 offered with an empty board, the market rows of the layout, exact chance distributions,
-the pending step consistent with the turn / market day / mass in progress, and the end
-triggered exactly when the chronicle or the graveyard is full.
+the pending step consistent with the turn / market day / mass in progress, the end
+triggered exactly when the chronicle or the graveyard is full, and the fast legal actions
+equal to the generate-and-filter oracle's (given the legal actions).
 
 Transition: the dead stay dead, born members never become unborn again, prestige and the
 round never decrease, served customers and placed markers stay.
@@ -57,7 +58,7 @@ from village_rules.components import (
     format_location,
 )
 from village_rules.edition import EditionData, Row
-from village_rules.engine.core import apply, chance_outcomes, legal_actions
+from village_rules.engine.core import apply, chance_outcomes, legal_actions, legal_actions_oracle
 from village_rules.errors import VillageError
 from village_rules.pending import (
     ChooseAction,
@@ -105,6 +106,7 @@ MONKS_ASIDE = "structure.monks_aside"
 CHANCE = "structure.chance"
 PHASE = "structure.phase"
 END_TRIGGER = "structure.end_trigger"
+LEGAL_SET = "structure.legal_set"
 
 DEAD_STAY_DEAD = "transition.dead_stay_dead"
 NEVER_UNBORN = "transition.never_unborn"
@@ -141,6 +143,7 @@ STATE_INVARIANTS: tuple[str, ...] = (
     CHANCE,
     PHASE,
     END_TRIGGER,
+    LEGAL_SET,
 )
 TRANSITION_INVARIANTS: tuple[str, ...] = (
     DEAD_STAY_DEAD,
@@ -671,6 +674,32 @@ def has_move_violations(state: GameState, legal: Sequence[Action]) -> list[Viola
     return [Violation(HAS_MOVE, type(state.pending).__name__, "at least one legal action", "none")]
 
 
+def legal_set_violations(state: GameState, legal: Sequence[Action]) -> list[Violation]:
+    """The fast, directly generated legal actions (`legal`, from `legal_actions`) are exactly
+    the actions of the original generate-and-filter path (`legal_actions_oracle`), in the
+    same order (the order fixes which action a seeded random policy picks)."""
+    if state.is_chance or state.is_terminal:
+        return []
+    oracle = legal_actions_oracle(state)
+    if list(legal) == oracle:
+        return []
+    fast = set(legal)
+    missing = [format_action(a) for a in oracle if a not in fast]
+    slow = set(oracle)
+    extra = [format_action(a) for a in legal if a not in slow]
+    where = type(state.pending).__name__
+    if not missing and not extra:
+        return [Violation(LEGAL_SET, where, "the oracle's order", "the same actions in another order")]
+    return [
+        Violation(
+            LEGAL_SET,
+            where,
+            "the oracle's legal actions",
+            f"missing {missing or 'none'}, extra {extra or 'none'}",
+        )
+    ]
+
+
 def chance_outcome_violations(outcomes: Sequence[tuple[Action, Fraction]]) -> list[Violation]:
     """A chance event's outcomes are distinct, each has a probability in (0, 1], and the
     probabilities sum to exactly 1."""
@@ -719,6 +748,7 @@ def state_violations(state: GameState, legal: Sequence[Action] | None = None) ->
     out += well_violations(state, legal)
     if legal is not None:
         out += has_move_violations(state, legal)
+        out += legal_set_violations(state, legal)
     out += chance_violations(state)
     out += phase_violations(state)
     return out

@@ -7,8 +7,9 @@ member with index i of a player has number `data.family_numbers[i]` and one `Loc
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
+from village_rules.actions import Action
 from village_rules.components import (
     ActionSpace,
     Category,
@@ -117,6 +118,11 @@ class GameState:
     end_triggered_by: int | None = None
     final_turns: tuple[int, ...] | None = None
     """Seats still to take their final action, once the end is settled; None before."""
+    legal_cache: tuple[Action, ...] | None = field(
+        default=None, init=False, repr=False, compare=False, hash=False
+    )
+    """The legal actions, filled by the engine when it first computes them (a cache: not
+    part of the state's value, never compared, hashed or serialized)."""
 
     # --- who acts ----------------------------------------------------------------------
 

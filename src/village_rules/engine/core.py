@@ -136,10 +136,28 @@ _RULE_OF: dict[type, str] = {
 
 
 def legal_actions(state: GameState) -> list[Action]:
-    """The decisions open to the seat to act; empty at chance nodes and at the end."""
+    """The decisions open to the seat to act; empty at chance nodes and at the end.
+
+    Computed once per state (generated directly for the pending step, see `_generate`) and
+    kept in the state's `legal_cache`; every call returns a fresh list."""
+    return list(_legal(state))
+
+
+def legal_actions_oracle(state: GameState) -> list[Action]:
+    """The legal actions by the original generate-and-filter path: every candidate of the
+    step put through the full explaining check `_illegal`. Slow; kept as the test oracle
+    the fast path (`legal_actions`) is compared with (`invariants.legal_set_violations`)."""
     if state.is_chance or state.is_terminal:
         return []
     return [a for a in _candidates(state) if _illegal(state, a, explain=False) is None]
+
+
+def _legal(state: GameState) -> tuple[Action, ...]:
+    cached = state.legal_cache
+    if cached is None:
+        cached = () if state.is_chance or state.is_terminal else tuple(_generate(state))
+        object.__setattr__(state, "legal_cache", cached)
+    return cached
 
 
 def chance_outcomes(state: GameState) -> list[tuple[Action, Fraction]]:
@@ -171,7 +189,9 @@ def apply(state: GameState, action: Action, trace: list[str] | None = None) -> G
             raise IllegalActionError(
                 "CHANCE", text, f"not an outcome of the pending chance event (outcomes: {allowed})"
             )
-    else:
+    elif action not in _legal(state):
+        # Not generated: `_illegal` explains the refusal (or, for an action the generator
+        # does not list but the rules allow, accepts it exactly as before).
         problem = _illegal(state, action)
         if problem is not None:
             raise IllegalActionError(problem[0], text, problem[1])
@@ -180,6 +200,49 @@ def apply(state: GameState, action: Action, trace: list[str] | None = None) -> G
 
 
 # --- which actions a step offers ----------------------------------------------------------
+
+
+def _generate(state: GameState) -> list[Action]:
+    """The legal actions of a decision, generated per pending step with the rule modules'
+    own functions, in the order of `_candidates` (so seeded games do not change). Steps
+    whose candidates are legal by construction skip the filter; the others run only the
+    precondition and one affordability test per candidate (no error texts, no rule IDs)."""
+    pending = state.pending
+    match pending:
+        case ChooseTurn(seat):
+            # TakeCube: one per cube on the board; Well: turn.candidates keeps only the
+            # colours that can pay (>= 1 real cube, AMB-01); FreeAction: only with an empty
+            # board in the final actions. None of them has a further condition.
+            return turn.candidates(state, seat)
+        case ChooseCompensationCube() | ChooseSupplyCube():
+            cubes = state.supply.cubes
+            return [PickCube(c) for c in INFLUENCE if cubes[c]]
+        case ChooseSupplyGood():
+            goods = state.supply.goods
+            return [PickGood(g) for g in Good if goods[g]]
+        case ChoosePayment(seat, action):
+            alternatives, coins_ok = _costs(state, seat, action)
+            return list(_payment_options(state, seat, action, alternatives, coins_ok))
+        case ChooseDying(seat):
+            return [Die(loc) for loc in death_candidates(state, seat)]
+        case ChoosePrivilege(seat, top):
+            out: list[Action] = [
+                Privilege(k)
+                for k in range(1, top + 1)
+                if council_chamber.privilege_precondition(state, seat, k, top) is None
+            ]
+            out.append(Skip())
+            return out
+    seat = state.current_player()
+    return [a for a in _candidates(state) if _allowed(state, seat, a)]
+
+
+def _allowed(state: GameState, seat: int, action: Action) -> bool:
+    """`_illegal(...) is None` for a candidate of the pending step, without the texts."""
+    if _precondition(state, seat, action) is not None:
+        return False
+    alternatives, coins_ok = _costs(state, seat, action)
+    return not alternatives or bool(_payment_options(state, seat, action, alternatives, coins_ok))
 
 
 def _candidates(state: GameState) -> list[Action]:
@@ -520,7 +583,7 @@ def _settle(state: GameState, sub: Pending | None, ctx: Ctx) -> GameState:
             state = replace(state, pending=sub)
             if state.is_chance or state.is_terminal:
                 return state
-            options = legal_actions(state)
+            options = _legal(state)
             if len(options) > 1:
                 return state
             if not options:
