@@ -160,6 +160,17 @@ def _legal(state: GameState) -> tuple[Action, ...]:
     return cached
 
 
+def _is_outcome(state: GameState, action: Action) -> bool:
+    """A quick yes for an outcome of the pending chance event (a cube still in the green
+    bag, a tile still in the pile); False means "ask `chance_outcomes`"."""
+    match state.pending:
+        case SeedDraw():
+            return isinstance(action, DrawCube) and state.green_bag[action.cube] > 0
+        case RefillDraw():
+            return isinstance(action, DrawCustomer) and action.tile in state.customer_pile
+    return False
+
+
 def chance_outcomes(state: GameState) -> list[tuple[Action, Fraction]]:
     """The outcomes of the pending chance event with exact probabilities summing to 1."""
     match state.pending:
@@ -179,22 +190,24 @@ def apply(state: GameState, action: Action, trace: list[str] | None = None) -> G
     if not isinstance(action, Action):
         raise TypeError(f"apply takes an action value, not {type(action).__name__}: use parse_action(text)")
     ctx = Ctx(trace)
-    text = format_action(action)
     if state.is_terminal:
-        raise IllegalActionError("END-06", text, "the game is over")
+        raise IllegalActionError("END-06", format_action(action), "the game is over")
     if state.is_chance:
-        outcomes = [a for a, _ in chance_outcomes(state)]
-        if action not in outcomes:
-            allowed = ", ".join(format_action(a) for a in outcomes)
-            raise IllegalActionError(
-                "CHANCE", text, f"not an outcome of the pending chance event (outcomes: {allowed})"
-            )
+        if not _is_outcome(state, action):
+            outcomes = [a for a, _ in chance_outcomes(state)]
+            if action not in outcomes:
+                allowed = ", ".join(format_action(a) for a in outcomes)
+                raise IllegalActionError(
+                    "CHANCE",
+                    format_action(action),
+                    f"not an outcome of the pending chance event (outcomes: {allowed})",
+                )
     elif action not in _legal(state):
         # Not generated: `_illegal` explains the refusal (or, for an action the generator
         # does not list but the rules allow, accepts it exactly as before).
         problem = _illegal(state, action)
         if problem is not None:
-            raise IllegalActionError(problem[0], text, problem[1])
+            raise IllegalActionError(problem[0], format_action(action), problem[1])
     state, sub = _perform(state, action, ctx)
     return _settle(state, sub, ctx)
 
@@ -580,7 +593,7 @@ def _settle(state: GameState, sub: Pending | None, ctx: Ctx) -> GameState:
     """Carry out everything that needs no choice, up to the next decision or chance event."""
     while True:
         if sub is not None:
-            state = replace(state, pending=sub)
+            state = state.with_pending(sub)
             if state.is_chance or state.is_terminal:
                 return state
             options = _legal(state)
