@@ -34,6 +34,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
+from math import lcm
 from typing import TypeVar
 
 from village_rules.actions import Action, Well, format_action, parse_action
@@ -222,6 +223,33 @@ def _market_rows(data: EditionData, players: int) -> tuple[int, int]:
     return available, len(layout) - available
 
 
+# --- incremental checking: parts already found sound ------------------------------------
+#
+# States share their unchanged parts (a step builds a new `PlayerState` only for the seats
+# it touches, a new tally only for the counts it changes). A part that passed a per-part
+# check once passes it again, since it is immutable; these memos remember such parts by
+# identity (holding a reference, so an id is never reused while remembered) and let a
+# check skip them. Only sound parts are remembered: a part with a violation, or any new
+# object, is checked in full, so every checker keeps its power. Bounded, and a pure speed
+# device: results are exactly those of the full check.
+
+_MEMO_LIMIT = 50_000
+_V = TypeVar("_V")
+_sound_tallies: dict[int, object] = {}
+"""Tallies with no negative count, by id."""
+_sound_markers: dict[int, tuple[object, EditionData]] = {}
+"""Marker tuples that passed `marker_violations`'s per-seat checks, by id, with the data."""
+_sound_members: dict[int, tuple[object, EditionData, tuple[tuple[Category, int], ...], int, int]] = {}
+"""Member tuples of the right length at valid places, by id, with the data and their
+chronicle counts, graves and removed members."""
+
+
+def _remember(memo: dict[int, _V], key: object, value: _V) -> None:
+    if len(memo) >= _MEMO_LIMIT:
+        memo.clear()
+    memo[id(key)] = value
+
+
 K = TypeVar("K", Cube, Good)
 
 
@@ -328,8 +356,12 @@ def marker_violations(state: GameState) -> list[Violation]:
     distinct city of the travel map, kept sorted (structure)."""
     d = state.rules.data
     cities = _totals(d).cities
-    out = []
+    out: list[Violation] = []
     for seat, p in enumerate(state.players):
+        known = _sound_markers.get(id(p.markers))
+        if known is not None and known[0] is p.markers and known[1] is d:
+            continue
+        before = len(out)
         if len(p.markers) > d.travel_markers:
             out.append(Violation(MARKERS, f"seat {seat}", f"at most {d.travel_markers}", str(len(p.markers))))
         if len(set(p.markers)) != len(p.markers):
@@ -339,6 +371,8 @@ def marker_violations(state: GameState) -> list[Violation]:
             out.append(Violation(MARKER_PLACES, f"seat {seat}", "markers on cities only", repr(bad)))
         if list(p.markers) != sorted(p.markers):
             out.append(Violation(MARKER_PLACES, f"seat {seat}", "markers sorted", repr(p.markers)))
+        if len(out) == before:
+            _remember(_sound_markers, p.markers, (p.markers, d))
     return out
 
 
@@ -364,11 +398,22 @@ def member_violations(state: GameState) -> list[Violation]:
     or the graveyard is full (structure)."""
     d = state.rules.data
     totals = _totals(d)
-    out = []
+    out: list[Violation] = []
     chronicle: dict[Category, int] = {}
     graves = 0
     removed = 0
     for seat, p in enumerate(state.players):
+        known = _sound_members.get(id(p.members))
+        if known is not None and known[0] is p.members and known[1] is d:
+            for category, n in known[2]:
+                chronicle[category] = chronicle.get(category, 0) + n
+            graves += known[3]
+            removed += known[4]
+            continue
+        before = len(out)
+        mine: dict[Category, int] = {}
+        my_graves = 0
+        my_removed = 0
         if len(p.members) != totals.members:
             out.append(
                 Violation(MEMBERS, f"seat {seat}", f"{totals.members} members", f"{len(p.members)} members")
@@ -379,13 +424,13 @@ def member_violations(state: GameState) -> list[Violation]:
                 continue
             if kind is InChronicle:
                 assert isinstance(loc, InChronicle)
-                chronicle[loc.category] = chronicle.get(loc.category, 0) + 1
+                mine[loc.category] = mine.get(loc.category, 0) + 1
                 continue
             if kind is InGraveyard:
-                graves += 1
+                my_graves += 1
                 continue
             if kind is Removed:
-                removed += 1
+                my_removed += 1
                 continue
             if _valid_place(loc, d, totals):
                 continue
@@ -401,6 +446,12 @@ def member_violations(state: GameState) -> list[Violation]:
                         format_location(loc),
                     )
                 )
+        for category, n in mine.items():
+            chronicle[category] = chronicle.get(category, 0) + n
+        graves += my_graves
+        removed += my_removed
+        if len(out) == before:
+            _remember(_sound_members, p.members, (p.members, d, tuple(mine.items()), my_graves, my_removed))
     chronicle_open, graves_open = _capacity(d, state.num_players)
     chronicle_free = 0
     for category, open_spaces in chronicle_open.items():
@@ -481,8 +532,10 @@ def non_negative_violations(state: GameState) -> list[Violation]:
         and all(owed >= 0 for owed in state.deaths_owed)
         and (state.mass is None or state.mass.bought >= 0)
         and (state.market_day is None or state.market_day.held_deaths >= 0)
-        and not any(_has_negative(t) for t in _tallies(state))
+        and not any(_has_negative(t) for t in _tallies(state) if _sound_tallies.get(id(t)) is not t)
     ):
+        for t in _tallies(state):
+            _remember(_sound_tallies, t, t)
         return []
     out: list[Violation] = []
 
@@ -707,15 +760,17 @@ def chance_outcome_violations(outcomes: Sequence[tuple[Action, Fraction]]) -> li
     if not outcomes:
         return [Violation(CHANCE, "outcomes", "at least one outcome", "none")]
     seen: set[Action] = set()
-    total = Fraction(0)
     for action, p in outcomes:
         if action in seen:
             out.append(Violation(CHANCE, format_action(action), "distinct outcomes", "listed twice"))
         seen.add(action)
         if not 0 < p <= 1:
             out.append(Violation(CHANCE, format_action(action), "probability in (0, 1]", str(p)))
-        total += p
-    if total != 1:
+    # The exact sum in integers over the common denominator (as fast as it is exact).
+    common = lcm(*(p.denominator for _, p in outcomes))
+    numerator = sum(p.numerator * (common // p.denominator) for _, p in outcomes)
+    if numerator != common:
+        total = Fraction(numerator, common)
         out.append(Violation(CHANCE, "outcomes", "probabilities summing to 1", str(total)))
     return out
 

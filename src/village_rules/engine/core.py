@@ -9,7 +9,6 @@ single legal action is taken automatically, so every pending decision offers a c
 
 from __future__ import annotations
 
-from dataclasses import replace
 from fractions import Fraction
 from typing import Protocol
 
@@ -61,9 +60,10 @@ from village_rules.engine import (
 from village_rules.engine.common import take_cube, take_good
 from village_rules.engine.context import Ctx
 from village_rules.engine.end_of_game import end_of_turn
-from village_rules.engine.payment import describe_shortfall, pay, payment_options
+from village_rules.engine.payment import coin_splits, describe_shortfall, pay, payment_options
 from village_rules.engine.time_and_death import death_candidates, kill, resolve_deaths
 from village_rules.errors import IllegalActionError
+from village_rules.evolve import replace
 from village_rules.pending import (
     ChooseAction,
     ChooseCompensationCube,
@@ -255,7 +255,13 @@ def _allowed(state: GameState, seat: int, action: Action) -> bool:
     if _precondition(state, seat, action) is not None:
         return False
     alternatives, coins_ok = _costs(state, seat, action)
-    return not alternatives or bool(_payment_options(state, seat, action, alternatives, coins_ok))
+    if not alternatives:
+        return True
+    if isinstance(action, Well):
+        return bool(_payment_options(state, seat, action, alternatives, coins_ok))
+    # Is there one way to pay? (`payment_options` would list them all.)
+    player = state.players[seat]
+    return any(next(coin_splits(cost, player, coins_ok), None) is not None for cost in alternatives)
 
 
 def _candidates(state: GameState) -> list[Action]:
