@@ -279,12 +279,9 @@ def cube_violations(state: GameState) -> list[Violation]:
     """Every cube of each colour (plague included) is in the supply, the green bag, on an
     action space or on a farmyard (payments are never half-done outside `apply`)."""
     counts: dict[Cube, int] = {}
-    _add(counts, state.supply.cubes)
-    _add(counts, state.green_bag)
-    for space in state.spaces:
-        _add(counts, space)
-    for p in state.players:
-        _add(counts, p.cubes)
+    for tally in (state.supply.cubes, state.green_bag, *state.spaces, *(p.cubes for p in state.players)):
+        for key, n in tally.items:
+            counts[key] = counts.get(key, 0) + n
     return _conserved(CUBES, _totals(state.rules.data).cubes, counts)
 
 
@@ -523,6 +520,18 @@ def _tallies(state: GameState) -> list[Tally[Cube] | Tally[Good]]:
     return out
 
 
+def _tallies_sound(tallies: list[Tally[Cube] | Tally[Good]]) -> bool:
+    """No negative count in any of `tallies`; the sound new ones are remembered."""
+    known = _sound_tallies
+    for t in tallies:
+        if known.get(id(t)) is t:
+            continue
+        if _has_negative(t):
+            return False
+        _remember(known, t, t)
+    return True
+
+
 def non_negative_violations(state: GameState) -> list[Violation]:
     """No count anywhere is negative (a tally refuses negatives, but plain ints do not)."""
     if (
@@ -532,10 +541,8 @@ def non_negative_violations(state: GameState) -> list[Violation]:
         and all(owed >= 0 for owed in state.deaths_owed)
         and (state.mass is None or state.mass.bought >= 0)
         and (state.market_day is None or state.market_day.held_deaths >= 0)
-        and not any(_has_negative(t) for t in _tallies(state) if _sound_tallies.get(id(t)) is not t)
+        and _tallies_sound(_tallies(state))
     ):
-        for t in _tallies(state):
-            _remember(_sound_tallies, t, t)
         return []
     out: list[Violation] = []
 
@@ -764,7 +771,7 @@ def chance_outcome_violations(outcomes: Sequence[tuple[Action, Fraction]]) -> li
         if action in seen:
             out.append(Violation(CHANCE, format_action(action), "distinct outcomes", "listed twice"))
         seen.add(action)
-        if not 0 < p <= 1:
+        if not 0 < p.numerator <= p.denominator:  # 0 < p <= 1, in integers
             out.append(Violation(CHANCE, format_action(action), "probability in (0, 1]", str(p)))
     # The exact sum in integers over the common denominator (as fast as it is exact).
     common = lcm(*(p.denominator for _, p in outcomes))
