@@ -9,6 +9,7 @@ single legal action is taken automatically, so every pending decision offers a c
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from fractions import Fraction
 from typing import Protocol
 
@@ -247,12 +248,32 @@ def _generate(state: GameState) -> list[Action]:
             out.append(Skip())
             return out
     seat = state.current_player()
-    return [a for a in _candidates(state) if _allowed(state, seat, a)]
+    check = _step_precondition(state)
+    return [a for a in _candidates(state) if _allowed(state, seat, a, check)]
 
 
-def _allowed(state: GameState, seat: int, action: Action) -> bool:
+Precondition = Callable[[GameState, int, Action], "str | None"]
+
+
+def _step_precondition(state: GameState) -> Precondition:
+    """`_precondition` for the candidates of the pending step, with the step's dispatch
+    done once: the candidates of an action step all belong to that space's module."""
+    match state.pending:
+        case ChooseAction(_, space):
+            module = _SPACE_ACTIONS[space]
+            return lambda st, seat, a: None if isinstance(a, Skip) else module.precondition(st, seat, a)
+        case MarketChoice():
+            return market_day.precondition
+        case MassBuy():
+            return lambda st, seat, a: None if isinstance(a, Skip) else mass.buy_precondition(st, seat, a)
+        case MassAdvance():
+            return lambda st, seat, a: None if isinstance(a, Skip) else mass.advance_precondition(st, seat, a)
+    return _precondition
+
+
+def _allowed(state: GameState, seat: int, action: Action, precondition: Precondition) -> bool:
     """`_illegal(...) is None` for a candidate of the pending step, without the texts."""
-    if _precondition(state, seat, action) is not None:
+    if precondition(state, seat, action) is not None:
         return False
     alternatives, coins_ok = _costs(state, seat, action)
     if not alternatives:
