@@ -362,10 +362,9 @@ def _illegal(state: GameState, action: Action, explain: bool = True) -> tuple[st
     if not _step_accepts(pending, action):
         return "STEP", f"the game waits for: {_describe(pending)}"
     seat = state.current_player()
-    rule = _rule_for(state, seat, action)
     reason = _precondition(state, seat, action)
     if reason is not None:
-        return rule, reason
+        return _rule_for(state, seat, action), reason
     if isinstance(pending, ChoosePayment):
         alternatives, coins_ok = _costs(state, seat, pending.action)
         if action not in _payment_options(state, seat, pending.action, alternatives, coins_ok):
@@ -379,6 +378,7 @@ def _illegal(state: GameState, action: Action, explain: bool = True) -> tuple[st
         return None
     alternatives, coins_ok = _costs(state, seat, action)
     if alternatives and not _payment_options(state, seat, action, alternatives, coins_ok):
+        rule = _rule_for(state, seat, action)
         if not explain:
             return rule, ""
         reason = describe_shortfall(alternatives, state.players[seat])
