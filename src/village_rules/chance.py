@@ -22,7 +22,7 @@ def sample(outcomes: Sequence[tuple[T, Fraction]], rng: random.Random) -> T:
     denominator = lcm(*(p.denominator for _, p in outcomes))
     ticket = rng.randrange(denominator)
     for outcome, p in outcomes:
-        ticket -= int(p * denominator)
+        ticket -= p.numerator * (denominator // p.denominator)  # = p * denominator, in integers
         if ticket < 0:
             return outcome
     raise ValueError("chance outcome probabilities do not sum to 1")

@@ -6,10 +6,12 @@ loads of the same data are equal and a state can name its data cheaply.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import StrEnum
 
 from village_rules.components import ActionSpace, Building, Category, Compensation, Cube, Good, TieBreaker
+from village_rules.errors import DataError
 from village_rules.provenance import Provenance
 from village_rules.tally import Tally
 
@@ -184,6 +186,21 @@ class EditionData:
     def __hash__(self) -> int:
         return hash(self.fingerprint)
 
+    # --- copying and pickling: by name and fingerprint ---------------------------------
+
+    def __post_init__(self) -> None:
+        _LOADED.setdefault(self.fingerprint, self)
+
+    def __copy__(self) -> EditionData:
+        return self
+
+    def __deepcopy__(self, memo: dict[int, object]) -> EditionData:
+        return self
+
+    def __reduce__(self) -> tuple[Callable[[str, str], EditionData], tuple[str, str]]:
+        # A pickled state carries the edition's name and fingerprint, not its 30 KB of data.
+        return (resolve_edition, (self.edition, self.fingerprint))
+
     # --- look-ups -----------------------------------------------------------------------
 
     @property
@@ -249,3 +266,26 @@ class EditionData:
             if k == key:
                 return p
         raise KeyError(key)
+
+
+_LOADED: dict[str, EditionData] = {}
+"""Every edition data loaded in this process, by fingerprint (the first of equal ones)."""
+
+
+def resolve_edition(edition: str, fingerprint: str) -> EditionData:
+    """The edition data with this fingerprint: one loaded in this process, or the shipped
+    data of `edition` if its fingerprint matches. Unpickling a state calls this; raises
+    `DataError` when the data is not available (load its data file first)."""
+    found = _LOADED.get(fingerprint)
+    if found is not None:
+        return found
+    from village_rules.loader import EDITIONS, builtin_edition  # noqa: PLC0415 (loader imports this module)
+
+    if edition in EDITIONS and builtin_edition(edition).fingerprint == fingerprint:
+        return builtin_edition(edition)
+    raise DataError(
+        "<pickled state>",
+        "rules.data",
+        f"edition data {edition!r} with fingerprint {fingerprint[:12]}… is not loaded in this process"
+        " (not the shipped data of that name): load its data file with load_edition() before unpickling",
+    )

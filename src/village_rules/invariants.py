@@ -20,8 +20,9 @@ Structure: grain capacity, no negative counts, chronicle and graveyard capacity,
 members only once the end is triggered, markers on distinct cities, the life-time token on
 its track, valid council / church stages and travel cities, valid seats, the well never
 offered with an empty board, the market rows of the layout, exact chance distributions,
-the pending step consistent with the turn / market day / mass in progress, and the end
-triggered exactly when the chronicle or the graveyard is full.
+the pending step consistent with the turn / market day / mass in progress, the end
+triggered exactly when the chronicle or the graveyard is full, and the fast legal actions
+equal to the generate-and-filter oracle's (given the legal actions).
 
 Transition: the dead stay dead, born members never become unborn again, prestige and the
 round never decrease, served customers and placed markers stay.
@@ -33,6 +34,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
+from math import lcm
 from typing import TypeVar
 
 from village_rules.actions import Action, Well, format_action, parse_action
@@ -57,7 +59,7 @@ from village_rules.components import (
     format_location,
 )
 from village_rules.edition import EditionData, Row
-from village_rules.engine.core import apply, chance_outcomes, legal_actions
+from village_rules.engine.core import apply, chance_outcomes, legal_actions, legal_actions_oracle
 from village_rules.errors import VillageError
 from village_rules.pending import (
     ChooseAction,
@@ -105,6 +107,7 @@ MONKS_ASIDE = "structure.monks_aside"
 CHANCE = "structure.chance"
 PHASE = "structure.phase"
 END_TRIGGER = "structure.end_trigger"
+LEGAL_SET = "structure.legal_set"
 
 DEAD_STAY_DEAD = "transition.dead_stay_dead"
 NEVER_UNBORN = "transition.never_unborn"
@@ -141,6 +144,7 @@ STATE_INVARIANTS: tuple[str, ...] = (
     CHANCE,
     PHASE,
     END_TRIGGER,
+    LEGAL_SET,
 )
 TRANSITION_INVARIANTS: tuple[str, ...] = (
     DEAD_STAY_DEAD,
@@ -219,6 +223,33 @@ def _market_rows(data: EditionData, players: int) -> tuple[int, int]:
     return available, len(layout) - available
 
 
+# --- incremental checking: parts already found sound ------------------------------------
+#
+# States share their unchanged parts (a step builds a new `PlayerState` only for the seats
+# it touches, a new tally only for the counts it changes). A part that passed a per-part
+# check once passes it again, since it is immutable; these memos remember such parts by
+# identity (holding a reference, so an id is never reused while remembered) and let a
+# check skip them. Only sound parts are remembered: a part with a violation, or any new
+# object, is checked in full, so every checker keeps its power. Bounded, and a pure speed
+# device: results are exactly those of the full check.
+
+_MEMO_LIMIT = 50_000
+_V = TypeVar("_V")
+_sound_tallies: dict[int, object] = {}
+"""Tallies with no negative count, by id."""
+_sound_markers: dict[int, tuple[object, EditionData]] = {}
+"""Marker tuples that passed `marker_violations`'s per-seat checks, by id, with the data."""
+_sound_members: dict[int, tuple[object, EditionData, tuple[tuple[Category, int], ...], int, int]] = {}
+"""Member tuples of the right length at valid places, by id, with the data and their
+chronicle counts, graves and removed members."""
+
+
+def _remember(memo: dict[int, _V], key: object, value: _V) -> None:
+    if len(memo) >= _MEMO_LIMIT:
+        memo.clear()
+    memo[id(key)] = value
+
+
 K = TypeVar("K", Cube, Good)
 
 
@@ -248,12 +279,9 @@ def cube_violations(state: GameState) -> list[Violation]:
     """Every cube of each colour (plague included) is in the supply, the green bag, on an
     action space or on a farmyard (payments are never half-done outside `apply`)."""
     counts: dict[Cube, int] = {}
-    _add(counts, state.supply.cubes)
-    _add(counts, state.green_bag)
-    for space in state.spaces:
-        _add(counts, space)
-    for p in state.players:
-        _add(counts, p.cubes)
+    for tally in (state.supply.cubes, state.green_bag, *state.spaces, *(p.cubes for p in state.players)):
+        for key, n in tally.items:
+            counts[key] = counts.get(key, 0) + n
     return _conserved(CUBES, _totals(state.rules.data).cubes, counts)
 
 
@@ -325,8 +353,12 @@ def marker_violations(state: GameState) -> list[Violation]:
     distinct city of the travel map, kept sorted (structure)."""
     d = state.rules.data
     cities = _totals(d).cities
-    out = []
+    out: list[Violation] = []
     for seat, p in enumerate(state.players):
+        known = _sound_markers.get(id(p.markers))
+        if known is not None and known[0] is p.markers and known[1] is d:
+            continue
+        before = len(out)
         if len(p.markers) > d.travel_markers:
             out.append(Violation(MARKERS, f"seat {seat}", f"at most {d.travel_markers}", str(len(p.markers))))
         if len(set(p.markers)) != len(p.markers):
@@ -336,6 +368,8 @@ def marker_violations(state: GameState) -> list[Violation]:
             out.append(Violation(MARKER_PLACES, f"seat {seat}", "markers on cities only", repr(bad)))
         if list(p.markers) != sorted(p.markers):
             out.append(Violation(MARKER_PLACES, f"seat {seat}", "markers sorted", repr(p.markers)))
+        if len(out) == before:
+            _remember(_sound_markers, p.markers, (p.markers, d))
     return out
 
 
@@ -361,11 +395,22 @@ def member_violations(state: GameState) -> list[Violation]:
     or the graveyard is full (structure)."""
     d = state.rules.data
     totals = _totals(d)
-    out = []
+    out: list[Violation] = []
     chronicle: dict[Category, int] = {}
     graves = 0
     removed = 0
     for seat, p in enumerate(state.players):
+        known = _sound_members.get(id(p.members))
+        if known is not None and known[0] is p.members and known[1] is d:
+            for category, n in known[2]:
+                chronicle[category] = chronicle.get(category, 0) + n
+            graves += known[3]
+            removed += known[4]
+            continue
+        before = len(out)
+        mine: dict[Category, int] = {}
+        my_graves = 0
+        my_removed = 0
         if len(p.members) != totals.members:
             out.append(
                 Violation(MEMBERS, f"seat {seat}", f"{totals.members} members", f"{len(p.members)} members")
@@ -376,13 +421,13 @@ def member_violations(state: GameState) -> list[Violation]:
                 continue
             if kind is InChronicle:
                 assert isinstance(loc, InChronicle)
-                chronicle[loc.category] = chronicle.get(loc.category, 0) + 1
+                mine[loc.category] = mine.get(loc.category, 0) + 1
                 continue
             if kind is InGraveyard:
-                graves += 1
+                my_graves += 1
                 continue
             if kind is Removed:
-                removed += 1
+                my_removed += 1
                 continue
             if _valid_place(loc, d, totals):
                 continue
@@ -398,6 +443,12 @@ def member_violations(state: GameState) -> list[Violation]:
                         format_location(loc),
                     )
                 )
+        for category, n in mine.items():
+            chronicle[category] = chronicle.get(category, 0) + n
+        graves += my_graves
+        removed += my_removed
+        if len(out) == before:
+            _remember(_sound_members, p.members, (p.members, d, tuple(mine.items()), my_graves, my_removed))
     chronicle_open, graves_open = _capacity(d, state.num_players)
     chronicle_free = 0
     category_full = False  # AMB-12 b: one full category ends the game
@@ -473,6 +524,18 @@ def _tallies(state: GameState) -> list[Tally[Cube] | Tally[Good]]:
     return out
 
 
+def _tallies_sound(tallies: list[Tally[Cube] | Tally[Good]]) -> bool:
+    """No negative count in any of `tallies`; the sound new ones are remembered."""
+    known = _sound_tallies
+    for t in tallies:
+        if known.get(id(t)) is t:
+            continue
+        if _has_negative(t):
+            return False
+        _remember(known, t, t)
+    return True
+
+
 def non_negative_violations(state: GameState) -> list[Violation]:
     """No count anywhere is negative (a tally refuses negatives, but plain ints do not)."""
     if (
@@ -482,7 +545,7 @@ def non_negative_violations(state: GameState) -> list[Violation]:
         and all(owed >= 0 for owed in state.deaths_owed)
         and (state.mass is None or state.mass.bought >= 0)
         and (state.market_day is None or state.market_day.held_deaths >= 0)
-        and not any(_has_negative(t) for t in _tallies(state))
+        and _tallies_sound(_tallies(state))
     ):
         return []
     out: list[Violation] = []
@@ -682,6 +745,32 @@ def has_move_violations(state: GameState, legal: Sequence[Action]) -> list[Viola
     return [Violation(HAS_MOVE, type(state.pending).__name__, "at least one legal action", "none")]
 
 
+def legal_set_violations(state: GameState, legal: Sequence[Action]) -> list[Violation]:
+    """The fast, directly generated legal actions (`legal`, from `legal_actions`) are exactly
+    the actions of the original generate-and-filter path (`legal_actions_oracle`), in the
+    same order (the order fixes which action a seeded random policy picks)."""
+    if state.is_chance or state.is_terminal:
+        return []
+    oracle = legal_actions_oracle(state)
+    if list(legal) == oracle:
+        return []
+    fast = set(legal)
+    missing = [format_action(a) for a in oracle if a not in fast]
+    slow = set(oracle)
+    extra = [format_action(a) for a in legal if a not in slow]
+    where = type(state.pending).__name__
+    if not missing and not extra:
+        return [Violation(LEGAL_SET, where, "the oracle's order", "the same actions in another order")]
+    return [
+        Violation(
+            LEGAL_SET,
+            where,
+            "the oracle's legal actions",
+            f"missing {missing or 'none'}, extra {extra or 'none'}",
+        )
+    ]
+
+
 def chance_outcome_violations(outcomes: Sequence[tuple[Action, Fraction]]) -> list[Violation]:
     """A chance event's outcomes are distinct, each has a probability in (0, 1], and the
     probabilities sum to exactly 1."""
@@ -689,15 +778,17 @@ def chance_outcome_violations(outcomes: Sequence[tuple[Action, Fraction]]) -> li
     if not outcomes:
         return [Violation(CHANCE, "outcomes", "at least one outcome", "none")]
     seen: set[Action] = set()
-    total = Fraction(0)
     for action, p in outcomes:
         if action in seen:
             out.append(Violation(CHANCE, format_action(action), "distinct outcomes", "listed twice"))
         seen.add(action)
-        if not 0 < p <= 1:
+        if not 0 < p.numerator <= p.denominator:  # 0 < p <= 1, in integers
             out.append(Violation(CHANCE, format_action(action), "probability in (0, 1]", str(p)))
-        total += p
-    if total != 1:
+    # The exact sum in integers over the common denominator (as fast as it is exact).
+    common = lcm(*(p.denominator for _, p in outcomes))
+    numerator = sum(p.numerator * (common // p.denominator) for _, p in outcomes)
+    if numerator != common:
+        total = Fraction(numerator, common)
         out.append(Violation(CHANCE, "outcomes", "probabilities summing to 1", str(total)))
     return out
 
@@ -730,6 +821,7 @@ def state_violations(state: GameState, legal: Sequence[Action] | None = None) ->
     out += well_violations(state, legal)
     if legal is not None:
         out += has_move_violations(state, legal)
+        out += legal_set_violations(state, legal)
     out += chance_violations(state)
     out += phase_violations(state)
     return out

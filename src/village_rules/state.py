@@ -7,8 +7,11 @@ member with index i of a player has number `data.family_numbers[i]` and one `Loc
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from collections.abc import Callable
+from dataclasses import dataclass, field, fields
+from operator import attrgetter
 
+from village_rules.actions import Action
 from village_rules.components import (
     ActionSpace,
     Category,
@@ -117,6 +120,11 @@ class GameState:
     end_triggered_by: int | None = None
     final_turns: tuple[int, ...] | None = None
     """Seats still to take their final action, once the end is settled; None before."""
+    legal_cache: tuple[Action, ...] | None = field(
+        default=None, init=False, repr=False, compare=False, hash=False
+    )
+    """The legal actions, filled by the engine when it first computes them (a cache: not
+    part of the state's value, never compared, hashed or serialized)."""
 
     # --- who acts ----------------------------------------------------------------------
 
@@ -187,14 +195,44 @@ class GameState:
     # --- functional updates ------------------------------------------------------------
 
     def with_player(self, seat: int, player: PlayerState) -> GameState:
-        players = list(self.players)
-        players[seat] = player
-        return replace(self, players=tuple(players))
+        players = self.players
+        return _evolve(self, _PLAYERS_AT, (*players[:seat], player, *players[seat + 1 :]))
 
     def with_space(self, space: ActionSpace, cubes: Tally[Cube]) -> GameState:
-        spaces = list(self.spaces)
-        spaces[_SPACE_INDEX[space]] = cubes
-        return replace(self, spaces=tuple(spaces))
+        spaces = self.spaces
+        i = _SPACE_INDEX[space]
+        return _evolve(self, _SPACES_AT, (*spaces[:i], cubes, *spaces[i + 1 :]))
+
+    def with_pending(self, pending: Pending) -> GameState:
+        """The same state waiting for `pending` (what `replace(state, pending=…)` gives)."""
+        return _evolve(self, _PENDING_AT, pending)
+
+    # --- copying and pickling ------------------------------------------------------------
+
+    def __copy__(self) -> GameState:
+        return self  # immutable: a copy may be the state itself
+
+    def __deepcopy__(self, memo: dict[int, object]) -> GameState:
+        return self
+
+    def __reduce__(self) -> tuple[Callable[..., GameState], tuple[object, ...]]:
+        # The constructor's fields only (not the legal-actions cache); the rules pickle as
+        # edition name + fingerprint (EditionData.__reduce__).
+        return (GameState, _init_values(self))
 
 
 _SPACE_INDEX: dict[ActionSpace, int] = {s: i for i, s in enumerate(ActionSpace)}
+
+_INIT_FIELDS: tuple[str, ...] = tuple(f.name for f in fields(GameState) if f.init)
+_init_values: Callable[[GameState], tuple[object, ...]] = attrgetter(*_INIT_FIELDS)
+_PLAYERS_AT = _INIT_FIELDS.index("players")
+_SPACES_AT = _INIT_FIELDS.index("spaces")
+_PENDING_AT = _INIT_FIELDS.index("pending")
+_new_state: Callable[..., GameState] = GameState
+
+
+def _evolve(state: GameState, at: int, value: object) -> GameState:
+    """`replace` of one field, by position: the constructor's fields read in one C call."""
+    values = list(_init_values(state))
+    values[at] = value
+    return _new_state(*values)

@@ -2,6 +2,10 @@
 
 Counts are never negative: taking more than there is raises, so a bug cannot quietly
 create a debt. Zero counts are not stored, so equal tallies compare and hash equal.
+
+Kept small and fast: pairs are sorted by the key's value (a `StrEnum` member *is* its
+value as a string, so keys compare directly), and `add` / `remove` of one key insert or
+replace one pair instead of rebuilding and sorting a dict.
 """
 
 from __future__ import annotations
@@ -28,7 +32,7 @@ class Tally(Generic[K]):
             if n < 0:
                 raise ValueError(f"negative count {n} for {key.value}")
             merged[key] = merged.get(key, 0) + n
-        return Tally(tuple(sorted(((k, n) for k, n in merged.items() if n), key=_by_value)))
+        return Tally(tuple(sorted([(k, n) for k, n in merged.items() if n])))
 
     def __getitem__(self, key: K) -> int:
         for k, n in self.items:
@@ -40,7 +44,10 @@ class Tally(Generic[K]):
         return (k for k, _ in self.items)
 
     def total(self) -> int:
-        return sum(n for _, n in self.items)
+        total = 0
+        for _, n in self.items:
+            total += n
+        return total
 
     def as_dict(self) -> dict[K, int]:
         return dict(self.items)
@@ -48,28 +55,45 @@ class Tally(Generic[K]):
     def add(self, key: K, n: int = 1) -> Tally[K]:
         if n < 0:
             raise ValueError(f"cannot add {n} {key.value}")
-        return self.plus(Tally(((key, n),)) if n else Tally())
+        if n == 0:
+            return self
+        items = self.items
+        for i, (k, have) in enumerate(items):
+            if k is key:
+                return Tally((*items[:i], (k, have + n), *items[i + 1 :]))
+            if key < k:
+                return Tally((*items[:i], (key, n), *items[i:]))
+        return Tally((*items, (key, n)))
 
     def remove(self, key: K, n: int = 1) -> Tally[K]:
-        have = self[key]
+        items = self.items
+        for i, (k, have) in enumerate(items):
+            if k is key:
+                if n < 0 or n > have:
+                    break
+                if n == have:
+                    return Tally((*items[:i], *items[i + 1 :]))
+                return Tally((*items[:i], (k, have - n), *items[i + 1 :])) if n else self
+        else:
+            have = 0
         if n < 0 or n > have:
             raise ValueError(f"cannot take {n} {key.value}: only {have}")
-        return self.minus(Tally(((key, n),)) if n else Tally())
+        return self
 
     def plus(self, other: Tally[K]) -> Tally[K]:
-        merged = dict(self.items)
+        out = self
         for k, n in other.items:
-            merged[k] = merged.get(k, 0) + n
-        return Tally.of(merged)
+            out = out.add(k, n)
+        return out
 
     def minus(self, other: Tally[K]) -> Tally[K]:
-        merged = dict(self.items)
+        out = self
         for k, n in other.items:
-            have = merged.get(k, 0)
+            have = out[k]
             if n > have:
                 raise ValueError(f"cannot take {n} {k.value}: only {have}")
-            merged[k] = have - n
-        return Tally.of(merged)
+            out = out.remove(k, n)
+        return out
 
     def covers(self, other: Tally[K]) -> bool:
         """True if every count in `other` is available here."""
@@ -77,7 +101,3 @@ class Tally(Generic[K]):
 
     def __str__(self) -> str:
         return ", ".join(f"{n} {k.value}" for k, n in self.items) or "nothing"
-
-
-def _by_value(pair: tuple[StrEnum, int]) -> str:
-    return pair[0].value

@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from village_rules.components import Cube, Good, Location
+from village_rules.evolve import replace
 from village_rules.state import GameState
 
 
@@ -18,8 +17,8 @@ def find_member(state: GameState, seat: int, location: Location, number: int) ->
 
 def numbers_at(state: GameState, seat: int, location: Location) -> list[int]:
     """The distinct numbers of the seat's members at `location`, ascending."""
-    p = state.players[seat]
-    return sorted({state.number_of(i) for i, loc in enumerate(p.members) if loc == location})
+    numbers = state.rules.data.family_numbers
+    return sorted({numbers[i] for i, loc in enumerate(state.players[seat].members) if loc == location})
 
 
 def move_member(state: GameState, seat: int, index: int, to: Location) -> GameState:

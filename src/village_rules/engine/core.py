@@ -9,7 +9,7 @@ single legal action is taken automatically, so every pending decision offers a c
 
 from __future__ import annotations
 
-from dataclasses import replace
+from collections.abc import Callable
 from fractions import Fraction
 from typing import Protocol
 
@@ -62,9 +62,10 @@ from village_rules.engine import (
 from village_rules.engine.common import take_cube, take_good
 from village_rules.engine.context import Ctx
 from village_rules.engine.end_of_game import end_of_turn
-from village_rules.engine.payment import describe_shortfall, pay, payment_options
+from village_rules.engine.payment import coin_splits, describe_shortfall, pay, payment_options
 from village_rules.engine.time_and_death import death_candidates, kill, resolve_deaths
 from village_rules.errors import IllegalActionError
+from village_rules.evolve import replace
 from village_rules.pending import (
     ChooseAction,
     ChooseCompensationCube,
@@ -137,10 +138,39 @@ _RULE_OF: dict[type, str] = {
 
 
 def legal_actions(state: GameState) -> list[Action]:
-    """The decisions open to the seat to act; empty at chance nodes and at the end."""
+    """The decisions open to the seat to act; empty at chance nodes and at the end.
+
+    Computed once per state (generated directly for the pending step, see `_generate`) and
+    kept in the state's `legal_cache`; every call returns a fresh list."""
+    return list(_legal(state))
+
+
+def legal_actions_oracle(state: GameState) -> list[Action]:
+    """The legal actions by the original generate-and-filter path: every candidate of the
+    step put through the full explaining check `_illegal`. Slow; kept as the test oracle
+    the fast path (`legal_actions`) is compared with (`invariants.legal_set_violations`)."""
     if state.is_chance or state.is_terminal:
         return []
     return [a for a in _candidates(state) if _illegal(state, a, explain=False) is None]
+
+
+def _legal(state: GameState) -> tuple[Action, ...]:
+    cached = state.legal_cache
+    if cached is None:
+        cached = () if state.is_chance or state.is_terminal else tuple(_generate(state))
+        object.__setattr__(state, "legal_cache", cached)
+    return cached
+
+
+def _is_outcome(state: GameState, action: Action) -> bool:
+    """A quick yes for an outcome of the pending chance event (a cube still in the green
+    bag, a tile still in the pile); False means "ask `chance_outcomes`"."""
+    match state.pending:
+        case SeedDraw():
+            return isinstance(action, DrawCube) and state.green_bag[action.cube] > 0
+        case RefillDraw():
+            return isinstance(action, DrawCustomer) and action.tile in state.customer_pile
+    return False
 
 
 def chance_outcomes(state: GameState) -> list[tuple[Action, Fraction]]:
@@ -161,25 +191,98 @@ def apply(state: GameState, action: Action, trace: list[str] | None = None) -> G
     list, the IDs of the rules applied are appended to it."""
     check_action(action)  # ActionTypeError for a wrong type or wrongly typed fields
     ctx = Ctx(trace)
-    text = format_action(action)
     if state.is_terminal:
-        raise IllegalActionError("END-06", text, "the game is over")
+        raise IllegalActionError("END-06", format_action(action), "the game is over")
     if state.is_chance:
-        outcomes = [a for a, _ in chance_outcomes(state)]
-        if action not in outcomes:
-            allowed = ", ".join(format_action(a) for a in outcomes)
-            raise IllegalActionError(
-                "CHANCE", text, f"not an outcome of the pending chance event (outcomes: {allowed})"
-            )
-    else:
+        if not _is_outcome(state, action):
+            outcomes = [a for a, _ in chance_outcomes(state)]
+            if action not in outcomes:
+                allowed = ", ".join(format_action(a) for a in outcomes)
+                raise IllegalActionError(
+                    "CHANCE",
+                    format_action(action),
+                    f"not an outcome of the pending chance event (outcomes: {allowed})",
+                )
+    elif action not in _legal(state):
+        # Not generated: `_illegal` explains the refusal (or, for an action the generator
+        # does not list but the rules allow, accepts it exactly as before).
         problem = _illegal(state, action)
         if problem is not None:
-            raise IllegalActionError(problem[0], text, problem[1])
+            raise IllegalActionError(problem[0], format_action(action), problem[1])
     state, sub = _perform(state, action, ctx)
     return _settle(state, sub, ctx)
 
 
 # --- which actions a step offers ----------------------------------------------------------
+
+
+def _generate(state: GameState) -> list[Action]:
+    """The legal actions of a decision, generated per pending step with the rule modules'
+    own functions, in the order of `_candidates` (so seeded games do not change). Steps
+    whose candidates are legal by construction skip the filter; the others run only the
+    precondition and one affordability test per candidate (no error texts, no rule IDs)."""
+    pending = state.pending
+    match pending:
+        case ChooseTurn(seat):
+            # TakeCube: one per cube on the board; Well: turn.candidates keeps only the
+            # colours that can pay (>= 1 real cube, AMB-01); FreeAction: only with an empty
+            # board in the final actions. None of them has a further condition.
+            return turn.candidates(state, seat)
+        case ChooseCompensationCube() | ChooseSupplyCube():
+            cubes = state.supply.cubes
+            return [PickCube(c) for c in INFLUENCE if cubes[c]]
+        case ChooseSupplyGood():
+            goods = state.supply.goods
+            return [PickGood(g) for g in Good if goods[g]]
+        case ChoosePayment(seat, action):
+            alternatives, coins_ok = _costs(state, seat, action)
+            return list(_payment_options(state, seat, action, alternatives, coins_ok))
+        case ChooseDying(seat):
+            return [Die(loc) for loc in death_candidates(state, seat)]
+        case ChoosePrivilege(seat, top):
+            out: list[Action] = [
+                Privilege(k)
+                for k in range(1, top + 1)
+                if council_chamber.privilege_precondition(state, seat, k, top) is None
+            ]
+            out.append(Skip())
+            return out
+    seat = state.current_player()
+    check = _step_precondition(state)
+    return [a for a in _candidates(state) if _allowed(state, seat, a, check)]
+
+
+Precondition = Callable[[GameState, int, Action], "str | None"]
+
+
+def _step_precondition(state: GameState) -> Precondition:
+    """`_precondition` for the candidates of the pending step, with the step's dispatch
+    done once: the candidates of an action step all belong to that space's module."""
+    match state.pending:
+        case ChooseAction(_, space):
+            module = _SPACE_ACTIONS[space]
+            return lambda st, seat, a: None if isinstance(a, Skip) else module.precondition(st, seat, a)
+        case MarketChoice():
+            return market_day.precondition
+        case MassBuy():
+            return lambda st, seat, a: None if isinstance(a, Skip) else mass.buy_precondition(st, seat, a)
+        case MassAdvance():
+            return lambda st, seat, a: None if isinstance(a, Skip) else mass.advance_precondition(st, seat, a)
+    return _precondition
+
+
+def _allowed(state: GameState, seat: int, action: Action, precondition: Precondition) -> bool:
+    """`_illegal(...) is None` for a candidate of the pending step, without the texts."""
+    if precondition(state, seat, action) is not None:
+        return False
+    alternatives, coins_ok = _costs(state, seat, action)
+    if not alternatives:
+        return True
+    if isinstance(action, Well):
+        return bool(_payment_options(state, seat, action, alternatives, coins_ok))
+    # Is there one way to pay? (`payment_options` would list them all.)
+    player = state.players[seat]
+    return any(next(coin_splits(cost, player, coins_ok), None) is not None for cost in alternatives)
 
 
 def _candidates(state: GameState) -> list[Action]:
@@ -259,10 +362,9 @@ def _illegal(state: GameState, action: Action, explain: bool = True) -> tuple[st
     if not _step_accepts(pending, action):
         return "STEP", f"the game waits for: {_describe(pending)}"
     seat = state.current_player()
-    rule = _rule_for(state, seat, action)
     reason = _precondition(state, seat, action)
     if reason is not None:
-        return rule, reason
+        return _rule_for(state, seat, action), reason
     if isinstance(pending, ChoosePayment):
         alternatives, coins_ok = _costs(state, seat, pending.action)
         if action not in _payment_options(state, seat, pending.action, alternatives, coins_ok):
@@ -276,6 +378,7 @@ def _illegal(state: GameState, action: Action, explain: bool = True) -> tuple[st
         return None
     alternatives, coins_ok = _costs(state, seat, action)
     if alternatives and not _payment_options(state, seat, action, alternatives, coins_ok):
+        rule = _rule_for(state, seat, action)
         if not explain:
             return rule, ""
         reason = describe_shortfall(alternatives, state.players[seat])
@@ -516,10 +619,10 @@ def _settle(state: GameState, sub: Pending | None, ctx: Ctx) -> GameState:
     """Carry out everything that needs no choice, up to the next decision or chance event."""
     while True:
         if sub is not None:
-            state = replace(state, pending=sub)
+            state = state.with_pending(sub)
             if state.is_chance or state.is_terminal:
                 return state
-            options = legal_actions(state)
+            options = _legal(state)
             if len(options) > 1:
                 return state
             if not options:

@@ -3,13 +3,12 @@ or use a privilege of a stage one of your members has reached."""
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from village_rules.actions import Action, CouncilAdvance, CouncilPlace, Privilege
 from village_rules.components import FARMYARD, OnCouncil
 from village_rules.edition import Cost
 from village_rules.engine.common import find_member, gain_prestige, move_member, numbers_at
 from village_rules.engine.context import Ctx
+from village_rules.evolve import replace
 from village_rules.pending import ChoosePrivilege, ChooseSupplyCube, ChooseSupplyGood, Pending
 from village_rules.state import GameState
 

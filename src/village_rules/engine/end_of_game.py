@@ -3,10 +3,9 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from village_rules.engine import mass
 from village_rules.engine.context import Ctx
+from village_rules.evolve import replace
 from village_rules.pending import ChooseTurn, Pending
 from village_rules.state import GameState
 

@@ -8,13 +8,13 @@ day. Deaths from time spent here are resolved at once (DEATH-06).
 
 from __future__ import annotations
 
-from dataclasses import replace
 from fractions import Fraction
 
 from village_rules.actions import Action, DrawCustomer, Pass, Serve
 from village_rules.chance import uniform
 from village_rules.edition import Cost
 from village_rules.engine.context import Ctx
+from village_rules.evolve import replace
 from village_rules.pending import RefillDraw
 from village_rules.state import GameState, MarketDay
 

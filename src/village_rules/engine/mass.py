@@ -4,7 +4,6 @@ and 2 prestige for the church majority."""
 
 from __future__ import annotations
 
-from dataclasses import replace
 from fractions import Fraction
 
 from village_rules.actions import Action, BuyFromBag, ChurchStep, DrawMember, DrawMonk
@@ -12,6 +11,7 @@ from village_rules.chance import proportional
 from village_rules.components import BLACK_BAG, OnChurch
 from village_rules.engine.common import find_member, gain_prestige, move_member, numbers_at
 from village_rules.engine.context import Ctx
+from village_rules.evolve import replace
 from village_rules.pending import MassAdvance, MassBuy, MassDraw, Pending
 from village_rules.state import GameState, Mass
 

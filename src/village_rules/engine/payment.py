@@ -7,7 +7,6 @@ A payment moves what is paid to the general supply; time moves the life-time tok
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from dataclasses import replace
 from itertools import product
 
 from village_rules.actions import Pay
@@ -15,6 +14,7 @@ from village_rules.components import Cube
 from village_rules.edition import Cost
 from village_rules.engine.context import Ctx
 from village_rules.engine.time_and_death import spend_time
+from village_rules.evolve import replace
 from village_rules.state import GameState, PlayerState
 from village_rules.tally import Tally
 

@@ -2,12 +2,23 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
+from functools import lru_cache
 
 from village_rules.components import INFLUENCE, ActionSpace, Cube
+from village_rules.edition import EditionData
+from village_rules.evolve import replace
 from village_rules.pending import ChooseTurn, SeedDraw
 from village_rules.state import GameState
 from village_rules.tally import Tally
+
+_SPACES: tuple[ActionSpace, ...] = tuple(ActionSpace)
+_SPACE_INDEX: dict[ActionSpace, int] = {s: i for i, s in enumerate(ActionSpace)}
+
+
+@lru_cache(maxsize=64)
+def _cubes_per_space(data: EditionData, players: int) -> dict[ActionSpace, int]:
+    """The setup card's cubes per action space (looked up once per edition and count)."""
+    return dict(data.setup_card(players).cubes_per_space)
 
 
 def begin_round(state: GameState) -> GameState:
@@ -29,8 +40,8 @@ def begin_round(state: GameState) -> GameState:
 def next_draw(state: GameState, first_space: int, remaining: int | None) -> GameState:
     """SEED-02: the next chance draw onto the action spaces in board order, or the first
     turn once every space has its cubes or the bag is empty (AMB-04)."""
-    card = dict(state.rules.data.setup_card(state.num_players).cubes_per_space)
-    spaces = list(ActionSpace)
+    card = _cubes_per_space(state.rules.data, state.num_players)
+    spaces = _SPACES
     index = first_space
     left = card[spaces[index]] if remaining is None else remaining
     while left == 0:
@@ -47,7 +58,7 @@ def draw_onto_space(state: GameState, pending: SeedDraw, cube: Cube) -> GameStat
     """A drawn cube leaves the bag for its action space."""
     state = replace(state, green_bag=state.green_bag.remove(cube))
     state = state.with_space(pending.space, state.space(pending.space).add(cube))
-    index = list(ActionSpace).index(pending.space)
+    index = _SPACE_INDEX[pending.space]
     if pending.remaining > 1:
         return next_draw(state, index, pending.remaining - 1)
     if index + 1 == len(ActionSpace):

@@ -7,8 +7,6 @@ owed until they are resolved: after the action, or at once during a market day.
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from village_rules.components import (
     GRAVEYARD,
     REMOVED,
@@ -19,6 +17,7 @@ from village_rules.components import (
     workplace,
 )
 from village_rules.engine.context import Ctx
+from village_rules.evolve import replace
 from village_rules.pending import ChooseDying
 from village_rules.state import GameState
 

@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from village_rules.actions import Action, Travel
 from village_rules.components import FARMYARD, Location, Travelling
 from village_rules.edition import Cost, RewardKind
 from village_rules.engine.common import find_member, gain_prestige, move_member, numbers_at, take_coins
 from village_rules.engine.context import Ctx
+from village_rules.evolve import replace
 from village_rules.pending import ChooseSupplyCube, Pending
 from village_rules.state import GameState
 from village_rules.travel_map import adjacent, city, member_cities, path_cost

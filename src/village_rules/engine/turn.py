@@ -3,13 +3,12 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from village_rules.actions import Action, FreeAction, TakeCube, Well
 from village_rules.components import INFLUENCE, ActionSpace, Cube
 from village_rules.edition import Cost
 from village_rules.engine.context import Ctx
 from village_rules.engine.time_and_death import spend_time
+from village_rules.evolve import replace
 from village_rules.state import GameState, Turn
 from village_rules.tally import Tally
 
@@ -17,8 +16,8 @@ from village_rules.tally import Tally
 def candidates(state: GameState, seat: int) -> list[Action]:
     out: list[Action] = []
     if state.cubes_on_board():
-        for space in ActionSpace:
-            out += [TakeCube(space, cube) for cube in state.space(space)]
+        for space, cubes in zip(ActionSpace, state.spaces, strict=False):
+            out += [TakeCube(space, cube) for cube, _ in cubes.items]
         p = state.players[seat]
         need = state.rules.data.well_cubes
         coins = p.coins if well_coins_allowed(state) else 0
