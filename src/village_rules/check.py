@@ -18,6 +18,10 @@ Steps today:
   --out proofs/witnesses`): every witness replayed on the engine to its query's situation,
   every unreachability proof re-proved (`village_rules.proofs.stored`).
 
+- `DivergenceStep`: the stored divergence witnesses of the ambiguity register
+  (`village-rules diverge --write specs/witnesses`): each replayed under both readings,
+  which must still part at the stored action in the stored way.
+
 More verification plugs in at `default_steps()` below: one more `CheckStep` returning a
 `StepResult` whose `findings` list each verdict or witness with its log and picture.
 """
@@ -35,6 +39,8 @@ from pathlib import Path
 from typing import Protocol
 
 from village_rules.actions import Action, parse_action
+from village_rules.cli_readings import witness_from_json
+from village_rules.divergence import replay_both
 from village_rules.engine.core import apply
 from village_rules.errors import LogFormatError, VillageError
 from village_rules.fuzz import FuzzSummary, plan_game, run_fuzz
@@ -438,9 +444,60 @@ class ProofsStep:
         )
 
 
+# --- divergence witnesses -----------------------------------------------------------------
+
+DIVERGENCE_DIR = Path("specs") / "witnesses"
+"""Where a clone of the repository keeps the register's divergence witnesses."""
+
+
+@dataclass(frozen=True, slots=True)
+class DivergenceStep:
+    """Replay every stored divergence witness under both of its readings."""
+
+    directory: Path = DIVERGENCE_DIR
+    name: str = "readings"
+
+    def run(self, context: CheckContext) -> StepResult:
+        start = time.perf_counter()
+        paths = sorted(p for p in self.directory.glob("*.json") if not p.name.endswith(".log.json"))
+        if not paths:
+            return StepResult(
+                self.name,
+                False,
+                f"no stored divergence witnesses in {self.directory} (run check from a clone of the "
+                "repository, or write them with `village-rules diverge --all --write specs/witnesses`)",
+                seconds=time.perf_counter() - start,
+            )
+        findings = []
+        failed = []
+        entries: set[str] = set()
+        for path in paths:
+            witness = witness_from_json(path.read_text(encoding="utf-8"))
+            entries.add(witness.amb)
+            diff = replay_both(witness)
+            ok = diff is not None and (diff.kind, diff.detail) == (witness.kind, witness.detail)
+            detail = (
+                f"{witness.amb} {witness.left_letter}/{witness.right_letter} part after "
+                f"{len(witness.actions)} actions: {witness.kind}"
+                if ok
+                else "the readings no longer part as stored"
+            )
+            if not ok:
+                failed.append(f"FAILED {path.name}: {detail}")
+            log = _write(context.out_dir, f"readings/{path.name}", path.read_text(encoding="utf-8"))
+            findings.append(Finding(f"witness {path.stem}", "passed" if ok else "FAIL", detail, log=log))
+        headline = (
+            f"{len(paths)} divergence witnesses of {len(entries)} register entries replayed under both "
+            f"readings: {len(failed)} failed"
+        )
+        return StepResult(
+            self.name, not failed, headline, tuple(failed[:5]), tuple(findings), time.perf_counter() - start
+        )
+
+
 def default_steps(games: int = DEFAULT_GAMES) -> list[CheckStep]:
     """The steps of `village-rules check`, in order."""
-    steps: list[CheckStep] = [FuzzStep(games=games), ProofsStep()]
+    steps: list[CheckStep] = [FuzzStep(games=games), ProofsStep(), DivergenceStep()]
     return steps
 
 

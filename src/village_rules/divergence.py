@@ -15,6 +15,7 @@ minimal, and deterministic: the same request finds the same witness in any proce
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
@@ -80,7 +81,8 @@ def difference(left: GameState, right: GameState) -> Difference | None:
 
 
 def _state_detail(left: GameState, right: GameState) -> str:
-    names = [f for f in type(left).__slots__ if f != "rules" and getattr(left, f) != getattr(right, f)]
+    compared = [f.name for f in dataclasses.fields(left) if f.compare and f.name != "rules"]
+    names = [f for f in compared if getattr(left, f) != getattr(right, f)]
     parts = []
     for name in names:
         a, b = getattr(left, name), getattr(right, name)

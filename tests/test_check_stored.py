@@ -1,5 +1,6 @@
 """The stored proof verdicts are re-checked by `village_rules.proofs.stored` and by the
-`proofs` step of `village-rules check`; a tampered witness or proof is caught."""
+`proofs` step of `village-rules check`, the divergence witnesses by its `readings` step;
+a tampered witness or proof is caught."""
 
 from __future__ import annotations
 
@@ -8,11 +9,12 @@ import json
 import shutil
 from pathlib import Path
 
-from village_rules.check import CheckContext, ProofsStep, default_steps
+from village_rules.check import CheckContext, DivergenceStep, ProofsStep, default_steps
 from village_rules.play import GameLog
 from village_rules.proofs.stored import check_proof, check_stored, check_witness, proof_files, witness_files
 
 WITNESSES = Path(__file__).resolve().parent.parent / "proofs" / "witnesses"
+DIVERGENCE = Path(__file__).resolve().parent.parent / "specs" / "witnesses"
 
 
 def test_every_stored_verdict_rechecks() -> None:
@@ -60,3 +62,22 @@ def test_the_proofs_step_fails_without_stored_verdicts(tmp_path: Path) -> None:
     result = ProofsStep(tmp_path / "nowhere").run(CheckContext(tmp_path / "report"))
     assert not result.passed
     assert "no stored witnesses" in result.headline
+
+
+def test_the_check_command_replays_the_divergence_witnesses(tmp_path: Path) -> None:
+    assert any(isinstance(step, DivergenceStep) for step in default_steps(1))
+    stored = tmp_path / "witnesses"
+    stored.mkdir()
+    source = sorted(p for p in DIVERGENCE.glob("AMB-26-*.json") if not p.name.endswith(".log.json"))[0]
+    shutil.copy(source, stored / source.name)
+    result = DivergenceStep(stored).run(CheckContext(tmp_path / "report"))
+    assert result.passed, result.details
+    assert result.headline.startswith("1 divergence witnesses of 1 register entries")
+    # a witness whose readings no longer part is caught
+    raw = json.loads(source.read_text(encoding="utf-8"))
+    raw["actions"] = raw["actions"][:1]
+    (stored / source.name).write_text(json.dumps(raw), encoding="utf-8")
+    broken = DivergenceStep(stored).run(CheckContext(tmp_path / "report2"))
+    assert not broken.passed
+    assert "no longer part" in broken.details[0]
+    assert not DivergenceStep(tmp_path / "nowhere").run(CheckContext(tmp_path / "r3")).passed
