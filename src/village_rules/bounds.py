@@ -13,9 +13,12 @@ Each bound comes with its derivation from the engine (docs/rl.md "Bounds" repeat
   data: the setup card adds as many cubes to the bag as it draws, 24) this gives a
   reachable cycle, a later round starting in exactly the state of an earlier one, the
   round number aside, which the engine never reads: tests/test_unbounded.py plays it.
-  For 2, 3 and 5 players the card adds fewer cubes than it draws, plague cubes must come
-  onto the board, and whether those games are bounded is left to the proofs work
-  (issue 8, termination). Wrappers that need a bound (OpenSpiel's `max_game_length`)
+  For 2, 3 and 5 players the card adds fewer cubes than it draws, yet the proof
+  catalogue's termination query (`village-rules prove lasso`) finds such repeating games
+  too: its stored witnesses (proofs/witnesses/12-lasso-*.json) cover every Big Box player
+  count; for the 2011 data at 2 and 3 players the search has found none yet, which is no
+  proof of a bound. The same catalogue's score pump (query 13b) shows the score has no
+  upper bound either, apart from the length of the game. Wrappers that need a bound (OpenSpiel's `max_game_length`)
   therefore play the game *truncated* at `DEFAULT_MAX_MOVES` moves, a limit ten times
   the longest seeded random game we have seen, and say so.
 - Score bounds are sound for games of at most `max_moves` moves (decisions plus chance
