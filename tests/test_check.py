@@ -24,10 +24,12 @@ from village_rules.check import (
     format_outcome,
     run_check,
 )
+from village_rules.components import Category
 from village_rules.engine.core import apply as engine_apply
 from village_rules.invariants import Violation
 from village_rules.play import play_logged, replay
 from village_rules.report import NO_PLOTS_NOTE, write_report
+from village_rules.rules import Variant
 from village_rules.state import GameState
 
 
@@ -45,7 +47,7 @@ def test_the_fuzz_step_plays_checked_games_and_replays_them(fuzz_result: tuple[F
     assert len(result.games) == 6
     assert {g.edition for g in result.games} == {"big-box-2023", "original-2011"}
     for g in result.games:
-        assert g.ended_by in ("chronicle", "graveyard", "chronicle and graveyard")
+        assert g.ended_by in ENDINGS
         assert len(g.scores) == g.players
         assert g.actions > 100
     assert result.summary.steps == sum(g.actions for g in result.games)
@@ -118,6 +120,27 @@ def test_logged_games_are_replayed_with_every_invariant(tmp_path: Path) -> None:
     assert [f.verdict for f in result.findings] == ["passed", "FAIL"]
     assert all(f.picture and (out / f.picture).exists() for f in result.findings)
     assert len(result.games) == 1 and result.games[0].actions == len(log.actions)
+
+
+ENDINGS = (
+    "chronicle",
+    "graveyard",
+    "chronicle and graveyard",
+    "chronicle category",
+    "chronicle category and graveyard",
+)
+
+
+def test_ended_by_names_one_full_category_under_amb_12_b() -> None:
+    """END-01 under AMB-12 b: one full chronicle category ends the game."""
+    variant = Variant(readings={"AMB-12": "b"})
+    for seed in range(40):
+        final, _ = play_logged("big-box-2023", 2, seed, variant)
+        if ended_by(final) == "chronicle category":
+            assert final.chronicle_free_total() > 0
+            assert any(final.chronicle_free(c) == 0 for c in Category)
+            return
+    raise AssertionError("no game of 40 ended by one full chronicle category")
 
 
 def test_ended_by_names_what_filled_up() -> None:

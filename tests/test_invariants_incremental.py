@@ -45,8 +45,18 @@ def test_a_member_at_an_invalid_place_next_to_remembered_seats_is_caught() -> No
     assert [v.component for v in found] == ["seat 2 member 0"]
 
 
+def _with_markers() -> GameState:
+    """A mid-game state in which some player has a disc marker on the travel map."""
+    for seed in range(50):
+        state, _ = play_logged("big-box-2023", 4, seed, max_steps=600)
+        if any(p.markers for p in state.players):
+            assert state_violations(state) == []  # every part now remembered as sound
+            return state
+    raise AssertionError("no seeded game of 50 has a marker placed after 600 actions")
+
+
 def test_markers_built_from_a_remembered_tuple_are_checked_in_full() -> None:
-    state = _mid_game()
+    state = _with_markers()
     seat = next(s for s, p in enumerate(state.players) if p.markers)
     markers = state.players[seat].markers
     # the same (remembered) tuple, now twice over: a new tuple, so checked in full

@@ -40,6 +40,7 @@ from typing import Protocol
 
 from village_rules.actions import Action, parse_action
 from village_rules.cli_readings import witness_from_json
+from village_rules.components import Category
 from village_rules.divergence import replay_both
 from village_rules.engine.core import apply
 from village_rules.errors import LogFormatError, VillageError
@@ -122,13 +123,20 @@ class GameStats:
 
 
 def ended_by(state: GameState) -> str:
-    """What filled up and so ended the game (END-01): the chronicle, the graveyard, both."""
+    """What filled up and so ended the game (END-01): the chronicle, the graveyard, both;
+    under AMB-12 b one full chronicle category is enough ("chronicle category")."""
     if not state.is_terminal:
         return "not ended"
+    chronicle = state.chronicle_free_total() <= 0
+    category = not chronicle and any(state.chronicle_free(c) <= 0 for c in Category)
     full = [
         name
-        for name, free in (("chronicle", state.chronicle_free_total()), ("graveyard", state.graveyard_free()))
-        if free <= 0
+        for name, ok in (
+            ("chronicle", chronicle),
+            ("chronicle category", category and state.rules.reading("AMB-12") == "b"),
+            ("graveyard", state.graveyard_free() <= 0),
+        )
+        if ok
     ]
     return " and ".join(full) or "not ended"
 
