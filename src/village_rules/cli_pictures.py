@@ -136,7 +136,8 @@ def _run(args: argparse.Namespace, steps: list[CheckStep], title: str) -> int:
 def _check(args: argparse.Namespace) -> int:
     print(
         f"village-rules check: {args.games} seeded random games of both editions on the embedded data,\n"
-        "every invariant checked after every action; then the HTML report.",
+        "every invariant checked after every action; the stored proof witnesses and divergence\n"
+        "witnesses replayed on the engine; then the HTML report.",
         flush=True,
     )
     return _run(args, default_steps(args.games), "village-rules check")
