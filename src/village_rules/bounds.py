@@ -18,9 +18,10 @@ Each bound comes with its derivation from the engine (docs/rl.md "Bounds" repeat
   too: its stored witnesses (proofs/witnesses/12-lasso-*.json) cover every Big Box player
   count; for the 2011 data at 2 and 3 players the search has found none yet, which is no
   proof of a bound. The same catalogue's score pump (query 13b) shows the score has no
-  upper bound either, apart from the length of the game. Wrappers that need a bound (OpenSpiel's `max_game_length`)
-  therefore play the game *truncated* at `DEFAULT_MAX_MOVES` moves, a limit ten times
-  the longest seeded random game we have seen, and say so.
+  upper bound either, apart from the length of the game. Wrappers that need a bound
+  (OpenSpiel's `max_game_length`) therefore play the game *truncated* at
+  `DEFAULT_MAX_MOVES` moves, a limit ten times the longest seeded random game we have
+  seen, and say so.
 - Score bounds are sound for games of at most `max_moves` moves (decisions plus chance
   outcomes): the final scoring of every category is capped by the finite components it
   counts, and prestige during play rises by a bounded amount per move.

@@ -74,6 +74,53 @@ _READINGS: tuple[Reading, ...] = (
         "2023 p. 3 / 2011 'Grain harvest' cap storage, they set no condition on harvesting",
     ),
     Reading(
+        "AMB-06",
+        "The market-day trigger player's first chance to sell",
+        "trigger_first_chance",
+        (
+            ("a", "the market-day player may pass at once and is then out of this market day"),
+            ("c", "the market-day player must serve a customer at their first chance if they can pay"),
+        ),
+        _both("a"),
+        "2023 p. 8 / 2011 'Market': 'you are the first player allowed to serve', a permission",
+    ),
+    Reading(
+        "AMB-08",
+        "Several quill passes before the deaths are resolved",
+        "deaths_per_turn",
+        (
+            ("a", "each pass kills one member"),
+            ("b", "passes not yet resolved kill one member: a seat never owes more than one death"),
+        ),
+        _both("a"),
+        "2023 p. 5 / 2011 'The currency time': 'As soon as your marker passes the quill, one … passes away'",
+    ),
+    Reading(
+        "AMB-16",
+        "Church majority tie on the furthest member",
+        "church_tie_break",
+        (
+            ("a", "only each tied player's furthest member counts; still tied, each gets the prestige"),
+            ("b", "then the next members in order break the tie"),
+        ),
+        _both("a"),
+        "2023 p. 11 step 3 'Only the one furthest to the right is decisive'; 2011 step 3: 'If there is "
+        "still a tie, then each of the tied players gains 2'",
+    ),
+    Reading(
+        "AMB-09",
+        "The end is triggered during a market day by another player",
+        "final_actions_start",
+        (
+            ("a", "the final actions start left of the market-day player, who acts last"),
+            ("b", "they start left of the player who triggered the end, who acts last"),
+            ("c", "they start with the start player"),
+        ),
+        _both("a"),
+        "2011 'End of the game': 'The final turn of the game is then taken by the player who "
+        "triggered the market day'; 2023 p. 13 says only 'in clockwise order' (it continues that turn)",
+    ),
+    Reading(
         "AMB-10",
         "Deaths during the end phase",
         "end_phase_deaths",
@@ -299,25 +346,7 @@ FIXED: tuple[Fixed, ...] = (
         "a data-file choice (market.spaces), not a rule; change it with --data",
         False,
     ),
-    Fixed(
-        "AMB-06",
-        "The market-day trigger player's first chance to sell",
-        "readings b and c are not implemented yet",
-        True,
-    ),
     Fixed("AMB-07", "What the trigger player pays for later sales", "settled: the editions agree", False),
-    Fixed(
-        "AMB-08",
-        "Several quill passes in one turn",
-        "reading b (one death per turn) is not implemented yet",
-        True,
-    ),
-    Fixed(
-        "AMB-09",
-        "The end is triggered during a market day by another player",
-        "readings b and c are not implemented yet",
-        True,
-    ),
     Fixed(
         "AMB-11",
         "Starting compensation",
@@ -337,7 +366,6 @@ FIXED: tuple[Fixed, ...] = (
         False,
     ),
     Fixed("AMB-15", "The buying round at mass", "reading b (repeated rounds) is not implemented yet", True),
-    Fixed("AMB-16", "Church majority tie on the furthest member", "reading b is not implemented yet", True),
     Fixed("AMB-20", "Where a traveller may go", "no second reading is recorded", False),
     Fixed("AMB-21", "When the well can be used", "no second reading is recorded", False),
     Fixed("AMB-22", "The market day through the well", "no second reading is recorded", False),
