@@ -332,7 +332,13 @@ class Fixed:
 
 
 FIXED: tuple[Fixed, ...] = (
-    Fixed("AMB-03", "The supply runs out", "reading b (the action is illegal) is not implemented yet", True),
+    Fixed(
+        "AMB-03",
+        "The supply runs out",
+        "reading b (the action is illegal) is not implemented yet: it needs a full-payout check in the "
+        "legality of every action that pays out (harvest, crafts, mill, city rewards, council privileges)",
+        True,
+    ),
     Fixed(
         "AMB-04",
         "The green bag has too few cubes to seed",
@@ -365,7 +371,13 @@ FIXED: tuple[Fixed, ...] = (
         "both readings allow the same privileges: you can always name your furthest member",
         False,
     ),
-    Fixed("AMB-15", "The buying round at mass", "reading b (repeated rounds) is not implemented yet", True),
+    Fixed(
+        "AMB-15",
+        "The buying round at mass",
+        "reading b (one member at a time, in repeated rounds) is not implemented yet: it needs a new field "
+        "of the mass in the state (who has stopped buying), with its JSON form and observation encodings",
+        True,
+    ),
     Fixed("AMB-20", "Where a traveller may go", "no second reading is recorded", False),
     Fixed("AMB-21", "When the well can be used", "no second reading is recorded", False),
     Fixed("AMB-22", "The market day through the well", "no second reading is recorded", False),
@@ -393,7 +405,8 @@ FIXED: tuple[Fixed, ...] = (
     Fixed(
         "AMB-33",
         "The end is triggered on the turn that takes the last cube",
-        "reading b (mass and reseeding first) is not implemented yet",
+        "reading b (the round-end mass and reseeding, then the final actions) is not implemented yet: it "
+        "needs a second mass after the end trigger, which today's state checks rule out",
         True,
     ),
     Fixed(
