@@ -503,3 +503,17 @@ def test_death08_amb08_with_deaths_kept_owed_amb23_b(letter: str, owed: int) -> 
     assert twice.deaths_owed[0] == owed
     assert ("DEATH-08" in trace) == (letter == "b")
     check(twice)
+
+
+def test_death08_from_json_refuses_two_deaths_owed_under_amb08_b() -> None:
+    """DEATH-08: a state file under AMB-08 b that owes two deaths is refused (it cannot be
+    reached), while the same position under a loads."""
+    for letter, ok in (("a", True), ("b", False)):
+        state = emptied(BIG_BOX, 3, variant=Variant(readings={"AMB-08": letter}))
+        owing = at(replace(state, deaths_owed=(2, 0, 0)), ChooseDying(0), turn_seat=0)
+        text = to_json(owing)
+        if ok:
+            assert from_json(text).deaths_owed == (2, 0, 0)
+        else:
+            with pytest.raises(StateFormatError, match="AMB-08 b"):
+                from_json(text)
