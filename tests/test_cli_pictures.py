@@ -123,7 +123,9 @@ def test_check_prints_a_summary_and_writes_the_report(
     assert "[PASS] fuzz: 3 random games" in out
     assert "0 violation(s)" in out
     assert f"report: {out_dir / 'index.html'}" in out
-    assert "[PASS] proofs: " in out and "[PASS] readings: " in out
+    # fuzz, then the stored proof witnesses and divergence witnesses of this checkout
+    assert "[PASS] proofs: " in out and "0 failed" in out.split("[PASS] proofs: ")[1].splitlines()[0]
+    assert "[PASS] readings: " in out and "replayed under both readings: 0 failed" in out
     assert out.rstrip().splitlines()[-1].startswith("result: PASS - 3 step(s), 0 failed")
     assert (out_dir / "index.html").exists()
 

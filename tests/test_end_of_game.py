@@ -39,6 +39,7 @@ from village_rules.components import (
 from village_rules.engine.core import apply, chance_outcomes, legal_actions
 from village_rules.engine.end_of_game import final_order
 from village_rules.errors import IllegalActionError
+from village_rules.invariants import check
 from village_rules.pending import (
     ChooseAction,
     ChooseTurn,
@@ -48,6 +49,7 @@ from village_rules.pending import (
     MassDraw,
     RefillDraw,
 )
+from village_rules.rules import Variant
 from village_rules.scenario import (
     arrange_market,
     at,
@@ -429,3 +431,35 @@ def test_end06_final_mass_is_a_real_mass_then_terminal() -> None:
     ]
     assert winners(s) == (2,)
     assert Farmyard() not in s.players[0].members
+
+
+@pytest.mark.parametrize(
+    ("letter", "first", "rest"),
+    [
+        ("a", 1, (2, 0)),  # left of the market-day player Chris; Chris last (2011's sentence)
+        ("b", 2, (0, 1)),  # left of Julie, who triggered the end; Julie last
+        ("c", None, None),  # from the start player
+    ],
+)
+def test_end07_amb09_who_starts_the_final_actions(
+    letter: str, first: int | None, rest: tuple[int, ...] | None
+) -> None:
+    """END-04 / END-07 (AMB-09): the END-04 game (Julie, seat 1, ends the game in Chris's
+    market day) with each reading of who takes the first final action; every seat acts once."""
+    s = market_end("big-box-2023", trigger_lifetime=0, julie_lifetime=9)
+    rules = replace(s.rules, variant=Variant(readings={"AMB-09": letter}))
+    s = replace(s, rules=rules)
+    s = apply(s, TakeCube(MKT, Cube.BROWN))
+    s = apply(s, Serve(1))
+    s = apply(s, Serve(2))
+    s = apply(s, Serve(3))
+    s = apply(s, DrawCustomer(10))
+    s = apply(s, DrawCustomer(11))
+    s, tr = go(s, DrawCustomer(12))
+    assert "END-04" in tr and ("END-07" in tr) == (letter != "a")
+    start = s.start_player
+    expected_first = start if first is None else first
+    expected_rest = tuple((start + k) % 3 for k in (1, 2)) if rest is None else rest
+    assert s.pending == ChooseTurn(expected_first) and s.final_turns == expected_rest
+    assert sorted((expected_first, *expected_rest)) == [0, 1, 2]
+    check(s)

@@ -20,7 +20,9 @@ from village_rules.components import (
 )
 from village_rules.engine.core import apply, chance_outcomes, legal_actions
 from village_rules.errors import IllegalActionError
+from village_rules.invariants import check
 from village_rules.pending import ChooseDying, ChoosePayment, ChooseTurn, MarketChoice, RefillDraw
+from village_rules.rules import Variant
 from village_rules.scenario import (
     arrange_market,
     at,
@@ -349,6 +351,33 @@ def test_mkt04_trigger_may_pass_at_once() -> None:
     assert tr[-4:] == ["MKT-04", "MKT-04", "MKT-05", "MKT-06"]
     assert s.players[CHRIS].customers == ()
     assert s.players[CHRIS].grain == 2
+
+
+def with_reading(state: GameState, amb: str, letter: str) -> GameState:
+    return replace(state, rules=replace(state.rules, variant=Variant(readings={amb: letter})))
+
+
+def test_mkt09_amb06_c_trigger_must_serve_at_first_chance() -> None:
+    """MKT-09 (AMB-06 c): the market-day player who can pay may not pass at their first
+    chance; the default (a, MKT-04 above) lets them pass."""
+    s = table()
+    s = give(s, CHRIS, goods={Good.SCROLL: 2}, grain=3, cubes={Cube.GREEN: 2})
+    s = apply(with_reading(s, "AMB-06", "c"), TakeCube(ActionSpace.MARKET, Cube.BROWN))
+    assert s.pending == MarketChoice(CHRIS)
+    assert set(legal_actions(s)) == {Serve(2), Serve(3)}  # a would add Pass()
+    assert Pass() in legal_actions(with_reading(s, "AMB-06", "a"))
+    with pytest.raises(IllegalActionError, match="AMB-06 c"):
+        apply(s, Pass())
+    s, tr = go(s, Serve(3))
+    assert "MKT-09" in tr and s.players[CHRIS].customers == (3,)
+    check(s)
+
+
+def test_mkt09_amb06_c_a_trigger_who_cannot_pay_passes() -> None:
+    """MKT-09 (AMB-06 c): with nothing to sell the market-day player's pass stays legal."""
+    s = with_reading(table(), "AMB-06", "c")
+    s, tr = go(s, TakeCube(ActionSpace.MARKET, Cube.BROWN))
+    assert "MKT-09" not in tr and tr.count("MKT-04") == 3  # nobody can serve: all pass
 
 
 # --- MKT-06 / MKT-07 ----------------------------------------------------------------------

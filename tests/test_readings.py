@@ -13,9 +13,11 @@ from hypothesis import given, settings
 from village_rules.actions import (
     Birth,
     CallHome,
+    DrawMonk,
     Harvest,
     Mill,
     Pay,
+    Skip,
     TakeCube,
     Train,
     Travel,
@@ -39,17 +41,19 @@ from village_rules.components import (
     OnChurch,
     Travelling,
 )
+from village_rules.engine.context import Ctx
 from village_rules.engine.core import apply, legal_actions
+from village_rules.engine.time_and_death import spend_time
 from village_rules.errors import IllegalActionError, LogFormatError, ReadingError, StateFormatError
 from village_rules.fuzz import plan_game
 from village_rules.invariants import check
-from village_rules.pending import ChooseDying, ChoosePayment, ChooseTurn
+from village_rules.pending import ChooseDying, ChoosePayment, ChooseTurn, MassBuy, MassDraw, SeedDraw
 from village_rules.play import GameLog
 from village_rules.readings import BIG_BOX, FIXED, ORIGINAL, READINGS, parse_choice, random_choices
 from village_rules.rules import Variant
 from village_rules.scenario import acting, at, emptied, give, place, put_cubes, ready, set_lifetime
 from village_rules.serialization import from_json, to_json
-from village_rules.state import GameState
+from village_rules.state import GameState, Mass
 from village_rules.tally import Tally
 from village_rules.testing.strategies import variants
 
@@ -88,8 +92,8 @@ def test_variant_choices_are_checked_and_sorted() -> None:
         Variant(readings={"AMB-26": "z"})
     with pytest.raises(ReadingError, match="more than once"):
         Variant(readings=(("AMB-26", "a"), ("AMB-26", "b")))
-    with pytest.raises(ReadingError, match="AMB-08"):  # in the register, not switchable
-        Variant(readings={"AMB-08": "b"})
+    with pytest.raises(ReadingError, match="AMB-14"):  # in the register, not switchable
+        Variant(readings={"AMB-14": "b"})
 
 
 def test_parse_choice() -> None:
@@ -158,7 +162,7 @@ def test_cli_reading_flag(capsys: pytest.CaptureFixture[str]) -> None:
     "argv",
     [
         ["setup", "--reading", "AMB-26=q"],
-        ["setup", "--reading", "AMB-08=b"],
+        ["setup", "--reading", "AMB-14=b"],
         ["setup", "--reading", "AMB-26=a", "--reading", "AMB-26=b"],
         ["setup", "--reading", "AMB-01=c", "--no-coins-at-well"],
         ["play", "--reading", "nonsense"],
@@ -431,3 +435,85 @@ def test_mkt08_amb34_market_day_in_the_final_actions(letter: str, out: tuple[int
     apply(state, TakeCube(ActionSpace.MARKET, Cube.BROWN), trace)  # nobody can sell: all pass
     assert ("MKT-08" in trace) is bool(out)
     assert trace.count("MKT-04") == 3 - len(out)  # the seats asked, each passing
+
+
+# --- AMB-16: church majority tie on the furthest member -------------------------------------
+
+
+def church_mass(variant: Variant, layout: dict[int, list[int]], trace: list[str]) -> GameState:
+    """A 3-player round-end mass with members on the church track as `layout` says, in which
+    nobody buys or moves up and only monks are drawn."""
+    state = emptied(BIG_BOX, 3, variant=variant)
+    for seat, stages in layout.items():
+        for n, stage in zip((1, 1, 1, 1), stages, strict=False):
+            state = place(state, seat, n, OnChurch(stage))
+    state = at(replace(state, mass=Mass(bought=0, final=False)), MassBuy(state.start_player))
+    while not isinstance(state.pending, SeedDraw):
+        state = apply(state, DrawMonk() if isinstance(state.pending, MassDraw) else Skip(), trace)
+    return state
+
+
+@pytest.mark.parametrize(
+    ("letter", "layout", "prestige", "fires"),
+    [
+        ("a", {0: [4, 2], 1: [4, 1]}, [2, 2, 0], False),  # only the furthest member counts
+        ("b", {0: [4, 2], 1: [4, 1]}, [2, 0, 0], True),  # the next members decide: 2 > 1
+        ("b", {0: [4, 2], 1: [4, 2]}, [2, 2, 0], True),  # tied all the way: each gets 2
+        ("b", {0: [3, 1], 1: [2, 2]}, [2, 0, 0], False),  # the furthest members decide
+    ],
+)
+def test_mass06_amb16_next_members_break_the_tie(
+    letter: str, layout: dict[int, list[int]], prestige: list[int], fires: bool
+) -> None:
+    """MASS-05 / MASS-06 (AMB-16): default a in both editions (2023 p. 11 "Only the one
+    furthest to the right is decisive"); b lets the next members break a tie on the furthest."""
+    trace: list[str] = []
+    after = church_mass(Variant(readings={"AMB-16": letter}), layout, trace)
+    assert "MASS-05" in trace
+    assert ("MASS-06" in trace) == fires
+    assert [p.prestige for p in after.players] == prestige
+    check(after)
+
+
+# --- AMB-08: several quill passes before the deaths are resolved ----------------------------
+
+
+@pytest.mark.parametrize(("letter", "owed"), [("a", 2), ("b", 1)])
+def test_death08_amb08_one_death_for_several_passes(letter: str, owed: int) -> None:
+    """DEATH-01 / DEATH-08 (AMB-08): 21 time passes the quill of a 10-space track twice:
+    a (default) owes two deaths, b only one."""
+    state = emptied(BIG_BOX, 3, variant=Variant(readings={"AMB-08": letter}))
+    trace: list[str] = []
+    after = spend_time(state, 1, 21, Ctx(trace))
+    assert after.players[1].lifetime == 1
+    assert after.deaths_owed == (0, owed, 0)
+    assert ("DEATH-08" in trace) == (letter == "b")
+
+
+@pytest.mark.parametrize(("letter", "owed"), [("a", 2), ("b", 1)])
+def test_death08_amb08_with_deaths_kept_owed_amb23_b(letter: str, owed: int) -> None:
+    """DEATH-07 / DEATH-08: in 2011 (AMB-23 b) a death with no visible member stays owed; a
+    second mill that passes the quill again owes a second death under AMB-08 a, not under b."""
+    state = invisible_mill(Variant(readings={"AMB-08": letter}), ORIGINAL)
+    after = settle(apply(state, Mill()))
+    assert after.deaths_owed[0] == 1
+    again = set_lifetime(give(after, 0, grain=2), 0, after.rules.data.lifetime_track_length - 1)
+    trace: list[str] = []
+    twice = settle(apply(acting(at(again, ChooseTurn(0)), 0, ActionSpace.CRAFTS), Mill(), trace))
+    assert twice.deaths_owed[0] == owed
+    assert ("DEATH-08" in trace) == (letter == "b")
+    check(twice)
+
+
+def test_death08_from_json_refuses_two_deaths_owed_under_amb08_b() -> None:
+    """DEATH-08: a state file under AMB-08 b that owes two deaths is refused (it cannot be
+    reached), while the same position under a loads."""
+    for letter, ok in (("a", True), ("b", False)):
+        state = emptied(BIG_BOX, 3, variant=Variant(readings={"AMB-08": letter}))
+        owing = at(replace(state, deaths_owed=(2, 0, 0)), ChooseDying(0), turn_seat=0)
+        text = to_json(owing)
+        if ok:
+            assert from_json(text).deaths_owed == (2, 0, 0)
+        else:
+            with pytest.raises(StateFormatError, match="AMB-08 b"):
+                from_json(text)

@@ -88,7 +88,7 @@ def test_cli_diverge_prints_and_writes_a_witness(tmp_path: Path, capsys: pytest.
 @pytest.mark.parametrize(
     "argv",
     [
-        ["diverge", "AMB-08"],
+        ["diverge", "AMB-14"],
         ["diverge"],
         ["diverge", "AMB-26", "--players", "9"],
         ["diverge", "AMB-26", "--readings", "a"],

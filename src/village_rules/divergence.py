@@ -222,6 +222,9 @@ HINTS: dict[str, tuple[str, ...]] = {
     "AMB-18": ("travel", "wainwright", "take crafts"),
     "AMB-19": ("travel", "wainwright", "take crafts"),
     "AMB-23": ("church", "take church", "mill", "produce"),
+    "AMB-08": ("church", "take church", "mill", "produce", "train"),
+    "AMB-09": ("market", "serve", "train", "produce", "take crafts"),
+    "AMB-16": ("church", "take church", "step", "buy"),
     "AMB-10": ("train", "produce", "take crafts", "take church", "church"),
     "AMB-12": ("train", "produce", "take crafts"),
 }

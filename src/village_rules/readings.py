@@ -74,6 +74,53 @@ _READINGS: tuple[Reading, ...] = (
         "2023 p. 3 / 2011 'Grain harvest' cap storage, they set no condition on harvesting",
     ),
     Reading(
+        "AMB-06",
+        "The market-day trigger player's first chance to sell",
+        "trigger_first_chance",
+        (
+            ("a", "the market-day player may pass at once and is then out of this market day"),
+            ("c", "the market-day player must serve a customer at their first chance if they can pay"),
+        ),
+        _both("a"),
+        "2023 p. 8 / 2011 'Market': 'you are the first player allowed to serve', a permission",
+    ),
+    Reading(
+        "AMB-08",
+        "Several quill passes before the deaths are resolved",
+        "deaths_per_turn",
+        (
+            ("a", "each pass kills one member"),
+            ("b", "passes not yet resolved kill one member: a seat never owes more than one death"),
+        ),
+        _both("a"),
+        "2023 p. 5 / 2011 'The currency time': 'As soon as your marker passes the quill, one … passes away'",
+    ),
+    Reading(
+        "AMB-16",
+        "Church majority tie on the furthest member",
+        "church_tie_break",
+        (
+            ("a", "only each tied player's furthest member counts; still tied, each gets the prestige"),
+            ("b", "then the next members in order break the tie"),
+        ),
+        _both("a"),
+        "2023 p. 11 step 3 'Only the one furthest to the right is decisive'; 2011 step 3: 'If there is "
+        "still a tie, then each of the tied players gains 2'",
+    ),
+    Reading(
+        "AMB-09",
+        "The end is triggered during a market day by another player",
+        "final_actions_start",
+        (
+            ("a", "the final actions start left of the market-day player, who acts last"),
+            ("b", "they start left of the player who triggered the end, who acts last"),
+            ("c", "they start with the start player"),
+        ),
+        _both("a"),
+        "2011 'End of the game': 'The final turn of the game is then taken by the player who "
+        "triggered the market day'; 2023 p. 13 says only 'in clockwise order' (it continues that turn)",
+    ),
+    Reading(
         "AMB-10",
         "Deaths during the end phase",
         "end_phase_deaths",
@@ -285,7 +332,13 @@ class Fixed:
 
 
 FIXED: tuple[Fixed, ...] = (
-    Fixed("AMB-03", "The supply runs out", "reading b (the action is illegal) is not implemented yet", True),
+    Fixed(
+        "AMB-03",
+        "The supply runs out",
+        "reading b (the action is illegal) is not implemented yet: it needs a full-payout check in the "
+        "legality of every action that pays out (harvest, crafts, mill, city rewards, council privileges)",
+        True,
+    ),
     Fixed(
         "AMB-04",
         "The green bag has too few cubes to seed",
@@ -299,25 +352,7 @@ FIXED: tuple[Fixed, ...] = (
         "a data-file choice (market.spaces), not a rule; change it with --data",
         False,
     ),
-    Fixed(
-        "AMB-06",
-        "The market-day trigger player's first chance to sell",
-        "readings b and c are not implemented yet",
-        True,
-    ),
     Fixed("AMB-07", "What the trigger player pays for later sales", "settled: the editions agree", False),
-    Fixed(
-        "AMB-08",
-        "Several quill passes in one turn",
-        "reading b (one death per turn) is not implemented yet",
-        True,
-    ),
-    Fixed(
-        "AMB-09",
-        "The end is triggered during a market day by another player",
-        "readings b and c are not implemented yet",
-        True,
-    ),
     Fixed(
         "AMB-11",
         "Starting compensation",
@@ -336,8 +371,13 @@ FIXED: tuple[Fixed, ...] = (
         "both readings allow the same privileges: you can always name your furthest member",
         False,
     ),
-    Fixed("AMB-15", "The buying round at mass", "reading b (repeated rounds) is not implemented yet", True),
-    Fixed("AMB-16", "Church majority tie on the furthest member", "reading b is not implemented yet", True),
+    Fixed(
+        "AMB-15",
+        "The buying round at mass",
+        "reading b (one member at a time, in repeated rounds) is not implemented yet: it needs a new field "
+        "of the mass in the state (who has stopped buying), with its JSON form and observation encodings",
+        True,
+    ),
     Fixed("AMB-20", "Where a traveller may go", "no second reading is recorded", False),
     Fixed("AMB-21", "When the well can be used", "no second reading is recorded", False),
     Fixed("AMB-22", "The market day through the well", "no second reading is recorded", False),
@@ -365,7 +405,8 @@ FIXED: tuple[Fixed, ...] = (
     Fixed(
         "AMB-33",
         "The end is triggered on the turn that takes the last cube",
-        "reading b (mass and reseeding first) is not implemented yet",
+        "reading b (the round-end mass and reseeding, then the final actions) is not implemented yet: it "
+        "needs a second mass after the end trigger, which today's state checks rule out",
         True,
     ),
     Fixed(

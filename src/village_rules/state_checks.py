@@ -185,6 +185,11 @@ def _death_problems(state: GameState) -> list[Problem]:
     out: list[Problem] = []
     if isinstance(pending, ChooseDying) and pending.seat not in owing:
         out.append(("$.pending.seat", f"seat {pending.seat} owes no death"))
+    if state.rules.reading("AMB-08") == "b":
+        if any(n > 1 for n in state.deaths_owed):
+            out.append(("$.deaths_owed", "under AMB-08 b a seat owes at most one death"))
+        if day is not None and day.held_deaths > 1:
+            out.append(("$.market_day.held_deaths", "under AMB-08 b at most one death is held"))
     if not owing:
         return out
     if day is not None and not day.closed:

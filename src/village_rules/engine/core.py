@@ -655,7 +655,7 @@ def _next_step(state: GameState, ctx: Ctx) -> tuple[GameState, Pending | None]:
         refill = market_day.next_refill(state)
         if refill is not None:
             return state, refill
-        return market_day.finish(state), None
+        return market_day.finish(state, ctx), None
     if state.turn is not None:
         seat = state.turn.seat
         state, dying = resolve_deaths(state, seat, ctx)

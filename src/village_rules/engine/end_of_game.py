@@ -15,18 +15,25 @@ def final_order(state: GameState, turn_seat: int) -> tuple[int, ...]:
 
     Triggered by the player whose turn it is (also during their own market day): every
     other player once, clockwise. Triggered by someone else during a market day: every
-    player once, clockwise, the market-day player last (AMB-09).
+    player once, clockwise, the market-day player last (AMB-09 a). AMB-09 b (END-07): from
+    the left of the player who triggered the end, that player last; c (END-07): from the
+    start player.
     """
     n = state.num_players
-    if state.end_triggered_by == turn_seat:
+    trigger = state.end_triggered_by
+    assert trigger is not None
+    if trigger == turn_seat:
         return tuple((turn_seat + k) % n for k in range(1, n))
-    return tuple((turn_seat + k) % n for k in range(1, n + 1))
+    first = {"a": turn_seat + 1, "b": trigger + 1, "c": state.start_player}[state.rules.reading("AMB-09")]
+    return tuple((first + k) % n for k in range(n))
 
 
 def end_of_turn(state: GameState, seat: int, ctx: Ctx) -> tuple[GameState, Pending | None]:
     """Who acts next: the next seat, a final action, the mass of the round, or the last mass."""
     if state.end_triggered_by is not None and state.final_turns is None:
         ctx.fire("END-02" if state.end_triggered_by == seat else "END-04")
+        if state.end_triggered_by != seat and state.rules.reading("AMB-09") != "a":
+            ctx.fire("END-07")  # AMB-09 b / c: another first player for the final actions
         state = replace(state, final_turns=final_order(state, seat))
     if state.final_turns is not None:
         if not state.final_turns:

@@ -14,6 +14,8 @@ from village_rules.actions import Action, DrawCustomer, Pass, Serve
 from village_rules.chance import uniform
 from village_rules.edition import Cost
 from village_rules.engine.context import Ctx
+from village_rules.engine.payment import payment_options
+from village_rules.engine.time_and_death import cap_owed
 from village_rules.evolve import replace
 from village_rules.pending import RefillDraw
 from village_rules.state import GameState, MarketDay
@@ -48,7 +50,24 @@ def candidates(state: GameState, seat: int) -> list[Action]:
 def precondition(state: GameState, seat: int, action: Action) -> str | None:
     if isinstance(action, Serve) and action.tile not in state.market_available:
         return f"market: customer {action.tile} is not on an available (blue) space"
+    if isinstance(action, Pass) and must_serve(state, seat):
+        return "market (AMB-06 c): the market-day player must serve a customer at their first chance"
     return None
+
+
+def must_serve(state: GameState, seat: int) -> bool:
+    """AMB-06 c (MKT-09): at their first chance (they have neither sold nor passed) the
+    market-day player may not pass while they can pay for an available customer. a (the
+    default): "allowed to serve" is a permission, so they may pass and are out."""
+    day = state.market_day
+    if state.rules.reading("AMB-06") != "c" or day is None or seat != day.trigger or day.trigger_sold:
+        return False
+    player = state.players[seat]
+    return any(
+        payment_options(costs(state, seat, Serve(tile)), player)
+        for tile in state.market_available
+        if tile is not None
+    )
 
 
 def is_free_sale(state: GameState, seat: int) -> bool:
@@ -75,6 +94,8 @@ def effect(state: GameState, seat: int, action: Action, ctx: Ctx) -> GameState:
         day = replace(day, passed=tuple(sorted((*day.passed, seat))))
     else:
         assert isinstance(action, Serve)
+        if is_free_sale(state, seat) and state.rules.reading("AMB-06") == "c":
+            ctx.fire("MKT-09")  # AMB-06 c: the market-day player's first chance is a sale
         ctx.fire("MKT-02" if is_free_sale(state, seat) else "MKT-03")
         p = state.players[seat]
         state = state.with_player(seat, replace(p, customers=(*p.customers, action.tile)))
@@ -148,10 +169,12 @@ def place_refill(state: GameState, pending: RefillDraw, tile: int, ctx: Ctx) -> 
     return replace(state, market_waiting=tuple(waiting), customer_pile=pile)
 
 
-def finish(state: GameState) -> GameState:
-    """The market day is over; deaths held from before it are owed again (AMB-27)."""
+def finish(state: GameState, ctx: Ctx) -> GameState:
+    """The market day is over; deaths held from before it are owed again (AMB-27), at
+    most one under AMB-08 b."""
     day = state.market_day
     assert day is not None
     owed = list(state.deaths_owed)
-    owed[day.trigger] += day.held_deaths
+    if day.held_deaths:
+        owed[day.trigger] = cap_owed(state, owed[day.trigger], day.held_deaths, ctx)
     return replace(state, market_day=None, deaths_owed=tuple(owed))

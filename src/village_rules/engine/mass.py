@@ -159,17 +159,22 @@ def next_advancer(state: GameState, seat: int, ctx: Ctx) -> tuple[GameState, Pen
 
 def award_majority(state: GameState, ctx: Ctx) -> GameState:
     """MASS-05: 2 prestige to the most members on the church track; a tie goes to the
-    furthest-forward member; still tied, each of them (AMB-16, AMB-28)."""
+    furthest-forward member; still tied, each of them (AMB-16, AMB-28). AMB-16 b (MASS-06):
+    the tied players' next members, in order, break the tie further."""
     ctx.fire("MASS-05")
-    counts = []
+    next_members = state.rules.reading("AMB-16") == "b"
+    counts: list[tuple[int, tuple[int, ...], int]] = []
     for seat, p in enumerate(state.players):
-        stages = [loc.stage for loc in p.members if isinstance(loc, OnChurch)]
-        counts.append((len(stages), max(stages, default=0), seat))
+        stages = sorted((loc.stage for loc in p.members if isinstance(loc, OnChurch)), reverse=True)
+        key = tuple(stages) if next_members else tuple(stages[:1])
+        counts.append((len(stages), key, seat))
     most = max(c for c, _, _ in counts)
     if most == 0:
         return state
     tied = [(front, seat) for c, front, seat in counts if c == most]
     best = max(front for front, _ in tied)
+    if next_members and sum(front[:1] == best[:1] for front, _ in tied) > 1:
+        ctx.fire("MASS-06")  # AMB-16 b: the furthest members tie; the next ones decide
     for front, seat in tied:
         if front == best:
             state = gain_prestige(state, seat, state.rules.data.majority_prestige)

@@ -34,9 +34,18 @@ def spend_time(state: GameState, seat: int, amount: int, ctx: Ctx) -> GameState:
         ctx.fire("DEATH-01")
     if passes:
         owed = list(state.deaths_owed)
-        owed[seat] += passes
+        owed[seat] = cap_owed(state, owed[seat], passes, ctx)
         state = replace(state, deaths_owed=tuple(owed))
     return state
+
+
+def cap_owed(state: GameState, owed: int, more: int, ctx: Ctx) -> int:
+    """The deaths a seat owes after `more` passes. AMB-08 a: one per pass; b (DEATH-08):
+    passes not yet resolved kill one member, so a seat never owes more than one death."""
+    if state.rules.reading("AMB-08") == "b" and owed + more > 1:
+        ctx.fire("DEATH-08")
+        return 1
+    return owed + more
 
 
 def death_candidates(state: GameState, seat: int) -> list[Location]:
