@@ -56,6 +56,9 @@ def test_the_check_command_runs_the_proofs_step(tmp_path: Path) -> None:
     assert result.headline.startswith("2 reachable verdicts replayed on the engine, 1 unreachable")
     assert [f.log for f in result.findings if f.log] == [f"proofs/{p.name}" for p in witness_files(stored)]
     assert (tmp_path / "report" / "proofs" / witness_files(stored)[0].name).is_file()
+    pictures = [f.picture for f in result.findings if f.picture]
+    assert len(pictures) == 2
+    assert (tmp_path / "report" / pictures[0]).read_text(encoding="utf-8").startswith("<svg")
 
 
 def test_the_proofs_step_fails_without_stored_verdicts(tmp_path: Path) -> None:
@@ -70,8 +73,13 @@ def test_the_check_command_replays_the_divergence_witnesses(tmp_path: Path) -> N
     stored.mkdir()
     source = sorted(p for p in DIVERGENCE.glob("AMB-26-*.json") if not p.name.endswith(".log.json"))[0]
     shutil.copy(source, stored / source.name)
+    for log in DIVERGENCE.glob(f"{source.stem}.*.log.json"):
+        shutil.copy(log, stored / log.name)
     result = DivergenceStep(stored).run(CheckContext(tmp_path / "report"))
     assert result.passed, result.details
+    (finding,) = result.findings
+    assert finding.log is not None and finding.log.endswith(".log.json")
+    assert finding.picture is not None and (tmp_path / "report" / finding.picture).is_file()
     assert result.headline.startswith("1 divergence witnesses of 1 register entries")
     # a witness whose readings no longer part is caught
     raw = json.loads(source.read_text(encoding="utf-8"))

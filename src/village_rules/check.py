@@ -276,6 +276,12 @@ def _map_games(
     return results
 
 
+def _final_picture(out: Path, relative: str, log_text: str) -> str:
+    """A picture of the last state a logged game reaches, written to the report."""
+    state, last, actor = last_good_state(GameLog.from_json(log_text))
+    return _write(out, relative, state_svg(state, last, actor))
+
+
 def _write(out: Path, relative: str, text: str) -> str:
     path = out / relative
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -436,12 +442,13 @@ class ProofsStep:
         proofs = len(checks) - witnesses
         findings = []
         for c in checks:
-            log = None
+            log = picture = None
             if c.kind == "witness":
-                log = _write(context.out_dir, f"proofs/{c.path.name}", c.path.read_text(encoding="utf-8"))
-            findings.append(
-                Finding(f"{c.kind} {c.path.stem}", "passed" if c.passed else "FAIL", c.detail, log=log)
-            )
+                text = c.path.read_text(encoding="utf-8")
+                log = _write(context.out_dir, f"proofs/{c.path.name}", text)
+                picture = _final_picture(context.out_dir, f"proofs/{c.path.stem}.svg", text)
+            verdict = "passed" if c.passed else "FAIL"
+            findings.append(Finding(f"{c.kind} {c.path.stem}", verdict, c.detail, log=log, picture=picture))
         headline = (
             f"{witnesses} reachable verdicts replayed on the engine, {proofs} unreachable verdicts "
             f"re-proved: {len(failed)} failed"
@@ -492,8 +499,15 @@ class DivergenceStep:
             )
             if not ok:
                 failed.append(f"FAILED {path.name}: {detail}")
-            log = _write(context.out_dir, f"readings/{path.name}", path.read_text(encoding="utf-8"))
-            findings.append(Finding(f"witness {path.stem}", "passed" if ok else "FAIL", detail, log=log))
+            # the replayable log of the first reading, and a picture of where the two part
+            replayable = path.parent / f"{path.stem}.{witness.left_letter}.log.json"
+            log = picture = None
+            if replayable.is_file():
+                text = replayable.read_text(encoding="utf-8")
+                log = _write(context.out_dir, f"readings/{replayable.name}", text)
+                picture = _final_picture(context.out_dir, f"readings/{path.stem}.svg", text)
+            verdict = "passed" if ok else "FAIL"
+            findings.append(Finding(f"witness {path.stem}", verdict, detail, log=log, picture=picture))
         headline = (
             f"{len(paths)} divergence witnesses of {len(entries)} register entries replayed under both "
             f"readings: {len(failed)} failed"
