@@ -92,6 +92,7 @@ KNOWN_RULE_IDS: tuple[str, ...] = (
     "MASS-04",
     "MASS-05",
     "MASS-06",
+    "MASS-07",
     "MKT-01",
     "MKT-02",
     "MKT-03",

@@ -85,12 +85,21 @@ class MarketDay:
     """Selling is over and the customers have moved up; only refills from the pile remain."""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class Mass:
     """A mass in progress (p. 11): members bought so far, and whether it is the final one."""
 
     bought: int
     final: bool
+    stopped: tuple[int, ...] = ()
+    """AMB-15 b: the seats (sorted) that have stopped buying out of the bag at this mass.
+    Always empty under AMB-15 a, where each seat has one chance in seat order."""
+
+    def __repr__(self) -> str:
+        # Without the empty AMB-15 b field, so texts that quote a mass (the stored
+        # divergence witnesses) read as they did before the field existed.
+        tail = f", stopped={self.stopped!r}" if self.stopped else ""
+        return f"Mass(bought={self.bought!r}, final={self.final!r}{tail})"
 
 
 @dataclass(frozen=True, slots=True)

@@ -161,6 +161,18 @@ def _mass_problems(state: GameState) -> list[Problem]:
         out.append(("$.mass.final", "the final mass follows the last final action, and only it"))
     if isinstance(pending, MassBuy) and mass.bought >= d.mass_pieces:
         out.append(("$.pending", f"{mass.bought} pieces are bought: no more buying"))
+    if list(mass.stopped) != sorted(set(mass.stopped)):
+        out.append(("$.mass.stopped", "each seat stops buying once; the list is kept sorted"))
+    if mass.stopped and state.rules.reading("AMB-15") != "b":
+        out.append(("$.mass.stopped", "only AMB-15 b records who has stopped buying (a: one chance each)"))
+    if isinstance(pending, MassBuy) and pending.seat in mass.stopped:
+        out.append(("$.pending", f"seat {pending.seat} has stopped buying at this mass (AMB-15 b)"))
+    if (
+        isinstance(pending, MassDraw)
+        and state.rules.reading("AMB-15") == "b"
+        and len(mass.stopped) < state.num_players
+    ):
+        out.append(("$.mass.stopped", "under AMB-15 b the drawing starts once every seat has stopped buying"))
     if isinstance(pending, MassBuy | MassAdvance) and state.monks_aside:
         out.append(("$.monks_aside", f"drawn monks go back into the bag before {type(pending).__name__}"))
     if isinstance(pending, MassDraw):
