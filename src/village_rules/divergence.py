@@ -21,7 +21,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
 from village_rules.actions import Action, format_action, parse_action
-from village_rules.engine import mass
+from village_rules.engine import market_day, mass
 from village_rules.engine.core import apply, chance_outcomes, legal_actions
 from village_rules.errors import SetupError, VillageError
 from village_rules.loader import builtin_edition
@@ -85,7 +85,13 @@ def difference(left: GameState, right: GameState) -> Difference | None:
 def _comparable(state: GameState) -> GameState:
     """The state with each reading's own bookkeeping put in the form both readings share:
     AMB-15 a keeps who has stopped buying implicit in the seat order, b in `Mass.stopped`
-    (`mass.stopped_buying`), so a mass where each seat declines once is no difference."""
+    (`mass.stopped_buying`), so a mass where each seat declines once is no difference;
+    AMB-06 b keeps a waived first pass apart from the passes (`market_day.out_of_the_day`),
+    so a waived pass by a market-day player who can sell nothing is no difference."""
+    day = state.market_day
+    if day is not None:
+        passed = day.passed if day.closed else market_day.out_of_the_day(state)
+        state = replace(state, market_day=replace(day, passed=passed, first_pass_waived=False))
     if state.mass is None:
         return state
     return replace(state, mass=replace(state.mass, stopped=mass.stopped_buying(state)))

@@ -102,6 +102,7 @@ KNOWN_RULE_IDS: tuple[str, ...] = (
     "MKT-07",
     "MKT-08",
     "MKT-09",
+    "MKT-10",
     "ROUND-01",
     "ROUND-02",
     "SCORE-01",

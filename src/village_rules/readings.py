@@ -79,6 +79,7 @@ _READINGS: tuple[Reading, ...] = (
         "trigger_first_chance",
         (
             ("a", "the market-day player may pass at once and is then out of this market day"),
+            ("b", "a pass at the market-day player's first chance does not count: they are asked again"),
             ("c", "the market-day player must serve a customer at their first chance if they can pay"),
         ),
         _both("a"),

@@ -131,6 +131,8 @@ def state_to_dict(state: GameState) -> dict[str, Json]:
             "trigger_sold": state.market_day.trigger_sold,
             "held_deaths": state.market_day.held_deaths,
             "closed": state.market_day.closed,
+            # AMB-06 b only; absent otherwise, so default states keep their form.
+            **({"first_pass_waived": True} if state.market_day.first_pass_waived else {}),
         },
         "mass": None if state.mass is None else _mass_json(state.mass),
         "deaths_owed": list(state.deaths_owed),
@@ -416,7 +418,8 @@ class _Decoder:
             m = self.obj(
                 md_raw,
                 "$.market_day",
-                {"trigger", "current", "passed", "trigger_sold", "held_deaths", "closed"},
+                {"trigger", "current", "passed", "trigger_sold", "held_deaths", "closed"}
+                | ({"first_pass_waived"} & _keys(md_raw)),  # AMB-06 b; may be absent
             )
             market_day = MarketDay(
                 trigger=self.int_(m["trigger"], "$.market_day.trigger", 0, seat_hi),
@@ -427,6 +430,9 @@ class _Decoder:
                 trigger_sold=self.bool_(m["trigger_sold"], "$.market_day.trigger_sold"),
                 held_deaths=self.int_(m["held_deaths"], "$.market_day.held_deaths"),
                 closed=self.bool_(m["closed"], "$.market_day.closed"),
+                first_pass_waived=self.bool_(
+                    m.get("first_pass_waived", False), "$.market_day.first_pass_waived"
+                ),
             )
         mass = None
         if mass_raw is not None:

@@ -110,6 +110,8 @@ def _market_day_problems(state: GameState) -> list[Problem]:
     out: list[Problem] = []
     if state.turn is None or state.turn.seat != day.trigger:
         out.append(("$.market_day.trigger", f"the market-day player {day.trigger} must be the acting seat"))
+    if day.first_pass_waived and state.rules.reading("AMB-06") != "b":
+        out.append(("$.market_day.first_pass_waived", "only AMB-06 b waives the market-day player's pass"))
     if list(day.passed) != sorted(set(day.passed)):
         out.append(("$.market_day.passed", "each seat passes once; the list is kept sorted"))
     if day.trigger_sold and not state.players[day.trigger].customers:
