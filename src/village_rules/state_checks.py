@@ -208,8 +208,10 @@ def _death_problems(state: GameState) -> list[Problem]:
         return out
     if day is not None and not day.closed:
         return out
+    kept = state.rules.reading("AMB-23") == "b"  # a death with no visible member stays owed
     if isinstance(pending, _MASS_STEPS):
-        out.append(("$.deaths_owed", "every death is resolved before the mass begins"))
+        if not kept:
+            out.append(("$.deaths_owed", "every death is resolved before the mass begins"))
         return out
     if isinstance(pending, _BETWEEN_TURNS):
         return out  # invariants.phase_violations names these
@@ -218,7 +220,7 @@ def _death_problems(state: GameState) -> list[Problem]:
         return out
     turn_seat = None if state.turn is None else state.turn.seat
     others = [s for s in owing if s != turn_seat]
-    if others:
+    if others and not kept:
         out.append(("$.deaths_owed", f"seat {others[0]} owes a death but is not acting"))
     return out
 
