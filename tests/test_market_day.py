@@ -8,6 +8,7 @@ from fractions import Fraction
 
 import pytest
 
+from village_rules import divergence
 from village_rules.actions import Action, Die, DrawCustomer, Pass, Pay, Serve, Skip, TakeCube, Well
 from village_rules.components import (
     ActionSpace,
@@ -19,7 +20,7 @@ from village_rules.components import (
     OnCouncil,
 )
 from village_rules.engine.core import apply, chance_outcomes, legal_actions
-from village_rules.errors import IllegalActionError
+from village_rules.errors import IllegalActionError, StateFormatError
 from village_rules.invariants import check
 from village_rules.pending import ChooseDying, ChoosePayment, ChooseTurn, MarketChoice, RefillDraw
 from village_rules.rules import Variant
@@ -35,6 +36,7 @@ from village_rules.scenario import (
     strip,
 )
 from village_rules.scoring import score_breakdown
+from village_rules.serialization import from_json, to_json
 from village_rules.state import GameState
 from village_rules.tally import Tally
 
@@ -508,3 +510,67 @@ def test_death06_trigger_plague_death_waits_until_after_market_day() -> None:
     assert s.players[CHRIS].members.count(Farmyard()) == 3
     assert s.deaths_owed == (0, 0, 0)
     assert s.market_day is None
+
+
+@pytest.mark.parametrize("letter", ["a", "b"])
+def test_mkt10_amb06_b_a_first_chance_pass_does_not_count(letter: str) -> None:
+    """MKT-10 (AMB-06 b): the market-day player's pass at their first chance does not
+    count; when their seat comes round again they may still serve (their first sale, so
+    free), and their next pass is final. a (the default, MKT-04): that pass is final."""
+    s = table()
+    s = give(s, CHRIS, goods={Good.SCROLL: 2}, grain=2, cubes={Cube.GREEN: 2})
+    s = give(s, JULIE, grain=3, cubes={Cube.GREEN: 1})
+    s = apply(with_reading(s, "AMB-06", letter), TakeCube(ActionSpace.MARKET, Cube.BROWN))
+    s, tr = go(s, Pass())
+    day = s.market_day
+    assert day is not None
+    assert ("MKT-10" in tr) == (letter == "b")
+    assert day.passed == (() if letter == "b" else (CHRIS,))
+    assert day.first_pass_waived == (letter == "b")
+    check(s)
+    assert from_json(to_json(s)) == s
+    assert ('"first_pass_waived"' in to_json(s)) == (letter == "b")
+    assert s.pending == MarketChoice(JULIE)
+    s, tr = go(s, Serve(2))
+    if letter == "a":
+        assert tr[-4:] == ["MKT-04", "MKT-04", "MKT-05", "MKT-06"]  # as in MKT-04 above
+        return
+    assert s.pending == MarketChoice(CHRIS)  # Oliver passed; Chris is asked again
+    assert Serve(3) in legal_actions(s)
+    s, tr = go(s, Pass())  # the second pass is final
+    assert "MKT-04" in tr and "MKT-10" not in tr
+    assert s.market_day is None or CHRIS in s.market_day.passed
+    check(s)
+
+
+def test_mkt10_amb06_b_waived_pass_refused_under_other_readings() -> None:
+    """MKT-10: a state recording a waived pass under reading a is refused by from_json,
+    naming the field."""
+    s = give(table(), CHRIS, goods={Good.SCROLL: 2}, grain=2, cubes={Cube.GREEN: 2})
+    s = apply(s, TakeCube(ActionSpace.MARKET, Cube.BROWN))
+    assert s.market_day is not None
+    bad = replace(s, market_day=replace(s.market_day, first_pass_waived=True))
+    with pytest.raises(StateFormatError, match="first_pass_waived"):
+        from_json(to_json(bad))
+
+
+def test_mkt10_amb06_b_divergence_ignores_a_waived_pass_that_changes_nothing(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """MKT-10: a market-day player who can serve nobody passes under both readings; under b
+    the pass is waived but their next chance is a pass too, so the divergence search
+    (`market_day.out_of_the_day`) sees no difference; with a customer they can pay for it
+    does. Comparing the raw fields would report the first (the bug the comparison is for)."""
+    def after_pass(letter: str, scrolls: int) -> GameState:
+        s = give(table(), JULIE, grain=3, cubes={Cube.GREEN: 1})  # Julie can serve 2
+        if scrolls:
+            s = give(s, CHRIS, goods={Good.SCROLL: scrolls}, grain=2, cubes={Cube.GREEN: 2})
+        s = apply(with_reading(s, "AMB-06", letter), TakeCube(ActionSpace.MARKET, Cube.BROWN))
+        return s if s.pending != MarketChoice(CHRIS) else apply(s, Pass())
+
+    assert after_pass("b", 0).pending == MarketChoice(JULIE)  # the day goes on
+    assert divergence.difference(after_pass("a", 0), after_pass("b", 0)) is None
+    found = divergence.difference(after_pass("a", 2), after_pass("b", 2))
+    assert found is not None and "first_pass_waived=True" in found.detail
+    monkeypatch.setattr(divergence, "_comparable", lambda state: state)
+    assert divergence.difference(after_pass("a", 0), after_pass("b", 0)) is not None

@@ -10,8 +10,10 @@ from dataclasses import replace
 import pytest
 from hypothesis import given, settings
 
+from village_rules import divergence
 from village_rules.actions import (
     Birth,
+    BuyFromBag,
     CallHome,
     DrawMonk,
     Harvest,
@@ -46,7 +48,7 @@ from village_rules.engine.core import apply, legal_actions
 from village_rules.engine.time_and_death import spend_time
 from village_rules.errors import IllegalActionError, LogFormatError, ReadingError, StateFormatError
 from village_rules.fuzz import plan_game
-from village_rules.invariants import check
+from village_rules.invariants import check, state_violations
 from village_rules.pending import ChooseDying, ChoosePayment, ChooseTurn, MassBuy, MassDraw, SeedDraw
 from village_rules.play import GameLog
 from village_rules.readings import BIG_BOX, FIXED, ORIGINAL, READINGS, parse_choice, random_choices
@@ -517,3 +519,112 @@ def test_death08_from_json_refuses_two_deaths_owed_under_amb08_b() -> None:
         else:
             with pytest.raises(StateFormatError, match="AMB-08 b"):
                 from_json(text)
+
+
+# --- AMB-15: the buying round at mass -------------------------------------------------------
+
+
+def buying_mass(letter: str) -> GameState:
+    """A 3-player round-end mass: seats 0 and 2 have two members in the bag and two coins,
+    seat 1 one member and one coin; the start player (seat 0) is to buy."""
+    state = emptied(BIG_BOX, 3, variant=Variant(readings={"AMB-15": letter}))
+    for seat, count in ((0, 2), (1, 1), (2, 2)):
+        for _ in range(count):
+            state = place(state, seat, 1, BLACK_BAG)
+        state = give(state, seat, coins=count)
+    return at(replace(state, mass=Mass(bought=0, final=False)), MassBuy(state.start_player))
+
+
+def test_mass07_amb15_a_one_chance_each_in_seat_order() -> None:
+    """MASS-02 (AMB-15 a, the default in both editions, 2023 p. 11 step 1): a seat buys as
+    many as it likes in its one chance; after it declines, the next seat has its chance."""
+    trace: list[str] = []
+    state = apply(buying_mass("a"), BuyFromBag(1), trace)
+    assert state.pending == MassBuy(0)  # seat 0 may buy another at once
+    state = apply(state, Skip(), trace)
+    assert state.pending == MassBuy(1)
+    state = apply(state, Skip(), trace)
+    assert state.pending == MassBuy(2)
+    state = apply(state, Skip(), trace)
+    assert isinstance(state.pending, MassDraw)  # seat 0 cannot come back
+    assert state.mass is not None and state.mass.stopped == ()
+    assert "MASS-07" not in trace
+    check(state)
+
+
+def test_mass07_amb15_b_one_member_at_a_time_round_the_table() -> None:
+    """MASS-07 (AMB-15 b): each purchase is one member, then the next seat that has not
+    stopped buys; a seat that declines has stopped for this mass; seat 0 answers seat 2's
+    purchase, which reading a never allows."""
+    trace: list[str] = []
+    state = apply(buying_mass("b"), BuyFromBag(1), trace)
+    assert "MASS-07" in trace
+    assert state.pending == MassBuy(1)  # not seat 0 again
+    check(state)
+    state = apply(state, Skip(), trace)
+    assert state.mass is not None and state.mass.stopped == (1,)
+    assert state.pending == MassBuy(2)
+    state = apply(state, BuyFromBag(1), trace)
+    assert state.pending == MassBuy(0)  # round again, seat 1 is left out
+    check(state)
+    again = from_json(to_json(state))  # the field survives the JSON round trip
+    assert again == state and json.loads(to_json(state))["mass"]["stopped"] == [1]
+    state = apply(state, BuyFromBag(1), trace)
+    assert state.pending == MassBuy(2)
+    state = apply(state, BuyFromBag(1), trace)  # the 4th member bought: no more buying
+    assert not isinstance(state.pending, MassBuy | MassDraw)  # no draw: the mass went on
+    on_church = [sum(loc == OnChurch(1) for loc in p.members) for p in state.players]
+    assert on_church == [2, 0, 2]
+    check(state)
+
+
+def test_mass07_amb15_b_everyone_stops_then_the_draw() -> None:
+    """MASS-07 (AMB-15 b): when every seat has stopped, the rest of the 4 pieces are drawn."""
+    state = apply(buying_mass("b"), BuyFromBag(1))
+    for _ in range(3):
+        state = apply(state, Skip())
+    assert state.pending == MassDraw(3)
+    assert state.mass is not None and state.mass.stopped == (0, 1, 2)
+    check(state)
+
+
+def test_mass07_amb15_stopped_field_json_and_checks() -> None:
+    """MASS-07: a state written before the field existed (no "stopped") loads; a bad list
+    is refused naming $.mass.stopped; the structure checks refuse a stopped seat asked to
+    buy, and a stopped list under reading a."""
+    state = buying_mass("a")
+    text = to_json(state)
+    assert '"stopped"' not in text  # the default reading keeps the old form
+    assert from_json(text) == state
+    raw = json.loads(text)
+    raw["mass"]["stopped"] = [1, 1]
+    with pytest.raises(StateFormatError, match=r"\$\.mass\.stopped"):
+        from_json(json.dumps(raw))
+    raw["mass"]["stopped"] = [1]
+    with pytest.raises(StateFormatError, match="AMB-15"):
+        from_json(json.dumps(raw))  # reading a records no stopped seats
+    b = buying_mass("b")
+    bad = replace(b, mass=Mass(bought=0, final=False, stopped=(0,)))
+    with pytest.raises(StateFormatError, match="stopped buying"):
+        from_json(to_json(bad))
+    assert any("stopped buying" in str(v) for v in state_violations(bad))
+
+
+def test_mass07_amb15_divergence_compares_who_can_still_buy(monkeypatch: pytest.MonkeyPatch) -> None:
+    """MASS-07: the readings keep who has stopped buying in different forms (a: the seat
+    order, b: `Mass.stopped`), so the divergence search compares them through
+    `stopped_buying`: a mass where each seat declines in turn is no difference, a purchase
+    with a rival still buying is. Without the comparison the first would count (the bug
+    the comparison is for)."""
+    a, b = apply(buying_mass("a"), Skip()), apply(buying_mass("b"), Skip())  # seat 0 declines
+    assert b.mass is not None and b.mass.stopped == (0,) and a.pending == b.pending == MassBuy(1)
+    assert divergence.difference(a, b) is None
+    a, b = apply(a, BuyFromBag(1)), apply(b, BuyFromBag(1))  # seat 1 buys its only member
+    assert a.pending == b.pending == MassBuy(2)
+    assert divergence.difference(a, b) is None
+    a, b = apply(buying_mass("a"), BuyFromBag(1)), apply(buying_mass("b"), BuyFromBag(1))
+    found = divergence.difference(a, b)  # seat 0 buys one: a asks seat 0 again, b seat 1
+    assert found is not None and "pending: MassBuy(seat=0) / MassBuy(seat=1)" in found.detail
+    monkeypatch.setattr(divergence, "_comparable", lambda state: state)
+    a, b = apply(buying_mass("a"), Skip()), apply(buying_mass("b"), Skip())
+    assert divergence.difference(a, b) is not None

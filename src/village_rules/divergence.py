@@ -21,6 +21,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
 from village_rules.actions import Action, format_action, parse_action
+from village_rules.engine import market_day, mass
 from village_rules.engine.core import apply, chance_outcomes, legal_actions
 from village_rules.errors import SetupError, VillageError
 from village_rules.loader import builtin_edition
@@ -63,8 +64,9 @@ def difference(left: GameState, right: GameState) -> Difference | None:
         lw, rw = winners(left), winners(right)
         if lw != rw:
             return Difference(WINNER, f"winners {list(lw)} / {list(rw)}")
-    if replace(right, rules=left.rules) != left:
-        return Difference(STATE, _state_detail(left, right))
+    cl, cr = _comparable(left), _comparable(right)
+    if replace(cr, rules=cl.rules) != cl:
+        return Difference(STATE, _state_detail(left, right, cl, cr))
     if left.is_terminal:
         return None
     if left.is_chance:
@@ -80,9 +82,26 @@ def difference(left: GameState, right: GameState) -> Difference | None:
     return None
 
 
-def _state_detail(left: GameState, right: GameState) -> str:
+def _comparable(state: GameState) -> GameState:
+    """The state with each reading's own bookkeeping put in the form both readings share:
+    AMB-15 a keeps who has stopped buying implicit in the seat order, b in `Mass.stopped`
+    (`mass.stopped_buying`), so a mass where each seat declines once is no difference;
+    AMB-06 b keeps a waived first pass apart from the passes (`market_day.out_of_the_day`),
+    so a waived pass by a market-day player who can sell nothing is no difference."""
+    day = state.market_day
+    if day is not None:
+        passed = day.passed if day.closed else market_day.out_of_the_day(state)
+        state = replace(state, market_day=replace(day, passed=passed, first_pass_waived=False))
+    if state.mass is None:
+        return state
+    return replace(state, mass=replace(state.mass, stopped=mass.stopped_buying(state)))
+
+
+def _state_detail(left: GameState, right: GameState, cl: GameState, cr: GameState) -> str:
+    """The fields that differ between the comparable states `cl` / `cr`, with the values
+    the two games hold (`left` / `right`)."""
     compared = [f.name for f in dataclasses.fields(left) if f.compare and f.name != "rules"]
-    names = [f for f in compared if getattr(left, f) != getattr(right, f)]
+    names = [f for f in compared if getattr(cl, f) != getattr(cr, f)]
     parts = []
     for name in names:
         a, b = getattr(left, name), getattr(right, name)
@@ -225,6 +244,7 @@ HINTS: dict[str, tuple[str, ...]] = {
     "AMB-08": ("church", "take church", "mill", "produce", "train"),
     "AMB-09": ("market", "serve", "train", "produce", "take crafts"),
     "AMB-16": ("church", "take church", "step", "buy"),
+    "AMB-15": ("buy-from-bag", "take church", "church", "serve", "market"),
     "AMB-10": ("train", "produce", "take crafts", "take church", "church"),
     "AMB-12": ("train", "produce", "take crafts"),
 }

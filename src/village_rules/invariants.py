@@ -619,6 +619,8 @@ def seat_violations(state: GameState) -> list[Violation]:
             seat("market day passed", s)
     for s in state.final_turns or ():
         seat("final turns", s)
+    for s in state.mass.stopped if state.mass is not None else ():
+        seat("mass stopped buying", s)
     if len(state.deaths_owed) != n:
         out.append(Violation(SEATS, "deaths owed", f"{n} entries", str(len(state.deaths_owed))))
     return out
@@ -692,6 +694,9 @@ def phase_violations(state: GameState) -> list[Violation]:
         case MassBuy() | MassAdvance() | MassDraw():
             if state.mass is None:
                 bad("a mass in progress", "no mass")
+            elif isinstance(pending, MassBuy) and pending.seat in state.mass.stopped:
+                # AMB-15 b: a seat that has stopped buying is not asked again at this mass.
+                bad("a buyer that has not stopped buying", f"stopped {state.mass.stopped}")
         case MarketChoice(seat):
             day = state.market_day
             if day is None or day.closed or seat in day.passed:

@@ -79,6 +79,7 @@ _READINGS: tuple[Reading, ...] = (
         "trigger_first_chance",
         (
             ("a", "the market-day player may pass at once and is then out of this market day"),
+            ("b", "a pass at the market-day player's first chance does not count: they are asked again"),
             ("c", "the market-day player must serve a customer at their first chance if they can pay"),
         ),
         _both("a"),
@@ -106,6 +107,18 @@ _READINGS: tuple[Reading, ...] = (
         _both("a"),
         "2023 p. 11 step 3 'Only the one furthest to the right is decisive'; 2011 step 3: 'If there is "
         "still a tie, then each of the tied players gains 2'",
+    ),
+    Reading(
+        "AMB-15",
+        "The buying round at mass",
+        "mass_buying_round",
+        (
+            ("a", "each player in turn from the start player has one chance to buy any number"),
+            ("b", "players buy one member at a time, going round until every player has stopped"),
+        ),
+        _both("a"),
+        "2023 p. 11 step 1 / 2011 'End of a round': 'Beginning with the starting player and then "
+        "continuing in clockwise order, each player may pick one or more', one pass round the table",
     ),
     Reading(
         "AMB-09",
@@ -370,13 +383,6 @@ FIXED: tuple[Fixed, ...] = (
         "Which privilege the council allows",
         "both readings allow the same privileges: you can always name your furthest member",
         False,
-    ),
-    Fixed(
-        "AMB-15",
-        "The buying round at mass",
-        "reading b (one member at a time, in repeated rounds) is not implemented yet: it needs a new field "
-        "of the mass in the state (who has stopped buying), with its JSON form and observation encodings",
-        True,
     ),
     Fixed("AMB-20", "Where a traveller may go", "no second reading is recorded", False),
     Fixed("AMB-21", "When the well can be used", "no second reading is recorded", False),

@@ -131,8 +131,10 @@ def state_to_dict(state: GameState) -> dict[str, Json]:
             "trigger_sold": state.market_day.trigger_sold,
             "held_deaths": state.market_day.held_deaths,
             "closed": state.market_day.closed,
+            # AMB-06 b only; absent otherwise, so default states keep their form.
+            **({"first_pass_waived": True} if state.market_day.first_pass_waived else {}),
         },
-        "mass": None if state.mass is None else {"bought": state.mass.bought, "final": state.mass.final},
+        "mass": None if state.mass is None else _mass_json(state.mass),
         "deaths_owed": list(state.deaths_owed),
         "end_triggered_by": state.end_triggered_by,
         "final_turns": None if state.final_turns is None else list(state.final_turns),
@@ -141,6 +143,19 @@ def state_to_dict(state: GameState) -> dict[str, Json]:
 
 def _tally(t: Tally[E]) -> dict[str, Json]:
     return {k.value: n for k, n in t.items}
+
+
+def _mass_json(mass: Mass) -> dict[str, Json]:
+    """The mass in progress; "stopped" (AMB-15 b) only when a seat has stopped buying, so
+    states under the default reading keep the form they had before the field existed."""
+    out: dict[str, Json] = {"bought": mass.bought, "final": mass.final}
+    if mass.stopped:
+        out["stopped"] = list(mass.stopped)
+    return out
+
+
+def _keys(raw: Json) -> set[str]:
+    return set(raw) if isinstance(raw, dict) else set()
 
 
 def _player(p: PlayerState) -> dict[str, Json]:
@@ -403,7 +418,8 @@ class _Decoder:
             m = self.obj(
                 md_raw,
                 "$.market_day",
-                {"trigger", "current", "passed", "trigger_sold", "held_deaths", "closed"},
+                {"trigger", "current", "passed", "trigger_sold", "held_deaths", "closed"}
+                | ({"first_pass_waived"} & _keys(md_raw)),  # AMB-06 b; may be absent
             )
             market_day = MarketDay(
                 trigger=self.int_(m["trigger"], "$.market_day.trigger", 0, seat_hi),
@@ -414,11 +430,22 @@ class _Decoder:
                 trigger_sold=self.bool_(m["trigger_sold"], "$.market_day.trigger_sold"),
                 held_deaths=self.int_(m["held_deaths"], "$.market_day.held_deaths"),
                 closed=self.bool_(m["closed"], "$.market_day.closed"),
+                first_pass_waived=self.bool_(
+                    m.get("first_pass_waived", False), "$.market_day.first_pass_waived"
+                ),
             )
         mass = None
         if mass_raw is not None:
-            m = self.obj(mass_raw, "$.mass", {"bought", "final"})
-            mass = Mass(self.int_(m["bought"], "$.mass.bought"), self.bool_(m["final"], "$.mass.final"))
+            # "stopped" (AMB-15 b) may be absent: states written before it existed load.
+            m = self.obj(mass_raw, "$.mass", {"bought", "final"} | ({"stopped"} & _keys(mass_raw)))
+            stopped = self.list_(
+                m.get("stopped", []), "$.mass.stopped", lambda x, p: self.int_(x, p, 0, seat_hi)
+            )
+            if list(stopped) != sorted(set(stopped)):
+                raise self.fail("$.mass.stopped", "each seat stops buying once; the list is kept sorted")
+            mass = Mass(
+                self.int_(m["bought"], "$.mass.bought"), self.bool_(m["final"], "$.mass.final"), stopped
+            )
         final_turns = None
         if s["final_turns"] is not None:
             final_turns = self.list_(

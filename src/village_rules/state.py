@@ -69,7 +69,7 @@ class Turn:
     seat: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class MarketDay:
     """A market day in progress (p. 8)."""
 
@@ -83,14 +83,36 @@ class MarketDay:
     market space): resolved after the market day, at the end of the turn (AMB-27)."""
     closed: bool = False
     """Selling is over and the customers have moved up; only refills from the pile remain."""
+    first_pass_waived: bool = False
+    """AMB-06 b: the market-day player passed at their first chance, and that pass did not
+    count (they are asked again). Always False under the other readings."""
+
+    def __repr__(self) -> str:
+        # Without the AMB-06 b field while it is False, so texts that quote a market day
+        # (the stored divergence witnesses) read as they did before the field existed.
+        tail = ", first_pass_waived=True" if self.first_pass_waived else ""
+        return (
+            f"MarketDay(trigger={self.trigger!r}, current={self.current!r}, passed={self.passed!r}, "
+            f"trigger_sold={self.trigger_sold!r}, held_deaths={self.held_deaths!r}, "
+            f"closed={self.closed!r}{tail})"
+        )
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class Mass:
     """A mass in progress (p. 11): members bought so far, and whether it is the final one."""
 
     bought: int
     final: bool
+    stopped: tuple[int, ...] = ()
+    """AMB-15 b: the seats (sorted) that have stopped buying out of the bag at this mass.
+    Always empty under AMB-15 a, where each seat has one chance in seat order."""
+
+    def __repr__(self) -> str:
+        # Without the empty AMB-15 b field, so texts that quote a mass (the stored
+        # divergence witnesses) read as they did before the field existed.
+        tail = f", stopped={self.stopped!r}" if self.stopped else ""
+        return f"Mass(bought={self.bought!r}, final={self.final!r}{tail})"
 
 
 @dataclass(frozen=True, slots=True)

@@ -110,6 +110,8 @@ def _market_day_problems(state: GameState) -> list[Problem]:
     out: list[Problem] = []
     if state.turn is None or state.turn.seat != day.trigger:
         out.append(("$.market_day.trigger", f"the market-day player {day.trigger} must be the acting seat"))
+    if day.first_pass_waived and state.rules.reading("AMB-06") != "b":
+        out.append(("$.market_day.first_pass_waived", "only AMB-06 b waives the market-day player's pass"))
     if list(day.passed) != sorted(set(day.passed)):
         out.append(("$.market_day.passed", "each seat passes once; the list is kept sorted"))
     if day.trigger_sold and not state.players[day.trigger].customers:
@@ -161,6 +163,18 @@ def _mass_problems(state: GameState) -> list[Problem]:
         out.append(("$.mass.final", "the final mass follows the last final action, and only it"))
     if isinstance(pending, MassBuy) and mass.bought >= d.mass_pieces:
         out.append(("$.pending", f"{mass.bought} pieces are bought: no more buying"))
+    if list(mass.stopped) != sorted(set(mass.stopped)):
+        out.append(("$.mass.stopped", "each seat stops buying once; the list is kept sorted"))
+    if mass.stopped and state.rules.reading("AMB-15") != "b":
+        out.append(("$.mass.stopped", "only AMB-15 b records who has stopped buying (a: one chance each)"))
+    if isinstance(pending, MassBuy) and pending.seat in mass.stopped:
+        out.append(("$.pending", f"seat {pending.seat} has stopped buying at this mass (AMB-15 b)"))
+    if (
+        isinstance(pending, MassDraw)
+        and state.rules.reading("AMB-15") == "b"
+        and len(mass.stopped) < state.num_players
+    ):
+        out.append(("$.mass.stopped", "under AMB-15 b the drawing starts once every seat has stopped buying"))
     if isinstance(pending, MassBuy | MassAdvance) and state.monks_aside:
         out.append(("$.monks_aside", f"drawn monks go back into the bag before {type(pending).__name__}"))
     if isinstance(pending, MassDraw):
@@ -194,8 +208,10 @@ def _death_problems(state: GameState) -> list[Problem]:
         return out
     if day is not None and not day.closed:
         return out
+    kept = state.rules.reading("AMB-23") == "b"  # a death with no visible member stays owed
     if isinstance(pending, _MASS_STEPS):
-        out.append(("$.deaths_owed", "every death is resolved before the mass begins"))
+        if not kept:
+            out.append(("$.deaths_owed", "every death is resolved before the mass begins"))
         return out
     if isinstance(pending, _BETWEEN_TURNS):
         return out  # invariants.phase_violations names these
@@ -204,7 +220,7 @@ def _death_problems(state: GameState) -> list[Problem]:
         return out
     turn_seat = None if state.turn is None else state.turn.seat
     others = [s for s in owing if s != turn_seat]
-    if others:
+    if others and not kept:
         out.append(("$.deaths_owed", f"seat {others[0]} owes a death but is not acting"))
     return out
 

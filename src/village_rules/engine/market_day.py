@@ -70,6 +70,37 @@ def must_serve(state: GameState, seat: int) -> bool:
     )
 
 
+def first_pass_waived(state: GameState, seat: int) -> bool:
+    """AMB-06 b (MKT-10): a pass by the market-day player at their first chance (they have
+    neither sold nor passed) does not count; they are asked again when their seat comes
+    round. a (the default): every pass is final for the day."""
+    day = state.market_day
+    return (
+        state.rules.reading("AMB-06") == "b"
+        and day is not None
+        and seat == day.trigger
+        and not day.trigger_sold
+        and not day.first_pass_waived
+    )
+
+
+def out_of_the_day(state: GameState) -> tuple[int, ...]:
+    """The seats (sorted) that can take no further part in this market day, under either
+    reading of AMB-06: those that passed, and under b also a market-day player whose
+    first-chance pass was waived but who can pay for no available customer (nothing
+    during a market day lets them pay later: customers only go, and their first sale stays
+    free, so their next chance is a pass). The divergence search compares through this."""
+    day = state.market_day
+    assert day is not None
+    out = set(day.passed)
+    if day.first_pass_waived:
+        player = state.players[day.trigger]
+        tiles = [t for t in state.market_available if t is not None]
+        if not any(payment_options(costs(state, day.trigger, Serve(t)), player) for t in tiles):
+            out.add(day.trigger)
+    return tuple(sorted(out))
+
+
 def is_free_sale(state: GameState, seat: int) -> bool:
     """MKT-02: only the market-day player's first sale is free of the extra cost."""
     day = state.market_day
@@ -89,7 +120,10 @@ def costs(state: GameState, seat: int, action: Action) -> list[Cost]:
 def effect(state: GameState, seat: int, action: Action, ctx: Ctx) -> GameState:
     day = state.market_day
     assert day is not None
-    if isinstance(action, Pass):
+    if isinstance(action, Pass) and first_pass_waived(state, seat):
+        ctx.fire("MKT-10")  # AMB-06 b: the market-day player's first-chance pass does not count
+        day = replace(day, first_pass_waived=True)
+    elif isinstance(action, Pass):
         ctx.fire("MKT-04")
         day = replace(day, passed=tuple(sorted((*day.passed, seat))))
     else:

@@ -60,14 +60,64 @@ def buy(state: GameState, seat: int, action: Action, ctx: Ctx) -> tuple[GameStat
     state = move_member(state, seat, index, OnChurch(1))
     if mass.bought + 1 >= d.mass_pieces:
         return after_draws(state, ctx)
+    if state.rules.reading("AMB-15") == "b":
+        ctx.fire("MASS-07")  # AMB-15 b: one member per purchase, then the next buyer
+        return _next_still_buying(state, seat, ctx)
     return state, MassBuy(seat)
 
 
 def next_buyer(state: GameState, seat: int, ctx: Ctx) -> tuple[GameState, Pending | None]:
+    """The seat declines to buy (more). AMB-15 a: its one chance is over and the next seat
+    in order from the start player buys. b (MASS-07): it has stopped buying for this mass,
+    and the buying goes round among the seats that have not stopped."""
+    if state.rules.reading("AMB-15") == "b":
+        mass = state.mass
+        assert mass is not None
+        state = replace(state, mass=replace(mass, stopped=tuple(sorted((*mass.stopped, seat)))))
+        return _next_still_buying(state, seat, ctx)
     following = (seat + 1) % state.num_players
     if following != state.start_player:
         return state, MassBuy(following)
     return start_draws(state, ctx)
+
+
+def _next_still_buying(state: GameState, seat: int, ctx: Ctx) -> tuple[GameState, Pending | None]:
+    """AMB-15 b: clockwise from the left of `seat` (itself last), the first seat that has
+    not stopped buying; when every seat has stopped, the rest of the pieces are drawn."""
+    mass = state.mass
+    assert mass is not None
+    n = state.num_players
+    for k in range(1, n + 1):
+        following = (seat + k) % n
+        if following not in mass.stopped:
+            return state, MassBuy(following)
+    return start_draws(state, ctx)
+
+
+def stopped_buying(state: GameState) -> tuple[int, ...]:
+    """The seats (sorted) that can buy nothing more at this mass, under either reading of
+    AMB-15: b records those that declined in `Mass.stopped`; under a they are the seats
+    whose one chance, in order from the start player, is over. Either way a seat without a
+    coin or without a member in the bag is out too (nothing during the mass gives either
+    back; the engine passes it by at its chance). Once the buying is over, all seats.
+    The divergence search compares the readings' states through this, not the field."""
+    mass = state.mass
+    assert mass is not None
+    n = state.num_players
+    pending = state.pending
+    if not isinstance(pending, MassBuy):
+        return tuple(range(n))
+    if state.rules.reading("AMB-15") == "b":
+        declined = set(mass.stopped)
+    else:
+        declined = {(state.start_player + k) % n for k in range((pending.seat - state.start_player) % n)}
+    price = state.rules.data.mass_coin_price
+    unable = {
+        seat
+        for seat in range(n)
+        if state.players[seat].coins < price or not numbers_at(state, seat, BLACK_BAG)
+    }
+    return tuple(sorted(declined | unable))
 
 
 def start_draws(state: GameState, ctx: Ctx) -> tuple[GameState, Pending | None]:
