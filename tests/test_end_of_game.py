@@ -5,11 +5,13 @@ deaths with no space left, then the final mass and the final scoring."""
 
 from __future__ import annotations
 
+import json
 from dataclasses import replace
 from fractions import Fraction
 
 import pytest
 
+from village_rules import from_json, to_json
 from village_rules.actions import (
     Action,
     BuyFromBag,
@@ -38,7 +40,7 @@ from village_rules.components import (
 )
 from village_rules.engine.core import apply, chance_outcomes, legal_actions
 from village_rules.engine.end_of_game import final_order
-from village_rules.errors import IllegalActionError
+from village_rules.errors import IllegalActionError, StateFormatError
 from village_rules.invariants import check
 from village_rules.pending import (
     ChooseAction,
@@ -48,6 +50,7 @@ from village_rules.pending import (
     MassBuy,
     MassDraw,
     RefillDraw,
+    SeedDraw,
 )
 from village_rules.rules import Variant
 from village_rules.scenario import (
@@ -62,7 +65,7 @@ from village_rules.scenario import (
     strip,
 )
 from village_rules.scoring import score_breakdown, winners
-from village_rules.state import TERMINAL, GameState
+from village_rules.state import TERMINAL, GameState, Mass
 
 EDITIONS = ["big-box-2023", "original-2011"]
 FY, CR, TR, CO, CH = (
@@ -109,10 +112,11 @@ def endgame(
     cubes: dict[ActionSpace, dict[Cube, int]],
     edition: str = "big-box-2023",
     lifetimes: tuple[int, int, int] = (0, 0, 0),
+    variant: Variant | None = None,
 ) -> GameState:
     """3 players, empty farmyards, the dead where `spots` say, `cubes` on the board, seat 0
     to take a cube; customers 1-4 available, 5-9 waiting."""
-    s = ready(edition, 3, seed=2)
+    s = ready(edition, 3, seed=2) if variant is None else ready(edition, 3, seed=2, variant=variant)
     for seat in range(3):
         s = strip(s, seat)
     s = clear_board(s)
@@ -361,6 +365,69 @@ def test_end03_amb33_end_triggered_by_the_last_cube_of_the_round() -> None:
     assert s.pending == ChooseTurn(2)
     s, tr = take_and_skip(s, FreeAction(GH))
     assert tr[-2:] == ["END-06", "MASS-01"]
+
+
+def _through_mass_and_seeding(state: GameState) -> tuple[GameState, list[str]]:
+    """Play a mass with no purchases and no church steps, then the seeding (first outcome
+    of each draw), up to the next turn; every state passes the state checks."""
+    trace: list[str] = []
+    while not isinstance(state.pending, ChooseTurn):
+        if state.is_chance:
+            state = apply(state, chance_outcomes(state)[0][0], trace)
+        else:
+            state = apply(state, Skip(), trace)
+        assert from_json(to_json(state)) == state
+    return state, trace
+
+
+@pytest.mark.parametrize("edition", EDITIONS)
+def test_end08_amb33_b_round_mass_and_reseeding_before_the_final_actions(edition: str) -> None:
+    """END-08 (AMB-33 b): seat 0 takes the last cube and its death ends the game; the round
+    mass is held and the board reseeded (round 2), then seats 1 and 2 take their final
+    actions from the reseeded board (no free actions), then the final mass."""
+    b = Variant(readings={"AMB-33": "b"})
+    s = endgame(CHRONICLE_ALL_BUT_ONE, {GH: {Cube.PLAGUE: 1}}, edition, lifetimes=(8, 0, 0), variant=b)
+    s, tr = take_and_skip(s, TakeCube(GH, Cube.PLAGUE))
+    assert s.end_triggered_by == 0
+    assert tr[-3:] == ["ROUND-01", "END-08", "MASS-01"]
+    assert s.mass is not None and not s.mass.final and s.final_turns == (1, 2)
+    s, tr = _through_mass_and_seeding(s)
+    assert "ROUND-02" in tr and "SEED-02" in tr and "END-06" not in tr
+    assert s.round == 2 and s.cubes_on_board() > 0
+    assert s.pending == ChooseTurn(1) and s.final_turns == (2,)
+    assert not any(isinstance(a, FreeAction) for a in legal_actions(s))
+    take = next(a for a in legal_actions(s) if isinstance(a, TakeCube) and a.cube is not Cube.PLAGUE)
+    s, _ = take_and_skip(s, take)
+    assert s.pending == ChooseTurn(2) and s.final_turns == ()
+    take = next(a for a in legal_actions(s) if isinstance(a, TakeCube) and a.cube is not Cube.PLAGUE)
+    s, tr = take_and_skip(s, take)
+    assert tr[-2:] == ["END-06", "MASS-01"] and s.mass is not None and s.mass.final
+    assert s.round == 2
+    check(s)  # the invariants hold (raises otherwise)
+
+
+def test_end08_amb33_state_checks_accept_only_the_states_reading_b_reaches() -> None:
+    """The state checks: the reseeding after the end trigger loads under AMB-33 b, is
+    refused under a, and under b is refused once a final action has been taken."""
+    b = Variant(readings={"AMB-33": "b"})
+    s = endgame(CHRONICLE_ALL_BUT_ONE, {GH: {Cube.PLAGUE: 1}}, lifetimes=(8, 0, 0), variant=b)
+    s, _ = take_and_skip(s, TakeCube(GH, Cube.PLAGUE))
+    while not isinstance(s.pending, SeedDraw):
+        s = apply(s, chance_outcomes(s)[0][0]) if s.is_chance else apply(s, Skip())
+    assert from_json(to_json(s)) == s
+    raw = json.loads(to_json(s))
+    raw["rules"]["variant"]["readings"] = {}
+    with pytest.raises(StateFormatError, match="no new round begins") as err:
+        from_json(json.dumps(raw))
+    assert err.value.path == "$.end_triggered_by"
+    raw = json.loads(to_json(s))
+    raw["final_turns"] = [2]  # seat 1 has had its final action: too late for a new round
+    with pytest.raises(StateFormatError, match="AMB-33 b"):
+        from_json(json.dumps(raw))
+    during = replace(s, pending=MassBuy(0), mass=Mass(bought=0, final=False))
+    assert from_json(to_json(during)) == during  # the round mass on the emptied board
+    with pytest.raises(StateFormatError, match="next mass is the final one"):
+        from_json(to_json(replace(during, final_turns=(2,))))
 
 
 def test_end03_free_market_day_all_players_take_part() -> None:

@@ -12,13 +12,17 @@ from hypothesis import given, settings
 
 from village_rules import divergence
 from village_rules.actions import (
+    Action,
     Birth,
+    Buy,
     BuyFromBag,
     CallHome,
     DrawMonk,
     Harvest,
     Mill,
     Pay,
+    Privilege,
+    Produce,
     Skip,
     TakeCube,
     Train,
@@ -31,6 +35,7 @@ from village_rules.cli import main
 from village_rules.components import (
     BLACK_BAG,
     FARMYARD,
+    INFLUENCE,
     REMOVED,
     UNBORN,
     ActionSpace,
@@ -41,23 +46,27 @@ from village_rules.components import (
     Good,
     InChronicle,
     OnChurch,
+    OnCouncil,
     Travelling,
 )
+from village_rules.engine import core
 from village_rules.engine.context import Ctx
-from village_rules.engine.core import apply, legal_actions
+from village_rules.engine.core import apply, chance_outcomes, legal_actions, legal_actions_oracle
 from village_rules.engine.time_and_death import spend_time
 from village_rules.errors import IllegalActionError, LogFormatError, ReadingError, StateFormatError
 from village_rules.fuzz import plan_game
-from village_rules.invariants import check, state_violations
+from village_rules.invariants import check, legal_set_violations, state_violations
 from village_rules.pending import ChooseDying, ChoosePayment, ChooseTurn, MassBuy, MassDraw, SeedDraw
 from village_rules.play import GameLog
 from village_rules.readings import BIG_BOX, FIXED, ORIGINAL, READINGS, parse_choice, random_choices
 from village_rules.rules import Variant
 from village_rules.scenario import acting, at, emptied, give, place, put_cubes, ready, set_lifetime
 from village_rules.serialization import from_json, to_json
+from village_rules.setup import new_game
 from village_rules.state import GameState, Mass
 from village_rules.tally import Tally
 from village_rules.testing.strategies import variants
+from village_rules.travel_map import adjacent
 
 # --- the register and the Variant -----------------------------------------------------------
 
@@ -628,3 +637,121 @@ def test_mass07_amb15_divergence_compares_who_can_still_buy(monkeypatch: pytest.
     monkeypatch.setattr(divergence, "_comparable", lambda state: state)
     a, b = apply(buying_mass("a"), Skip()), apply(buying_mass("b"), Skip())
     assert divergence.difference(a, b) is not None
+
+
+# --- AMB-03: the supply runs out (TURN-04) --------------------------------------------------
+
+
+def _short_supply(
+    state: GameState,
+    *,
+    grain: int | None = None,
+    coins: int | None = None,
+    goods: Tally[Good] | None = None,
+    cubes: Tally[Cube] | None = None,
+) -> GameState:
+    """The general supply with some kinds of piece used up (set directly: only legality is
+    looked at, so the piece totals need not add up)."""
+    s = state.supply
+    s = replace(
+        s,
+        grain=s.grain if grain is None else grain,
+        coins=s.coins if coins is None else coins,
+        goods=s.goods if goods is None else goods,
+        cubes=s.cubes if cubes is None else cubes,
+    )
+    return replace(state, supply=s)
+
+
+def _no_goods(state: GameState, *goods: Good) -> Tally[Good]:
+    return state.supply.goods.minus(Tally.of({g: state.supply.goods[g] for g in goods}))
+
+
+def _payout_cases() -> list[tuple[str, GameState, Action]]:
+    """(name, state, action): each action pays out of the supply, which cannot pay it in full."""
+    cases: list[tuple[str, GameState, Action]] = []
+    for edition in (BIG_BOX, ORIGINAL):
+        base = emptied(edition, 2)
+        harvest = _short_supply(acting(base, 0, ActionSpace.GRAIN_HARVEST), grain=1)
+        cases.append((f"{edition} harvest", harvest, Harvest()))
+        crafts = give(acting(base, 0, ActionSpace.CRAFTS), 0, cubes={Cube.ORANGE: 2, Cube.PINK: 2}, grain=2)
+        crafts = place(crafts, 0, 1, AtCraft(Building.WAINWRIGHT))
+        crafts = _short_supply(crafts, goods=_no_goods(crafts, Good.WAGON), coins=1)
+        cases += [
+            (f"{edition} train", crafts, Train(Building.WAINWRIGHT, 1, Good.WAGON)),
+            (f"{edition} produce", crafts, Produce(Building.WAINWRIGHT, Good.WAGON)),
+            (f"{edition} buy", crafts, Buy(Building.WAINWRIGHT, Good.WAGON)),
+            (f"{edition} mill", crafts, Mill()),
+        ]
+        data = base.rules.data
+        for reward in ("c4", "c3"):
+            origin = next(c for c in (x.id for x in data.cities) if reward in adjacent(data, c))
+            trip = give(base, 0, cubes=dict.fromkeys(INFLUENCE, 3), goods={Good.WAGON: 1})
+            trip = acting(place(trip, 0, 1, Travelling(origin)), 0, ActionSpace.TRAVEL)
+            if reward == "c4":  # 1 coin
+                trip = _short_supply(trip, coins=0)
+            else:  # 2 influence cubes of choice
+                trip = _short_supply(trip, cubes=Tally.of({Cube.PLAGUE: 6, Cube.BROWN: 1}))
+            cases.append((f"{edition} travel {reward}", trip, Travel(origin, reward, 1)))
+        council = acting(place(base, 0, 1, OnCouncil(3)), 0, ActionSpace.COUNCIL_CHAMBER)
+        council = _short_supply(council, cubes=Tally.of({Cube.PLAGUE: 6, Cube.GREEN: 1}))
+        cases.append((f"{edition} privilege 2", council, Privilege(2)))
+        council = _short_supply(council, goods=Tally.of({}))
+        cases.append((f"{edition} privilege 3", council, Privilege(3)))
+    return cases
+
+
+PAYOUTS = _payout_cases()
+
+
+@pytest.mark.parametrize(("name", "state", "action"), PAYOUTS, ids=[c[0] for c in PAYOUTS])
+def test_turn04_amb03_b_an_action_the_supply_cannot_pay_out_is_illegal(
+    name: str, state: GameState, action: Action
+) -> None:
+    """TURN-04 (AMB-03 b): refused by the generator, by the oracle and by `apply`, naming
+    TURN-04 and AMB-03 b; under a (the default) the same action is legal and pays what is
+    left. Taking the cube without doing the action (skip) stays legal."""
+    assert action in legal_actions(state) and action in legal_actions_oracle(state)
+    b = replace(state, rules=replace(state.rules, variant=Variant(readings={"AMB-03": "b"})))
+    assert action not in legal_actions(b) and action not in legal_actions_oracle(b)
+    assert Skip() in legal_actions(b)
+    with pytest.raises(IllegalActionError, match="AMB-03 b") as err:
+        apply(b, action)
+    assert err.value.rule == "TURN-04"
+    before = state.supply
+    after = apply(state, action)
+    assert after.supply.coins <= before.coins + 2 and after.supply.grain <= before.grain + 2
+
+
+def test_turn04_amb03_b_a_full_supply_pays_out_as_before() -> None:
+    """AMB-03 b changes nothing while the supply can pay: the same legal actions and the
+    same state after every action of a seeded game."""
+    a = new_game(ORIGINAL, 3, 5)
+    b = new_game(ORIGINAL, 3, 5, Variant(readings={"AMB-03": "b"}))
+    rng = random.Random(5)
+    for _ in range(300):
+        options = legal_actions(a) if not a.is_chance else [x for x, _ in chance_outcomes(a)]
+        assert (legal_actions(b) if not b.is_chance else [x for x, _ in chance_outcomes(b)]) == options
+        pick = rng.choice(options)
+        a, b = apply(a, pick), apply(b, pick)
+        assert replace(b, rules=a.rules) == a
+
+
+def test_turn04_the_oracle_comparison_catches_a_generator_that_ignores_amb03(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The fast generator and the oracle both call the payout check; the invariant that
+    compares them (`legal_set_violations`) catches a generator that ignores the reading."""
+    _, state, action = PAYOUTS[0]
+    variant_b = Variant(readings={"AMB-03": "b"})
+    b = replace(state, rules=replace(state.rules, variant=variant_b))
+    assert legal_set_violations(b, legal_actions(b)) == []
+    real = core._allowed
+
+    def ignores_amb03(st: GameState, seat: int, act: Action, pre: core.Precondition) -> bool:
+        return real(replace(st, rules=state.rules), seat, act, pre)
+
+    monkeypatch.setattr(core, "_allowed", ignores_amb03)
+    fresh = replace(state, rules=replace(state.rules, variant=variant_b))
+    assert action in legal_actions(fresh)
+    assert legal_set_violations(fresh, legal_actions(fresh)) != []

@@ -20,7 +20,27 @@ import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
-from village_rules.actions import Action, format_action, parse_action
+from village_rules.actions import (
+    Action,
+    Birth,
+    Buy,
+    BuyFromBag,
+    CallHome,
+    ChurchEnter,
+    Harvest,
+    Mill,
+    Pay,
+    Privilege,
+    Produce,
+    Skip,
+    TakeCube,
+    Train,
+    Travel,
+    Well,
+    format_action,
+    parse_action,
+)
+from village_rules.components import ActionSpace, Building, Cube, Good
 from village_rules.engine import market_day, mass
 from village_rules.engine.core import apply, chance_outcomes, legal_actions
 from village_rules.errors import SetupError, VillageError
@@ -207,9 +227,12 @@ def search(
 
     found: list[int] | None = None
     hints = HINTS.get(amb, ())
+    steer = STEERS.get(amb)
     for k in range(examples):
         rng = random.Random(f"diverge {amb} {k}")
-        choices = rollout(edition, players, seed, left, right, rng, hints if k % 2 == 0 else (), max_steps)
+        even = k % 2 == 0
+        guide = steer if even else None
+        choices = rollout(edition, players, seed, left, right, rng, hints if even else (), max_steps, guide)
         w = run(choices)
         if w.difference is not None:
             found = choices[: len(w.actions)]
@@ -232,7 +255,8 @@ def search(
         result.actions,
         result.difference.kind,
         result.difference.detail,
-        f"random search, then greedy shrinking ({shrink_budget - budget} replays): shrunk, not minimal",
+        f"{'steered' if steer is not None else 'random'} search, then greedy shrinking "
+        f"({shrink_budget - budget} replays): shrunk, not minimal",
     )
 
 
@@ -252,6 +276,115 @@ HINTS: dict[str, tuple[str, ...]] = {
 among the options containing one of them with probability 0.8 (the rest are uniform)."""
 
 
+Scorer = Callable[[GameState, Action], float]
+"""A steering policy: how much the acting seat wants an option (higher is preferred)."""
+
+
+def _seat(state: GameState) -> int | None:
+    return None if state.is_chance or state.is_terminal else state.current_player()
+
+
+def _spends_coins(action: Action) -> bool:
+    """An option that gives coins away (a steer that hoards coins avoids it)."""
+    match action:
+        case Pay(_, coins):
+            return coins.total() > 0
+        case BuyFromBag() | Privilege(4) | Well():
+            return True
+    return False
+
+
+def _drain_the_supply(state: GameState, action: Action) -> float:
+    """AMB-03: every seat mills for coins and keeps them, so the coin supply runs out
+    (the 2011 supply holds 15 coins; the mill pays 2)."""
+    seat = _seat(state)
+    if seat is None:
+        return 0.0
+    grain = state.players[seat].grain
+    match action:
+        case Mill():
+            return 10.0
+        case Harvest():
+            return 8.0
+        case TakeCube(space, cube) if cube is not Cube.PLAGUE:
+            if space is ActionSpace.CRAFTS:
+                return 7.0 if grain >= 2 else 3.0
+            return 6.0 if space is ActionSpace.GRAIN_HARVEST else 0.0
+        case TakeCube():
+            return -3.0
+        case Skip():
+            return -1.0
+    return -10.0 if _spends_coins(action) else 0.0
+
+
+def _travel_everywhere(state: GameState, action: Action) -> float:
+    """AMB-18: every seat makes wagons and travels to cities it has not marked, so that a
+    seat places all its markers and is then offered another trip."""
+    seat = _seat(state)
+    if seat is None:
+        return 0.0
+    p = state.players[seat]
+    wagon = p.goods[Good.WAGON] > 0
+    match action:
+        case Travel(_, destination, _):
+            return 20.0 if destination not in p.markers else 12.0
+        case Train(Building.WAINWRIGHT, _, Good.WAGON) | Produce(Building.WAINWRIGHT, Good.WAGON):
+            return 10.0
+        case Buy(Building.WAINWRIGHT, Good.WAGON):
+            return 10.0
+        case Birth():
+            return 5.0
+        case TakeCube(_, Cube.PLAGUE):
+            return -5.0
+        case TakeCube(ActionSpace.TRAVEL, _):
+            return 8.0 if wagon else 2.0
+        case TakeCube(ActionSpace.CRAFTS, _):
+            return 3.0 if wagon else 7.0
+        case TakeCube(ActionSpace.FAMILY, _):
+            return 4.0
+        case CallHome() | Skip():
+            return -2.0
+    return 0.0
+
+
+def _crowd_the_bag(state: GameState, action: Action) -> float:
+    """AMB-15: every seat sends members to church and keeps coins for the mass, so that at
+    a mass the start player can buy more than one member while another seat can buy too."""
+    seat = _seat(state)
+    if seat is None:
+        return 0.0
+    match action:
+        case BuyFromBag():
+            return 10.0
+        case ChurchEnter():
+            return 9.0
+        case Mill():
+            return 8.0
+        case TakeCube(_, Cube.PLAGUE):
+            return -5.0
+        case TakeCube(ActionSpace.CHURCH, _):
+            return 7.0
+        case TakeCube(ActionSpace.CRAFTS, _):
+            return 6.0 if state.players[seat].grain >= 2 else 2.0
+        case Harvest():
+            return 6.0
+        case TakeCube(ActionSpace.GRAIN_HARVEST, _):
+            return 5.0
+        case Skip():
+            return -1.0
+    return -10.0 if _spends_coins(action) else 0.0
+
+
+STEERS: dict[str, Scorer] = {
+    "AMB-03": _drain_the_supply,
+    "AMB-18": _travel_everywhere,
+    "AMB-15": _crowd_the_bag,
+}
+"""Steered search (issue 9): for entries whose readings part only far from random play,
+every other search game follows a policy that heads for the position where they part
+(with probability 0.85 the best-scored option, ties at random; else a uniform one)."""
+
+
 def rollout(  # noqa: PLR0917 - one game, two rule sets
     edition: str,
     players: int,
@@ -261,17 +394,23 @@ def rollout(  # noqa: PLR0917 - one game, two rule sets
     rng: random.Random,
     hints: tuple[str, ...],
     max_steps: int,
+    steer: Scorer | None = None,
 ) -> list[int]:
     """A random choice list, played out under `left` (stops early where the readings part,
-    which `walk` then finds again): uniform, or biased towards options matching `hints`."""
+    which `walk` then finds again): uniform, biased towards options matching `hints`, or
+    steered by `steer`."""
     a = new_game(builtin_edition(edition), players, seed, left)
     b = new_game(builtin_edition(edition), players, seed, right)
     out: list[int] = []
     while len(out) < max_steps and not a.is_terminal and difference(a, b) is None:
         options = sorted(_options(a), key=format_action)
-        preferred = [i for i, o in enumerate(options) if any(h in format_action(o) for h in hints)]
-        biased = bool(preferred) and rng.random() < 0.8
-        index = rng.choice(preferred) if biased else rng.randrange(len(options))
+        if steer is not None and rng.random() < 0.85:
+            scored = [(steer(a, o), rng.random(), i) for i, o in enumerate(options)]
+            index = max(scored)[2]
+        else:
+            preferred = [i for i, o in enumerate(options) if any(h in format_action(o) for h in hints)]
+            biased = bool(preferred) and rng.random() < 0.8
+            index = rng.choice(preferred) if biased else rng.randrange(len(options))
         out.append(index)
         a, b = apply(a, options[index]), apply(b, options[index])
     return out

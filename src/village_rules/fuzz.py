@@ -81,6 +81,7 @@ KNOWN_RULE_IDS: tuple[str, ...] = (
     "END-05",
     "END-06",
     "END-07",
+    "END-08",
     "FAM-01",
     "FAM-02",
     "HARV-01",

@@ -74,6 +74,32 @@ _READINGS: tuple[Reading, ...] = (
         "2023 p. 3 / 2011 'Grain harvest' cap storage, they set no condition on harvesting",
     ),
     Reading(
+        "AMB-03",
+        "The supply runs out",
+        "supply_runs_out",
+        (
+            ("a", "the action is allowed and pays out what the supply still holds"),
+            ("b", "an action whose payout the supply cannot make in full is illegal"),
+        ),
+        _both("a"),
+        "no text forbids an action for an empty supply; the texts that cover a short supply "
+        "(2011 'Seeding' Note 'add only the available cubes', 2011 'Market' Note 'the market "
+        "stalls remain empty') hand out what is left",
+    ),
+    Reading(
+        "AMB-33",
+        "The end is triggered on the turn that takes the last cube",
+        "last_cube_end",
+        (
+            ("a", "no round mass and no reseeding: the final actions follow on the empty board"),
+            ("b", "the round mass and the reseeding are held, then the final actions"),
+        ),
+        _both("a"),
+        "2023 p. 13 / 2011 'End of the game': the other players 'may perform one last action'; "
+        "'should the final cube be taken … the action spaces are not reseeded' (2011 Note: 'the usual "
+        "mass at the end of a round is skipped')",
+    ),
+    Reading(
         "AMB-06",
         "The market-day trigger player's first chance to sell",
         "trigger_first_chance",
@@ -346,13 +372,6 @@ class Fixed:
 
 FIXED: tuple[Fixed, ...] = (
     Fixed(
-        "AMB-03",
-        "The supply runs out",
-        "reading b (the action is illegal) is not implemented yet: it needs a full-payout check in the "
-        "legality of every action that pays out (harvest, crafts, mill, city rewards, council privileges)",
-        True,
-    ),
-    Fixed(
         "AMB-04",
         "The green bag has too few cubes to seed",
         "cannot happen with the shipped data (the bag always holds more than a round draws); "
@@ -408,13 +427,6 @@ FIXED: tuple[Fixed, ...] = (
         False,
     ),
     Fixed("AMB-32", "A market day with no customer to serve", "no second reading is recorded", False),
-    Fixed(
-        "AMB-33",
-        "The end is triggered on the turn that takes the last cube",
-        "reading b (the round-end mass and reseeding, then the final actions) is not implemented yet: it "
-        "needs a second mass after the end trigger, which today's state checks rule out",
-        True,
-    ),
     Fixed(
         "AMB-35",
         "Church step grain: [1, 1, 2] or [1, 2, 1]",

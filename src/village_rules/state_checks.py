@@ -225,6 +225,23 @@ def _death_problems(state: GameState) -> list[Problem]:
     return out
 
 
+def _amb33_b(state: GameState) -> bool:
+    return state.rules.reading("AMB-33") == "b"
+
+
+def _round_mass_held(state: GameState) -> bool:
+    """AMB-33 b (END-08): the round mass and the reseeding that come between the end
+    trigger and the final actions. They are held only before any final action is taken:
+    every seat, or every seat but the one that triggered the end, is still to act."""
+    final = state.final_turns
+    if not _amb33_b(state) or not final or state.end_triggered_by is None:
+        return False
+    if state.mass is not None and state.cubes_on_board():
+        return False  # the round mass follows the taking of the last cube
+    everyone = set(range(state.num_players))
+    return set(final) in (everyone, everyone - {state.end_triggered_by})
+
+
 def _end_problems(state: GameState) -> list[Problem]:
     final = state.final_turns
     out: list[Problem] = []
@@ -239,10 +256,25 @@ def _end_problems(state: GameState) -> list[Problem]:
         out.append(
             ("$.final_turns", "the final actions are settled at the end of the turn that triggered it")
         )
-    if triggered and isinstance(pending, SeedDraw | ChooseCompensationCube):
+    held = triggered and _round_mass_held(state)
+    if triggered and isinstance(pending, ChooseCompensationCube):
         out.append(("$.end_triggered_by", "no new round begins once the end is triggered"))
-    if state.mass is not None and not state.mass.final and triggered:
-        out.append(("$.mass.final", "once the end is triggered the next mass is the final one"))
+    if triggered and isinstance(pending, SeedDraw) and not held:
+        out.append(
+            (
+                "$.end_triggered_by",
+                "no new round begins once the end is triggered"
+                + (" (AMB-33 b: only before the first final action)" if _amb33_b(state) else ""),
+            )
+        )
+    if state.mass is not None and not state.mass.final and triggered and not held:
+        out.append(
+            (
+                "$.mass.final",
+                "once the end is triggered the next mass is the final one"
+                + (" (AMB-33 b: a round mass only before the first final action)" if _amb33_b(state) else ""),
+            )
+        )
     if isinstance(pending, ChooseTurn) and final is not None and pending.seat in final:
         out.append(("$.final_turns", f"seat {pending.seat} is taking its final action now"))
     return out

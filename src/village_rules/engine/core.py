@@ -56,6 +56,7 @@ from village_rules.engine import (
     market_day,
     mass,
     seeding,
+    supply,
     travel,
     turn,
 )
@@ -244,6 +245,7 @@ def _generate(state: GameState) -> list[Action]:
                 Privilege(k)
                 for k in range(1, top + 1)
                 if council_chamber.privilege_precondition(state, seat, k, top) is None
+                and supply.payout_shortfall(state, seat, Privilege(k)) is None  # AMB-03 b
             ]
             out.append(Skip())
             return out
@@ -274,6 +276,8 @@ def _step_precondition(state: GameState) -> Precondition:
 def _allowed(state: GameState, seat: int, action: Action, precondition: Precondition) -> bool:
     """`_illegal(...) is None` for a candidate of the pending step, without the texts."""
     if precondition(state, seat, action) is not None:
+        return False
+    if supply.payout_shortfall(state, seat, action) is not None:  # AMB-03 b
         return False
     alternatives, coins_ok = _costs(state, seat, action)
     if not alternatives:
@@ -365,6 +369,8 @@ def _illegal(state: GameState, action: Action, explain: bool = True) -> tuple[st
     reason = _precondition(state, seat, action)
     if reason is not None:
         return _rule_for(state, seat, action), reason
+    if (short := supply.payout_shortfall(state, seat, action)) is not None:  # AMB-03 b
+        return supply.RULE, short
     if isinstance(pending, ChoosePayment):
         alternatives, coins_ok = _costs(state, seat, pending.action)
         if action not in _payment_options(state, seat, pending.action, alternatives, coins_ok):

@@ -28,6 +28,24 @@ def final_order(state: GameState, turn_seat: int) -> tuple[int, ...]:
     return tuple((first + k) % n for k in range(n))
 
 
+def round_mass_first(state: GameState) -> bool:
+    """AMB-33 b (END-08): the end was triggered on the turn that took the last cube, so the
+    round's mass is held and the board reseeded before the final actions. Under a (the
+    default) the final actions follow at once on the empty board (END-03) and only the
+    final mass is held. Nothing changes when nobody has a final action left."""
+    return state.rules.reading("AMB-33") == "b" and state.cubes_on_board() == 0 and bool(state.final_turns)
+
+
+def after_reseeding(state: GameState) -> tuple[int, tuple[int, ...] | None]:
+    """Who takes the first turn of a freshly seeded round, and the final actions left:
+    the start player, or under AMB-33 b (END-08) the first of the final actions that the
+    round mass and reseeding came before."""
+    final = state.final_turns
+    if final:
+        return final[0], final[1:]
+    return state.start_player, final
+
+
 def end_of_turn(state: GameState, seat: int, ctx: Ctx) -> tuple[GameState, Pending | None]:
     """Who acts next: the next seat, a final action, the mass of the round, or the last mass."""
     if state.end_triggered_by is not None and state.final_turns is None:
@@ -35,6 +53,10 @@ def end_of_turn(state: GameState, seat: int, ctx: Ctx) -> tuple[GameState, Pendi
         if state.end_triggered_by != seat and state.rules.reading("AMB-09") != "a":
             ctx.fire("END-07")  # AMB-09 b / c: another first player for the final actions
         state = replace(state, final_turns=final_order(state, seat))
+        if round_mass_first(state):
+            ctx.fire("ROUND-01")  # AMB-33 b: the round still ends with its mass and reseeding
+            ctx.fire("END-08")
+            return mass.start(state, final=False, ctx=ctx)
     if state.final_turns is not None:
         if not state.final_turns:
             ctx.fire("END-06")  # the final mass, then the final scoring

@@ -6,6 +6,7 @@ from functools import lru_cache
 
 from village_rules.components import INFLUENCE, ActionSpace, Cube
 from village_rules.edition import EditionData
+from village_rules.engine.end_of_game import after_reseeding
 from village_rules.evolve import replace
 from village_rules.pending import ChooseTurn, SeedDraw
 from village_rules.state import GameState
@@ -47,11 +48,17 @@ def next_draw(state: GameState, first_space: int, remaining: int | None) -> Game
     while left == 0:
         index += 1
         if index == len(spaces):
-            return replace(state, pending=ChooseTurn(state.start_player))
+            return _first_turn(state)
         left = card[spaces[index]]
     if state.green_bag.total() == 0:
-        return replace(state, pending=ChooseTurn(state.start_player))
+        return _first_turn(state)
     return replace(state, pending=SeedDraw(spaces[index], left))
+
+
+def _first_turn(state: GameState) -> GameState:
+    """Seeding done: the start player's turn, or under AMB-33 b the first final action."""
+    seat, final = after_reseeding(state)
+    return replace(state, final_turns=final, pending=ChooseTurn(seat))
 
 
 def draw_onto_space(state: GameState, pending: SeedDraw, cube: Cube) -> GameState:
@@ -62,5 +69,5 @@ def draw_onto_space(state: GameState, pending: SeedDraw, cube: Cube) -> GameStat
     if pending.remaining > 1:
         return next_draw(state, index, pending.remaining - 1)
     if index + 1 == len(ActionSpace):
-        return replace(state, pending=ChooseTurn(state.start_player))
+        return _first_turn(state)
     return next_draw(state, index + 1, None)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from village_rules.actions import Action, Travel
 from village_rules.components import FARMYARD, Location, Travelling
-from village_rules.edition import Cost, RewardKind
+from village_rules.edition import City, Cost, RewardKind
 from village_rules.engine.common import find_member, gain_prestige, move_member, numbers_at, take_coins
 from village_rules.engine.context import Ctx
 from village_rules.evolve import replace
@@ -67,6 +67,22 @@ def costs(state: GameState, seat: int, action: Action) -> list[Cost]:
     return [path_cost(state.rules.data, action.origin, action.destination)]
 
 
+def arrival(state: GameState, seat: int, destination: str) -> str:
+    """What an arrival at `destination` brings: "mark" (a new marker and the reward,
+    TRV-04), "again" (the reward without a marker, AMB-19 b, TRV-06) or "nothing" (TRV-03)."""
+    p = state.players[seat]
+    if destination not in p.markers and len(p.markers) < state.rules.data.travel_markers:
+        return "mark"
+    if state.rules.reading("AMB-19") == "b" and destination in p.markers:
+        return "again"
+    return "nothing"
+
+
+def reward_due(state: GameState, seat: int, destination: str) -> City | None:
+    """The city reward a trip to `destination` pays out now, if any (used by AMB-03 b)."""
+    return None if arrival(state, seat, destination) == "nothing" else city(state.rules.data, destination)
+
+
 def effect(state: GameState, seat: int, action: Action, ctx: Ctx) -> tuple[GameState, Pending | None]:
     assert isinstance(action, Travel)
     data = state.rules.data
@@ -78,12 +94,12 @@ def effect(state: GameState, seat: int, action: Action, ctx: Ctx) -> tuple[GameS
     assert index is not None
     state = move_member(state, seat, index, Travelling(action.destination))
     p = state.players[seat]
-    can_mark = action.destination not in p.markers and len(p.markers) < data.travel_markers
-    if can_mark:
+    due = arrival(state, seat, action.destination)
+    if due == "mark":
         ctx.fire("TRV-04")
         markers = tuple(sorted((*p.markers, action.destination)))
         state = state.with_player(seat, replace(p, markers=markers))
-    elif state.rules.reading("AMB-19") == "b" and action.destination in p.markers:
+    elif due == "again":
         ctx.fire("TRV-06")  # AMB-19 b (2023 p. 10): the reward on every arrival
     else:
         ctx.fire("TRV-03")  # one marker and reward per city; none once the markers are out
