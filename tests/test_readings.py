@@ -193,7 +193,19 @@ def test_cli_ambiguities_lists_the_register(capsys: pytest.CaptureFixture[str]) 
         assert f"AMB-{k:02}  " in out
     assert "default: big-box-2023 b, original-2011 a" in out  # AMB-19
     assert "specs/witnesses/AMB-26-big-box-2023-b-a.json" in out
-    assert "readings do not change play" in out and "not an option yet" in out
+    assert "readings do not change play" in out and "not an option yet" not in out
+    assert "changes play, selected outside --reading" in out  # AMB-11, AMB-35
+    assert "divergence original-2011 a/b: specs/witnesses/AMB-15-original-2011-a-b.json" in out
+    assert "divergence big-box-2023 a/b: no witness: with the shipped 2023 data" in out  # AMB-08
+
+
+def test_no_switchable_entry_is_left_open() -> None:
+    """Issue 9: every register entry whose readings change play is a reading option, or
+    (AMB-11, AMB-35) is selected by its own flag or data value."""
+    for fixed in FIXED:
+        if fixed.plays_differently:
+            assert fixed.amb in {"AMB-11", "AMB-35"}, fixed
+            assert "not implemented" not in fixed.why
 
 
 # --- engine switches, both readings each ----------------------------------------------------

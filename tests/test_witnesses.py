@@ -11,11 +11,12 @@ from pathlib import Path
 import pytest
 
 from village_rules.cli import main
-from village_rules.cli_readings import WITNESSES, paragraph, witness_from_json
+from village_rules.cli_readings import WITNESSES, paragraph, witness_from_json, witness_name
 from village_rules.divergence import LEGAL, STATE, WINNER, Difference, difference, replay_both, search, walk
 from village_rules.engine import crafts
+from village_rules.loader import EDITIONS
 from village_rules.play import GameLog, replay
-from village_rules.readings import READINGS
+from village_rules.readings import NEVER_PART, READINGS
 from village_rules.rules import Variant
 
 STORED = sorted(p for p in WITNESSES.glob("*.json") if not p.name.endswith(".log.json"))
@@ -25,6 +26,19 @@ def test_there_are_witnesses_for_most_options() -> None:
     covered = {witness_from_json(p.read_text("utf-8")).amb for p in STORED}
     assert covered, "no stored witness"
     assert covered <= {r.amb for r in READINGS}
+
+
+def test_every_option_has_a_witness_or_an_argument_per_edition() -> None:
+    """Issue 9: each option's default against each other letter, in each edition, has a
+    stored witness or the argument (`readings.NEVER_PART`) that they never part there."""
+    stored = {p.stem for p in STORED}
+    for entry in READINGS:
+        for edition in EDITIONS:
+            default = entry.default(edition)
+            for other in (x for x in entry.letter_names if x != default):
+                name = witness_name(entry.amb, edition, default, other)
+                argued = (entry.amb, edition, other) in NEVER_PART
+                assert (name in stored) != argued, f"{name}: a witness xor an argument"
 
 
 @pytest.mark.parametrize("path", STORED, ids=lambda p: p.stem)

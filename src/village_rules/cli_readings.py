@@ -20,7 +20,7 @@ from village_rules.divergence import LEGAL, NoDivergenceError, Witness, search
 from village_rules.errors import ReadingError
 from village_rules.loader import EDITIONS
 from village_rules.play import GameLog
-from village_rules.readings import BIG_BOX, FIXED, READINGS, parse_choice, reading
+from village_rules.readings import BIG_BOX, FIXED, NEVER_PART, READINGS, parse_choice, reading
 
 WITNESS_FORMAT = "village-rules-witness"
 WITNESSES = Path(__file__).resolve().parents[2] / "specs" / "witnesses"
@@ -86,11 +86,21 @@ def _ambiguities(args: argparse.Namespace) -> int:
             print(f"  {letter}: {meaning}")
         defaults = ", ".join(f"{e} {entry.default(e)}" for e in EDITIONS)
         print(f"  default: {defaults}  ({entry.why_default})")
-        mine = [s for s in stored if s.startswith(entry.amb + "-")]
-        status = ", ".join(f"specs/witnesses/{s}.json" for s in mine) if mine else NO_WITNESS
-        print(f"  divergence: {status}")
+        for edition in EDITIONS:
+            default = entry.default(edition)
+            for other in (x for x in entry.letter_names if x != default):
+                name = witness_name(entry.amb, edition, default, other)
+                if name in stored:
+                    status = f"specs/witnesses/{name}.json"
+                elif (entry.amb, edition, other) in NEVER_PART:
+                    status = "no witness: " + NEVER_PART[entry.amb, edition, other]
+                else:
+                    status = NO_WITNESS
+                print(f"  divergence {edition} {default}/{other}: {status}")
     for fixed in FIXED:
-        kind = "not an option yet" if fixed.plays_differently else "readings do not change play"
+        kind = "readings do not change play"
+        if fixed.plays_differently:
+            kind = "changes play, selected outside --reading"
         print(f"{fixed.amb}  {fixed.title}")
         print(f"  {kind}: {fixed.why}")
     return 0

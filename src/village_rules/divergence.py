@@ -50,6 +50,7 @@ from village_rules.rules import Variant
 from village_rules.scoring import winners
 from village_rules.setup import new_game
 from village_rules.state import GameState
+from village_rules.travel_map import adjacent
 
 LEGAL = "legal actions"
 STATE = "state"
@@ -318,19 +319,31 @@ def _drain_the_supply(state: GameState, action: Action) -> float:
 
 
 def _travel_everywhere(state: GameState, action: Action) -> float:
-    """AMB-18: every seat makes wagons and travels to cities it has not marked, so that a
-    seat places all its markers and is then offered another trip."""
+    """AMB-18: seat 0 buys wagons and travels on to cities it has not marked, so that it
+    places all its markers and is then offered another trip; the other seats take cubes
+    and do nothing (no time spent, few deaths: the game lasts long enough)."""
     seat = _seat(state)
     if seat is None:
         return 0.0
+    if seat != 0:
+        match action:
+            case Skip():
+                return 5.0
+            case TakeCube(_, Cube.PLAGUE):
+                return -5.0
+        return 0.0 if isinstance(action, TakeCube) else -3.0
     p = state.players[seat]
+    data = state.rules.data
     wagon = p.goods[Good.WAGON] > 0
     match action:
         case Travel(_, destination, _):
-            return 20.0 if destination not in p.markers else 12.0
-        case Train(Building.WAINWRIGHT, _, Good.WAGON) | Produce(Building.WAINWRIGHT, Good.WAGON):
-            return 10.0
+            if destination not in p.markers:
+                return 20.0
+            onward = [c for c in adjacent(data, destination) if c != data.village and c not in p.markers]
+            return 15.0 if onward else 3.0
         case Buy(Building.WAINWRIGHT, Good.WAGON):
+            return 11.0
+        case Train(Building.WAINWRIGHT, _, Good.WAGON) | Produce(Building.WAINWRIGHT, Good.WAGON):
             return 10.0
         case Birth():
             return 5.0

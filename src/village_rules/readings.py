@@ -264,6 +264,16 @@ _READINGS: tuple[Reading, ...] = (
 )
 
 READINGS: tuple[Reading, ...] = tuple(sorted(_READINGS, key=lambda r: r.amb))
+
+NEVER_PART: Mapping[tuple[str, str, str], str] = {
+    ("AMB-08", BIG_BOX, "b"): (
+        "with the shipped 2023 data the readings never part: AMB-23 a lets no death wait and two "
+        "quill passes in one action need at least 11 time while the dearest action costs 8 "
+        "(specs/ambiguities.md AMB-08)"
+    ),
+}
+"""(AMB, edition, other letter) → why the default and that letter never part there: the
+argument that stands in for a stored witness (issue 9)."""
 BY_ID: Mapping[str, Reading] = {r.amb: r for r in READINGS}
 
 
