@@ -656,6 +656,7 @@ def buggy_apply(state: GameState, action: Action, trace: list[str] | None = None
     return after
 
 
+@pytest.mark.slow  # ~12 s: Hypothesis finds and shrinks the injected bug
 def test_the_machine_catches_an_injected_bug_and_shrinks_it() -> None:
     LosesACoinAtTheMarket.failure_log = None
     with pytest.raises(InvariantError) as info:

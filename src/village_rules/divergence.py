@@ -26,6 +26,7 @@ from village_rules.engine.core import apply, chance_outcomes, legal_actions
 from village_rules.errors import SetupError, VillageError
 from village_rules.loader import builtin_edition
 from village_rules.readings import reading
+from village_rules.rule_ids import RuleId
 from village_rules.rules import Variant
 from village_rules.scoring import winners
 from village_rules.setup import new_game
@@ -192,7 +193,7 @@ def search(
     data = builtin_edition(edition)
     if players not in data.player_counts:
         raise SetupError(
-            "diverge", f"{edition} is for {data.min_players}-{data.max_players} players, not {players}"
+            RuleId.SET_01, f"{edition} is for {data.min_players}-{data.max_players} players, not {players}"
         )
     if letters is None:
         default = entry.default(edition)

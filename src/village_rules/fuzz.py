@@ -46,81 +46,11 @@ from village_rules.invariants import Violation, state_violations, transition_vio
 from village_rules.loader import EDITIONS, builtin_edition
 from village_rules.play import GameLog, random_policy
 from village_rules.readings import random_choices
+from village_rules.rule_ids import TRACED_RULE_IDS
 from village_rules.rules import Variant
 from village_rules.serialization import to_json
 from village_rules.setup import new_game
 from village_rules.state import GameState
-
-KNOWN_RULE_IDS: tuple[str, ...] = (
-    "CHU-01",
-    "CNC-01",
-    "CNC-02",
-    "CNC-03",
-    "CNC-05",
-    "CNC-06",
-    "CNC-07",
-    "CNC-08",
-    "COIN-01",
-    "CRAFT-01",
-    "CRAFT-02",
-    "CRAFT-03",
-    "CRAFT-04",
-    "CRAFT-05",
-    "DEATH-01",
-    "DEATH-02",
-    "DEATH-03",
-    "DEATH-04",
-    "DEATH-05",
-    "DEATH-06",
-    "DEATH-07",
-    "DEATH-08",
-    "END-01",
-    "END-02",
-    "END-03",
-    "END-04",
-    "END-05",
-    "END-06",
-    "END-07",
-    "FAM-01",
-    "FAM-02",
-    "HARV-01",
-    "HARV-02",
-    "HARV-03",
-    "MASS-01",
-    "MASS-02",
-    "MASS-03",
-    "MASS-04",
-    "MASS-05",
-    "MASS-06",
-    "MASS-07",
-    "MKT-01",
-    "MKT-02",
-    "MKT-03",
-    "MKT-04",
-    "MKT-05",
-    "MKT-06",
-    "MKT-07",
-    "MKT-08",
-    "MKT-09",
-    "MKT-10",
-    "ROUND-01",
-    "ROUND-02",
-    "SCORE-01",
-    "SEED-02",
-    "SET-10",
-    "TIME-01",
-    "TRV-01",
-    "TRV-02",
-    "TRV-03",
-    "TRV-04",
-    "TRV-06",
-    "TRV-07",
-    "TURN-01",
-    "TURN-02",
-    "TURN-03",
-    "WELL-01",
-)
-"""Every rule ID the engine can fire (the literals of its `ctx.fire(...)` calls), sorted."""
 
 MAX_STEPS = 50_000
 """Actions after which a game that has not ended counts as a violation (a real game of
@@ -340,7 +270,7 @@ class FuzzSummary:
     game_digests: tuple[str, ...]
     """One digest per game played, in game order (the same for any number of workers)."""
     failure: FuzzFailure | None = None
-    known_rule_ids: tuple[str, ...] = field(default=KNOWN_RULE_IDS)
+    known_rule_ids: tuple[str, ...] = field(default=TRACED_RULE_IDS)
     game_indices: tuple[int, ...] = ()
     """The run index of each game played, in the order of `game_digests`."""
     shard: Shard | None = None

@@ -7,6 +7,7 @@ from village_rules.components import BLACK_BAG, FARMYARD
 from village_rules.edition import Cost
 from village_rules.engine.common import find_member, move_member, numbers_at
 from village_rules.engine.context import Ctx
+from village_rules.rule_ids import RuleId
 from village_rules.state import GameState
 
 
@@ -28,7 +29,7 @@ def costs(state: GameState, seat: int, action: Action) -> list[Cost]:
 
 def effect(state: GameState, seat: int, action: Action, ctx: Ctx) -> GameState:
     assert isinstance(action, ChurchEnter)
-    ctx.fire("CHU-01")
+    ctx.fire(RuleId.CHU_01)
     index = find_member(state, seat, FARMYARD, action.number)
     assert index is not None
     return move_member(state, seat, index, BLACK_BAG)

@@ -7,11 +7,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from village_rules.rule_ids import RuleId
+
 
 @dataclass(slots=True)
 class Ctx:
     trace: list[str] | None = None
 
-    def fire(self, rule: str) -> None:
+    def fire(self, rule: RuleId) -> None:
         if self.trace is not None:
             self.trace.append(rule)

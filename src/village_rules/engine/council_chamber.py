@@ -10,6 +10,7 @@ from village_rules.engine.common import find_member, gain_prestige, move_member,
 from village_rules.engine.context import Ctx
 from village_rules.evolve import replace
 from village_rules.pending import ChoosePrivilege, ChooseSupplyCube, ChooseSupplyGood, Pending
+from village_rules.rule_ids import RuleId
 from village_rules.state import GameState
 
 
@@ -71,18 +72,18 @@ def costs(state: GameState, seat: int, action: Action) -> list[Cost]:
 def effect(state: GameState, seat: int, action: Action, ctx: Ctx) -> tuple[GameState, Pending | None]:
     match action:
         case CouncilPlace(number):
-            ctx.fire("CNC-01")
+            ctx.fire(RuleId.CNC_01)
             index = find_member(state, seat, FARMYARD, number)
             assert index is not None
             return move_member(state, seat, index, OnCouncil(1)), ChoosePrivilege(seat, 1)
         case CouncilAdvance(stage, number):
-            ctx.fire("CNC-02")
+            ctx.fire(RuleId.CNC_02)
             index = find_member(state, seat, OnCouncil(stage), number)
             assert index is not None
             state = move_member(state, seat, index, OnCouncil(stage + 1))
             return state, ChoosePrivilege(seat, stage + 1)
         case Privilege(stage):
-            ctx.fire("CNC-03")
+            ctx.fire(RuleId.CNC_03)
             return use_privilege(state, seat, stage, ctx)
     raise AssertionError(action)
 
@@ -92,18 +93,18 @@ def use_privilege(state: GameState, seat: int, stage: int, ctx: Ctx) -> tuple[Ga
     d = state.rules.data
     match stage:
         case 1:
-            ctx.fire("CNC-05")
+            ctx.fire(RuleId.CNC_05)
             if state.next_start_holder is None:
                 state = replace(state, next_start_holder=seat)
             return state, None
         case 2:
-            ctx.fire("CNC-06")
+            ctx.fire(RuleId.CNC_06)
             return state, ChooseSupplyCube(seat, d.privilege_cubes)
         case 3:
-            ctx.fire("CNC-07")
+            ctx.fire(RuleId.CNC_07)
             return state, ChooseSupplyGood(seat, d.privilege_goods)
         case 4:
-            ctx.fire("CNC-08")
+            ctx.fire(RuleId.CNC_08)
             p = state.players[seat]
             state = state.with_player(seat, replace(p, coins=p.coins - d.privilege_coin_price))
             state = replace(

@@ -8,6 +8,7 @@ from village_rules.components import FARMYARD, AtCraft
 from village_rules.edition import Cost
 from village_rules.engine.common import find_member, move_member, numbers_at, take_coins, take_good
 from village_rules.engine.context import Ctx
+from village_rules.rule_ids import RuleId
 from village_rules.state import GameState
 
 
@@ -70,21 +71,21 @@ def costs(state: GameState, seat: int, action: Action) -> list[Cost]:
 def effect(state: GameState, seat: int, action: Action, ctx: Ctx) -> GameState:
     match action:
         case Train(building, number, good):
-            ctx.fire("CRAFT-01")
+            ctx.fire(RuleId.CRAFT_01)
             index = find_member(state, seat, FARMYARD, number)
             assert index is not None
             state = move_member(state, seat, index, AtCraft(building))
             if good is None:
-                ctx.fire("CRAFT-05")  # AMB-26 b: trained, nothing produced
+                ctx.fire(RuleId.CRAFT_05)  # AMB-26 b: trained, nothing produced
                 return state
             return take_good(state, seat, good)
         case Produce(_, good):
-            ctx.fire("CRAFT-02")
+            ctx.fire(RuleId.CRAFT_02)
             return take_good(state, seat, good)
         case Buy(_, good):
-            ctx.fire("CRAFT-03")
+            ctx.fire(RuleId.CRAFT_03)
             return take_good(state, seat, good)
         case Mill():
-            ctx.fire("CRAFT-04")
+            ctx.fire(RuleId.CRAFT_04)
             return take_coins(state, seat, state.rules.data.mill_coins)
     raise AssertionError(action)

@@ -14,6 +14,7 @@ from village_rules.components import (
 )
 from village_rules.engine.common import find_member, move_member
 from village_rules.engine.context import Ctx
+from village_rules.rule_ids import RuleId
 from village_rules.state import GameState
 
 
@@ -52,11 +53,11 @@ def precondition(state: GameState, seat: int, action: Action) -> str | None:
 
 def effect(state: GameState, seat: int, action: Action, ctx: Ctx) -> GameState:
     if isinstance(action, Birth):
-        ctx.fire("FAM-01")  # always the lowest-numbered unborn member
+        ctx.fire(RuleId.FAM_01)  # always the lowest-numbered unborn member
         index = next(i for i, loc in enumerate(state.players[seat].members) if loc == UNBORN)
         return move_member(state, seat, index, FARMYARD)
     assert isinstance(action, CallHome)
-    ctx.fire("FAM-02")
+    ctx.fire(RuleId.FAM_02)
     called = find_member(state, seat, action.location, action.number)
     assert called is not None
     return move_member(state, seat, called, FARMYARD)

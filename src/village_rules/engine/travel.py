@@ -9,6 +9,7 @@ from village_rules.engine.common import find_member, gain_prestige, move_member,
 from village_rules.engine.context import Ctx
 from village_rules.evolve import replace
 from village_rules.pending import ChooseSupplyCube, Pending
+from village_rules.rule_ids import RuleId
 from village_rules.state import GameState
 from village_rules.travel_map import adjacent, city, member_cities, path_cost
 
@@ -72,21 +73,21 @@ def effect(state: GameState, seat: int, action: Action, ctx: Ctx) -> tuple[GameS
     data = state.rules.data
     where = _setting_out(state, seat, action.origin)
     if where == FARMYARD and action.origin != data.village:
-        ctx.fire("TRV-07")  # AMB-17 b: set out from a marked city
-    ctx.fire("TRV-01" if where == FARMYARD else "TRV-02")
+        ctx.fire(RuleId.TRV_07)  # AMB-17 b: set out from a marked city
+    ctx.fire(RuleId.TRV_01 if where == FARMYARD else RuleId.TRV_02)
     index = find_member(state, seat, where, action.number)
     assert index is not None
     state = move_member(state, seat, index, Travelling(action.destination))
     p = state.players[seat]
     can_mark = action.destination not in p.markers and len(p.markers) < data.travel_markers
     if can_mark:
-        ctx.fire("TRV-04")
+        ctx.fire(RuleId.TRV_04)
         markers = tuple(sorted((*p.markers, action.destination)))
         state = state.with_player(seat, replace(p, markers=markers))
     elif state.rules.reading("AMB-19") == "b" and action.destination in p.markers:
-        ctx.fire("TRV-06")  # AMB-19 b (2023 p. 10): the reward on every arrival
+        ctx.fire(RuleId.TRV_06)  # AMB-19 b (2023 p. 10): the reward on every arrival
     else:
-        ctx.fire("TRV-03")  # one marker and reward per city; none once the markers are out
+        ctx.fire(RuleId.TRV_03)  # one marker and reward per city; none once the markers are out
         return state, None
     reward = city(data, action.destination)
     match reward.reward:
