@@ -20,6 +20,7 @@ from village_rules import EDITIONS, StateFormatError, apply, builtin_edition, fr
 from village_rules.actions import Action
 from village_rules.chance import sample
 from village_rules.engine.core import chance_outcomes, legal_actions
+from village_rules.errors import InternalError
 from village_rules.invariants import state_violations, transition_violations
 from village_rules.play import play, random_policy
 from village_rules.rules import Variant
@@ -176,12 +177,12 @@ def test_many_mutated_states_are_refused_or_play_on(mutant: tuple[str, str], see
 def test_the_check_catches_a_loader_without_the_cross_field_checks(monkeypatch: pytest.MonkeyPatch) -> None:
     """Injected bug: `from_json` without `state_checks.phase_problems`. A privilege pending
     with no turn in progress then loads, and playing on from it fails (the engine's
-    AssertionError), which is what `check_mutant` reports."""
+    InternalError), which is what `check_mutant` reports."""
     raw = json.loads(moments("big-box-2023", 3)[0])
     raw["pending"] = {"kind": "ChoosePrivilege", "seat": 0, "max_stage": 1}
     raw["players"][0]["members"][0] = "council:1"
     text = json.dumps(raw)
     assert check_mutant(text, steps=50, seed=0) is False  # refused with the checks
     monkeypatch.setattr(serialization, "phase_problems", lambda state: [])
-    with pytest.raises(AssertionError):
+    with pytest.raises(InternalError, match="nothing to do next"):
         check_mutant(text, steps=50, seed=0)

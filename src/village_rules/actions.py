@@ -37,7 +37,7 @@ from village_rules.components import (
     parse_location,
 )
 from village_rules.edition import EditionData
-from village_rules.errors import ActionTypeError, VillageError
+from village_rules.errors import ActionTypeError, InternalError, VillageError
 from village_rules.tally import Tally
 
 
@@ -317,7 +317,8 @@ def format_action(action: Action) -> str:
         case Train(building, number, None):
             return f"train {building.value} {number}"
         case Train(building, number, good):
-            assert good is not None
+            if good is None:  # matched by the case above
+                raise InternalError("actions.format_action", "a Train with no good fell through")
             return f"train {building.value} {number} {good.value}"
         case Produce(building, good):
             return f"produce {building.value} {good.value}"

@@ -43,7 +43,7 @@ from village_rules.cli_readings import witness_from_json
 from village_rules.components import Category
 from village_rules.divergence import replay_both
 from village_rules.engine.core import apply
-from village_rules.errors import LogFormatError, VillageError
+from village_rules.errors import InternalError, LogFormatError, VillageError
 from village_rules.fuzz import FuzzSummary, plan_game, run_fuzz
 from village_rules.invariants import STATE_INVARIANTS, TRANSITION_INVARIANTS, replay_checked
 from village_rules.play import GameLog, play_logged
@@ -316,7 +316,8 @@ def _failure_finding(summary: FuzzSummary, out: Path) -> Finding:
     """The failing game: its log (already written by the fuzzer, copied here) and a picture
     of the last state reached before the first violation."""
     f = summary.failure
-    assert f is not None
+    if f is None:
+        raise InternalError("check._failure_finding", "the fuzz summary has no failure")
     text = f.log_path.read_text(encoding="utf-8")
     log = GameLog.from_json(text)
     state, last, actor = last_good_state(log)

@@ -23,7 +23,7 @@ from dataclasses import dataclass, replace
 from village_rules.actions import Action, format_action, parse_action
 from village_rules.engine import market_day, mass
 from village_rules.engine.core import apply, chance_outcomes, legal_actions
-from village_rules.errors import SetupError, VillageError
+from village_rules.errors import InternalError, SetupError, VillageError
 from village_rules.loader import builtin_edition
 from village_rules.readings import reading
 from village_rules.rule_ids import RuleId
@@ -222,7 +222,8 @@ def search(
         )
     best, budget = shrink(found, run, shrink_budget)
     result = run(best)
-    assert result.difference is not None
+    if result.difference is None:
+        raise InternalError("divergence.find_witness", f"{amb}: the shrunk game no longer diverges")
     return Witness(
         amb,
         edition,

@@ -116,3 +116,14 @@ class ParameterError(VillageError, ValueError):
 
 class ReadingError(VillageError, ValueError):
     """An unknown ambiguity ID or reading letter (see `village_rules.readings`)."""
+
+
+class InternalError(VillageError, RuntimeError):
+    """A check of the library's own bookkeeping failed: a bug in village-rules, not in the
+    caller's input. Names the function (or value) and what it expected; replaces bare
+    `assert`s, which `python -O` would drop."""
+
+    def __init__(self, where: str, problem: str) -> None:
+        self.where = where
+        self.problem = problem
+        super().__init__(f"internal check failed in {where}: {problem}")

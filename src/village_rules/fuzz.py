@@ -41,7 +41,7 @@ from pathlib import Path
 from village_rules.actions import Action, format_action
 from village_rules.chance import sample
 from village_rules.engine.core import apply, chance_outcomes, legal_actions
-from village_rules.errors import FuzzArgumentError, FuzzBackendError
+from village_rules.errors import FuzzArgumentError, FuzzBackendError, InternalError
 from village_rules.invariants import Violation, state_violations, transition_violations
 from village_rules.loader import EDITIONS, builtin_edition
 from village_rules.play import GameLog, random_policy
@@ -152,7 +152,8 @@ def play_game(game: FuzzGame, max_steps: int = MAX_STEPS) -> GameResult:
                 break
             chance += 1
         else:
-            assert legal is not None
+            if legal is None:
+                raise InternalError("fuzz.play_game", "no legal actions were computed at a decision")
             if not legal:  # reported by the invariants already
                 break
             action = random_policy(state, legal, rng)
@@ -554,7 +555,6 @@ def plan_run(
         raise FuzzArgumentError("--players", f"no edition is for {players} players")
     indices = range(games) if shard is None else shard.indices(games)
     if not indices:
-        assert shard is not None
         raise FuzzArgumentError(
             "--shard", f"shard {shard} of a {games}-game run has no games: use at most {games} shards"
         )
@@ -684,7 +684,8 @@ def _summarise(
     failure = None
     last = played[-1] if played else None
     if last is not None and last.failed:
-        assert last.log_json is not None
+        if last.log_json is None:
+            raise InternalError("fuzz summary", f"failed game {last.game.index} has no log")
         g = last.game
         path = out_dir / f"fuzz-seed{plan.seed}-game{g.index}-{g.edition}-{g.players}p.json"
         write_atomically(path, last.log_json + "\n")

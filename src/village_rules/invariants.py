@@ -419,8 +419,7 @@ def member_violations(state: GameState) -> list[Violation]:
             kind = type(loc)
             if kind in _ALWAYS_VALID:
                 continue
-            if kind is InChronicle:
-                assert isinstance(loc, InChronicle)
+            if isinstance(loc, InChronicle):
                 mine[loc.category] = mine.get(loc.category, 0) + 1
                 continue
             if kind is InGraveyard:

@@ -35,7 +35,7 @@ from village_rules.actions import Action, action_from_id
 from village_rules.bounds import DEFAULT_MAX_MOVES, max_chance_outcomes, score_bounds
 from village_rules.edition import EditionData
 from village_rules.engine.core import apply
-from village_rules.errors import ParameterError, ReadingError
+from village_rules.errors import InternalError, ParameterError, ReadingError
 from village_rules.ids import chance_outcome_ids, legal_action_ids, num_distinct_actions, sorted_outcome_ids
 from village_rules.invariants import check
 from village_rules.loader import EDITIONS, builtin_edition
@@ -312,7 +312,8 @@ class VillageState(pyspiel.State):
             if node.state is None:
                 return [0.0] * n
             return [float(b.total) for b in score_breakdown(node.state)]
-        assert node.state is not None
+        if node.state is None:
+            raise InternalError("openspiel returns", "a terminal, untruncated node has no game state")
         return [float(r) for r in returns(node.state, spec.kind)]
 
     def __str__(self) -> str:

@@ -226,7 +226,9 @@ def _deal_customers(state: GameState, outcomes: Iterator[Action]) -> GameState:
             drawn = next(outcomes, None)
             if drawn is None:
                 break
-            assert isinstance(drawn, DrawCustomer) and drawn.tile in pile
+            if not (isinstance(drawn, DrawCustomer) and drawn.tile in pile):
+                problem = f"{format_action(drawn)!r} is not a customer tile left in the pile"
+                raise SetupError(RuleId.SET_05, problem)
             tile = drawn.tile
             pile.remove(tile)
             row[i] = tile
@@ -250,7 +252,10 @@ def _compensate(state: GameState, outcomes: Iterator[Action]) -> GameState:
                 state = take_grain(state, seat, 1)
             case Compensation.RANDOM_CUBE:
                 drawn = next(outcomes)
-                assert isinstance(drawn, DrawCube) and state.supply.cubes[drawn.cube] > 0
+                if not (isinstance(drawn, DrawCube) and state.supply.cubes[drawn.cube] > 0):
+                    raise SetupError(
+                        RuleId.SET_10, f"{format_action(drawn)!r} is not a cube the supply still holds"
+                    )
                 state = take_cube(state, seat, drawn.cube)
             case Compensation.CHOSEN_CUBE:
                 chooser = seat

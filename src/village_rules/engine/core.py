@@ -64,7 +64,7 @@ from village_rules.engine.context import Ctx
 from village_rules.engine.end_of_game import end_of_turn
 from village_rules.engine.payment import coin_splits, describe_shortfall, pay, payment_options
 from village_rules.engine.time_and_death import death_candidates, kill, resolve_deaths
-from village_rules.errors import IllegalActionError, NotARule
+from village_rules.errors import IllegalActionError, InternalError, NotARule
 from village_rules.evolve import replace
 from village_rules.pending import (
     ChooseAction,
@@ -632,7 +632,7 @@ def _settle(state: GameState, sub: Pending | None, ctx: Ctx) -> GameState:
                 if isinstance(sub, ChooseSupplyCube | ChooseSupplyGood):
                     sub = None  # AMB-03: the supply is out; nothing to take
                     continue
-                raise AssertionError(f"no legal action at {_describe(sub)}")
+                raise InternalError("engine.core._settle", f"no legal action at {_describe(sub)}")
             state, sub = _perform(state, options[0], ctx)
             continue
         state, sub = _next_step(state, ctx)
@@ -667,7 +667,7 @@ def _next_step(state: GameState, ctx: Ctx) -> tuple[GameState, Pending | None]:
         return end_of_turn(replace(state, turn=None), seat, ctx)
     if state.mass is not None:
         return _end_of_mass(state, ctx)
-    raise AssertionError("nothing to do next")
+    raise InternalError("engine.core", "nothing to do next")
 
 
 def _end_of_mass(state: GameState, ctx: Ctx) -> tuple[GameState, Pending | None]:
