@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from support import KeyPath, get_at
 
 import village_rules
 from village_rules import DataError, builtin_edition, load_edition, new_game
@@ -45,7 +46,6 @@ PLAIN_KEYS: frozenset[tuple[str | int, ...]] = frozenset(
 )
 
 Raw = dict[str, Any]
-KeyPath = tuple[str | int, ...]
 
 
 # --- helpers ------------------------------------------------------------------------------
@@ -54,13 +54,6 @@ KeyPath = tuple[str | int, ...]
 def shipped_raw(edition: str) -> Raw:
     raw: Raw = json.loads((DATA_DIR / f"{edition}.json").read_text("utf-8"))
     return raw
-
-
-def get_at(raw: Any, path: KeyPath) -> Any:
-    node = raw
-    for k in path:
-        node = node[k]
-    return node
 
 
 def set_at(raw: Any, path: KeyPath, value: Any) -> None:

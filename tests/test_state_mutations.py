@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from support import get_at, json_paths
 
 import village_rules.serialization as serialization
 from village_rules import EDITIONS, StateFormatError, apply, builtin_edition, from_json, new_game, to_json
@@ -66,23 +67,6 @@ def moments(edition: str, players: int) -> tuple[str, ...]:
     return tuple(out)
 
 
-def _paths(node: Any, path: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
-    out = [path] if path else []
-    if isinstance(node, dict):
-        for k, v in node.items():
-            out += _paths(v, (*path, k))
-    elif isinstance(node, list):
-        for i, v in enumerate(node):
-            out += _paths(v, (*path, i))
-    return out
-
-
-def _at(raw: Any, path: tuple[Any, ...]) -> Any:
-    for k in path:
-        raw = raw[k]
-    return raw
-
-
 def _nudged(value: Any, draw: st.DrawFn) -> Any:
     if isinstance(value, bool):
         return not value
@@ -117,11 +101,11 @@ def mutated(draw: st.DrawFn) -> tuple[str, str]:
             donor = json.loads(states[draw(st.integers(0, len(states) - 1))])
             raw[key] = donor[key]
             continue
-        paths = [p for p in _paths(raw) if p[:2] != ("rules", "data")]
+        paths = [p for p in json_paths(raw) if p and p[:2] != ("rules", "data")]
         path = draw(st.sampled_from(paths))
-        parent = _at(raw, path[:-1])
+        parent = get_at(raw, path[:-1])
         if kind == "delete" and isinstance(parent, list):
-            del parent[path[-1]]
+            del parent[int(path[-1])]
         elif kind == "delete":
             parent[path[-1]] = None
         else:

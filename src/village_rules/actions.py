@@ -281,6 +281,7 @@ Action = (
     | DrawMonk
     | DrawMember
 )
+"""Any action of the game: a player's decision or a chance outcome (docs/actions.md)."""
 
 
 _ACTION_FIELDS: dict[type, tuple[tuple[str, tuple[str, Callable[[object], bool]]], ...]] = {}
@@ -690,6 +691,7 @@ def action_id(data: EditionData, action: Action) -> int:
 
 
 def action_from_id(data: EditionData, index: int) -> Action:
+    """The action with id `index` in the edition's action universe (the inverse of `action_id`)."""
     universe = action_universe(data)
     if not 0 <= index < len(universe):
         raise ActionSyntaxError(f"action id {index} is out of range 0..{len(universe) - 1}")

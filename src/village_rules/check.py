@@ -98,9 +98,11 @@ class CheckStep(Protocol):
     """One independent piece of verification."""
 
     @property
-    def name(self) -> str: ...
+    def name(self) -> str:
+        """The step's name, as the report shows it."""
 
-    def run(self, context: CheckContext) -> StepResult: ...
+    def run(self, context: CheckContext) -> StepResult:
+        """Run the step and return its result (a failure is a result, not an exception)."""
 
 
 # --- per-game figures ---------------------------------------------------------------------
@@ -142,6 +144,7 @@ def ended_by(state: GameState) -> str:
 
 
 def game_stats(label: str, log: GameLog, final: GameState) -> GameStats:
+    """The figures of one replayed game (length, rounds, scores) for the report."""
     return GameStats(
         label=label,
         edition=log.edition,
@@ -191,6 +194,7 @@ class FuzzStep:
     name: str = "fuzz"
 
     def run(self, context: CheckContext) -> FuzzResult:
+        """Play the fuzz games, replay each, and collect their figures and findings."""
         start = time.perf_counter()
         out = context.out_dir
 
@@ -369,6 +373,7 @@ class LogsStep:
     name: str = "logs"
 
     def run(self, context: CheckContext) -> FuzzResult:
+        """Replay the stored golden games and collect their figures and findings."""
         start = time.perf_counter()
         stats: list[GameStats] = []
         findings: list[Finding] = []
@@ -428,6 +433,7 @@ class ProofsStep:
     name: str = "proofs"
 
     def run(self, context: CheckContext) -> StepResult:
+        """Recheck every stored proof witness against the real engine."""
         start = time.perf_counter()
         if not witness_files(self.directory):
             return StepResult(
@@ -474,6 +480,7 @@ class DivergenceStep:
     name: str = "readings"
 
     def run(self, context: CheckContext) -> StepResult:
+        """Replay every stored divergence witness under both of its readings."""
         start = time.perf_counter()
         paths = sorted(p for p in self.directory.glob("*.json") if not p.name.endswith(".log.json"))
         if not paths:
@@ -526,12 +533,14 @@ def default_steps(games: int = DEFAULT_GAMES) -> list[CheckStep]:
 
 @dataclass(frozen=True, slots=True)
 class CheckOutcome:
+    """The results of a whole `village-rules check` run, step by step."""
     results: tuple[StepResult, ...]
     seconds: float
     notes: tuple[str, ...] = field(default=())
 
     @property
     def passed(self) -> bool:
+        """True when every step passed."""
         return all(r.passed for r in self.results)
 
 
@@ -563,4 +572,5 @@ def format_outcome(outcome: CheckOutcome, report: Path | None, report_note: str 
 
 
 def default_workers() -> int:
+    """The default number of fuzz workers: the machine's CPU count."""
     return os.cpu_count() or 1

@@ -167,6 +167,7 @@ class Witness:
     method: str
 
     def variants(self) -> tuple[Variant, Variant]:
+        """The two variants compared: the entry's left reading and its right reading."""
         return Variant(readings={self.amb: self.left_letter}), Variant(readings={self.amb: self.right_letter})
 
 

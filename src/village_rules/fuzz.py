@@ -117,6 +117,7 @@ class GameResult:
 
     @property
     def failed(self) -> bool:
+        """True when the game broke an invariant (or the engine raised)."""
         return bool(self.violations)
 
 
@@ -249,6 +250,7 @@ BACKENDS: tuple[str, ...] = ("process", "ray")
 
 @dataclass(frozen=True, slots=True)
 class FuzzFailure:
+    """The first failing game of a fuzz run: its violations and the replayable log written."""
     game: FuzzGame
     violations: tuple[Violation, ...]
     log_path: Path
@@ -257,6 +259,7 @@ class FuzzFailure:
 
 @dataclass(frozen=True, slots=True)
 class FuzzSummary:
+    """The figures of a fuzz run (or of one shard): games, speed, rule IDs fired, any failure."""
     seed: int
     requested: int
     """Games this run was asked to play (with a shard: the shard's share)."""
@@ -291,6 +294,7 @@ class FuzzSummary:
 
     @property
     def violations(self) -> int:
+        """How many violations the failing game showed (0 without a failure)."""
         return 0 if self.failure is None else len(self.failure.violations)
 
     @property
@@ -300,30 +304,37 @@ class FuzzSummary:
 
     @property
     def steps(self) -> int:
+        """Decisions and chance events played, together."""
         return self.decisions + self.chance_events
 
     @property
     def games_per_second(self) -> float:
+        """Games played per second of the run (0.0 for a run that took no time)."""
         return self.games / self.seconds if self.seconds > 0 else 0.0
 
     @property
     def decisions_per_second(self) -> float:
+        """Player decisions per second of the run (0.0 for a run that took no time)."""
         return self.decisions / self.seconds if self.seconds > 0 else 0.0
 
     @property
     def actions_per_second(self) -> float:
+        """Decisions and chance events per second of the run (0.0 for a run that took no time)."""
         return self.steps / self.seconds if self.seconds > 0 else 0.0
 
     @property
     def rules_fired(self) -> tuple[str, ...]:
+        """The rule IDs the run's games fired, in the order of `rule_counts`."""
         return tuple(rule for rule, _ in self.rule_counts)
 
     @property
     def rules_never_fired(self) -> tuple[str, ...]:
+        """The rule IDs the engine can trace that no game of the run fired, sorted."""
         fired = set(self.rules_fired)
         return tuple(sorted(r for r in {*self.known_rule_ids, *fired} if r not in fired))
 
     def format(self) -> str:
+        """The run's summary as the `fuzz` command prints it."""
         where = f"{self.workers} worker(s)" + ("" if self.backend == "process" else f", {self.backend}")
         if self.merged_from:
             where = f"merged from {self.merged_from} shards, {where}"
@@ -407,6 +418,7 @@ class Results:
         that first starts or reaches a cluster sets it, so the figures time the games."""
 
     def add(self, results: list[GameResult]) -> None:
+        """Record finished games and report the progress."""
         for r in results:
             self._by_index[r.game.index] = r
         if self._progress is not None:

@@ -51,11 +51,13 @@ class Variant:
 
 @dataclass(frozen=True, slots=True)
 class Rules:
+    """The rules a game is played by: the edition data and the variant."""
     data: EditionData
     variant: Variant = Variant()
 
     @property
     def edition(self) -> str:
+        """The edition's name, e.g. 'big-box-2023'."""
         return self.data.edition
 
     def reading(self, amb: str) -> str:

@@ -87,6 +87,7 @@ def to_json(state: GameState) -> str:
 
 
 def state_to_dict(state: GameState) -> dict[str, Json]:
+    """The state as a JSON-ready dictionary (what `to_json` writes)."""
     data = state.rules.data
     rules: dict[str, Json] = {
         "edition": data.edition,

@@ -117,6 +117,10 @@ class Mass:
 
 @dataclass(frozen=True, slots=True)
 class GameState:
+    """A position of a game: the board, the farmyards, the supply and the pending step.
+
+    Immutable; `apply` returns a new state. Save and load it with `to_json`/`from_json`."""
+
     rules: Rules
     round: int
     start_player: int

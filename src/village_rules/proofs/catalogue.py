@@ -71,6 +71,7 @@ class Query:
 
 
 def any_seat(k: Constants, f: Callable[[int], Any]) -> Any:
+    """A z3 term: `f` holds for at least one seat."""
     return z3.Or(*(f(s) for s in range(k.players)))
 
 
@@ -533,6 +534,7 @@ CATALOGUE: tuple[Query, ...] = (
 
 
 def by_name(name: str) -> Query:
+    """The catalogue query with this name or number; raises UnknownQueryError otherwise."""
     for q in CATALOGUE:
         if name in (q.name, q.number):
             return q

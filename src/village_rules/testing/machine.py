@@ -97,6 +97,7 @@ class VillageMachine(RuleBasedStateMachine):
 
     @initialize(data=st.data())
     def set_up(self, data: st.DataObject) -> None:
+        """Draw a set-up and start its game."""
         setup = data.draw(self.setup_strategy(), label="setup")
         self.setup = setup
         try:
@@ -174,6 +175,7 @@ class VillageMachine(RuleBasedStateMachine):
 
     @invariant()
     def invariants_hold(self) -> None:
+        """Every state invariant holds after every step."""
         if self.state is not None:
             self._check(self.state)
 
