@@ -326,4 +326,8 @@ def test_fuzz_many_games_find_no_violation(tmp_path: Path) -> None:
     summary = run_fuzz(300, 11, 2, None, None, tmp_path)
     assert summary.failure is None, summary.format()
     assert summary.games == 300
-    assert not summary.rules_never_fired or set(summary.rules_never_fired) <= {"CNC-08", "END-04", "DEATH-05"}
+    # Rare in random play: privilege 4, another player ending the game on a market day, a
+    # death with no visible member; DEATH-08 only under AMB-08 b (a reading the fuzzer draws
+    # for some games) with a second death owed at once. Seed 11 fires every other rule.
+    rare = {"CNC-08", "END-04", "DEATH-05", "DEATH-08"}
+    assert set(summary.rules_never_fired) <= rare, summary.format()
