@@ -1,7 +1,7 @@
 """The edition data files and their loader (docs/data-format.md).
 
 Part 1: the two shipped files load, every value carries a provenance, and the values the
-rules texts state (/work/shared/rules/README.md) are encoded exactly.
+rules texts state (../shared/rules/README.md, beside the repository) are encoded exactly.
 Part 2: every kind of data error raises `DataError` naming the file, the key path and the
 problem. Each case mutates a copy of a shipped file, writes it to `tmp_path` and calls
 `load_edition` on it.
@@ -34,7 +34,7 @@ from village_rules.tally import Tally
 from village_rules.travel_map import adjacent
 
 DATA_DIR = Path(village_rules.__file__).resolve().parent / "data"
-RULES_DIR = Path("/work/shared/rules")
+RULES_DIR = Path(__file__).resolve().parents[2] / "shared" / "rules"  # ../shared/rules/ beside the repository
 BB = "big-box-2023"
 OE = "original-2011"
 RULES_TEXTS = ("village-big-box-2023-rulebook.txt", "village-original-2011-rules.txt")
@@ -176,7 +176,7 @@ def test_provenance_kinds_and_citations(edition: str) -> None:
     # Both files mix the four kinds: the texts do not state everything (README), and some
     # printed values come from public secondary sources (life-time track, stables).
     assert kinds == {"rulebook", "derived", "secondary", "reconstructed"}
-    # Every file any provenance names exists in /work/shared/rules.
+    # Every file any provenance names exists in ../shared/rules/.
     for _, prov in provenances:
         for name in re.findall(r"[\w.-]+\.txt", prov):
             assert (RULES_DIR / name).is_file(), name
