@@ -91,9 +91,11 @@ from village_rules.state import GameState, Turn
 class SpaceRules(Protocol):
     """What each action-space module (harvest, family, crafts, …) provides to the core."""
 
-    def candidates(self, state: GameState, seat: int) -> list[Action]: ...
+    def candidates(self, state: GameState, seat: int) -> list[Action]:
+        """The actions of this space open to `seat` (before costs are checked)."""
 
-    def precondition(self, state: GameState, seat: int, action: Action) -> str | None: ...
+    def precondition(self, state: GameState, seat: int, action: Action) -> str | None:
+        """Why `seat` may not take `action` now, or None."""
 
 
 # Which module performs the first decision of each action space.

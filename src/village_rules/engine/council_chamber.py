@@ -21,6 +21,7 @@ def highest_stage(state: GameState, seat: int) -> int:
 
 
 def candidates(state: GameState, seat: int) -> list[Action]:
+    """The council chamber actions open to `seat`: place a member, or advance one."""
     d = state.rules.data
     out: list[Action] = [CouncilPlace(n) for n in numbers_at(state, seat, FARMYARD)]
     for stage in range(1, d.council_stages):
@@ -30,6 +31,7 @@ def candidates(state: GameState, seat: int) -> list[Action]:
 
 
 def precondition(state: GameState, seat: int, action: Action) -> str | None:
+    """Why `seat` may not take this council chamber action now, or None."""
     d = state.rules.data
     match action:
         case CouncilPlace(number):
@@ -57,6 +59,7 @@ def privilege_precondition(state: GameState, seat: int, stage: int, max_stage: i
 
 
 def costs(state: GameState, seat: int, action: Action) -> list[Cost]:
+    """The alternative costs of a council chamber action (CNC-01, CNC-02)."""
     d = state.rules.data
     match action:
         case CouncilPlace(_):
@@ -70,6 +73,7 @@ def costs(state: GameState, seat: int, action: Action) -> list[Cost]:
 
 
 def effect(state: GameState, seat: int, action: Action, ctx: Ctx) -> tuple[GameState, Pending | None]:
+    """Perform a council chamber action; a privilege to choose may follow."""
     match action:
         case CouncilPlace(number):
             ctx.fire(RuleId.CNC_01)

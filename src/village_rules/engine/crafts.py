@@ -13,6 +13,7 @@ from village_rules.state import GameState
 
 
 def candidates(state: GameState, seat: int) -> list[Action]:
+    """The crafts actions open to `seat`: train, produce, buy or mill."""
     data = state.rules.data
     out: list[Action] = []
     farm_numbers = numbers_at(state, seat, FARMYARD)
@@ -32,6 +33,7 @@ def train_alone_allowed(state: GameState) -> bool:
 
 
 def precondition(state: GameState, seat: int, action: Action) -> str | None:
+    """Why `seat` may not take this crafts action now, or None."""
     data = state.rules.data
     match action:
         case Train(_, _, None) if not train_alone_allowed(state):
@@ -69,6 +71,7 @@ def costs(state: GameState, seat: int, action: Action) -> list[Cost]:
 
 
 def effect(state: GameState, seat: int, action: Action, ctx: Ctx) -> GameState:
+    """Perform a crafts action (CRAFT-01..04)."""
     match action:
         case Train(building, number, good):
             ctx.fire(RuleId.CRAFT_01)

@@ -11,6 +11,7 @@ from village_rules.state import GameState
 
 
 def candidates(state: GameState, seat: int) -> list[Action]:
+    """The grain harvest action (always offered; the precondition decides)."""
     return [Harvest()]
 
 
@@ -38,6 +39,7 @@ def harvest_yield(state: GameState, seat: int) -> int:
 
 
 def effect(state: GameState, seat: int, action: Action, ctx: Ctx) -> GameState:
+    """Harvest: the farmyard gains its yield of grain, up to the limit (HARV-01..03)."""
     ctx.fire(RuleId.HARV_01)
     ctx.fire(RuleId.HARV_02)
     amount = harvest_yield(state, seat)

@@ -44,11 +44,13 @@ def sitting_out(state: GameState, trigger: int) -> tuple[int, ...]:
 
 
 def candidates(state: GameState, seat: int) -> list[Action]:
+    """The market-day choices of `seat`: serve an available customer, or pass."""
     tiles = sorted(t for t in state.market_available if t is not None)
     return [*(Serve(t) for t in tiles), Pass()]
 
 
 def precondition(state: GameState, seat: int, action: Action) -> str | None:
+    """Why `seat` may not serve this customer or pass now, or None."""
     if isinstance(action, Serve) and action.tile not in state.market_available:
         return f"market: customer {action.tile} is not on an available (blue) space"
     if isinstance(action, Pass) and must_serve(state, seat):
@@ -119,6 +121,7 @@ def costs(state: GameState, seat: int, action: Action) -> list[Cost]:
 
 
 def effect(state: GameState, seat: int, action: Action, ctx: Ctx) -> GameState:
+    """Serve a customer or pass, and move the market day on."""
     day = state.market_day
     assert day is not None
     if isinstance(action, Pass) and first_pass_waived(state, seat):
@@ -197,6 +200,7 @@ def refill_outcomes(state: GameState) -> list[tuple[Action, Fraction]]:
 
 
 def place_refill(state: GameState, pending: RefillDraw, tile: int, ctx: Ctx) -> GameState:
+    """MKT-07: a drawn customer tile fills a waiting space of the market."""
     ctx.fire(RuleId.MKT_07)
     waiting = list(state.market_waiting)
     waiting[pending.position] = tile

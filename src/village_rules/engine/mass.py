@@ -18,6 +18,7 @@ from village_rules.state import GameState, Mass
 
 
 def start(state: GameState, final: bool, ctx: Ctx) -> tuple[GameState, Pending]:
+    """MASS-01: the mass begins; the start player may buy first."""
     ctx.fire(RuleId.MASS_01)
     return replace(state, mass=Mass(bought=0, final=final)), MassBuy(state.start_player)
 
@@ -26,10 +27,12 @@ def start(state: GameState, final: bool, ctx: Ctx) -> tuple[GameState, Pending]:
 
 
 def buy_candidates(state: GameState, seat: int) -> list[Action]:
+    """The mass purchases open to `seat`: a member from the black bag, by number."""
     return [BuyFromBag(n) for n in numbers_at(state, seat, BLACK_BAG)]
 
 
 def buy_precondition(state: GameState, seat: int, action: Action) -> str | None:
+    """Why `seat` may not buy this member from the bag now, or None."""
     assert isinstance(action, BuyFromBag)
     d = state.rules.data
     mass = state.mass
@@ -122,6 +125,7 @@ def stopped_buying(state: GameState) -> tuple[int, ...]:
 
 
 def start_draws(state: GameState, ctx: Ctx) -> tuple[GameState, Pending | None]:
+    """After the purchases: draw the remaining pieces from the black bag."""
     mass = state.mass
     assert mass is not None
     remaining = state.rules.data.mass_pieces - mass.bought
@@ -129,6 +133,7 @@ def start_draws(state: GameState, ctx: Ctx) -> tuple[GameState, Pending | None]:
 
 
 def next_draw(state: GameState, remaining: int, ctx: Ctx) -> tuple[GameState, Pending | None]:
+    """The next draw from the bag, or what follows once no draw is left."""
     if remaining > 0 and state.bag_monks + len(state.bag_members()) > 0:
         return state, MassDraw(remaining)
     return after_draws(state, ctx)
@@ -145,6 +150,7 @@ def draw_outcomes(state: GameState) -> list[tuple[Action, Fraction]]:
 
 
 def draw(state: GameState, pending: MassDraw, outcome: Action, ctx: Ctx) -> tuple[GameState, Pending | None]:
+    """MASS-03: a drawn monk is set aside, a drawn member goes to the church."""
     ctx.fire(RuleId.MASS_03)
     if isinstance(outcome, DrawMonk):
         state = replace(state, bag_monks=state.bag_monks - 1, monks_aside=state.monks_aside + 1)
@@ -166,6 +172,7 @@ def after_draws(state: GameState, ctx: Ctx) -> tuple[GameState, Pending | None]:
 
 
 def advance_candidates(state: GameState, seat: int) -> list[Action]:
+    """The church steps open to `seat` at the mass: a member one stage up."""
     d = state.rules.data
     return [
         ChurchStep(stage, n)
@@ -175,6 +182,7 @@ def advance_candidates(state: GameState, seat: int) -> list[Action]:
 
 
 def advance_precondition(state: GameState, seat: int, action: Action) -> str | None:
+    """Why `seat` may not move this church member up now, or None."""
     assert isinstance(action, ChurchStep)
     d = state.rules.data
     if not 1 <= action.stage < d.church_stages:
@@ -202,6 +210,7 @@ def step_up(state: GameState, seat: int, action: Action, ctx: Ctx) -> tuple[Game
 
 
 def next_advancer(state: GameState, seat: int, ctx: Ctx) -> tuple[GameState, Pending | None]:
+    """The next seat to advance a church member, or the end of the mass."""
     following = (seat + 1) % state.num_players
     if following != state.start_player:
         return state, MassAdvance(following)

@@ -31,6 +31,7 @@ def _setting_out(state: GameState, seat: int, origin: str) -> Location:
 
 
 def candidates(state: GameState, seat: int) -> list[Action]:
+    """The journeys open to `seat`: a farmyard member to a city in reach."""
     data = state.rules.data
     out: list[Action] = []
     for n in numbers_at(state, seat, FARMYARD):
@@ -44,6 +45,7 @@ def candidates(state: GameState, seat: int) -> list[Action]:
 
 
 def precondition(state: GameState, seat: int, action: Action) -> str | None:
+    """Why `seat` may not make this journey now, or None."""
     assert isinstance(action, Travel)
     data = state.rules.data
     if action.destination == data.village:
@@ -69,6 +71,7 @@ def costs(state: GameState, seat: int, action: Action) -> list[Cost]:
 
 
 def effect(state: GameState, seat: int, action: Action, ctx: Ctx) -> tuple[GameState, Pending | None]:
+    """Make the journey: the traveller moves and the city's reward follows (TRV-01..07)."""
     assert isinstance(action, Travel)
     data = state.rules.data
     where = _setting_out(state, seat, action.origin)

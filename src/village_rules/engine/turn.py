@@ -15,6 +15,7 @@ from village_rules.tally import Tally
 
 
 def candidates(state: GameState, seat: int) -> list[Action]:
+    """The turn's choices of `seat`: take a cube from an action space, or the well."""
     out: list[Action] = []
     if state.cubes_on_board():
         for space, cubes in zip(ActionSpace, state.spaces, strict=False):
@@ -32,6 +33,7 @@ def candidates(state: GameState, seat: int) -> list[Action]:
 
 
 def precondition(state: GameState, seat: int, action: Action) -> str | None:
+    """Why `seat` may not take this cube or use the well now, or None."""
     match action:
         case TakeCube(space, cube):
             if state.space(space)[cube] == 0:
