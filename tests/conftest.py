@@ -5,6 +5,11 @@ with `pytest.importorskip`, so the default suite passes on the core `[dev]` inst
 installs every extra and runs those tests with `VILLAGE_REQUIRE_EXTRAS=1`: then a skip
 caused by a missing import is turned into a failure, so an extra that failed to install
 cannot pass silently.
+
+Hypothesis keeps no example database during the tests (unless `VILLAGE_HYPOTHESIS_DB`
+names one): the suite runs on several xdist workers, and a shared `.hypothesis/examples`
+directory would let one run's failures steer the next run's examples. The `ci` and `long`
+profiles of `village_rules.testing` have no database either.
 """
 
 from __future__ import annotations
@@ -13,8 +18,16 @@ import os
 from collections.abc import Generator
 
 import pytest
+from hypothesis import settings
+from hypothesis.database import DirectoryBasedExampleDatabase
 
 _MISSING_IMPORT = ("could not import", "No module named")
+
+_DB = os.environ.get("VILLAGE_HYPOTHESIS_DB")
+settings.register_profile(
+    "village-tests", database=DirectoryBasedExampleDatabase(_DB) if _DB else None
+)
+settings.load_profile("village-tests")
 
 
 @pytest.hookimpl(wrapper=True)

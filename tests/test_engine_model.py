@@ -14,6 +14,7 @@ from dataclasses import replace
 from fractions import Fraction
 
 import pytest
+from support import bare_with_spare_cubes as bare
 
 from village_rules import (
     CHANCE,
@@ -55,7 +56,6 @@ from village_rules.scenario import (
     acting,
     at,
     clear_board,
-    emptied,
     give,
     place,
     put_cubes,
@@ -66,12 +66,6 @@ from village_rules.state import GameState, Mass
 
 EDITIONS = ("big-box-2023", "original-2011")
 EDITION_COUNTS = [("big-box-2023", n) for n in (2, 3, 4, 5)] + [("original-2011", n) for n in (2, 3, 4)]
-
-
-def bare(players: int = 3) -> GameState:
-    state = emptied("big-box-2023", players)
-    state = put_cubes(state, ActionSpace.FAMILY, {Cube.BROWN: 1, Cube.GREEN: 1})
-    return put_cubes(state, ActionSpace.CHURCH, {Cube.PINK: 1, Cube.ORANGE: 1})
 
 
 # --- one random game per edition, every step checked ------------------------------------

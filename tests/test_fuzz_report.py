@@ -11,15 +11,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from support import loses_a_coin_at_the_market
 
 import village_rules.fuzz_report as report_module
-from village_rules import apply
-from village_rules.actions import Action, Serve
 from village_rules.cli import main
 from village_rules.errors import FuzzReportError, VillageError
 from village_rules.fuzz import FuzzSummary, Shard, run_fuzz
 from village_rules.fuzz_report import merge_shards, parse_report, read_report, report_json
-from village_rules.state import GameState
 
 SEED = 2024
 GAMES = 7
@@ -107,14 +105,6 @@ def test_the_merge_refuses_reports_that_are_not_one_runs_shards(
 def test_a_merged_run_with_a_failure_reports_the_lowest_failing_game(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    def loses_a_coin_at_the_market(
-        state: GameState, action: Action, trace: list[str] | None = None
-    ) -> GameState:
-        after = apply(state, action, trace=trace)
-        if isinstance(action, Serve):
-            return replace(after, supply=replace(after.supply, coins=after.supply.coins - 1))
-        return after
-
     monkeypatch.setattr("village_rules.fuzz.apply", loses_a_coin_at_the_market)
     one = run_fuzz(4, 3, 1, None, None, tmp_path)
     parts = [run_fuzz(4, 3, 1, None, None, tmp_path, shard=Shard(k, 2)) for k in (1, 2)]

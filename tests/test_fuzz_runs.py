@@ -12,13 +12,11 @@ import sys
 import time
 from collections import Counter
 from collections.abc import Callable
-from dataclasses import replace
 from pathlib import Path
 
 import pytest
+from support import loses_a_coin_at_the_market
 
-from village_rules import apply
-from village_rules.actions import Action, Serve
 from village_rules.cli import main
 from village_rules.errors import FuzzArgumentError, VillageError
 from village_rules.fuzz import (
@@ -31,7 +29,6 @@ from village_rules.fuzz import (
 )
 from village_rules.invariants import COINS
 from village_rules.play import GameLog
-from village_rules.state import GameState
 
 SEED = 2024
 GAMES = 7
@@ -102,14 +99,6 @@ def test_a_shard_with_no_games_is_refused(tmp_path: Path) -> None:
 def test_each_shard_stops_at_its_own_first_failure_and_the_lowest_is_the_runs(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    def loses_a_coin_at_the_market(
-        state: GameState, action: Action, trace: list[str] | None = None
-    ) -> GameState:
-        after = apply(state, action, trace=trace)
-        if isinstance(action, Serve):
-            return replace(after, supply=replace(after.supply, coins=after.supply.coins - 1))
-        return after
-
     monkeypatch.setattr("village_rules.fuzz.apply", loses_a_coin_at_the_market)
     whole = run_fuzz(5, 3, 1, None, None, tmp_path / "whole")
     shards = [run_fuzz(5, 3, 1, None, None, tmp_path / f"s{k}", shard=Shard(k, 2)) for k in (1, 2)]
@@ -235,14 +224,6 @@ def test_ctrl_c_keeps_the_games_finished_so_they_match_the_full_run(
 def test_ctrl_c_after_a_failing_game_still_writes_its_whole_log(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    def loses_a_coin_at_the_market(
-        state: GameState, action: Action, trace: list[str] | None = None
-    ) -> GameState:
-        after = apply(state, action, trace=trace)
-        if isinstance(action, Serve):
-            return replace(after, supply=replace(after.supply, coins=after.supply.coins - 1))
-        return after
-
     monkeypatch.setattr("village_rules.fuzz.apply", loses_a_coin_at_the_market)
     with pytest.raises(FuzzInterrupted) as caught:  # Ctrl-C as the failing game is reported
         run_fuzz(5, 3, 1, None, None, tmp_path, StopAfter(1))

@@ -1,7 +1,7 @@
 """The edition data files and their loader (docs/data-format.md).
 
 Part 1: the two shipped files load, every value carries a provenance, and the values the
-rules texts state (/work/shared/rules/README.md) are encoded exactly.
+rules texts state (../shared/rules/README.md, beside the repository) are encoded exactly.
 Part 2: every kind of data error raises `DataError` naming the file, the key path and the
 problem. Each case mutates a copy of a shipped file, writes it to `tmp_path` and calls
 `load_edition` on it.
@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from support import KeyPath, get_at
 
 import village_rules
 from village_rules import DataError, builtin_edition, load_edition, new_game
@@ -33,7 +34,7 @@ from village_rules.tally import Tally
 from village_rules.travel_map import adjacent
 
 DATA_DIR = Path(village_rules.__file__).resolve().parent / "data"
-RULES_DIR = Path("/work/shared/rules")
+RULES_DIR = Path(__file__).resolve().parents[2] / "shared" / "rules"  # ../shared/rules/ beside the repository
 BB = "big-box-2023"
 OE = "original-2011"
 RULES_TEXTS = ("village-big-box-2023-rulebook.txt", "village-original-2011-rules.txt")
@@ -45,7 +46,6 @@ PLAIN_KEYS: frozenset[tuple[str | int, ...]] = frozenset(
 )
 
 Raw = dict[str, Any]
-KeyPath = tuple[str | int, ...]
 
 
 # --- helpers ------------------------------------------------------------------------------
@@ -54,13 +54,6 @@ KeyPath = tuple[str | int, ...]
 def shipped_raw(edition: str) -> Raw:
     raw: Raw = json.loads((DATA_DIR / f"{edition}.json").read_text("utf-8"))
     return raw
-
-
-def get_at(raw: Any, path: KeyPath) -> Any:
-    node = raw
-    for k in path:
-        node = node[k]
-    return node
 
 
 def set_at(raw: Any, path: KeyPath, value: Any) -> None:
@@ -183,7 +176,7 @@ def test_provenance_kinds_and_citations(edition: str) -> None:
     # Both files mix the four kinds: the texts do not state everything (README), and some
     # printed values come from public secondary sources (life-time track, stables).
     assert kinds == {"rulebook", "derived", "secondary", "reconstructed"}
-    # Every file any provenance names exists in /work/shared/rules.
+    # Every file any provenance names exists in ../shared/rules/.
     for _, prov in provenances:
         for name in re.findall(r"[\w.-]+\.txt", prov):
             assert (RULES_DIR / name).is_file(), name

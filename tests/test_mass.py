@@ -9,6 +9,7 @@ from dataclasses import replace
 from fractions import Fraction
 
 import pytest
+from support import bare
 
 from village_rules.actions import (
     Birth,
@@ -37,12 +38,8 @@ from village_rules.pending import (
     MassDraw,
     SeedDraw,
 )
-from village_rules.scenario import at, clear_board, emptied, give, place, put_cubes
+from village_rules.scenario import at, clear_board, give, place, put_cubes
 from village_rules.state import GameState, Mass
-
-
-def bare(players: int = 3) -> GameState:
-    return emptied("big-box-2023", players)
 
 
 def in_mass(state: GameState, pending: MassBuy | MassAdvance | MassDraw) -> GameState:

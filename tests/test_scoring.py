@@ -176,6 +176,55 @@ def test_score01_all_categories_added_up(edition: str) -> None:
     assert winners(s) == (0,)
 
 
+# Constructed end states, scored by hand from the table of 2023 p. 14 (the 2011 data uses
+# the same values, docs/reconstructions.md). Columns: during play, travel, council chamber,
+# church, chronicle, customers, coins; then the total.
+HAND_SCORED = [
+    # seat 0: 6 cities 18; council stage 1: 0; church stage 3: 4; 5 chronicled: 12;
+    #         customer 2: 4; no coin.                               5+18+0+4+12+4+0 = 43
+    (5, 18, 0, 4, 12, 4, 0, 43),
+    # seat 1: 2 cities 3; council stage 4 twice: 6+6; 3 chronicled: 4; customers 3 and 4:
+    #         3+4; 3 coins.                                         0+3+12+0+4+7+3 = 29
+    (0, 3, 12, 0, 4, 7, 3, 29),
+    # seat 2: no city 0; church stage 2 twice: 3+3; 2 chronicled: 0; 1 coin.
+    #                                                               20+0+0+6+0+0+1 = 27
+    (20, 0, 0, 6, 0, 0, 1, 27),
+]
+
+
+def hand_scored_end_state(edition: str) -> GameState:
+    s = blank(edition)
+    chronicle = [InChronicle(c) for c in (Category.FARMYARD, Category.CRAFTS, Category.TRAVEL)]
+    s = with_prestige(s, 0, 5)
+    s = with_markers(s, 0, 6)
+    s = place(s, 0, 1, OnCouncil(1))
+    s = place(s, 0, 1, OnChurch(3))
+    s = put(s, 0, 1, chronicle[:2])
+    s = put(s, 0, 2, [*chronicle, InChronicle(Category.CHURCH)][:3])
+    s = serve_from_pile(s, 0, [2])
+    s = with_markers(s, 1, 2)
+    s = put(s, 1, 4, [OnCouncil(4), OnCouncil(4)])
+    s = put(s, 1, 1, chronicle)
+    s = serve_from_pile(s, 1, [3, 4])
+    s = give(s, 1, coins=3)
+    s = with_prestige(s, 2, 20)
+    s = put(s, 2, 3, [OnChurch(2), OnChurch(2)])
+    s = put(s, 2, 1, chronicle[:2])
+    return give(s, 2, coins=1)
+
+
+@pytest.mark.parametrize("edition", EDITIONS)
+def test_score01_hand_scored_end_state(edition: str) -> None:
+    """SCORE-01..07 on a constructed end state, every figure written out by hand (above)."""
+    s = hand_scored_end_state(edition)
+    got = [
+        (b.during_play, b.travel, b.council_chamber, b.church, b.chronicle, b.customers, b.coins, b.total)
+        for b in score_breakdown(s)
+    ]
+    assert got == HAND_SCORED
+    assert winners(s) == (0,)
+
+
 def test_score05_chronicle_2p_counts_every_category() -> None:
     """SCORE-05: members chronicled in different categories add up (2 players, 2023)."""
     s = blank(ED23, players=2)

@@ -21,6 +21,7 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from support import KeyPath, get_at, json_paths
 
 import village_rules
 from village_rules import (
@@ -45,7 +46,6 @@ OE = "original-2011"
 GAMES = [(edition, n) for edition in EDITIONS for n in builtin_edition(edition).player_counts]
 
 Raw = dict[str, Any]
-KeyPath = tuple[str | int, ...]
 
 
 def roundtrip(state: GameState) -> None:
@@ -244,13 +244,6 @@ def base_raw() -> Raw:
     """A 2-player 2023 game a few steps in, as parsed JSON."""
     raw: Raw = json.loads(to_json(played(BB, 2, seed=1, max_steps=60)))
     return raw
-
-
-def get_at(raw: Any, path: KeyPath) -> Any:
-    node = raw
-    for k in path:
-        node = node[k]
-    return node
 
 
 def _set(path: KeyPath, value: Any) -> Callable[[Raw], None]:
@@ -458,17 +451,6 @@ def test_not_an_object(text: str) -> None:
     assert (info.value.path, info.value.problem) == ("$", "expected an object")
 
 
-def _paths(node: Any, path: KeyPath = ()) -> list[KeyPath]:
-    out = [path]
-    if isinstance(node, dict):
-        for k, v in node.items():
-            out += _paths(v, (*path, k))
-    elif isinstance(node, list):
-        for i, v in enumerate(node):
-            out += _paths(v, (*path, i))
-    return out
-
-
 _JUNK: list[Any] = [None, True, -1, 0, 1, 7, 2.5, "", "x", "farmyard", [], [0], {}, {"kind": "ChooseTurn"}]
 
 
@@ -478,7 +460,7 @@ def test_mutated_states_raise_state_format_error_or_load_whole(data: st.DataObje
     """Any single change: either StateFormatError (never another exception) or a complete
     state that saves back to the JSON it was read from."""
     raw = base_raw()
-    paths = [p for p in _paths(raw) if p and p[:2] != ("rules", "data")]
+    paths = [p for p in json_paths(raw) if p and p[:2] != ("rules", "data")]
     path = data.draw(st.sampled_from(paths))
     parent = get_at(raw, path[:-1])
     if data.draw(st.booleans()):

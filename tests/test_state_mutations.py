@@ -14,12 +14,14 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from support import get_at, json_paths
 
 import village_rules.serialization as serialization
 from village_rules import EDITIONS, StateFormatError, apply, builtin_edition, from_json, new_game, to_json
 from village_rules.actions import Action
 from village_rules.chance import sample
 from village_rules.engine.core import chance_outcomes, legal_actions
+from village_rules.errors import InternalError
 from village_rules.invariants import state_violations, transition_violations
 from village_rules.play import play, random_policy
 from village_rules.rules import Variant
@@ -65,23 +67,6 @@ def moments(edition: str, players: int) -> tuple[str, ...]:
     return tuple(out)
 
 
-def _paths(node: Any, path: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
-    out = [path] if path else []
-    if isinstance(node, dict):
-        for k, v in node.items():
-            out += _paths(v, (*path, k))
-    elif isinstance(node, list):
-        for i, v in enumerate(node):
-            out += _paths(v, (*path, i))
-    return out
-
-
-def _at(raw: Any, path: tuple[Any, ...]) -> Any:
-    for k in path:
-        raw = raw[k]
-    return raw
-
-
 def _nudged(value: Any, draw: st.DrawFn) -> Any:
     if isinstance(value, bool):
         return not value
@@ -116,11 +101,11 @@ def mutated(draw: st.DrawFn) -> tuple[str, str]:
             donor = json.loads(states[draw(st.integers(0, len(states) - 1))])
             raw[key] = donor[key]
             continue
-        paths = [p for p in _paths(raw) if p[:2] != ("rules", "data")]
+        paths = [p for p in json_paths(raw) if p and p[:2] != ("rules", "data")]
         path = draw(st.sampled_from(paths))
-        parent = _at(raw, path[:-1])
+        parent = get_at(raw, path[:-1])
         if kind == "delete" and isinstance(parent, list):
-            del parent[path[-1]]
+            del parent[int(path[-1])]
         elif kind == "delete":
             parent[path[-1]] = None
         else:
@@ -176,12 +161,12 @@ def test_many_mutated_states_are_refused_or_play_on(mutant: tuple[str, str], see
 def test_the_check_catches_a_loader_without_the_cross_field_checks(monkeypatch: pytest.MonkeyPatch) -> None:
     """Injected bug: `from_json` without `state_checks.phase_problems`. A privilege pending
     with no turn in progress then loads, and playing on from it fails (the engine's
-    AssertionError), which is what `check_mutant` reports."""
+    InternalError), which is what `check_mutant` reports."""
     raw = json.loads(moments("big-box-2023", 3)[0])
     raw["pending"] = {"kind": "ChoosePrivilege", "seat": 0, "max_stage": 1}
     raw["players"][0]["members"][0] = "council:1"
     text = json.dumps(raw)
     assert check_mutant(text, steps=50, seed=0) is False  # refused with the checks
     monkeypatch.setattr(serialization, "phase_problems", lambda state: [])
-    with pytest.raises(AssertionError):
+    with pytest.raises(InternalError, match="nothing to do next"):
         check_mutant(text, steps=50, seed=0)

@@ -11,6 +11,7 @@ import json
 from pathlib import Path
 
 import pytest
+from support import bare, with_spare_cubes
 
 from village_rules.actions import (
     Birth,
@@ -67,17 +68,6 @@ from village_rules.scenario import (
 from village_rules.state import GameState
 
 SMITHY = AtCraft(Building.SMITHY)
-
-
-def bare(players: int = 3) -> GameState:
-    """2023, `players` players, empty board and farmyards; every "1" on its farmyard."""
-    return emptied("big-box-2023", players)
-
-
-def with_spare_cubes(state: GameState) -> GameState:
-    """Cubes on two spaces so that the next player has a real choice (no automatic take)."""
-    state = put_cubes(state, ActionSpace.FAMILY, {Cube.BROWN: 1, Cube.GREEN: 1})
-    return put_cubes(state, ActionSpace.CHURCH, {Cube.PINK: 1, Cube.ORANGE: 1})
 
 
 def count_at(state: GameState, seat: int, location: Location) -> int:

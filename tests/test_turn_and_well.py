@@ -10,6 +10,7 @@ from dataclasses import replace
 from fractions import Fraction
 
 import pytest
+from support import bare
 
 from village_rules.actions import (
     Birth,
@@ -40,7 +41,6 @@ from village_rules.rules import Variant
 from village_rules.scenario import (
     arrange_market,
     at,
-    emptied,
     give,
     put_cubes,
 )
@@ -49,11 +49,6 @@ from village_rules.state import GameState, Mass
 from village_rules.tally import Tally
 
 EDITION_COUNTS = [("big-box-2023", n) for n in (2, 3, 4, 5)] + [("original-2011", n) for n in (2, 3, 4)]
-
-
-def bare(edition: str = "big-box-2023", players: int = 3, variant: Variant | None = None) -> GameState:
-    """A ready game with an empty board and empty farmyards (all pieces in the supply)."""
-    return emptied(edition, players, seed=0, variant=variant)
 
 
 def turn_of(state: GameState, seat: int) -> GameState:
@@ -99,7 +94,7 @@ def test_seed01_three_players_2011_exact_bag() -> None:
 
 def test_seed01_capped_by_supply_and_bag_carries_over() -> None:
     """SEED-01 / AMB-30: only as many cubes as the supply holds go in; the bag is not emptied."""
-    state = bare("original-2011", 3)  # 2011: 18 cubes of each colour
+    state = bare(3, "original-2011")  # 2011: 18 cubes of each colour
     leftovers = state.green_bag
     # Brown to a farmyard until the supply keeps only 2 brown (the card asks for 5).
     state = give(state, 0, cubes={Cube.BROWN: state.supply.cubes[Cube.BROWN] - 2})
@@ -426,7 +421,7 @@ def test_well02_not_with_an_empty_board() -> None:
 
 def last_cube_position(holder: int | None = None) -> GameState:
     """Seat 0 is to act; one brown cube lies on the family space, nothing else."""
-    state = bare("big-box-2023", 3)
+    state = bare(3)
     state = put_cubes(state, ActionSpace.FAMILY, {Cube.BROWN: 1})
     state = replace(state, next_start_holder=holder)
     return turn_of(state, 0)

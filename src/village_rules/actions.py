@@ -37,7 +37,7 @@ from village_rules.components import (
     parse_location,
 )
 from village_rules.edition import EditionData
-from village_rules.errors import ActionTypeError, VillageError
+from village_rules.errors import ActionTypeError, InternalError, VillageError
 from village_rules.tally import Tally
 
 
@@ -281,6 +281,7 @@ Action = (
     | DrawMonk
     | DrawMember
 )
+"""Any action of the game: a player's decision or a chance outcome (docs/actions.md)."""
 
 
 _ACTION_FIELDS: dict[type, tuple[tuple[str, tuple[str, Callable[[object], bool]]], ...]] = {}
@@ -317,7 +318,8 @@ def format_action(action: Action) -> str:
         case Train(building, number, None):
             return f"train {building.value} {number}"
         case Train(building, number, good):
-            assert good is not None
+            if good is None:  # matched by the case above
+                raise InternalError("actions.format_action", "a Train with no good fell through")
             return f"train {building.value} {number} {good.value}"
         case Produce(building, good):
             return f"produce {building.value} {good.value}"
@@ -689,6 +691,7 @@ def action_id(data: EditionData, action: Action) -> int:
 
 
 def action_from_id(data: EditionData, index: int) -> Action:
+    """The action with id `index` in the edition's action universe (the inverse of `action_id`)."""
     universe = action_universe(data)
     if not 0 <= index < len(universe):
         raise ActionSyntaxError(f"action id {index} is out of range 0..{len(universe) - 1}")

@@ -29,6 +29,7 @@ def sample(outcomes: Sequence[tuple[T, Fraction]], rng: random.Random) -> T:
 
 
 def uniform(items: Sequence[T]) -> list[tuple[T, Fraction]]:
+    """Each item with the same probability 1 / len(items)."""
     return [(x, Fraction(1, len(items))) for x in items]
 
 

@@ -43,7 +43,7 @@ from village_rules.cli_readings import witness_from_json
 from village_rules.components import Category
 from village_rules.divergence import replay_both
 from village_rules.engine.core import apply
-from village_rules.errors import LogFormatError, VillageError
+from village_rules.errors import InternalError, LogFormatError, VillageError
 from village_rules.fuzz import FuzzSummary, plan_game, run_fuzz
 from village_rules.invariants import STATE_INVARIANTS, TRANSITION_INVARIANTS, replay_checked
 from village_rules.play import GameLog, play_logged
@@ -98,9 +98,11 @@ class CheckStep(Protocol):
     """One independent piece of verification."""
 
     @property
-    def name(self) -> str: ...
+    def name(self) -> str:
+        """The step's name, as the report shows it."""
 
-    def run(self, context: CheckContext) -> StepResult: ...
+    def run(self, context: CheckContext) -> StepResult:
+        """Run the step and return its result (a failure is a result, not an exception)."""
 
 
 # --- per-game figures ---------------------------------------------------------------------
@@ -142,6 +144,7 @@ def ended_by(state: GameState) -> str:
 
 
 def game_stats(label: str, log: GameLog, final: GameState) -> GameStats:
+    """The figures of one replayed game (length, rounds, scores) for the report."""
     return GameStats(
         label=label,
         edition=log.edition,
@@ -191,6 +194,7 @@ class FuzzStep:
     name: str = "fuzz"
 
     def run(self, context: CheckContext) -> FuzzResult:
+        """Play the fuzz games, replay each, and collect their figures and findings."""
         start = time.perf_counter()
         out = context.out_dir
 
@@ -316,7 +320,8 @@ def _failure_finding(summary: FuzzSummary, out: Path) -> Finding:
     """The failing game: its log (already written by the fuzzer, copied here) and a picture
     of the last state reached before the first violation."""
     f = summary.failure
-    assert f is not None
+    if f is None:
+        raise InternalError("check._failure_finding", "the fuzz summary has no failure")
     text = f.log_path.read_text(encoding="utf-8")
     log = GameLog.from_json(text)
     state, last, actor = last_good_state(log)
@@ -368,6 +373,7 @@ class LogsStep:
     name: str = "logs"
 
     def run(self, context: CheckContext) -> FuzzResult:
+        """Replay the stored golden games and collect their figures and findings."""
         start = time.perf_counter()
         stats: list[GameStats] = []
         findings: list[Finding] = []
@@ -427,6 +433,7 @@ class ProofsStep:
     name: str = "proofs"
 
     def run(self, context: CheckContext) -> StepResult:
+        """Recheck every stored proof witness against the real engine."""
         start = time.perf_counter()
         if not witness_files(self.directory):
             return StepResult(
@@ -473,6 +480,7 @@ class DivergenceStep:
     name: str = "readings"
 
     def run(self, context: CheckContext) -> StepResult:
+        """Replay every stored divergence witness under both of its readings."""
         start = time.perf_counter()
         paths = sorted(p for p in self.directory.glob("*.json") if not p.name.endswith(".log.json"))
         if not paths:
@@ -525,12 +533,14 @@ def default_steps(games: int = DEFAULT_GAMES) -> list[CheckStep]:
 
 @dataclass(frozen=True, slots=True)
 class CheckOutcome:
+    """The results of a whole `village-rules check` run, step by step."""
     results: tuple[StepResult, ...]
     seconds: float
     notes: tuple[str, ...] = field(default=())
 
     @property
     def passed(self) -> bool:
+        """True when every step passed."""
         return all(r.passed for r in self.results)
 
 
@@ -562,4 +572,5 @@ def format_outcome(outcome: CheckOutcome, report: Path | None, report_note: str 
 
 
 def default_workers() -> int:
+    """The default number of fuzz workers: the machine's CPU count."""
     return os.cpu_count() or 1

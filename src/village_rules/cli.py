@@ -25,6 +25,7 @@ from village_rules.state import GameState
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    """Run the `village-rules` command line; returns the exit code (errors are reported, not raised)."""
     parser = _parser()
     args = parser.parse_args(argv)
     try:

@@ -135,6 +135,7 @@ class ProgressBar:
         self.drawn = False
 
     def __call__(self, done: int, total: int) -> None:
+        """Redraw the progress bar after `done` of `total` games."""
         elapsed = max(time.perf_counter() - self.start, 1e-9)
         filled = self.width * done // max(total, 1)
         bar = "#" * filled + "-" * (self.width - filled)
@@ -143,6 +144,7 @@ class ProgressBar:
         self.drawn = True
 
     def finish(self) -> None:
+        """End the progress bar's line, if one was drawn."""
         if self.drawn:
             self.stream.write("\n")
             self.stream.flush()

@@ -35,6 +35,7 @@ from village_rules.svg import actor_of, state_svg
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add the `show` subcommand to the command line's subparsers."""
     p = sub.add_parser("show", help="draw the state after K actions of a log (text, or SVG with --svg)")
     p.add_argument("log", type=Path, help="a game log written by `play --log` or the fuzzer")
     p.add_argument("--at", type=int, help="after this many actions (default: the end of the log)")

@@ -18,6 +18,7 @@ HEADER = (
 
 
 def register(subparsers: Any) -> None:
+    """Add the `prove` subcommand to the command line's subparsers."""
     p = subparsers.add_parser(
         "prove", help="decide rule edge cases: reachable (with a witness), unreachable, unknown"
     )
@@ -35,6 +36,7 @@ def register(subparsers: Any) -> None:
 
 
 def rows(queries: list[Query], edition: str | None, players: int | None) -> list[tuple[Query, str, int]]:
+    """The (query, edition, player count) rows to decide, filtered by --edition and --players."""
     out = []
     for q in queries:
         for e, counts in q.players.items():
@@ -47,6 +49,7 @@ def rows(queries: list[Query], edition: str | None, players: int | None) -> list
 
 
 def run(args: argparse.Namespace) -> int:
+    """The `prove` subcommand: decide the chosen queries and print one row each."""
     if args.list:
         for q in CATALOGUE:
             print(f"{q.number:>3}  {q.name:<24} {q.title}")

@@ -29,6 +29,7 @@ NO_WITNESS = "no stored witness: the search found no divergence yet (not a proof
 
 
 def add_reading_flag(p: argparse.ArgumentParser) -> None:
+    """Add the repeatable `--reading AMB-xx=LETTER` option to a subcommand's parser."""
     p.add_argument(
         "--reading",
         action="append",
@@ -56,6 +57,7 @@ def reading_choices(args: argparse.Namespace) -> tuple[tuple[str, str], ...]:
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add the `ambiguities` and `diverge` subcommands to the command line's subparsers."""
     p = sub.add_parser("ambiguities", help="list the ambiguity register: readings, defaults, witnesses")
     p.set_defaults(func=_ambiguities)
 
@@ -74,6 +76,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 
 def witness_name(amb: str, edition: str, left: str, right: str) -> str:
+    """The file stem of a stored divergence witness, e.g. AMB-26-big-box-2023-a-b."""
     return f"{amb}-{edition}-{left}-{right}"
 
 
@@ -157,6 +160,7 @@ def paragraph(w: Witness) -> str:
 
 
 def witness_to_json(w: Witness) -> str:
+    """A divergence witness as the JSON text stored under specs/witnesses/."""
     return json.dumps(
         {
             "format": WITNESS_FORMAT,
@@ -176,6 +180,7 @@ def witness_to_json(w: Witness) -> str:
 
 
 def witness_from_json(text: str) -> Witness:
+    """Read a stored divergence witness; raises ReadingError on another file format."""
     raw = json.loads(text)
     if not isinstance(raw, dict) or raw.get("format") != WITNESS_FORMAT:
         raise ReadingError(f"not a {WITNESS_FORMAT} file")

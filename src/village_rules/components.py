@@ -21,6 +21,7 @@ class Cube(StrEnum):
 
     @property
     def is_influence(self) -> bool:
+        """True for the four influence colours, False for a plague cube."""
         return self is not Cube.PLAGUE
 
 

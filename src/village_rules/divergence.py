@@ -43,9 +43,10 @@ from village_rules.actions import (
 from village_rules.components import ActionSpace, Building, Cube, Good
 from village_rules.engine import market_day, mass
 from village_rules.engine.core import apply, chance_outcomes, legal_actions
-from village_rules.errors import SetupError, VillageError
+from village_rules.errors import InternalError, SetupError, VillageError
 from village_rules.loader import builtin_edition
 from village_rules.readings import reading
+from village_rules.rule_ids import RuleId
 from village_rules.rules import Variant
 from village_rules.scoring import winners
 from village_rules.setup import new_game
@@ -187,6 +188,7 @@ class Witness:
     method: str
 
     def variants(self) -> tuple[Variant, Variant]:
+        """The two variants compared: the entry's left reading and its right reading."""
         return Variant(readings={self.amb: self.left_letter}), Variant(readings={self.amb: self.right_letter})
 
 
@@ -213,7 +215,7 @@ def search(
     data = builtin_edition(edition)
     if players not in data.player_counts:
         raise SetupError(
-            "diverge", f"{edition} is for {data.min_players}-{data.max_players} players, not {players}"
+            RuleId.SET_01, f"{edition} is for {data.min_players}-{data.max_players} players, not {players}"
         )
     if letters is None:
         default = entry.default(edition)
@@ -245,7 +247,8 @@ def search(
         )
     best, budget = shrink(found, run, shrink_budget)
     result = run(best)
-    assert result.difference is not None
+    if result.difference is None:
+        raise InternalError("divergence.find_witness", f"{amb}: the shrunk game no longer diverges")
     return Witness(
         amb,
         edition,

@@ -27,6 +27,7 @@ class Cost:
     goods: Tally[Good] = field(default_factory=Tally)
 
     def plus(self, other: Cost) -> Cost:
+        """The sum of two costs."""
         return Cost(
             self.time + other.time,
             self.grain + other.grain,
@@ -53,11 +54,13 @@ class SetupCard:
 
     @property
     def cubes_per_round(self) -> int:
+        """How many cubes the card seeds onto the action spaces in one round."""
         return sum(n for _, n in self.cubes_per_space)
 
 
 @dataclass(frozen=True, slots=True)
 class CraftBuilding:
+    """A crafts building: its training and production time, purchase cost and goods."""
     building: Building
     training_time: int
     production_time: int
@@ -66,12 +69,14 @@ class CraftBuilding:
 
 
 class Row(StrEnum):
+    """A row of the market: the available customers or the waiting ones."""
     AVAILABLE = "available"
     WAITING = "waiting"
 
 
 @dataclass(frozen=True, slots=True)
 class MarketSpace:
+    """A space of the market, with the smallest player count that uses it and its label."""
     row: Row
     position: int
     min_players: int
@@ -79,6 +84,7 @@ class MarketSpace:
 
 
 class RewardKind(StrEnum):
+    """What a city's travel reward gives: prestige, cubes of choice or coins."""
     PRESTIGE = "prestige"
     CUBES_OF_CHOICE = "cubes_of_choice"
     COINS = "coins"
@@ -86,6 +92,7 @@ class RewardKind(StrEnum):
 
 @dataclass(frozen=True, slots=True)
 class City:
+    """A city of the travel map and the reward a traveller takes there."""
     id: str
     name: str
     reward: RewardKind
@@ -101,17 +108,20 @@ class TravelPath:
     cost: Cost
 
     def other_end(self, node: str) -> str:
+        """The other end of this road from `node`."""
         return self.b if node == self.a else self.a
 
 
 @dataclass(frozen=True, slots=True)
 class CustomerTile:
+    """A customer tile: the goods and grain it asks for and its printed points."""
     id: int
     goods: Tally[Good]
     grain: int
     points: int
 
     def demand(self) -> Cost:
+        """What serving this customer costs (its goods and grain)."""
         return Cost(grain=self.grain, goods=self.goods)
 
 
@@ -205,27 +215,32 @@ class EditionData:
 
     @property
     def player_counts(self) -> range:
+        """The player counts the edition supports."""
         return range(self.min_players, self.max_players + 1)
 
     def setup_card(self, players: int) -> SetupCard:
+        """The setup card for this player count; raises KeyError if there is none."""
         for n, card in self.setup_cards:
             if n == players:
                 return card
         raise KeyError(f"{self.edition} has no setup card for {players} players")
 
     def craft(self, building: Building) -> CraftBuilding:
+        """The data of a crafts building; raises KeyError for a building not in the edition."""
         for craft in self.crafts:
             if craft.building is building:
                 return craft
         raise KeyError(building)
 
     def city(self, city_id: str) -> City:
+        """The city with this id; raises KeyError for an unknown id."""
         for city in self.cities:
             if city.id == city_id:
                 return city
         raise KeyError(city_id)
 
     def customer(self, tile_id: int) -> CustomerTile:
+        """The customer tile with this id; raises KeyError for an unknown id."""
         for tile in self.customers:
             if tile.id == tile_id:
                 return tile
@@ -239,15 +254,18 @@ class EditionData:
         return 0
 
     def chronicle_blocked(self, category: Category, players: int) -> int:
+        """How many spaces of a chronicle category are blocked at this player count."""
         for cat, labels in self.chronicle_spaces:
             if cat is category:
                 return sum(1 for m in labels if m > players)
         return 0
 
     def chronicle_open_total(self, players: int) -> int:
+        """How many chronicle spaces are open in all at this player count."""
         return sum(self.chronicle_open(cat, players) for cat, _ in self.chronicle_spaces)
 
     def graveyard_open(self, players: int) -> int:
+        """How many graves are open at this player count."""
         return sum(1 for m in self.graveyard if m <= players)
 
     def blocked_spaces(self, players: int) -> int:
@@ -262,6 +280,7 @@ class EditionData:
         return tuple(sorted(used, key=lambda s: (s.row is not Row.AVAILABLE, s.position)))
 
     def provenance_of(self, key: str) -> Provenance:
+        """Where a value of the data file comes from; raises KeyError for a key without provenance."""
         for k, p in self.provenance:
             if k == key:
                 return p

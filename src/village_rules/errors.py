@@ -2,6 +2,14 @@
 
 from __future__ import annotations
 
+from typing import Literal
+
+from village_rules.rule_ids import RuleId
+
+NotARule = Literal["CHANCE", "STEP"]
+"""What an `IllegalActionError` names when no rule of specs/rules.md is at fault: a chance
+outcome the pending event does not have, or a wrapper's (PettingZoo) step protocol."""
+
 
 class VillageError(Exception):
     """Base class of every error this library raises on purpose."""
@@ -29,7 +37,7 @@ class StateFormatError(VillageError, ValueError):
 class SetupError(VillageError, ValueError):
     """A setup request the rules do not allow (e.g. an unsupported player count)."""
 
-    def __init__(self, rule: str, problem: str) -> None:
+    def __init__(self, rule: RuleId, problem: str) -> None:
         self.rule = rule
         self.problem = problem
         super().__init__(f"{rule}: {problem}")
@@ -78,7 +86,7 @@ class ActionTypeError(ArgumentTypeError):
 class IllegalActionError(VillageError, ValueError):
     """`apply` was given an action the rules do not allow now; the state is unchanged."""
 
-    def __init__(self, rule: str, action: str, reason: str) -> None:
+    def __init__(self, rule: RuleId | NotARule, action: str, reason: str) -> None:
         self.rule = rule
         self.action = action
         self.reason = reason
@@ -108,3 +116,14 @@ class ParameterError(VillageError, ValueError):
 
 class ReadingError(VillageError, ValueError):
     """An unknown ambiguity ID or reading letter (see `village_rules.readings`)."""
+
+
+class InternalError(VillageError, RuntimeError):
+    """A check of the library's own bookkeeping failed: a bug in village-rules, not in the
+    caller's input. Names the function (or value) and what it expected; replaces bare
+    `assert`s, which `python -O` would drop."""
+
+    def __init__(self, where: str, problem: str) -> None:
+        self.where = where
+        self.problem = problem
+        super().__init__(f"internal check failed in {where}: {problem}")

@@ -41,87 +41,16 @@ from pathlib import Path
 from village_rules.actions import Action, format_action
 from village_rules.chance import sample
 from village_rules.engine.core import apply, chance_outcomes, legal_actions
-from village_rules.errors import FuzzArgumentError, FuzzBackendError
+from village_rules.errors import FuzzArgumentError, FuzzBackendError, InternalError
 from village_rules.invariants import Violation, state_violations, transition_violations
 from village_rules.loader import EDITIONS, builtin_edition
 from village_rules.play import GameLog, random_policy
 from village_rules.readings import random_choices
+from village_rules.rule_ids import TRACED_RULE_IDS
 from village_rules.rules import Variant
 from village_rules.serialization import to_json
 from village_rules.setup import new_game
 from village_rules.state import GameState
-
-KNOWN_RULE_IDS: tuple[str, ...] = (
-    "CHU-01",
-    "CNC-01",
-    "CNC-02",
-    "CNC-03",
-    "CNC-05",
-    "CNC-06",
-    "CNC-07",
-    "CNC-08",
-    "COIN-01",
-    "CRAFT-01",
-    "CRAFT-02",
-    "CRAFT-03",
-    "CRAFT-04",
-    "CRAFT-05",
-    "DEATH-01",
-    "DEATH-02",
-    "DEATH-03",
-    "DEATH-04",
-    "DEATH-05",
-    "DEATH-06",
-    "DEATH-07",
-    "DEATH-08",
-    "END-01",
-    "END-02",
-    "END-03",
-    "END-04",
-    "END-05",
-    "END-06",
-    "END-07",
-    "END-08",
-    "FAM-01",
-    "FAM-02",
-    "HARV-01",
-    "HARV-02",
-    "HARV-03",
-    "MASS-01",
-    "MASS-02",
-    "MASS-03",
-    "MASS-04",
-    "MASS-05",
-    "MASS-06",
-    "MASS-07",
-    "MKT-01",
-    "MKT-02",
-    "MKT-03",
-    "MKT-04",
-    "MKT-05",
-    "MKT-06",
-    "MKT-07",
-    "MKT-08",
-    "MKT-09",
-    "MKT-10",
-    "ROUND-01",
-    "ROUND-02",
-    "SCORE-01",
-    "SEED-02",
-    "SET-10",
-    "TIME-01",
-    "TRV-01",
-    "TRV-02",
-    "TRV-03",
-    "TRV-04",
-    "TRV-06",
-    "TRV-07",
-    "TURN-01",
-    "TURN-02",
-    "TURN-03",
-    "WELL-01",
-)
-"""Every rule ID the engine can fire (the literals of its `ctx.fire(...)` calls), sorted."""
 
 MAX_STEPS = 50_000
 """Actions after which a game that has not ended counts as a violation (a real game of
@@ -188,6 +117,7 @@ class GameResult:
 
     @property
     def failed(self) -> bool:
+        """True when the game broke an invariant (or the engine raised)."""
         return bool(self.violations)
 
 
@@ -223,7 +153,8 @@ def play_game(game: FuzzGame, max_steps: int = MAX_STEPS) -> GameResult:
                 break
             chance += 1
         else:
-            assert legal is not None
+            if legal is None:
+                raise InternalError("fuzz.play_game", "no legal actions were computed at a decision")
             if not legal:  # reported by the invariants already
                 break
             action = random_policy(state, legal, rng)
@@ -319,6 +250,7 @@ BACKENDS: tuple[str, ...] = ("process", "ray")
 
 @dataclass(frozen=True, slots=True)
 class FuzzFailure:
+    """The first failing game of a fuzz run: its violations and the replayable log written."""
     game: FuzzGame
     violations: tuple[Violation, ...]
     log_path: Path
@@ -327,6 +259,7 @@ class FuzzFailure:
 
 @dataclass(frozen=True, slots=True)
 class FuzzSummary:
+    """The figures of a fuzz run (or of one shard): games, speed, rule IDs fired, any failure."""
     seed: int
     requested: int
     """Games this run was asked to play (with a shard: the shard's share)."""
@@ -341,7 +274,7 @@ class FuzzSummary:
     game_digests: tuple[str, ...]
     """One digest per game played, in game order (the same for any number of workers)."""
     failure: FuzzFailure | None = None
-    known_rule_ids: tuple[str, ...] = field(default=KNOWN_RULE_IDS)
+    known_rule_ids: tuple[str, ...] = field(default=TRACED_RULE_IDS)
     game_indices: tuple[int, ...] = ()
     """The run index of each game played, in the order of `game_digests`."""
     shard: Shard | None = None
@@ -361,6 +294,7 @@ class FuzzSummary:
 
     @property
     def violations(self) -> int:
+        """How many violations the failing game showed (0 without a failure)."""
         return 0 if self.failure is None else len(self.failure.violations)
 
     @property
@@ -370,30 +304,37 @@ class FuzzSummary:
 
     @property
     def steps(self) -> int:
+        """Decisions and chance events played, together."""
         return self.decisions + self.chance_events
 
     @property
     def games_per_second(self) -> float:
+        """Games played per second of the run (0.0 for a run that took no time)."""
         return self.games / self.seconds if self.seconds > 0 else 0.0
 
     @property
     def decisions_per_second(self) -> float:
+        """Player decisions per second of the run (0.0 for a run that took no time)."""
         return self.decisions / self.seconds if self.seconds > 0 else 0.0
 
     @property
     def actions_per_second(self) -> float:
+        """Decisions and chance events per second of the run (0.0 for a run that took no time)."""
         return self.steps / self.seconds if self.seconds > 0 else 0.0
 
     @property
     def rules_fired(self) -> tuple[str, ...]:
+        """The rule IDs the run's games fired, in the order of `rule_counts`."""
         return tuple(rule for rule, _ in self.rule_counts)
 
     @property
     def rules_never_fired(self) -> tuple[str, ...]:
+        """The rule IDs the engine can trace that no game of the run fired, sorted."""
         fired = set(self.rules_fired)
         return tuple(sorted(r for r in {*self.known_rule_ids, *fired} if r not in fired))
 
     def format(self) -> str:
+        """The run's summary as the `fuzz` command prints it."""
         where = f"{self.workers} worker(s)" + ("" if self.backend == "process" else f", {self.backend}")
         if self.merged_from:
             where = f"merged from {self.merged_from} shards, {where}"
@@ -477,6 +418,7 @@ class Results:
         that first starts or reaches a cluster sets it, so the figures time the games."""
 
     def add(self, results: list[GameResult]) -> None:
+        """Record finished games and report the progress."""
         for r in results:
             self._by_index[r.game.index] = r
         if self._progress is not None:
@@ -625,7 +567,6 @@ def plan_run(
         raise FuzzArgumentError("--players", f"no edition is for {players} players")
     indices = range(games) if shard is None else shard.indices(games)
     if not indices:
-        assert shard is not None
         raise FuzzArgumentError(
             "--shard", f"shard {shard} of a {games}-game run has no games: use at most {games} shards"
         )
@@ -755,7 +696,8 @@ def _summarise(
     failure = None
     last = played[-1] if played else None
     if last is not None and last.failed:
-        assert last.log_json is not None
+        if last.log_json is None:
+            raise InternalError("fuzz summary", f"failed game {last.game.index} has no log")
         g = last.game
         path = out_dir / f"fuzz-seed{plan.seed}-game{g.index}-{g.edition}-{g.players}p.json"
         write_atomically(path, last.log_json + "\n")

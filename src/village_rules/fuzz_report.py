@@ -123,9 +123,8 @@ def parse_report(text: str, name: str = "fuzz report") -> FuzzSummary:
             raise FuzzReportError(name, "shard", "must be null or 'K/N'")
         shard = _shard(name, shard_text)
     edition = r.get("edition")
-    if edition is not None and edition not in EDITIONS:
+    if edition is not None and (not isinstance(edition, str) or edition not in EDITIONS):
         raise FuzzReportError(name, "edition", f"must be null or one of {', '.join(EDITIONS)}")
-    assert edition is None or isinstance(edition, str)
     players = None if r.get("players") is None else r.integer("players", 1)
     readings = _readings(name, r.get("readings"))
     backend = r.get("backend")
@@ -199,7 +198,8 @@ def merge_shards(shards: Sequence[FuzzSummary], names: Sequence[str] | None = No
     count = shards[0].shard.count if shards[0].shard else 0
     seen: dict[int, str] = {}
     for label, s in zip(labels, shards, strict=True):
-        assert s.shard is not None
+        if s.shard is None:
+            raise FuzzReportError(label, "shard", "is null: not a shard of a run")
         if s.shard.index in seen:
             raise FuzzReportError(label, "shard", f"shard {s.shard} is also in {seen[s.shard.index]}")
         seen[s.shard.index] = label

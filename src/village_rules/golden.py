@@ -38,6 +38,7 @@ GOLDEN_FORMAT_VERSION = 1
 
 @dataclass(frozen=True)
 class GoldenGame:
+    """A golden playthrough: a named seeded game whose transcript is stored under tests/golden/."""
     name: str
     edition: str
     players: int
@@ -139,6 +140,7 @@ def playthrough(game: GoldenGame) -> Iterator[str]:
 
 
 def transcript_path(directory: Path, game: GoldenGame) -> Path:
+    """Where a golden game's transcript is stored in `directory`."""
     return directory / f"{game.name}.jsonl"
 
 

@@ -286,18 +286,21 @@ def cube_violations(state: GameState) -> list[Violation]:
 
 
 def coin_violations(state: GameState) -> list[Violation]:
+    """Conservation of coins: the supply and the farmyards hold the edition's coins."""
     have = state.supply.coins + sum(p.coins for p in state.players)
     want = state.rules.data.supply_coins
     return [] if have == want else [Violation(COINS, "coins", f"{want} in the game", str(have))]
 
 
 def grain_violations(state: GameState) -> list[Violation]:
+    """Conservation of grain: the supply and the farmyards hold the edition's grain."""
     have = state.supply.grain + sum(p.grain for p in state.players)
     want = state.rules.data.supply_grain
     return [] if have == want else [Violation(GRAIN, "grain", f"{want} in the game", str(have))]
 
 
 def goods_violations(state: GameState) -> list[Violation]:
+    """Conservation of goods, per good."""
     counts: dict[Good, int] = {}
     _add(counts, state.supply.goods)
     for p in state.players:
@@ -334,6 +337,7 @@ def customer_violations(state: GameState) -> list[Violation]:
 
 
 def monk_violations(state: GameState) -> list[Violation]:
+    """Conservation of the monks: in the black bag or set aside."""
     have = state.bag_monks + state.monks_aside
     want = state.rules.data.monks
     if have != want:
@@ -419,8 +423,7 @@ def member_violations(state: GameState) -> list[Violation]:
             kind = type(loc)
             if kind in _ALWAYS_VALID:
                 continue
-            if kind is InChronicle:
-                assert isinstance(loc, InChronicle)
+            if isinstance(loc, InChronicle):
                 mine[loc.category] = mine.get(loc.category, 0) + 1
                 continue
             if kind is InGraveyard:
@@ -498,6 +501,7 @@ def _valid_place(loc: Location, d: EditionData, totals: _Totals) -> bool:
 
 
 def grain_capacity_violations(state: GameState) -> list[Violation]:
+    """No farmyard holds more grain than the edition allows."""
     cap = state.rules.data.grain_capacity
     return [
         Violation(GRAIN_CAPACITY, f"seat {seat}", f"at most {cap} grain", str(p.grain))
@@ -580,6 +584,7 @@ def non_negative_violations(state: GameState) -> list[Violation]:
 
 
 def lifetime_violations(state: GameState) -> list[Violation]:
+    """Every life-time token is on the track."""
     length = state.rules.data.lifetime_track_length
     return [
         Violation(LIFETIME, f"seat {seat}", f"0 <= lifetime < {length}", str(p.lifetime))
@@ -799,6 +804,7 @@ def chance_outcome_violations(outcomes: Sequence[tuple[Action, Fraction]]) -> li
 
 
 def chance_violations(state: GameState) -> list[Violation]:
+    """At a chance event, the outcomes form a probability distribution."""
     if not state.is_chance:
         return []
     return chance_outcome_violations(chance_outcomes(state))

@@ -50,6 +50,7 @@ from village_rules.tally import Tally
 FORMAT = "village-rules-edition"
 FORMAT_VERSION = 1
 EDITIONS: tuple[str, ...] = ("big-box-2023", "original-2011")
+"""The editions whose component data ships with the library (`builtin_edition`)."""
 _IDENT = re.compile(r"[A-Za-z0-9_-]+")
 COUNCIL_STAGES = 4
 CUSTOMER_TILES = 24
@@ -104,6 +105,7 @@ def parse_edition(text: str, source: str) -> EditionData:
 
 
 def canonical_json(raw: Json) -> str:
+    """The canonical JSON text of parsed data (sorted keys, no spaces), for fingerprints."""
     return json.dumps(raw, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
 
 

@@ -183,6 +183,7 @@ def _row(data: EditionData, players: int, row: str) -> int:
 
 
 def tensor_size(data: EditionData, players: int) -> int:
+    """The length of the observation tensor for an edition and player count."""
     last = layout(data, players)[-1]
     return last.offset + last.size
 

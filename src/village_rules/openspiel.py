@@ -35,7 +35,7 @@ from village_rules.actions import Action, action_from_id
 from village_rules.bounds import DEFAULT_MAX_MOVES, max_chance_outcomes, score_bounds
 from village_rules.edition import EditionData
 from village_rules.engine.core import apply
-from village_rules.errors import ParameterError, ReadingError
+from village_rules.errors import InternalError, ParameterError, ReadingError
 from village_rules.ids import chance_outcome_ids, legal_action_ids, num_distinct_actions, sorted_outcome_ids
 from village_rules.invariants import check
 from village_rules.loader import EDITIONS, builtin_edition
@@ -170,11 +170,13 @@ class VillageGame(pyspiel.Game):
         action ids."""
 
     def new_initial_state(self) -> VillageState:
+        """A new game at its first chance node (the setup deal)."""
         return VillageState(self)
 
     def make_py_observer(
         self, iig_obs_type: pyspiel.IIGObservationType | None = None, params: dict[str, object] | None = None
     ) -> VillageObserver:
+        """An observer of the game for OpenSpiel's algorithms (no parameters are supported)."""
         if params:
             raise ParameterError("observer params", f"none are supported, got {params!r}")
         perfect_recall = iig_obs_type is not None and iig_obs_type.perfect_recall
@@ -249,6 +251,7 @@ class VillageState(pyspiel.State):
     # --- who acts -----------------------------------------------------------------------
 
     def current_player(self) -> int:
+        """The seat to act, or OpenSpiel's CHANCE or TERMINAL player id."""
         node = self.node
         if node.truncated:
             return int(pyspiel.PlayerId.TERMINAL)
@@ -260,6 +263,7 @@ class VillageState(pyspiel.State):
         return int(pyspiel.PlayerId.CHANCE if node.state.is_chance else pyspiel.PlayerId.TERMINAL)
 
     def is_terminal(self) -> bool:
+        """True when the game is over, by the rules or at the `max_moves` limit."""
         node = self.node
         return node.truncated or (node.state is not None and node.state.is_terminal)
 
@@ -274,6 +278,7 @@ class VillageState(pyspiel.State):
         return legal_action_ids(node.state)
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
+        """The chance outcomes as (action id, probability), empty when not at a chance node."""
         node, spec = self.node, self.spec
         if node.truncated:
             return []
@@ -302,6 +307,7 @@ class VillageState(pyspiel.State):
         return str(action_from_id(self.spec.data, action))
 
     def returns(self) -> list[float]:
+        """Each seat's return: 0 until the end, then as the game's `returns` parameter says."""
         node, spec = self.node, self.spec
         n = spec.players
         if not self.is_terminal():
@@ -312,7 +318,8 @@ class VillageState(pyspiel.State):
             if node.state is None:
                 return [0.0] * n
             return [float(b.total) for b in score_breakdown(node.state)]
-        assert node.state is not None
+        if node.state is None:
+            raise InternalError("openspiel returns", "a terminal, untruncated node has no game state")
         return [float(r) for r in returns(node.state, spec.kind)]
 
     def __str__(self) -> str:

@@ -100,9 +100,11 @@ class VillageEnv(AECEnv):
         self._rng = random.Random(0)
 
     def observation_space(self, agent: str) -> gymnasium.spaces.Dict:
+        """The observation space of an agent."""
         return self.observation_spaces[agent]
 
     def action_space(self, agent: str) -> gymnasium.spaces.Discrete:
+        """The action space of an agent."""
         return self.action_spaces[agent]
 
     @property
@@ -162,6 +164,7 @@ class VillageEnv(AECEnv):
             self.render()
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
+        """An agent's observation: the tensor and the mask of its legal action ids."""
         seat = self.possible_agents.index(agent)
         state = self.game_state
         mask = np.zeros(num_distinct_actions(self.data), np.int8)
@@ -173,6 +176,7 @@ class VillageEnv(AECEnv):
         }
 
     def render(self) -> str | None:
+        """The state as text (render_mode 'ansi'), or None without a render mode."""
         if self.render_mode is None:
             gymnasium.logger.warn("render() called without a render_mode: env(render_mode='ansi')")
             return None

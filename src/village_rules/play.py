@@ -57,6 +57,7 @@ _LOG_KEYS = frozenset(
 
 @dataclass(frozen=True)
 class GameLog:
+    """A replayable game: edition, player count, seed, variant and the actions as text."""
     edition: str
     players: int
     seed: int
@@ -65,10 +66,12 @@ class GameLog:
     data_file: str | None = None
 
     def initial_state(self) -> GameState:
+        """The game's state before its first action."""
         data = load_edition(self.data_file) if self.data_file else builtin_edition(self.edition)
         return new_game(data, self.players, self.seed, self.variant)
 
     def to_json(self) -> str:
+        """The log as JSON text (format village-rules-log, version 1)."""
         raw = asdict(self)
         raw["actions"] = list(self.actions)
         raw["variant"] = variant_to_json(self.variant.starting_compensation, self.variant.choices)

@@ -16,6 +16,7 @@ from enum import StrEnum
 
 
 class SourceKind(StrEnum):
+    """What kind of source a value of the data file comes from."""
     RULEBOOK = "rulebook"
     DERIVED = "derived"
     SECONDARY = "secondary"
@@ -41,6 +42,7 @@ class Provenance:
 
     @staticmethod
     def parse(text: str) -> Provenance:
+        """Read a provenance text '<kind>: <source>'; raises ValueError otherwise."""
         kind, sep, where = text.partition(":")
         where = where.strip()
         if not sep or not where:

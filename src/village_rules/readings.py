@@ -34,14 +34,17 @@ class Reading:
     why_default: str
 
     def default(self, edition: str) -> str:
+        """The default reading letter of this entry in an edition."""
         table = dict(self.defaults)
         return table.get(edition, table[BIG_BOX])
 
     @property
     def letter_names(self) -> tuple[str, ...]:
+        """The entry's reading letters, in order."""
         return tuple(letter for letter, _ in self.letters)
 
     def meaning(self, letter: str) -> str:
+        """What a reading letter of this entry means."""
         return dict(self.letters)[letter]
 
 
@@ -287,6 +290,7 @@ def reading(amb: str) -> Reading:
 
 
 def check_choice(amb: str, letter: str) -> None:
+    """Raise ReadingError unless `letter` is a reading of the entry `amb`."""
     entry = reading(amb)
     if letter not in entry.letter_names:
         raise ReadingError(
@@ -364,6 +368,7 @@ LEGACY_WELL_FLAG = "coin_substitution_at_well"
 
 
 def legacy_well_choice(value: object, path: str, fail: Callable[[str, str], Exception]) -> tuple[str, str]:
+    """The AMB-01 choice of an old log's boolean `coin_at_well` field."""
     if not isinstance(value, bool):
         raise fail(path, f"must be a boolean, got {type(value).__name__}")
     return ("AMB-01", "a" if value else "b")

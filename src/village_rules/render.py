@@ -8,6 +8,7 @@ from village_rules.state import GameState
 
 
 def render(state: GameState) -> str:
+    """The state as text: the board, the supply and each farmyard."""
     d = state.rules.data
     n = state.num_players
     lines = [

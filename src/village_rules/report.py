@@ -19,6 +19,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from village_rules.check import CheckOutcome, FuzzResult, GameStats, StepResult
+from village_rules.errors import InternalError
 from village_rules.invariants import STATE_INVARIANTS, TRANSITION_INVARIANTS
 
 NO_PLOTS_NOTE = 'tables only: install "village-rules[report]" (matplotlib) for plots'
@@ -189,7 +190,8 @@ def _score_table(games: Sequence[GameStats]) -> list[str]:
 
 def _coverage_table(r: FuzzResult) -> list[str]:
     s = r.summary
-    assert s is not None
+    if s is None:
+        raise InternalError("report._coverage_table", "the fuzz result has no summary")
     counts = dict(s.rule_counts)
     known = sorted({*s.known_rule_ids, *counts})
     states = s.steps + s.games

@@ -7,6 +7,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 
 from village_rules.edition import EditionData
+from village_rules.errors import InternalError
 from village_rules.readings import normalise, reading
 
 
@@ -31,7 +32,8 @@ class Variant:
     @property
     def choices(self) -> tuple[tuple[str, str], ...]:
         """The explicit (AMB ID, letter) choices, sorted."""
-        assert isinstance(self.readings, tuple)
+        if not isinstance(self.readings, tuple):  # __post_init__ normalises it
+            raise InternalError("Variant.choices", f"readings not normalised: {self.readings!r}")
         return self.readings
 
     def reading(self, amb: str, edition: str) -> str:
@@ -49,11 +51,13 @@ class Variant:
 
 @dataclass(frozen=True, slots=True)
 class Rules:
+    """The rules a game is played by: the edition data and the variant."""
     data: EditionData
     variant: Variant = Variant()
 
     @property
     def edition(self) -> str:
+        """The edition's name, e.g. 'big-box-2023'."""
         return self.data.edition
 
     def reading(self, amb: str) -> str:

@@ -116,6 +116,7 @@ def place(
 
 
 def unborn_count(state: GameState, seat: int) -> int:
+    """How many of a seat's members are still unborn."""
     return sum(1 for loc in state.players[seat].members if isinstance(loc, Unborn))
 
 

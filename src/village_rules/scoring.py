@@ -17,6 +17,7 @@ from village_rules.state import GameState
 
 @dataclass(frozen=True, slots=True)
 class ScoreBreakdown:
+    """A seat's final score, category by category (2023 p. 14)."""
     seat: int
     during_play: int
     travel: int
@@ -28,6 +29,7 @@ class ScoreBreakdown:
 
     @property
     def total(self) -> int:
+        """The sum of every category."""
         return (
             self.during_play
             + self.travel

@@ -29,7 +29,7 @@ from village_rules.components import (
 )
 from village_rules.edition import EditionData, Row
 from village_rules.engine.core import chance_outcomes, legal_actions
-from village_rules.errors import DataError, StateFormatError
+from village_rules.errors import DataError, StateFormatError, VillageError
 from village_rules.invariants import phase_violations, state_violations
 from village_rules.jsonio import MAX_STATE_CHARS, JsonInputError, read_json
 from village_rules.loader import EDITIONS, builtin_edition, parse_edition
@@ -87,6 +87,7 @@ def to_json(state: GameState) -> str:
 
 
 def state_to_dict(state: GameState) -> dict[str, Json]:
+    """The state as a JSON-ready dictionary (what `to_json` writes)."""
     data = state.rules.data
     rules: dict[str, Json] = {
         "edition": data.edition,
@@ -514,7 +515,7 @@ class _Decoder:
         try:
             legal = None if state.is_chance or state.is_terminal else legal_actions(state)
             chance_outcomes(state)
-        except (AssertionError, IndexError, KeyError, ValueError) as exc:
+        except (VillageError, IndexError, KeyError, ValueError) as exc:
             raise self.fail(
                 "$.pending", f"the pending step cannot be played: {type(exc).__name__}: {exc}"
             ) from None

@@ -25,6 +25,7 @@ from village_rules.engine.seeding import begin_round
 from village_rules.errors import ArgumentTypeError, SetupError
 from village_rules.loader import builtin_edition
 from village_rules.pending import ChooseCompensationCube, ChooseTurn
+from village_rules.rule_ids import RuleId
 from village_rules.rules import Rules, Variant
 from village_rules.state import PLAYER_COLOURS, GameState, PlayerState, Supply
 from village_rules.tally import Tally
@@ -45,7 +46,7 @@ def new_game(
     if seed < 0:
         # random.Random(-s) is random.Random(s): a negative seed would silently replay the
         # game of its absolute value, so it is refused rather than aliased.
-        raise SetupError("SET-01", f"seed {seed} is negative; a seed is a whole number 0 or more")
+        raise SetupError(RuleId.SET_01, f"seed {seed} is negative; a seed is a whole number 0 or more")
     rules = _rules(edition, players, variant)
     rng = random.Random(seed)
     dealt: list[Action] = []
@@ -83,7 +84,9 @@ def game_from_deal(
     rules = _rules(edition, players, variant)
     _check_deal(rules, players, dealt)
     if _deal_step(rules, players, list(dealt)):
-        raise SetupError("SET-05", f"the deal is incomplete: {len(dealt)} outcome(s) given, more are needed")
+        raise SetupError(
+            RuleId.SET_05, f"the deal is incomplete: {len(dealt)} outcome(s) given, more are needed"
+        )
     return _build(rules, players, list(dealt))
 
 
@@ -113,7 +116,7 @@ def _rules(edition: str | EditionData, players: int, variant: Variant | None) ->
     data = builtin_edition(edition) if isinstance(edition, str) else edition
     if players not in data.player_counts:
         raise SetupError(
-            "SET-01",
+            RuleId.SET_01,
             f"{data.edition} is for {data.min_players}-{data.max_players} players, not {players}",
         )
     return Rules(data, variant or Variant())
@@ -123,7 +126,7 @@ def _check_deal(rules: Rules, players: int, dealt: Sequence[Action]) -> None:
     for k in range(len(dealt)):
         offered = [a for a, _ in _deal_step(rules, players, list(dealt[:k]))]
         if dealt[k] not in offered:
-            rule = "SET-10" if isinstance(dealt[k], DrawCube) else "SET-05"
+            rule = RuleId.SET_10 if isinstance(dealt[k], DrawCube) else RuleId.SET_05
             allowed = ", ".join(format_action(a) for a in offered) or "none: the deal is complete"
             raise SetupError(
                 rule, f"deal outcome {k} {format_action(dealt[k])!r} is not possible (outcomes: {allowed})"
@@ -223,7 +226,9 @@ def _deal_customers(state: GameState, outcomes: Iterator[Action]) -> GameState:
             drawn = next(outcomes, None)
             if drawn is None:
                 break
-            assert isinstance(drawn, DrawCustomer) and drawn.tile in pile
+            if not (isinstance(drawn, DrawCustomer) and drawn.tile in pile):
+                problem = f"{format_action(drawn)!r} is not a customer tile left in the pile"
+                raise SetupError(RuleId.SET_05, problem)
             tile = drawn.tile
             pile.remove(tile)
             row[i] = tile
@@ -247,7 +252,10 @@ def _compensate(state: GameState, outcomes: Iterator[Action]) -> GameState:
                 state = take_grain(state, seat, 1)
             case Compensation.RANDOM_CUBE:
                 drawn = next(outcomes)
-                assert isinstance(drawn, DrawCube) and state.supply.cubes[drawn.cube] > 0
+                if not (isinstance(drawn, DrawCube) and state.supply.cubes[drawn.cube] > 0):
+                    raise SetupError(
+                        RuleId.SET_10, f"{format_action(drawn)!r} is not a cube the supply still holds"
+                    )
                 state = take_cube(state, seat, drawn.cube)
             case Compensation.CHOSEN_CUBE:
                 chooser = seat

@@ -47,6 +47,7 @@ class Supply:
 
 @dataclass(frozen=True, slots=True)
 class PlayerState:
+    """One player's farmyard: members, grain, goods, cubes, coins, prestige, markers, customers."""
     colour: str
     members: tuple[Location, ...]
     grain: int
@@ -117,6 +118,10 @@ class Mass:
 
 @dataclass(frozen=True, slots=True)
 class GameState:
+    """A position of a game: the board, the farmyards, the supply and the pending step.
+
+    Immutable; `apply` returns a new state. Save and load it with `to_json`/`from_json`."""
+
     rules: Rules
     round: int
     start_player: int
@@ -152,14 +157,17 @@ class GameState:
 
     @property
     def num_players(self) -> int:
+        """How many players the game has."""
         return len(self.players)
 
     @property
     def is_terminal(self) -> bool:
+        """True when the game is over."""
         return isinstance(self.pending, GameOver)
 
     @property
     def is_chance(self) -> bool:
+        """True when the next step is a chance event (not a player's decision)."""
         return isinstance(self.pending, CHANCE_TYPES)
 
     def current_player(self) -> int:
@@ -173,28 +181,36 @@ class GameState:
     # --- look-ups ----------------------------------------------------------------------
 
     def space(self, space: ActionSpace) -> Tally[Cube]:
+        """The cubes on an action space."""
         return self.spaces[_SPACE_INDEX[space]]
 
     def cubes_on_board(self) -> int:
+        """How many cubes lie on all the action spaces together."""
         return sum(t.total() for t in self.spaces)
 
     def number_of(self, index: int) -> int:
+        """The number printed on the member with this index."""
         return self.rules.data.family_numbers[index]
 
     def chronicle_count(self, category: Category) -> int:
+        """How many members all players have in a chronicle category."""
         target = InChronicle(category)
         return sum(1 for p in self.players for loc in p.members if loc == target)
 
     def chronicle_free(self, category: Category) -> int:
+        """How many spaces of a chronicle category are still free."""
         return self.rules.data.chronicle_open(category, self.num_players) - self.chronicle_count(category)
 
     def chronicle_free_total(self) -> int:
+        """How many chronicle spaces are still free in all."""
         return sum(self.chronicle_free(c) for c in Category)
 
     def graveyard_count(self) -> int:
+        """How many members lie in the graveyard."""
         return sum(1 for p in self.players for loc in p.members if isinstance(loc, InGraveyard))
 
     def graveyard_free(self) -> int:
+        """How many graves are still free."""
         return self.rules.data.graveyard_open(self.num_players) - self.graveyard_count()
 
     def bag_members(self) -> list[tuple[int, int]]:
@@ -207,6 +223,7 @@ class GameState:
         ]
 
     def living_members(self, seat: int) -> int:
+        """How many of `seat`'s members are alive (on the board, farmyard or in the bag)."""
         return sum(1 for loc in self.players[seat].members if is_alive(loc))
 
     def seats_from(self, first: int) -> list[int]:
@@ -217,10 +234,12 @@ class GameState:
     # --- functional updates ------------------------------------------------------------
 
     def with_player(self, seat: int, player: PlayerState) -> GameState:
+        """The state with `seat`'s farmyard replaced."""
         players = self.players
         return _evolve(self, _PLAYERS_AT, (*players[:seat], player, *players[seat + 1 :]))
 
     def with_space(self, space: ActionSpace, cubes: Tally[Cube]) -> GameState:
+        """The state with the cubes of an action space replaced."""
         spaces = self.spaces
         i = _SPACE_INDEX[space]
         return _evolve(self, _SPACES_AT, (*spaces[:i], cubes, *spaces[i + 1 :]))

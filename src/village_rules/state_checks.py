@@ -30,6 +30,7 @@ from village_rules.actions import (
 from village_rules.components import ActionSpace, Compensation, OnCouncil
 from village_rules.edition import RewardKind
 from village_rules.engine.core import legal_actions
+from village_rules.errors import VillageError
 from village_rules.pending import (
     ChooseAction,
     ChooseCompensationCube,
@@ -374,7 +375,7 @@ def _step_problems(state: GameState) -> list[Problem]:
             if origin is not None:
                 try:
                     allowed = action in legal_actions(origin)
-                except (AssertionError, IndexError, KeyError, ValueError):
+                except (VillageError, IndexError, KeyError, ValueError):
                     allowed = False
                 if not allowed:
                     return [

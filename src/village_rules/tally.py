@@ -26,6 +26,7 @@ class Tally(Generic[K]):
 
     @staticmethod
     def of(counts: Mapping[K, int] | Iterable[tuple[K, int]]) -> Tally[K]:
+        """A tally of counts; raises ValueError for a negative count."""
         pairs = counts.items() if isinstance(counts, Mapping) else counts
         merged: dict[K, int] = {}
         for key, n in pairs:
@@ -44,15 +45,18 @@ class Tally(Generic[K]):
         return (k for k, _ in self.items)
 
     def total(self) -> int:
+        """The sum of all counts."""
         total = 0
         for _, n in self.items:
             total += n
         return total
 
     def as_dict(self) -> dict[K, int]:
+        """The counts as a dictionary."""
         return dict(self.items)
 
     def add(self, key: K, n: int = 1) -> Tally[K]:
+        """The tally with `n` more of `key`; raises ValueError for a negative `n`."""
         if n < 0:
             raise ValueError(f"cannot add {n} {key.value}")
         if n == 0:
@@ -66,6 +70,7 @@ class Tally(Generic[K]):
         return Tally((*items, (key, n)))
 
     def remove(self, key: K, n: int = 1) -> Tally[K]:
+        """The tally with `n` fewer of `key`; raises ValueError when it has fewer."""
         items = self.items
         for i, (k, have) in enumerate(items):
             if k is key:
@@ -81,12 +86,14 @@ class Tally(Generic[K]):
         return self
 
     def plus(self, other: Tally[K]) -> Tally[K]:
+        """The sum of two tallies."""
         out = self
         for k, n in other.items:
             out = out.add(k, n)
         return out
 
     def minus(self, other: Tally[K]) -> Tally[K]:
+        """This tally less `other`; raises ValueError when `other` holds more of a key."""
         out = self
         for k, n in other.items:
             have = out[k]

@@ -49,6 +49,7 @@ def path_cost(data: EditionData, a: str, b: str) -> Cost:
 
 
 def city(data: EditionData, city_id: str) -> City:
+    """The city with this id on the edition's travel map."""
     node: City = travel_graph(data).nodes[city_id]["city"]
     return node
 

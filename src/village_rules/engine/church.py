@@ -7,14 +7,17 @@ from village_rules.components import BLACK_BAG, FARMYARD
 from village_rules.edition import Cost
 from village_rules.engine.common import find_member, move_member, numbers_at
 from village_rules.engine.context import Ctx
+from village_rules.rule_ids import RuleId
 from village_rules.state import GameState
 
 
 def candidates(state: GameState, seat: int) -> list[Action]:
+    """The church actions open to `seat`: one per member number on its farmyard."""
     return [ChurchEnter(n) for n in numbers_at(state, seat, FARMYARD)]
 
 
 def precondition(state: GameState, seat: int, action: Action) -> str | None:
+    """Why `seat` may not enter the church with this member now, or None."""
     assert isinstance(action, ChurchEnter)
     if find_member(state, seat, FARMYARD, action.number) is None:
         return f"church: you have no member numbered {action.number} on your farmyard"
@@ -27,8 +30,9 @@ def costs(state: GameState, seat: int, action: Action) -> list[Cost]:
 
 
 def effect(state: GameState, seat: int, action: Action, ctx: Ctx) -> GameState:
+    """CHU-01: a farmyard member goes into the black bag."""
     assert isinstance(action, ChurchEnter)
-    ctx.fire("CHU-01")
+    ctx.fire(RuleId.CHU_01)
     index = find_member(state, seat, FARMYARD, action.number)
     assert index is not None
     return move_member(state, seat, index, BLACK_BAG)

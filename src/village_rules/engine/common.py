@@ -22,6 +22,7 @@ def numbers_at(state: GameState, seat: int, location: Location) -> list[int]:
 
 
 def move_member(state: GameState, seat: int, index: int, to: Location) -> GameState:
+    """The state with one of `seat`'s members (by index) moved to `to`."""
     p = state.players[seat]
     members = list(p.members)
     members[index] = to
@@ -64,5 +65,6 @@ def take_grain(state: GameState, seat: int, amount: int) -> GameState:
 
 
 def gain_prestige(state: GameState, seat: int, amount: int) -> GameState:
+    """The state with `seat`'s prestige raised by `amount`."""
     p = state.players[seat]
     return state.with_player(seat, replace(p, prestige=p.prestige + amount))

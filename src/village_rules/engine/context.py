@@ -7,11 +7,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from village_rules.rule_ids import RuleId
+
 
 @dataclass(slots=True)
 class Ctx:
+    """What one transition carries besides the state: the optional rule trace."""
     trace: list[str] | None = None
 
-    def fire(self, rule: str) -> None:
+    def fire(self, rule: RuleId) -> None:
+        """Record that a rule applied (nothing when tracing is off)."""
         if self.trace is not None:
             self.trace.append(rule)

@@ -65,7 +65,7 @@ from village_rules.engine.context import Ctx
 from village_rules.engine.end_of_game import end_of_turn
 from village_rules.engine.payment import coin_splits, describe_shortfall, pay, payment_options
 from village_rules.engine.time_and_death import death_candidates, kill, resolve_deaths
-from village_rules.errors import IllegalActionError
+from village_rules.errors import IllegalActionError, InternalError, NotARule
 from village_rules.evolve import replace
 from village_rules.pending import (
     ChooseAction,
@@ -85,15 +85,18 @@ from village_rules.pending import (
     RefillDraw,
     SeedDraw,
 )
+from village_rules.rule_ids import RuleId
 from village_rules.state import GameState, Turn
 
 
 class SpaceRules(Protocol):
     """What each action-space module (harvest, family, crafts, …) provides to the core."""
 
-    def candidates(self, state: GameState, seat: int) -> list[Action]: ...
+    def candidates(self, state: GameState, seat: int) -> list[Action]:
+        """The actions of this space open to `seat` (before costs are checked)."""
 
-    def precondition(self, state: GameState, seat: int, action: Action) -> str | None: ...
+    def precondition(self, state: GameState, seat: int, action: Action) -> str | None:
+        """Why `seat` may not take `action` now, or None."""
 
 
 # Which module performs the first decision of each action space.
@@ -107,31 +110,31 @@ _SPACE_ACTIONS: dict[ActionSpace, SpaceRules] = {
 }
 
 # The rule an action belongs to, for errors and traces.
-_RULE_OF: dict[type, str] = {
-    TakeCube: "TURN-01",
-    Well: "WELL-01",
-    FreeAction: "END-03",
-    Harvest: "HARV-01",
-    Birth: "FAM-01",
-    CallHome: "FAM-02",
-    Train: "CRAFT-01",
-    Produce: "CRAFT-02",
-    Buy: "CRAFT-03",
-    Mill: "CRAFT-04",
-    Travel: "TRV-01",
-    CouncilPlace: "CNC-01",
-    CouncilAdvance: "CNC-02",
-    Privilege: "CNC-04",
-    ChurchEnter: "CHU-01",
-    Pay: "COIN-01",
-    Die: "DEATH-02",
-    Serve: "MKT-02",
-    Pass: "MKT-04",
-    BuyFromBag: "MASS-02",
-    ChurchStep: "MASS-04",
-    PickGood: "CNC-07",
-    PickCube: "CNC-06",
-    Skip: "TURN-02",
+_RULE_OF: dict[type, RuleId] = {
+    TakeCube: RuleId.TURN_01,
+    Well: RuleId.WELL_01,
+    FreeAction: RuleId.END_03,
+    Harvest: RuleId.HARV_01,
+    Birth: RuleId.FAM_01,
+    CallHome: RuleId.FAM_02,
+    Train: RuleId.CRAFT_01,
+    Produce: RuleId.CRAFT_02,
+    Buy: RuleId.CRAFT_03,
+    Mill: RuleId.CRAFT_04,
+    Travel: RuleId.TRV_01,
+    CouncilPlace: RuleId.CNC_01,
+    CouncilAdvance: RuleId.CNC_02,
+    Privilege: RuleId.CNC_04,
+    ChurchEnter: RuleId.CHU_01,
+    Pay: RuleId.COIN_01,
+    Die: RuleId.DEATH_02,
+    Serve: RuleId.MKT_02,
+    Pass: RuleId.MKT_04,
+    BuyFromBag: RuleId.MASS_02,
+    ChurchStep: RuleId.MASS_04,
+    PickGood: RuleId.CNC_07,
+    PickCube: RuleId.CNC_06,
+    Skip: RuleId.TURN_02,
 }
 
 
@@ -193,7 +196,7 @@ def apply(state: GameState, action: Action, trace: list[str] | None = None) -> G
     check_action(action)  # ActionTypeError for a wrong type or wrongly typed fields
     ctx = Ctx(trace)
     if state.is_terminal:
-        raise IllegalActionError("END-06", format_action(action), "the game is over")
+        raise IllegalActionError(RuleId.END_06, format_action(action), "the game is over")
     if state.is_chance:
         if not _is_outcome(state, action):
             outcomes = [a for a, _ in chance_outcomes(state)]
@@ -359,7 +362,9 @@ def _module_of(action: Action) -> SpaceRules | None:
     return None
 
 
-def _illegal(state: GameState, action: Action, explain: bool = True) -> tuple[str, str] | None:
+def _illegal(
+    state: GameState, action: Action, explain: bool = True
+) -> tuple[RuleId | NotARule, str] | None:
     """(rule, reason) if `action` is not allowed now, else None. Without `explain` the
     reason of an unaffordable cost is not spelled out (legal_actions only needs a yes/no)."""
     pending = state.pending
@@ -375,9 +380,9 @@ def _illegal(state: GameState, action: Action, explain: bool = True) -> tuple[st
         alternatives, coins_ok = _costs(state, seat, pending.action)
         if action not in _payment_options(state, seat, pending.action, alternatives, coins_ok):
             if not explain:
-                return "COIN-01", ""
+                return RuleId.COIN_01, ""
             return (
-                "COIN-01",
+                RuleId.COIN_01,
                 f"not a way to pay {format_action(pending.action)!r}: "
                 f"{describe_shortfall(alternatives, state.players[seat])}",
             )
@@ -395,20 +400,20 @@ def _illegal(state: GameState, action: Action, explain: bool = True) -> tuple[st
     return None
 
 
-def _rule_for(state: GameState, seat: int, action: Action) -> str:
+def _rule_for(state: GameState, seat: int, action: Action) -> RuleId:
     """The rule that decides whether `action` is allowed here (named in errors)."""
     match action:
         case Serve():
-            return "MKT-02" if market_day.is_free_sale(state, seat) else "MKT-03"
+            return RuleId.MKT_02 if market_day.is_free_sale(state, seat) else RuleId.MKT_03
         case Travel(origin):
-            return "TRV-01" if origin == state.rules.data.village else "TRV-02"
+            return RuleId.TRV_01 if origin == state.rules.data.village else RuleId.TRV_02
         case Well() if state.cubes_on_board() == 0:
-            return "WELL-02"
+            return RuleId.WELL_02
         case Privilege(4) if state.players[seat].coins < state.rules.data.privilege_coin_price:
-            return "CNC-08"
+            return RuleId.CNC_08
         case PickCube() if isinstance(state.pending, ChooseCompensationCube):
-            return "SET-10"
-    return _RULE_OF.get(type(action), "TURN-01")
+            return RuleId.SET_10
+    return _RULE_OF.get(type(action), RuleId.TURN_01)
 
 
 def _precondition(state: GameState, seat: int, action: Action) -> str | None:
@@ -495,7 +500,7 @@ def _perform(state: GameState, action: Action, ctx: Ctx) -> tuple[GameState, Pen
     match pending:
         case SeedDraw():
             assert isinstance(action, DrawCube)
-            ctx.fire("SEED-02")
+            ctx.fire(RuleId.SEED_02)
             state = seeding.draw_onto_space(state, pending, action.cube)
             return state, state.pending
         case RefillDraw():
@@ -505,14 +510,14 @@ def _perform(state: GameState, action: Action, ctx: Ctx) -> tuple[GameState, Pen
             return mass.draw(state, pending, action, ctx)
         case ChooseCompensationCube(seat):
             assert isinstance(action, PickCube)
-            ctx.fire("SET-10")
+            ctx.fire(RuleId.SET_10)
             state = seeding.begin_round(take_cube(state, seat, action.colour))
             return state, state.pending
         case ChooseTurn(seat):
             return _start_turn(state, seat, action, ctx)
         case ChooseAction(seat):
             if isinstance(action, Skip):
-                ctx.fire("TURN-02")
+                ctx.fire(RuleId.TURN_02)
                 return state, None
             return _pay_or_ask(state, seat, action, ctx)
         case ChoosePayment(seat, paid_for):
@@ -537,7 +542,7 @@ def _perform(state: GameState, action: Action, ctx: Ctx) -> tuple[GameState, Pen
             return state, None
         case ChooseDying(seat):
             assert isinstance(action, Die)
-            ctx.fire("DEATH-02")
+            ctx.fire(RuleId.DEATH_02)
             return kill(state, seat, action.location, ctx), None
         case MarketChoice(seat):
             if isinstance(action, Pass):
@@ -560,11 +565,11 @@ def _start_turn(state: GameState, seat: int, action: Action, ctx: Ctx) -> tuple[
             state = turn.take_cube(state, seat, action, ctx)
             return _begin_action(state, seat, space, ctx)
         case Well():
-            ctx.fire("WELL-01")
+            ctx.fire(RuleId.WELL_01)
             state = replace(state, turn=Turn(seat))
             return _pay_or_ask(state, seat, action, ctx)
         case FreeAction(space):
-            ctx.fire("END-03")
+            ctx.fire(RuleId.END_03)
             state = replace(state, turn=Turn(seat))
             return _begin_action(state, seat, space, ctx)
     raise AssertionError(action)
@@ -635,7 +640,7 @@ def _settle(state: GameState, sub: Pending | None, ctx: Ctx) -> GameState:
                 if isinstance(sub, ChooseSupplyCube | ChooseSupplyGood):
                     sub = None  # AMB-03: the supply is out; nothing to take
                     continue
-                raise AssertionError(f"no legal action at {_describe(sub)}")
+                raise InternalError("engine.core._settle", f"no legal action at {_describe(sub)}")
             state, sub = _perform(state, options[0], ctx)
             continue
         state, sub = _next_step(state, ctx)
@@ -648,7 +653,7 @@ def _next_step(state: GameState, ctx: Ctx) -> tuple[GameState, Pending | None]:
         if not day.closed:
             for seat in state.seats_from(day.current):
                 if state.deaths_owed[seat]:
-                    ctx.fire("DEATH-06")  # during a market day: at once
+                    ctx.fire(RuleId.DEATH_06)  # during a market day: at once
                     state, dying = resolve_deaths(state, seat, ctx)
                     if dying is not None:
                         return state, dying
@@ -656,7 +661,7 @@ def _next_step(state: GameState, ctx: Ctx) -> tuple[GameState, Pending | None]:
                 current = state.market_day
                 assert current is not None
                 return state, MarketChoice(current.current)
-            ctx.fire("MKT-05")
+            ctx.fire(RuleId.MKT_05)
             state = market_day.close(state, ctx)
         refill = market_day.next_refill(state)
         if refill is not None:
@@ -670,15 +675,15 @@ def _next_step(state: GameState, ctx: Ctx) -> tuple[GameState, Pending | None]:
         return end_of_turn(replace(state, turn=None), seat, ctx)
     if state.mass is not None:
         return _end_of_mass(state, ctx)
-    raise AssertionError("nothing to do next")
+    raise InternalError("engine.core", "nothing to do next")
 
 
 def _end_of_mass(state: GameState, ctx: Ctx) -> tuple[GameState, Pending | None]:
     assert state.mass is not None
     if state.mass.final:
-        ctx.fire("SCORE-01")
+        ctx.fire(RuleId.SCORE_01)
         return replace(state, mass=None), GameOver()
-    ctx.fire("ROUND-02")
+    ctx.fire(RuleId.ROUND_02)
     start = state.start_player if state.next_start_holder is None else state.next_start_holder
     state = replace(state, mass=None, round=state.round + 1, start_player=start, next_start_holder=None)
     state = seeding.begin_round(state)

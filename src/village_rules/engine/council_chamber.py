@@ -10,6 +10,7 @@ from village_rules.engine.common import find_member, gain_prestige, move_member,
 from village_rules.engine.context import Ctx
 from village_rules.evolve import replace
 from village_rules.pending import ChoosePrivilege, ChooseSupplyCube, ChooseSupplyGood, Pending
+from village_rules.rule_ids import RuleId
 from village_rules.state import GameState
 
 
@@ -20,6 +21,7 @@ def highest_stage(state: GameState, seat: int) -> int:
 
 
 def candidates(state: GameState, seat: int) -> list[Action]:
+    """The council chamber actions open to `seat`: place a member, or advance one."""
     d = state.rules.data
     out: list[Action] = [CouncilPlace(n) for n in numbers_at(state, seat, FARMYARD)]
     for stage in range(1, d.council_stages):
@@ -29,6 +31,7 @@ def candidates(state: GameState, seat: int) -> list[Action]:
 
 
 def precondition(state: GameState, seat: int, action: Action) -> str | None:
+    """Why `seat` may not take this council chamber action now, or None."""
     d = state.rules.data
     match action:
         case CouncilPlace(number):
@@ -56,6 +59,7 @@ def privilege_precondition(state: GameState, seat: int, stage: int, max_stage: i
 
 
 def costs(state: GameState, seat: int, action: Action) -> list[Cost]:
+    """The alternative costs of a council chamber action (CNC-01, CNC-02)."""
     d = state.rules.data
     match action:
         case CouncilPlace(_):
@@ -69,20 +73,21 @@ def costs(state: GameState, seat: int, action: Action) -> list[Cost]:
 
 
 def effect(state: GameState, seat: int, action: Action, ctx: Ctx) -> tuple[GameState, Pending | None]:
+    """Perform a council chamber action; a privilege to choose may follow."""
     match action:
         case CouncilPlace(number):
-            ctx.fire("CNC-01")
+            ctx.fire(RuleId.CNC_01)
             index = find_member(state, seat, FARMYARD, number)
             assert index is not None
             return move_member(state, seat, index, OnCouncil(1)), ChoosePrivilege(seat, 1)
         case CouncilAdvance(stage, number):
-            ctx.fire("CNC-02")
+            ctx.fire(RuleId.CNC_02)
             index = find_member(state, seat, OnCouncil(stage), number)
             assert index is not None
             state = move_member(state, seat, index, OnCouncil(stage + 1))
             return state, ChoosePrivilege(seat, stage + 1)
         case Privilege(stage):
-            ctx.fire("CNC-03")
+            ctx.fire(RuleId.CNC_03)
             return use_privilege(state, seat, stage, ctx)
     raise AssertionError(action)
 
@@ -92,18 +97,18 @@ def use_privilege(state: GameState, seat: int, stage: int, ctx: Ctx) -> tuple[Ga
     d = state.rules.data
     match stage:
         case 1:
-            ctx.fire("CNC-05")
+            ctx.fire(RuleId.CNC_05)
             if state.next_start_holder is None:
                 state = replace(state, next_start_holder=seat)
             return state, None
         case 2:
-            ctx.fire("CNC-06")
+            ctx.fire(RuleId.CNC_06)
             return state, ChooseSupplyCube(seat, d.privilege_cubes)
         case 3:
-            ctx.fire("CNC-07")
+            ctx.fire(RuleId.CNC_07)
             return state, ChooseSupplyGood(seat, d.privilege_goods)
         case 4:
-            ctx.fire("CNC-08")
+            ctx.fire(RuleId.CNC_08)
             p = state.players[seat]
             state = state.with_player(seat, replace(p, coins=p.coins - d.privilege_coin_price))
             state = replace(

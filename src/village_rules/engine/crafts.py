@@ -8,10 +8,12 @@ from village_rules.components import FARMYARD, AtCraft
 from village_rules.edition import Cost
 from village_rules.engine.common import find_member, move_member, numbers_at, take_coins, take_good
 from village_rules.engine.context import Ctx
+from village_rules.rule_ids import RuleId
 from village_rules.state import GameState
 
 
 def candidates(state: GameState, seat: int) -> list[Action]:
+    """The crafts actions open to `seat`: train, produce, buy or mill."""
     data = state.rules.data
     out: list[Action] = []
     farm_numbers = numbers_at(state, seat, FARMYARD)
@@ -31,6 +33,7 @@ def train_alone_allowed(state: GameState) -> bool:
 
 
 def precondition(state: GameState, seat: int, action: Action) -> str | None:
+    """Why `seat` may not take this crafts action now, or None."""
     data = state.rules.data
     match action:
         case Train(_, _, None) if not train_alone_allowed(state):
@@ -68,23 +71,24 @@ def costs(state: GameState, seat: int, action: Action) -> list[Cost]:
 
 
 def effect(state: GameState, seat: int, action: Action, ctx: Ctx) -> GameState:
+    """Perform a crafts action (CRAFT-01..04)."""
     match action:
         case Train(building, number, good):
-            ctx.fire("CRAFT-01")
+            ctx.fire(RuleId.CRAFT_01)
             index = find_member(state, seat, FARMYARD, number)
             assert index is not None
             state = move_member(state, seat, index, AtCraft(building))
             if good is None:
-                ctx.fire("CRAFT-05")  # AMB-26 b: trained, nothing produced
+                ctx.fire(RuleId.CRAFT_05)  # AMB-26 b: trained, nothing produced
                 return state
             return take_good(state, seat, good)
         case Produce(_, good):
-            ctx.fire("CRAFT-02")
+            ctx.fire(RuleId.CRAFT_02)
             return take_good(state, seat, good)
         case Buy(_, good):
-            ctx.fire("CRAFT-03")
+            ctx.fire(RuleId.CRAFT_03)
             return take_good(state, seat, good)
         case Mill():
-            ctx.fire("CRAFT-04")
+            ctx.fire(RuleId.CRAFT_04)
             return take_coins(state, seat, state.rules.data.mill_coins)
     raise AssertionError(action)

@@ -7,6 +7,7 @@ from village_rules.engine import mass
 from village_rules.engine.context import Ctx
 from village_rules.evolve import replace
 from village_rules.pending import ChooseTurn, Pending
+from village_rules.rule_ids import RuleId
 from village_rules.state import GameState
 
 
@@ -49,21 +50,21 @@ def after_reseeding(state: GameState) -> tuple[int, tuple[int, ...] | None]:
 def end_of_turn(state: GameState, seat: int, ctx: Ctx) -> tuple[GameState, Pending | None]:
     """Who acts next: the next seat, a final action, the mass of the round, or the last mass."""
     if state.end_triggered_by is not None and state.final_turns is None:
-        ctx.fire("END-02" if state.end_triggered_by == seat else "END-04")
+        ctx.fire(RuleId.END_02 if state.end_triggered_by == seat else RuleId.END_04)
         if state.end_triggered_by != seat and state.rules.reading("AMB-09") != "a":
-            ctx.fire("END-07")  # AMB-09 b / c: another first player for the final actions
+            ctx.fire(RuleId.END_07)  # AMB-09 b / c: another first player for the final actions
         state = replace(state, final_turns=final_order(state, seat))
         if round_mass_first(state):
-            ctx.fire("ROUND-01")  # AMB-33 b: the round still ends with its mass and reseeding
-            ctx.fire("END-08")
+            ctx.fire(RuleId.ROUND_01)  # AMB-33 b: the round still ends with its mass and reseeding
+            ctx.fire(RuleId.END_08)
             return mass.start(state, final=False, ctx=ctx)
     if state.final_turns is not None:
         if not state.final_turns:
-            ctx.fire("END-06")  # the final mass, then the final scoring
+            ctx.fire(RuleId.END_06)  # the final mass, then the final scoring
             return mass.start(state, final=True, ctx=ctx)
         following, *rest = state.final_turns
         return replace(state, final_turns=tuple(rest)), ChooseTurn(following)
     if state.cubes_on_board() == 0:
-        ctx.fire("ROUND-01")  # the last cube was taken: the round ends with a mass
+        ctx.fire(RuleId.ROUND_01)  # the last cube was taken: the round ends with a mass
         return mass.start(state, final=False, ctx=ctx)
     return state, ChooseTurn((seat + 1) % state.num_players)

@@ -14,6 +14,7 @@ from village_rules.components import (
 )
 from village_rules.engine.common import find_member, move_member
 from village_rules.engine.context import Ctx
+from village_rules.rule_ids import RuleId
 from village_rules.state import GameState
 
 
@@ -26,6 +27,7 @@ def can_call_home(state: GameState, location: Location) -> bool:
 
 
 def candidates(state: GameState, seat: int) -> list[Action]:
+    """The family actions open to `seat`: a birth, or calling a member home."""
     calls = {
         CallHome(loc, state.number_of(i))
         for i, loc in enumerate(state.players[seat].members)
@@ -36,6 +38,7 @@ def candidates(state: GameState, seat: int) -> list[Action]:
 
 
 def precondition(state: GameState, seat: int, action: Action) -> str | None:
+    """Why `seat` may not take this family action now, or None."""
     if isinstance(action, Birth):
         if UNBORN not in state.players[seat].members:
             return "family: no unborn member is left in your supply"
@@ -51,12 +54,13 @@ def precondition(state: GameState, seat: int, action: Action) -> str | None:
 
 
 def effect(state: GameState, seat: int, action: Action, ctx: Ctx) -> GameState:
+    """Perform a birth (FAM-01) or call a member home (FAM-02)."""
     if isinstance(action, Birth):
-        ctx.fire("FAM-01")  # always the lowest-numbered unborn member
+        ctx.fire(RuleId.FAM_01)  # always the lowest-numbered unborn member
         index = next(i for i, loc in enumerate(state.players[seat].members) if loc == UNBORN)
         return move_member(state, seat, index, FARMYARD)
     assert isinstance(action, CallHome)
-    ctx.fire("FAM-02")
+    ctx.fire(RuleId.FAM_02)
     called = find_member(state, seat, action.location, action.number)
     assert called is not None
     return move_member(state, seat, called, FARMYARD)

@@ -6,10 +6,12 @@ from village_rules.actions import Action, Harvest
 from village_rules.components import FARMYARD, Good
 from village_rules.engine.common import take_grain
 from village_rules.engine.context import Ctx
+from village_rules.rule_ids import RuleId
 from village_rules.state import GameState
 
 
 def candidates(state: GameState, seat: int) -> list[Action]:
+    """The grain harvest action (always offered; the precondition decides)."""
     return [Harvest()]
 
 
@@ -37,9 +39,10 @@ def harvest_yield(state: GameState, seat: int) -> int:
 
 
 def effect(state: GameState, seat: int, action: Action, ctx: Ctx) -> GameState:
-    ctx.fire("HARV-01")
-    ctx.fire("HARV-02")
+    """Harvest: the farmyard gains its yield of grain, up to the limit (HARV-01..03)."""
+    ctx.fire(RuleId.HARV_01)
+    ctx.fire(RuleId.HARV_02)
     amount = harvest_yield(state, seat)
     if state.players[seat].grain + amount > state.rules.data.grain_capacity:
-        ctx.fire("HARV-03")  # the farmyard holds at most 5 grain
+        ctx.fire(RuleId.HARV_03)  # the farmyard holds at most 5 grain
     return take_grain(state, seat, amount)

@@ -18,18 +18,19 @@ from village_rules.engine.payment import payment_options
 from village_rules.engine.time_and_death import cap_owed
 from village_rules.evolve import replace
 from village_rules.pending import RefillDraw
+from village_rules.rule_ids import RuleId
 from village_rules.state import GameState, MarketDay
 
 
 def start(state: GameState, seat: int, ctx: Ctx) -> GameState:
     """MKT-01: the market day begins with its trigger player."""
-    ctx.fire("MKT-01")
+    ctx.fire(RuleId.MKT_01)
     owed = list(state.deaths_owed)
     held = owed[seat]
     owed[seat] = 0
     out = sitting_out(state, seat)
     if out:
-        ctx.fire("MKT-08")  # AMB-34 b: players who have had their final action sit out
+        ctx.fire(RuleId.MKT_08)  # AMB-34 b: players who have had their final action sit out
     day = MarketDay(trigger=seat, current=seat, passed=out, trigger_sold=False, held_deaths=held)
     return replace(state, market_day=day, deaths_owed=tuple(owed))
 
@@ -43,11 +44,13 @@ def sitting_out(state: GameState, trigger: int) -> tuple[int, ...]:
 
 
 def candidates(state: GameState, seat: int) -> list[Action]:
+    """The market-day choices of `seat`: serve an available customer, or pass."""
     tiles = sorted(t for t in state.market_available if t is not None)
     return [*(Serve(t) for t in tiles), Pass()]
 
 
 def precondition(state: GameState, seat: int, action: Action) -> str | None:
+    """Why `seat` may not serve this customer or pass now, or None."""
     if isinstance(action, Serve) and action.tile not in state.market_available:
         return f"market: customer {action.tile} is not on an available (blue) space"
     if isinstance(action, Pass) and must_serve(state, seat):
@@ -118,19 +121,20 @@ def costs(state: GameState, seat: int, action: Action) -> list[Cost]:
 
 
 def effect(state: GameState, seat: int, action: Action, ctx: Ctx) -> GameState:
+    """Serve a customer or pass, and move the market day on."""
     day = state.market_day
     assert day is not None
     if isinstance(action, Pass) and first_pass_waived(state, seat):
-        ctx.fire("MKT-10")  # AMB-06 b: the market-day player's first-chance pass does not count
+        ctx.fire(RuleId.MKT_10)  # AMB-06 b: the market-day player's first-chance pass does not count
         day = replace(day, first_pass_waived=True)
     elif isinstance(action, Pass):
-        ctx.fire("MKT-04")
+        ctx.fire(RuleId.MKT_04)
         day = replace(day, passed=tuple(sorted((*day.passed, seat))))
     else:
         assert isinstance(action, Serve)
         if is_free_sale(state, seat) and state.rules.reading("AMB-06") == "c":
-            ctx.fire("MKT-09")  # AMB-06 c: the market-day player's first chance is a sale
-        ctx.fire("MKT-02" if is_free_sale(state, seat) else "MKT-03")
+            ctx.fire(RuleId.MKT_09)  # AMB-06 c: the market-day player's first chance is a sale
+        ctx.fire(RuleId.MKT_02 if is_free_sale(state, seat) else RuleId.MKT_03)
         p = state.players[seat]
         state = state.with_player(seat, replace(p, customers=(*p.customers, action.tile)))
         state = replace(
@@ -163,7 +167,7 @@ def is_over(state: GameState) -> bool:
 def close(state: GameState, ctx: Ctx) -> GameState:
     """MKT-06: waiting customers move up in order onto the available spaces, the rest of
     the waiting line moves forward; the empty waiting spaces are refilled by chance."""
-    ctx.fire("MKT-06")
+    ctx.fire(RuleId.MKT_06)
     queue = [t for t in state.market_waiting if t is not None]
     available = list(state.market_available)
     for i, tile in enumerate(available):
@@ -196,7 +200,8 @@ def refill_outcomes(state: GameState) -> list[tuple[Action, Fraction]]:
 
 
 def place_refill(state: GameState, pending: RefillDraw, tile: int, ctx: Ctx) -> GameState:
-    ctx.fire("MKT-07")
+    """MKT-07: a drawn customer tile fills a waiting space of the market."""
+    ctx.fire(RuleId.MKT_07)
     waiting = list(state.market_waiting)
     waiting[pending.position] = tile
     pile = tuple(t for t in state.customer_pile if t != tile)

@@ -13,11 +13,13 @@ from village_rules.engine.common import find_member, gain_prestige, move_member,
 from village_rules.engine.context import Ctx
 from village_rules.evolve import replace
 from village_rules.pending import MassAdvance, MassBuy, MassDraw, Pending
+from village_rules.rule_ids import RuleId
 from village_rules.state import GameState, Mass
 
 
 def start(state: GameState, final: bool, ctx: Ctx) -> tuple[GameState, Pending]:
-    ctx.fire("MASS-01")
+    """MASS-01: the mass begins; the start player may buy first."""
+    ctx.fire(RuleId.MASS_01)
     return replace(state, mass=Mass(bought=0, final=final)), MassBuy(state.start_player)
 
 
@@ -25,10 +27,12 @@ def start(state: GameState, final: bool, ctx: Ctx) -> tuple[GameState, Pending]:
 
 
 def buy_candidates(state: GameState, seat: int) -> list[Action]:
+    """The mass purchases open to `seat`: a member from the black bag, by number."""
     return [BuyFromBag(n) for n in numbers_at(state, seat, BLACK_BAG)]
 
 
 def buy_precondition(state: GameState, seat: int, action: Action) -> str | None:
+    """Why `seat` may not buy this member from the bag now, or None."""
     assert isinstance(action, BuyFromBag)
     d = state.rules.data
     mass = state.mass
@@ -44,7 +48,7 @@ def buy_precondition(state: GameState, seat: int, action: Action) -> str | None:
 def buy(state: GameState, seat: int, action: Action, ctx: Ctx) -> tuple[GameState, Pending | None]:
     """MASS-02: pay 1 coin, the member goes to stage 1; after 4 bought, no more drawing."""
     assert isinstance(action, BuyFromBag)
-    ctx.fire("MASS-02")
+    ctx.fire(RuleId.MASS_02)
     d = state.rules.data
     mass = state.mass
     assert mass is not None
@@ -61,7 +65,7 @@ def buy(state: GameState, seat: int, action: Action, ctx: Ctx) -> tuple[GameStat
     if mass.bought + 1 >= d.mass_pieces:
         return after_draws(state, ctx)
     if state.rules.reading("AMB-15") == "b":
-        ctx.fire("MASS-07")  # AMB-15 b: one member per purchase, then the next buyer
+        ctx.fire(RuleId.MASS_07)  # AMB-15 b: one member per purchase, then the next buyer
         return _next_still_buying(state, seat, ctx)
     return state, MassBuy(seat)
 
@@ -121,6 +125,7 @@ def stopped_buying(state: GameState) -> tuple[int, ...]:
 
 
 def start_draws(state: GameState, ctx: Ctx) -> tuple[GameState, Pending | None]:
+    """After the purchases: draw the remaining pieces from the black bag."""
     mass = state.mass
     assert mass is not None
     remaining = state.rules.data.mass_pieces - mass.bought
@@ -128,6 +133,7 @@ def start_draws(state: GameState, ctx: Ctx) -> tuple[GameState, Pending | None]:
 
 
 def next_draw(state: GameState, remaining: int, ctx: Ctx) -> tuple[GameState, Pending | None]:
+    """The next draw from the bag, or what follows once no draw is left."""
     if remaining > 0 and state.bag_monks + len(state.bag_members()) > 0:
         return state, MassDraw(remaining)
     return after_draws(state, ctx)
@@ -144,7 +150,8 @@ def draw_outcomes(state: GameState) -> list[tuple[Action, Fraction]]:
 
 
 def draw(state: GameState, pending: MassDraw, outcome: Action, ctx: Ctx) -> tuple[GameState, Pending | None]:
-    ctx.fire("MASS-03")
+    """MASS-03: a drawn monk is set aside, a drawn member goes to the church."""
+    ctx.fire(RuleId.MASS_03)
     if isinstance(outcome, DrawMonk):
         state = replace(state, bag_monks=state.bag_monks - 1, monks_aside=state.monks_aside + 1)
     else:
@@ -165,6 +172,7 @@ def after_draws(state: GameState, ctx: Ctx) -> tuple[GameState, Pending | None]:
 
 
 def advance_candidates(state: GameState, seat: int) -> list[Action]:
+    """The church steps open to `seat` at the mass: a member one stage up."""
     d = state.rules.data
     return [
         ChurchStep(stage, n)
@@ -174,6 +182,7 @@ def advance_candidates(state: GameState, seat: int) -> list[Action]:
 
 
 def advance_precondition(state: GameState, seat: int, action: Action) -> str | None:
+    """Why `seat` may not move this church member up now, or None."""
     assert isinstance(action, ChurchStep)
     d = state.rules.data
     if not 1 <= action.stage < d.church_stages:
@@ -190,7 +199,7 @@ def advance_precondition(state: GameState, seat: int, action: Action) -> str | N
 def step_up(state: GameState, seat: int, action: Action, ctx: Ctx) -> tuple[GameState, Pending | None]:
     """MASS-04: pay the grain shown between the stages; as many steps as you can pay."""
     assert isinstance(action, ChurchStep)
-    ctx.fire("MASS-04")
+    ctx.fire(RuleId.MASS_04)
     price = state.rules.data.church_step_grain[action.stage - 1]
     index = find_member(state, seat, OnChurch(action.stage), action.number)
     assert index is not None
@@ -201,6 +210,7 @@ def step_up(state: GameState, seat: int, action: Action, ctx: Ctx) -> tuple[Game
 
 
 def next_advancer(state: GameState, seat: int, ctx: Ctx) -> tuple[GameState, Pending | None]:
+    """The next seat to advance a church member, or the end of the mass."""
     following = (seat + 1) % state.num_players
     if following != state.start_player:
         return state, MassAdvance(following)
@@ -211,7 +221,7 @@ def award_majority(state: GameState, ctx: Ctx) -> GameState:
     """MASS-05: 2 prestige to the most members on the church track; a tie goes to the
     furthest-forward member; still tied, each of them (AMB-16, AMB-28). AMB-16 b (MASS-06):
     the tied players' next members, in order, break the tie further."""
-    ctx.fire("MASS-05")
+    ctx.fire(RuleId.MASS_05)
     next_members = state.rules.reading("AMB-16") == "b"
     counts: list[tuple[int, tuple[int, ...], int]] = []
     for seat, p in enumerate(state.players):
@@ -224,7 +234,7 @@ def award_majority(state: GameState, ctx: Ctx) -> GameState:
     tied = [(front, seat) for c, front, seat in counts if c == most]
     best = max(front for front, _ in tied)
     if next_members and sum(front[:1] == best[:1] for front, _ in tied) > 1:
-        ctx.fire("MASS-06")  # AMB-16 b: the furthest members tie; the next ones decide
+        ctx.fire(RuleId.MASS_06)  # AMB-16 b: the furthest members tie; the next ones decide
     for front, seat in tied:
         if front == best:
             state = gain_prestige(state, seat, state.rules.data.majority_prestige)

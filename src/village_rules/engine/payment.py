@@ -15,6 +15,7 @@ from village_rules.edition import Cost
 from village_rules.engine.context import Ctx
 from village_rules.engine.time_and_death import spend_time
 from village_rules.evolve import replace
+from village_rules.rule_ids import RuleId
 from village_rules.state import GameState, PlayerState
 from village_rules.tally import Tally
 
@@ -72,7 +73,7 @@ def pay(state: GameState, seat: int, cost: Cost, coins: Tally[Cube], ctx: Ctx) -
     cubes = cost.cubes.minus(coins)
     total_coins = cost.coins + coins.total()
     if coins.total():
-        ctx.fire("COIN-01")
+        ctx.fire(RuleId.COIN_01)
     p = replace(
         p,
         grain=p.grain - cost.grain,

@@ -17,9 +17,10 @@ from village_rules.actions import Action, Buy, Harvest, Mill, Privilege, Produce
 from village_rules.components import INFLUENCE
 from village_rules.edition import RewardKind
 from village_rules.engine import harvest, travel
+from village_rules.rule_ids import RuleId
 from village_rules.state import GameState
 
-RULE = "TURN-04"
+RULE = RuleId.TURN_04
 """The rule that refuses an action under AMB-03 b (specs/rules.md)."""
 
 

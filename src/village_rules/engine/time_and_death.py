@@ -19,19 +19,20 @@ from village_rules.components import (
 from village_rules.engine.context import Ctx
 from village_rules.evolve import replace
 from village_rules.pending import ChooseDying
+from village_rules.rule_ids import RuleId
 from village_rules.state import GameState
 
 
 def spend_time(state: GameState, seat: int, amount: int, ctx: Ctx) -> GameState:
     """TIME-01 / DEATH-01: move the token `amount` spaces; owe one death per quill pass."""
-    ctx.fire("TIME-01")
+    ctx.fire(RuleId.TIME_01)
     p = state.players[seat]
     length = state.rules.data.lifetime_track_length
     moved = p.lifetime + amount
     passes = moved // length
     state = state.with_player(seat, replace(p, lifetime=moved % length))
     for _ in range(passes):
-        ctx.fire("DEATH-01")
+        ctx.fire(RuleId.DEATH_01)
     if passes:
         owed = list(state.deaths_owed)
         owed[seat] = cap_owed(state, owed[seat], passes, ctx)
@@ -43,7 +44,7 @@ def cap_owed(state: GameState, owed: int, more: int, ctx: Ctx) -> int:
     """The deaths a seat owes after `more` passes. AMB-08 a: one per pass; b (DEATH-08):
     passes not yet resolved kill one member, so a seat never owes more than one death."""
     if state.rules.reading("AMB-08") == "b" and owed + more > 1:
-        ctx.fire("DEATH-08")
+        ctx.fire(RuleId.DEATH_08)
         return 1
     return owed + more
 
@@ -70,16 +71,16 @@ def kill(state: GameState, seat: int, location: Location, ctx: Ctx) -> GameState
     index = next(i for i, loc in enumerate(p.members) if loc == location and state.number_of(i) == lowest)
     category = workplace(location)
     if state.end_triggered_by is not None and state.rules.reading("AMB-10") == "b":
-        ctx.fire("END-05")  # AMB-10 b: every death after the end trigger leaves the game
+        ctx.fire(RuleId.END_05)  # AMB-10 b: every death after the end trigger leaves the game
         dest: Location = REMOVED
     elif state.chronicle_free(category) > 0:
-        ctx.fire("DEATH-03")
+        ctx.fire(RuleId.DEATH_03)
         dest = InChronicle(category)
     elif state.graveyard_free() > 0:
-        ctx.fire("DEATH-04")
+        ctx.fire(RuleId.DEATH_04)
         dest = GRAVEYARD
     else:
-        ctx.fire("END-05")
+        ctx.fire(RuleId.END_05)
         dest = REMOVED
     members = list(p.members)
     members[index] = dest
@@ -90,7 +91,7 @@ def kill(state: GameState, seat: int, location: Location, ctx: Ctx) -> GameState
         (isinstance(dest, InChronicle) and chronicle_full(state, dest))
         or (isinstance(dest, InGraveyard) and state.graveyard_free() == 0)
     ):
-        ctx.fire("END-01")
+        ctx.fire(RuleId.END_01)
         state = replace(state, end_triggered_by=seat)
     return state
 
@@ -109,9 +110,9 @@ def resolve_deaths(state: GameState, seat: int, ctx: Ctx) -> tuple[GameState, Ch
         places = death_candidates(state, seat)
         if not places:
             if state.rules.reading("AMB-23") == "b":
-                ctx.fire("DEATH-07")  # AMB-23 b: owed until a member is visible
+                ctx.fire(RuleId.DEATH_07)  # AMB-23 b: owed until a member is visible
                 return state, None
-            ctx.fire("DEATH-05")
+            ctx.fire(RuleId.DEATH_05)
             owed = list(state.deaths_owed)
             owed[seat] = 0
             return replace(state, deaths_owed=tuple(owed)), None

@@ -9,6 +9,7 @@ from village_rules.engine.common import find_member, gain_prestige, move_member,
 from village_rules.engine.context import Ctx
 from village_rules.evolve import replace
 from village_rules.pending import ChooseSupplyCube, Pending
+from village_rules.rule_ids import RuleId
 from village_rules.state import GameState
 from village_rules.travel_map import adjacent, city, member_cities, path_cost
 
@@ -30,6 +31,7 @@ def _setting_out(state: GameState, seat: int, origin: str) -> Location:
 
 
 def candidates(state: GameState, seat: int) -> list[Action]:
+    """The journeys open to `seat`: a farmyard member to a city in reach."""
     data = state.rules.data
     out: list[Action] = []
     for n in numbers_at(state, seat, FARMYARD):
@@ -43,6 +45,7 @@ def candidates(state: GameState, seat: int) -> list[Action]:
 
 
 def precondition(state: GameState, seat: int, action: Action) -> str | None:
+    """Why `seat` may not make this journey now, or None."""
     assert isinstance(action, Travel)
     data = state.rules.data
     if action.destination == data.village:
@@ -84,25 +87,26 @@ def reward_due(state: GameState, seat: int, destination: str) -> City | None:
 
 
 def effect(state: GameState, seat: int, action: Action, ctx: Ctx) -> tuple[GameState, Pending | None]:
+    """Make the journey: the traveller moves and the city's reward follows (TRV-01..07)."""
     assert isinstance(action, Travel)
     data = state.rules.data
     where = _setting_out(state, seat, action.origin)
     if where == FARMYARD and action.origin != data.village:
-        ctx.fire("TRV-07")  # AMB-17 b: set out from a marked city
-    ctx.fire("TRV-01" if where == FARMYARD else "TRV-02")
+        ctx.fire(RuleId.TRV_07)  # AMB-17 b: set out from a marked city
+    ctx.fire(RuleId.TRV_01 if where == FARMYARD else RuleId.TRV_02)
     index = find_member(state, seat, where, action.number)
     assert index is not None
     state = move_member(state, seat, index, Travelling(action.destination))
     p = state.players[seat]
     due = arrival(state, seat, action.destination)
     if due == "mark":
-        ctx.fire("TRV-04")
+        ctx.fire(RuleId.TRV_04)
         markers = tuple(sorted((*p.markers, action.destination)))
         state = state.with_player(seat, replace(p, markers=markers))
     elif due == "again":
-        ctx.fire("TRV-06")  # AMB-19 b (2023 p. 10): the reward on every arrival
+        ctx.fire(RuleId.TRV_06)  # AMB-19 b (2023 p. 10): the reward on every arrival
     else:
-        ctx.fire("TRV-03")  # one marker and reward per city; none once the markers are out
+        ctx.fire(RuleId.TRV_03)  # one marker and reward per city; none once the markers are out
         return state, None
     reward = city(data, action.destination)
     match reward.reward:

@@ -9,11 +9,13 @@ from village_rules.edition import Cost
 from village_rules.engine.context import Ctx
 from village_rules.engine.time_and_death import spend_time
 from village_rules.evolve import replace
+from village_rules.rule_ids import RuleId
 from village_rules.state import GameState, Turn
 from village_rules.tally import Tally
 
 
 def candidates(state: GameState, seat: int) -> list[Action]:
+    """The turn's choices of `seat`: take a cube from an action space, or the well."""
     out: list[Action] = []
     if state.cubes_on_board():
         for space, cubes in zip(ActionSpace, state.spaces, strict=False):
@@ -31,6 +33,7 @@ def candidates(state: GameState, seat: int) -> list[Action]:
 
 
 def precondition(state: GameState, seat: int, action: Action) -> str | None:
+    """Why `seat` may not take this cube or use the well now, or None."""
     match action:
         case TakeCube(space, cube):
             if state.space(space)[cube] == 0:
@@ -64,12 +67,12 @@ def well_cost(state: GameState, action: Well) -> Cost:
 def take_cube(state: GameState, seat: int, action: TakeCube, ctx: Ctx) -> GameState:
     """TURN-01: an influence cube goes to the farmyard; a plague cube goes back to the
     supply and costs 2 time (TURN-03)."""
-    ctx.fire("TURN-01")
+    ctx.fire(RuleId.TURN_01)
     state = state.with_space(action.space, state.space(action.space).remove(action.cube))
     state = replace(state, turn=Turn(seat))
     p = state.players[seat]
     if action.cube is Cube.PLAGUE:
-        ctx.fire("TURN-03")
+        ctx.fire(RuleId.TURN_03)
         state = replace(state, supply=replace(state.supply, cubes=state.supply.cubes.add(Cube.PLAGUE)))
         return spend_time(state, seat, state.rules.data.plague_time, ctx)
     return state.with_player(seat, replace(p, cubes=p.cubes.add(action.cube)))

@@ -97,6 +97,7 @@ class AbstractState(Mapping[str, int]):
         return len(self.vector)
 
     def player(self, field: str, seat: int) -> int:
+        """The value of a per-seat field, e.g. player('coins', 1)."""
         return self[f"{field}_{seat}"]
 
 
@@ -110,6 +111,7 @@ def _index(players: int) -> dict[str, int]:
 
 
 def phase_of(state: GameState) -> int:
+    """The abstract phase number of a state's pending step."""
     match state.pending:
         case GameOver():
             return PHASE_OVER

@@ -36,6 +36,7 @@ from village_rules.actions import (
 from village_rules.components import Cube, InBlackBag, OnChurch, Unborn, is_alive
 from village_rules.engine.end_of_game import final_order
 from village_rules.engine.harvest import harvest_yield
+from village_rules.errors import InternalError
 from village_rules.proofs.errors import UnknownQueryError
 from village_rules.proofs.history import History, dead, earlier_round_start, turn_start
 from village_rules.proofs.model import Constants, Vars
@@ -70,6 +71,7 @@ class Query:
 
 
 def any_seat(k: Constants, f: Callable[[int], Any]) -> Any:
+    """A z3 term: `f` holds for at least one seat."""
     return z3.Or(*(f(s) for s in range(k.players)))
 
 
@@ -252,7 +254,8 @@ def _end_in_market_day(by_trigger: bool) -> ConcretePredicate:
 def _final_order_note(h: History) -> str:
     state = h.last
     day = state.market_day
-    assert day is not None and state.end_triggered_by is not None
+    if day is None or state.end_triggered_by is None:
+        raise InternalError("catalogue._final_order_note", "the witness does not end on a market day")
     order = final_order(state, day.trigger)
     seats = ", ".join(f"seat {s}" for s in order)
     return (
@@ -531,6 +534,7 @@ CATALOGUE: tuple[Query, ...] = (
 
 
 def by_name(name: str) -> Query:
+    """The catalogue query with this name or number; raises UnknownQueryError otherwise."""
     for q in CATALOGUE:
         if name in (q.name, q.number):
             return q
@@ -611,7 +615,8 @@ def _on_church(state: GameState, seat: int) -> bool:
 
 def _pump_note(h: History) -> str:
     earlier = earlier_round_start(History(h.states, h.actions), "pump", _pump_fingerprint)
-    assert earlier is not None
+    if earlier is None:
+        raise InternalError("catalogue._pump_note", "the witness repeats no round start")
     a, b = h.states[earlier], h.last
     gain = b.players[0].prestige - a.players[0].prestige
     return (

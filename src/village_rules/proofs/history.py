@@ -22,9 +22,11 @@ class History:
 
     @property
     def last(self) -> GameState:
+        """The latest state."""
         return self.states[-1]
 
     def push(self, action: Action, after: GameState) -> None:
+        """Record an action and the state after it."""
         self.actions.append(action)
         self.states.append(after)
 
@@ -49,6 +51,7 @@ def earlier_round_start(history: History, kind: str, fingerprint: Callable[[Game
 
 
 def dead(state: GameState, seat: int) -> int:
+    """How many of a seat's members have died (chronicle, graveyard or removed)."""
     return sum(
         1 for loc in state.players[seat].members if isinstance(loc, InChronicle | InGraveyard | Removed)
     )

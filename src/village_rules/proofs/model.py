@@ -24,25 +24,36 @@ from village_rules.proofs.abstraction import PHASE_OVER, AbstractState, field_na
 class Ops(Protocol):
     """Boolean connectives for one backend (Python integers or z3 terms)."""
 
-    def all(self, *xs: Any) -> Any: ...
-    def any(self, *xs: Any) -> Any: ...
-    def implies(self, a: Any, b: Any) -> Any: ...
-    def not_(self, a: Any) -> Any: ...
+    def all(self, *xs: Any) -> Any:
+        """True when every term holds."""
+
+    def any(self, *xs: Any) -> Any:
+        """True when some term holds."""
+
+    def implies(self, a: Any, b: Any) -> Any:
+        """`a` implies `b`."""
+
+    def not_(self, a: Any) -> Any:
+        """Not `a`."""
 
 
 class PyOps:
     """Concrete evaluation: the clauses on the integers of two abstract states."""
 
     def all(self, *xs: Any) -> Any:
+        """True when every value is true."""
         return all(bool(x) for x in xs)
 
     def any(self, *xs: Any) -> Any:
+        """True when some value is true."""
         return any(bool(x) for x in xs)
 
     def implies(self, a: Any, b: Any) -> Any:
+        """`a` implies `b`, on Python values."""
         return (not a) or bool(b)
 
     def not_(self, a: Any) -> Any:
+        """Not `a`, on a Python value."""
         return not a
 
 
@@ -50,15 +61,19 @@ class Z3Ops:
     """Symbolic evaluation: the clauses as z3 formulas."""
 
     def all(self, *xs: Any) -> Any:
+        """The z3 conjunction of the terms (True for none)."""
         return z3.And(*xs) if xs else z3.BoolVal(True)
 
     def any(self, *xs: Any) -> Any:
+        """The z3 disjunction of the terms (False for none)."""
         return z3.Or(*xs) if xs else z3.BoolVal(False)
 
     def implies(self, a: Any, b: Any) -> Any:
+        """The z3 implication `a` => `b`."""
         return z3.Implies(a, b)
 
     def not_(self, a: Any) -> Any:
+        """The z3 negation of `a`."""
         return z3.Not(a)
 
 
@@ -89,6 +104,7 @@ class Constants:
 
     @staticmethod
     def of(data: EditionData, players: int) -> Constants:
+        """The model's constants for an edition and player count."""
         return Constants(
             players=players,
             cubes=4 * data.influence_cubes_each + data.plague_cubes,
@@ -249,6 +265,7 @@ STEP_CLAUSES: dict[str, StepClause] = {
 
 
 def state_holds(v: Vars, k: Constants, ops: Ops) -> Any:
+    """Every state clause of the model holds for `v`."""
     return ops.all(*(c(v, k, ops) for c in STATE_CLAUSES.values()))
 
 
@@ -265,6 +282,7 @@ def broken_clauses(before: AbstractState, after: AbstractState, k: Constants) ->
 
 
 def broken_initial(initial: AbstractState, k: Constants) -> list[str]:
+    """The names of the state clauses an initial abstract state breaks."""
     return [name for name, c in STATE_CLAUSES.items() if not c(initial, k, PY)]
 
 
@@ -291,4 +309,5 @@ def z3_accepts(before: AbstractState, after: AbstractState, k: Constants) -> boo
 
 
 def names(clauses: Sequence[str]) -> str:
+    """Clause names as one line of text."""
     return "; ".join(clauses)

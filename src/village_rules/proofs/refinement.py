@@ -80,6 +80,7 @@ def check_game(edition: str, players: int, seed: int, max_steps: int = 1_000_000
 
 
 def check_games(games: Iterable[tuple[str, int, int]], max_steps: int = 1_000_000) -> list[Mismatch]:
+    """The refinement mismatches of several seeded games (edition, players, seed)."""
     out: list[Mismatch] = []
     for edition, players, seed in games:
         out += check_game(edition, players, seed, max_steps)
@@ -94,9 +95,11 @@ class RefinementMachine(VillageMachine):
     the other readings."""
 
     def setup_strategy(self) -> st.SearchStrategy[GameSetup]:
+        """Set-ups with the default readings (the ones the abstract model covers)."""
         return game_setups().map(lambda s: replace(s, variant=Variant(s.variant.starting_compensation)))
 
     def apply_action(self, state: GameState, action: Action, trace: list[str] | None = None) -> GameState:
+        """Apply the action and check that the step refines the abstract model."""
         after = apply(state, action, trace=trace)
         broken = check_step(state, action, after)
         if broken:

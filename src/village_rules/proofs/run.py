@@ -28,6 +28,7 @@ UNKNOWN = "unknown"
 
 @dataclass(frozen=True)
 class Result:
+    """The verdict of one query at one edition and player count."""
     query: str
     edition: str
     players: int
@@ -40,6 +41,7 @@ class Result:
     note: str = ""
 
     def row(self) -> str:
+        """The result as a row of the `prove` table."""
         shown = "unknown up to " + self.depth if self.verdict == UNKNOWN else f"{self.verdict} ({self.depth})"
         where = str(self.witness) if self.witness else "-"
         head = f"{self.query:<24} {self.edition:<14} {self.players:>2}"
@@ -47,6 +49,7 @@ class Result:
 
 
 def witness_stem(query: Query, edition: str, players: int) -> str:
+    """The file stem of a query's stored witness, e.g. 3-two-deaths-big-box-2023-2p."""
     return f"{query.number}-{query.name}-{edition}-{players}p"
 
 

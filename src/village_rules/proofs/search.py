@@ -30,6 +30,7 @@ ConcretePredicate = Callable[[History], bool]
 
 
 def uniform_scorer(state: GameState, action: Action) -> float:
+    """A scorer that prefers no action (every action scores 0)."""
     return 0.0
 
 
@@ -45,12 +46,14 @@ class Steer:
 
 @dataclass(frozen=True, slots=True)
 class Witness:
+    """A game the search found that reaches a query's target: its log and history."""
     log: GameLog
     attempts: int
     history: History
 
     @property
     def final(self) -> GameState:
+        """The state the witness ends in."""
         return self.history.last
 
 

@@ -34,6 +34,7 @@ AbstractPredicate = Callable[[Vars, Constants], Any]
 
 @dataclass(frozen=True, slots=True)
 class BmcResult:
+    """The result of bounded model checking: the shortest abstract path found, if any."""
     depth: int | None
     """The length of the shortest abstract path found, or None (none up to the bound)."""
     path: tuple[AbstractState, ...]
@@ -72,6 +73,7 @@ def _read(model: Any, v: Vars, players: int) -> AbstractState:
 
 @dataclass(frozen=True, slots=True)
 class InductionResult:
+    """The result of k-induction: whether the property was proved, and at which depth."""
     proved: bool
     k: int
     """The induction depth at which the step case closed (or the last one tried)."""

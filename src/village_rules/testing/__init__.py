@@ -8,7 +8,8 @@ Importing this package registers two Hypothesis settings profiles (it loads neit
 - ``"long"``: many examples and long runs, for nightly or pre-release runs. If the
   environment variable ``VILLAGE_HYPOTHESIS_DB`` names a directory, failing examples are
   saved there (a `DirectoryBasedExampleDatabase`), so every machine that shares the
-  directory replays them first.
+  directory replays them first; without it neither profile keeps an example database (no
+  ``.hypothesis/`` directory shared by parallel test workers or left between runs).
 
 How to load them:
 
@@ -57,6 +58,7 @@ replayable log says more than its comments would."""
 
 settings.register_profile(
     CI,
+    database=None,
     max_examples=60,
     stateful_step_count=60,
     deadline=None,
@@ -67,6 +69,7 @@ settings.register_profile(
 
 settings.register_profile(
     LONG,
+    database=None,
     max_examples=2_000,
     stateful_step_count=400,
     deadline=None,

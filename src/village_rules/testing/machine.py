@@ -30,7 +30,7 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, pr
 from village_rules.actions import Action, Harvest, Pass, Skip, format_action
 from village_rules.chance import sample
 from village_rules.engine.core import apply, chance_outcomes, legal_actions
-from village_rules.errors import IllegalActionError
+from village_rules.errors import IllegalActionError, InternalError
 from village_rules.invariants import InvariantError, Violation, state_violations, transition_violations
 from village_rules.play import GameLog, random_policy
 from village_rules.scoring import winners
@@ -97,6 +97,7 @@ class VillageMachine(RuleBasedStateMachine):
 
     @initialize(data=st.data())
     def set_up(self, data: st.DataObject) -> None:
+        """Draw a set-up and start its game."""
         setup = data.draw(self.setup_strategy(), label="setup")
         self.setup = setup
         try:
@@ -114,7 +115,8 @@ class VillageMachine(RuleBasedStateMachine):
     def act(self, data: st.DataObject) -> None:
         """The next action: a chance outcome or one of the legal actions, by Hypothesis."""
         state = self.state
-        assert state is not None
+        if state is None:  # excluded by the precondition
+            raise InternalError("VillageMachine.act", "no game state")
         if state.is_chance:
             options = [a for a, _ in chance_outcomes(state)]
             label = f"chance {type(state.pending).__name__}"
@@ -138,7 +140,8 @@ class VillageMachine(RuleBasedStateMachine):
         rng = random.Random(data.draw(seeds(), label="fast-forward seed"))
         for k in range(steps):
             state = self.state
-            assert state is not None
+            if state is None:  # excluded by the precondition
+                raise InternalError("VillageMachine.fast_forward", "no game state")
             if state.is_terminal:
                 return
             if k:
@@ -157,7 +160,8 @@ class VillageMachine(RuleBasedStateMachine):
         """At the end nothing more can be done: every action is refused, the game scores.
         (Hypothesis needs an enabled rule until the run's step count is used up.)"""
         state = self.state
-        assert state is not None
+        if state is None:  # excluded by the precondition
+            raise InternalError("VillageMachine.game_over", "no game state")
         for action in (Skip(), Pass(), Harvest()):
             try:
                 self.apply_action(state, action)
@@ -171,6 +175,7 @@ class VillageMachine(RuleBasedStateMachine):
 
     @invariant()
     def invariants_hold(self) -> None:
+        """Every state invariant holds after every step."""
         if self.state is not None:
             self._check(self.state)
 
@@ -178,7 +183,8 @@ class VillageMachine(RuleBasedStateMachine):
 
     def _advance(self, action: Action) -> None:
         before = self.state
-        assert before is not None
+        if before is None:  # excluded by the precondition
+            raise InternalError("VillageMachine._advance", "no game state")
         trace: list[str] = []
         try:
             after = self.apply_action(before, action, trace)

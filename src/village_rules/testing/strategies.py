@@ -35,6 +35,7 @@ class GameSetup:
     variant: Variant = field(default_factory=Variant)
 
     def new_game(self) -> GameState:
+        """The set-up's new game."""
         return new_game(builtin_edition(self.edition), self.players, self.seed, self.variant)
 
     def log(self, actions: Sequence[Action | str]) -> GameLog:
@@ -54,9 +55,11 @@ class GameRun:
 
     @property
     def final(self) -> GameState:
+        """The last state of the run."""
         return self.states[-1]
 
     def log(self) -> GameLog:
+        """The run as a replayable game log."""
         return self.setup.log(self.actions)
 
 
@@ -92,6 +95,7 @@ def variants() -> st.SearchStrategy[Variant]:
 
 
 def seeds() -> st.SearchStrategy[int]:
+    """Seeds for new games."""
     return st.integers(0, MAX_SEED)
 
 

@@ -1,0 +1,80 @@
+"""Helpers shared by the test modules (imported as `support`; tests/ is on the path).
+
+- `bare`, `with_spare_cubes`, `bare_with_spare_cubes`: constructed positions with an empty
+  board, for the rule-by-rule tests;
+- `loses_a_coin_at_the_market`: the injected bug the fuzz and machine meta-tests must catch;
+- `get_at`, `json_paths`: walking parsed JSON by key path, for the mutation tests;
+- `count_at`, `do`: counting members at a location, performing an action of a space.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+from village_rules.actions import Action, Serve
+from village_rules.components import ActionSpace, Cube, Location
+from village_rules.engine.core import apply
+from village_rules.rules import Variant
+from village_rules.scenario import acting, emptied, put_cubes
+from village_rules.state import GameState
+
+KeyPath = tuple[str | int, ...]
+
+
+def bare(players: int = 3, edition: str = "big-box-2023", variant: Variant | None = None) -> GameState:
+    """A ready game (seed 0) with an empty board and empty farmyards: every "1" on its
+    farmyard, all cubes, goods, grain and coins in the supply."""
+    return emptied(edition, players, variant=variant)
+
+
+def with_spare_cubes(state: GameState) -> GameState:
+    """Cubes on two spaces so that the next player has a real choice (no automatic take)."""
+    state = put_cubes(state, ActionSpace.FAMILY, {Cube.BROWN: 1, Cube.GREEN: 1})
+    return put_cubes(state, ActionSpace.CHURCH, {Cube.PINK: 1, Cube.ORANGE: 1})
+
+
+def bare_with_spare_cubes(players: int = 3) -> GameState:
+    """2023 `bare`, with spare cubes on two spaces (`with_spare_cubes`)."""
+    return with_spare_cubes(bare(players))
+
+
+def loses_a_coin_at_the_market(state: GameState, action: Action, trace: list[str] | None = None) -> GameState:
+    """The engine with an injected bug: every Serve loses a coin from the supply (the COINS
+    invariant must catch it)."""
+    after = apply(state, action, trace=trace)
+    if isinstance(action, Serve):
+        return replace(after, supply=replace(after.supply, coins=after.supply.coins - 1))
+    return after
+
+
+def get_at(raw: Any, path: KeyPath) -> Any:
+    """The node of parsed JSON at a key path."""
+    node = raw
+    for k in path:
+        node = node[k]
+    return node
+
+
+def json_paths(node: Any, path: KeyPath = ()) -> list[KeyPath]:
+    """Every key path of parsed JSON, the root's () first, depth first."""
+    out = [path]
+    if isinstance(node, dict):
+        for k, v in node.items():
+            out += json_paths(v, (*path, k))
+    elif isinstance(node, list):
+        for i, v in enumerate(node):
+            out += json_paths(v, (*path, i))
+    return out
+
+
+def count_at(state: GameState, seat: int, location: Location) -> int:
+    """How many of `seat`'s members are at `location`."""
+    return sum(1 for loc in state.players[seat].members if loc == location)
+
+
+def do(
+    state: GameState, seat: int, space: ActionSpace, action: Action, trace: list[str] | None = None
+) -> GameState:
+    """`seat` performs `action` of `space` (as if it had just taken a cube there)."""
+    return apply(acting(state, seat, space), action, trace)
