@@ -108,3 +108,19 @@ class ParameterError(VillageError, ValueError):
 
 class ReadingError(VillageError, ValueError):
     """An unknown ambiguity ID or reading letter (see `village_rules.readings`)."""
+
+
+class InternalConsistencyError(VillageError, AssertionError):
+    """The engine found its own bookkeeping inconsistent: a step handed an action of another
+    kind, a member it has just looked up missing, a market day or mass that should be in
+    progress but is not. Names where and what; it means a bug in the library (or a state
+    built past `from_json`'s checks), never a wrong move (that is `IllegalActionError`).
+
+    Raised by explicit checks in place of bare `assert`s, so they hold under `python -O`;
+    it is an `AssertionError` too, so code that treated the old asserts as "this state
+    cannot be played" (e.g. `from_json`'s playability check) still does."""
+
+    def __init__(self, where: str, problem: str) -> None:
+        self.where = where
+        self.problem = problem
+        super().__init__(f"{where}: {problem}")

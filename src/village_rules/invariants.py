@@ -35,7 +35,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
 from math import lcm
-from typing import TypeVar
+from typing import TypeVar, assert_never
 
 from village_rules.actions import Action, Well, format_action, parse_action
 from village_rules.components import (
@@ -65,6 +65,10 @@ from village_rules.pending import (
     ChooseAction,
     ChooseCompensationCube,
     ChooseDying,
+    ChoosePayment,
+    ChoosePrivilege,
+    ChooseSupplyCube,
+    ChooseSupplyGood,
     ChooseTurn,
     GameOver,
     MarketChoice,
@@ -710,6 +714,10 @@ def phase_violations(state: GameState) -> list[Violation]:
         case ChooseDying(seat):
             if not 0 <= seat < len(state.deaths_owed) or state.deaths_owed[seat] <= 0:
                 bad(f"a death owed by seat {seat}", f"deaths owed {state.deaths_owed}")
+        case ChoosePrivilege() | ChooseSupplyCube() | ChooseSupplyGood() | ChoosePayment():
+            pass  # sub-steps of an action: `state_checks` checks their fields
+        case _:
+            assert_never(pending)
     if state.final_turns is not None and state.end_triggered_by is None:
         bad("final actions only once the end is triggered", f"final turns {state.final_turns}")
     return out

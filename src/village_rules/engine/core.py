@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from fractions import Fraction
-from typing import Protocol
+from typing import assert_never
 
 from village_rules.actions import (
     Action,
@@ -26,6 +26,8 @@ from village_rules.actions import (
     Die,
     DrawCube,
     DrawCustomer,
+    DrawMember,
+    DrawMonk,
     FreeAction,
     Harvest,
     Mill,
@@ -45,26 +47,23 @@ from village_rules.actions import (
     format_action,
 )
 from village_rules.chance import proportional
-from village_rules.components import INFLUENCE, ActionSpace, Good
+from village_rules.components import INFLUENCE, Good
 from village_rules.edition import Cost
 from village_rules.engine import (
-    church,
     council_chamber,
-    crafts,
-    family,
-    harvest,
     market_day,
     mass,
     seeding,
-    travel,
     turn,
 )
 from village_rules.engine.common import take_cube, take_good
 from village_rules.engine.context import Ctx
 from village_rules.engine.end_of_game import end_of_turn
+from village_rules.engine.guards import expect, present
 from village_rules.engine.payment import coin_splits, describe_shortfall, pay, payment_options
+from village_rules.engine.spaces import SpaceRules, rules_of, space_rules
 from village_rules.engine.time_and_death import death_candidates, kill, resolve_deaths
-from village_rules.errors import IllegalActionError
+from village_rules.errors import IllegalActionError, InternalConsistencyError
 from village_rules.evolve import replace
 from village_rules.pending import (
     ChooseAction,
@@ -86,52 +85,13 @@ from village_rules.pending import (
 )
 from village_rules.state import GameState, Turn
 
-
-class SpaceRules(Protocol):
-    """What each action-space module (harvest, family, crafts, …) provides to the core."""
-
-    def candidates(self, state: GameState, seat: int) -> list[Action]: ...
-
-    def precondition(self, state: GameState, seat: int, action: Action) -> str | None: ...
-
-
-# Which module performs the first decision of each action space.
-_SPACE_ACTIONS: dict[ActionSpace, SpaceRules] = {
-    ActionSpace.GRAIN_HARVEST: harvest,
-    ActionSpace.FAMILY: family,
-    ActionSpace.CRAFTS: crafts,
-    ActionSpace.TRAVEL: travel,
-    ActionSpace.COUNCIL_CHAMBER: council_chamber,
-    ActionSpace.CHURCH: church,
-}
-
-# The rule an action belongs to, for errors and traces.
-_RULE_OF: dict[type, str] = {
-    TakeCube: "TURN-01",
-    Well: "WELL-01",
-    FreeAction: "END-03",
-    Harvest: "HARV-01",
-    Birth: "FAM-01",
-    CallHome: "FAM-02",
-    Train: "CRAFT-01",
-    Produce: "CRAFT-02",
-    Buy: "CRAFT-03",
-    Mill: "CRAFT-04",
-    Travel: "TRV-01",
-    CouncilPlace: "CNC-01",
-    CouncilAdvance: "CNC-02",
-    Privilege: "CNC-04",
-    ChurchEnter: "CHU-01",
-    Pay: "COIN-01",
-    Die: "DEATH-02",
-    Serve: "MKT-02",
-    Pass: "MKT-04",
-    BuyFromBag: "MASS-02",
-    ChurchStep: "MASS-04",
-    PickGood: "CNC-07",
-    PickCube: "CNC-06",
-    Skip: "TURN-02",
-}
+# How the core dispatches (every `match` below ends in `assert_never`, so a new pending
+# step or action that is not handled is a mypy error):
+# - per pending step: `_generate` (legal actions, fast), `_candidates` + `_step_accepts` +
+#   `_precondition` (the explaining oracle path), `_step_precondition`, `_perform`, and
+#   `_is_outcome` / `chance_outcomes` for chance steps;
+# - per action: `engine.spaces.rules_of` names the module that prices (`costs`) and
+#   performs (`effect`) it; `_rule_of` names the rule a refusal cites.
 
 
 # --- queries ------------------------------------------------------------------------------
@@ -165,24 +125,60 @@ def _legal(state: GameState) -> tuple[Action, ...]:
 def _is_outcome(state: GameState, action: Action) -> bool:
     """A quick yes for an outcome of the pending chance event (a cube still in the green
     bag, a tile still in the pile); False means "ask `chance_outcomes`"."""
-    match state.pending:
+    pending = state.pending
+    match pending:
         case SeedDraw():
             return isinstance(action, DrawCube) and state.green_bag[action.cube] > 0
         case RefillDraw():
             return isinstance(action, DrawCustomer) and action.tile in state.customer_pile
-    return False
+        case MassDraw():
+            return False
+        case (
+            ChooseCompensationCube()
+            | ChooseTurn()
+            | ChooseAction()
+            | ChoosePrivilege()
+            | ChooseSupplyCube()
+            | ChooseSupplyGood()
+            | ChoosePayment()
+            | ChooseDying()
+            | MarketChoice()
+            | MassBuy()
+            | MassAdvance()
+            | GameOver()
+        ):
+            return False
+        case _:
+            assert_never(pending)
 
 
 def chance_outcomes(state: GameState) -> list[tuple[Action, Fraction]]:
     """The outcomes of the pending chance event with exact probabilities summing to 1."""
-    match state.pending:
+    pending = state.pending
+    match pending:
         case SeedDraw():
             return [(DrawCube(c), p) for c, p in proportional(list(state.green_bag.items))]
         case RefillDraw():
             return market_day.refill_outcomes(state)
         case MassDraw():
             return mass.draw_outcomes(state)
-    return []
+        case (
+            ChooseCompensationCube()
+            | ChooseTurn()
+            | ChooseAction()
+            | ChoosePrivilege()
+            | ChooseSupplyCube()
+            | ChooseSupplyGood()
+            | ChoosePayment()
+            | ChooseDying()
+            | MarketChoice()
+            | MassBuy()
+            | MassAdvance()
+            | GameOver()
+        ):
+            return []
+        case _:
+            assert_never(pending)
 
 
 def apply(state: GameState, action: Action, trace: list[str] | None = None) -> GameState:
@@ -247,9 +243,14 @@ def _generate(state: GameState) -> list[Action]:
             ]
             out.append(Skip())
             return out
-    seat = state.current_player()
-    check = _step_precondition(state)
-    return [a for a in _candidates(state) if _allowed(state, seat, a, check)]
+        case ChooseAction() | MarketChoice() | MassBuy() | MassAdvance():
+            seat = state.current_player()
+            check = _step_precondition(state)
+            return [a for a in _candidates(state) if _allowed(state, seat, a, check)]
+        case SeedDraw() | RefillDraw() | MassDraw() | GameOver():
+            return []
+        case _:
+            assert_never(pending)
 
 
 Precondition = Callable[[GameState, int, Action], "str | None"]
@@ -258,9 +259,12 @@ Precondition = Callable[[GameState, int, Action], "str | None"]
 def _step_precondition(state: GameState) -> Precondition:
     """`_precondition` for the candidates of the pending step, with the step's dispatch
     done once: the candidates of an action step all belong to that space's module."""
-    match state.pending:
+    pending = state.pending
+    match pending:
         case ChooseAction(_, space):
-            module = _SPACE_ACTIONS[space]
+            module = space_rules(space)
+            if module is None:
+                return _precondition
             return lambda st, seat, a: None if isinstance(a, Skip) else module.precondition(st, seat, a)
         case MarketChoice():
             return market_day.precondition
@@ -268,7 +272,22 @@ def _step_precondition(state: GameState) -> Precondition:
             return lambda st, seat, a: None if isinstance(a, Skip) else mass.buy_precondition(st, seat, a)
         case MassAdvance():
             return lambda st, seat, a: None if isinstance(a, Skip) else mass.advance_precondition(st, seat, a)
-    return _precondition
+        case (
+            ChooseCompensationCube()
+            | ChooseTurn()
+            | ChoosePrivilege()
+            | ChooseSupplyCube()
+            | ChooseSupplyGood()
+            | ChoosePayment()
+            | ChooseDying()
+            | SeedDraw()
+            | RefillDraw()
+            | MassDraw()
+            | GameOver()
+        ):
+            return _precondition
+        case _:
+            assert_never(pending)
 
 
 def _allowed(state: GameState, seat: int, action: Action, precondition: Precondition) -> bool:
@@ -286,6 +305,7 @@ def _allowed(state: GameState, seat: int, action: Action, precondition: Precondi
 
 
 def _candidates(state: GameState) -> list[Action]:
+    """Every action the pending step might accept (the oracle filters them by `_illegal`)."""
     pending = state.pending
     match pending:
         case ChooseCompensationCube() | ChooseSupplyCube():
@@ -293,7 +313,8 @@ def _candidates(state: GameState) -> list[Action]:
         case ChooseTurn(seat):
             return turn.candidates(state, seat)
         case ChooseAction(seat, space):
-            return [*_SPACE_ACTIONS[space].candidates(state, seat), Skip()]
+            module = space_rules(space)
+            return [*(module.candidates(state, seat) if module is not None else []), Skip()]
         case ChoosePrivilege(_, top):
             return [*(Privilege(k) for k in range(1, top + 1)), Skip()]
         case ChooseSupplyGood():
@@ -309,7 +330,10 @@ def _candidates(state: GameState) -> list[Action]:
             return [*mass.buy_candidates(state, seat), Skip()]
         case MassAdvance(seat):
             return [*mass.advance_candidates(state, seat), Skip()]
-    return []
+        case SeedDraw() | RefillDraw() | MassDraw() | GameOver():
+            return []
+        case _:
+            assert_never(pending)
 
 
 def _step_accepts(pending: Pending, action: Action) -> bool:
@@ -320,7 +344,10 @@ def _step_accepts(pending: Pending, action: Action) -> bool:
         case ChooseTurn():
             return isinstance(action, TakeCube | Well | FreeAction)
         case ChooseAction(_, space):
-            return isinstance(action, Skip) or _module_of(action) is _SPACE_ACTIONS.get(space)
+            if isinstance(action, Skip):
+                return True
+            module = rules_of(action)
+            return module is not None and module is space_rules(space)
         case ChoosePrivilege():
             return isinstance(action, Privilege | Skip)
         case ChooseSupplyGood():
@@ -335,24 +362,10 @@ def _step_accepts(pending: Pending, action: Action) -> bool:
             return isinstance(action, BuyFromBag | Skip)
         case MassAdvance():
             return isinstance(action, ChurchStep | Skip)
-    return False
-
-
-def _module_of(action: Action) -> SpaceRules | None:
-    match action:
-        case Harvest():
-            return harvest
-        case Birth() | CallHome():
-            return family
-        case Train() | Produce() | Buy() | Mill():
-            return crafts
-        case Travel():
-            return travel
-        case CouncilPlace() | CouncilAdvance() | Privilege():
-            return council_chamber
-        case ChurchEnter():
-            return church
-    return None
+        case SeedDraw() | RefillDraw() | MassDraw() | GameOver():
+            return False
+        case _:
+            assert_never(pending)
 
 
 def _illegal(state: GameState, action: Action, explain: bool = True) -> tuple[str, str] | None:
@@ -402,23 +415,82 @@ def _rule_for(state: GameState, seat: int, action: Action) -> str:
             return "CNC-08"
         case PickCube() if isinstance(state.pending, ChooseCompensationCube):
             return "SET-10"
-    return _RULE_OF.get(type(action), "TURN-01")
+    return _rule_of(action)
+
+
+def _rule_of(action: Action) -> str:
+    """The rule an action belongs to, for errors and traces."""
+    match action:
+        case TakeCube():
+            return "TURN-01"
+        case Well():
+            return "WELL-01"
+        case FreeAction():
+            return "END-03"
+        case Harvest():
+            return "HARV-01"
+        case Birth():
+            return "FAM-01"
+        case CallHome():
+            return "FAM-02"
+        case Train():
+            return "CRAFT-01"
+        case Produce():
+            return "CRAFT-02"
+        case Buy():
+            return "CRAFT-03"
+        case Mill():
+            return "CRAFT-04"
+        case Travel():
+            return "TRV-01"
+        case CouncilPlace():
+            return "CNC-01"
+        case CouncilAdvance():
+            return "CNC-02"
+        case Privilege():
+            return "CNC-04"
+        case ChurchEnter():
+            return "CHU-01"
+        case Pay():
+            return "COIN-01"
+        case Die():
+            return "DEATH-02"
+        case Serve():
+            return "MKT-02"
+        case Pass():
+            return "MKT-04"
+        case BuyFromBag():
+            return "MASS-02"
+        case ChurchStep():
+            return "MASS-04"
+        case PickGood():
+            return "CNC-07"
+        case PickCube():
+            return "CNC-06"
+        case Skip():
+            return "TURN-02"
+        case DrawCube() | DrawCustomer() | DrawMonk() | DrawMember():
+            return "CHANCE"  # a chance outcome is never a seat's decision
+        case _:
+            assert_never(action)
 
 
 def _precondition(state: GameState, seat: int, action: Action) -> str | None:
+    """Why `action` (accepted by the step, `_step_accepts`) is not allowed now, apart from
+    paying for it; None if it is."""
     pending = state.pending
     match pending:
         case ChooseCompensationCube() | ChooseSupplyCube():
-            assert isinstance(action, PickCube)
-            if action.colour not in INFLUENCE:
+            pick = expect(action, PickCube, "core._precondition")
+            if pick.colour not in INFLUENCE:
                 return "only influence cubes can be chosen"
-            if state.supply.cubes[action.colour] == 0:
-                return f"the supply has no {action.colour.value} cube left"
+            if state.supply.cubes[pick.colour] == 0:
+                return f"the supply has no {pick.colour.value} cube left"
             return None
         case ChooseSupplyGood():
-            assert isinstance(action, PickGood)
-            if state.supply.goods[action.good] == 0:
-                return f"the supply has no {action.good.value} left"
+            good = expect(action, PickGood, "core._precondition").good
+            if state.supply.goods[good] == 0:
+                return f"the supply has no {good.value} left"
             return None
         case ChooseTurn():
             return turn.precondition(state, seat, action)
@@ -427,8 +499,8 @@ def _precondition(state: GameState, seat: int, action: Action) -> str | None:
                 return council_chamber.privilege_precondition(state, seat, action.stage, top)
             return None
         case ChooseDying():
-            assert isinstance(action, Die)
-            if action.location not in death_candidates(state, seat):
+            die = expect(action, Die, "core._precondition")
+            if die.location not in death_candidates(state, seat):
                 return "death: the dying member must be one of your lowest-numbered visible members"
             return None
         case MarketChoice():
@@ -438,29 +510,26 @@ def _precondition(state: GameState, seat: int, action: Action) -> str | None:
         case MassAdvance():
             return None if isinstance(action, Skip) else mass.advance_precondition(state, seat, action)
         case ChooseAction():
-            module = _module_of(action)
+            module = rules_of(action)
             if module is None:
                 return None
             return module.precondition(state, seat, action)
-    return None
+        case ChoosePayment():
+            return None  # whether it is a way to pay is `_illegal`'s payment check
+        case SeedDraw() | RefillDraw() | MassDraw() | GameOver():
+            return None  # chance and the end are refused before (`apply`)
+        case _:
+            assert_never(pending)
 
 
 def _costs(state: GameState, seat: int, action: Action) -> tuple[list[Cost], bool]:
-    """The cost alternatives of an action and whether coins may stand in for cubes."""
-    match action:
-        case Well():
-            return [turn.well_cost(state, action)], turn.well_coins_allowed(state)
-        case Train() | Produce() | Buy() | Mill():
-            return crafts.costs(state, seat, action), True
-        case Travel():
-            return travel.costs(state, seat, action), True
-        case CouncilPlace() | CouncilAdvance():
-            return council_chamber.costs(state, seat, action), True
-        case ChurchEnter():
-            return church.costs(state, seat, action), True
-        case Serve():
-            return market_day.costs(state, seat, action), True
-    return [], True
+    """The cost alternatives of an action (its module's, `engine.spaces.rules_of`; none
+    for an answer to a pending step) and whether coins may stand in for cubes."""
+    module = rules_of(action)
+    if module is None:
+        return [], True
+    coins_ok = turn.well_coins_allowed(state) if isinstance(action, Well) else True
+    return module.costs(state, seat, action), coins_ok
 
 
 def _payment_options(
@@ -485,57 +554,56 @@ def _describe(pending: Pending) -> str:
 
 
 def _perform(state: GameState, action: Action, ctx: Ctx) -> tuple[GameState, Pending | None]:
+    """Carry out `action` (already checked) at the pending step; one case per step."""
     pending = state.pending
+    where = "core._perform"
     match pending:
         case SeedDraw():
-            assert isinstance(action, DrawCube)
             ctx.fire("SEED-02")
-            state = seeding.draw_onto_space(state, pending, action.cube)
+            state = seeding.draw_onto_space(state, pending, expect(action, DrawCube, where).cube)
             return state, state.pending
         case RefillDraw():
-            assert isinstance(action, DrawCustomer)
-            return market_day.place_refill(state, pending, action.tile, ctx), None
+            return market_day.place_refill(
+                state, pending, expect(action, DrawCustomer, where).tile, ctx
+            ), None
         case MassDraw():
             return mass.draw(state, pending, action, ctx)
         case ChooseCompensationCube(seat):
-            assert isinstance(action, PickCube)
+            colour = expect(action, PickCube, where).colour
             ctx.fire("SET-10")
-            state = seeding.begin_round(take_cube(state, seat, action.colour))
+            state = seeding.begin_round(take_cube(state, seat, colour))
             return state, state.pending
         case ChooseTurn(seat):
-            return _start_turn(state, seat, action, ctx)
+            if isinstance(action, Well):
+                ctx.fire("WELL-01")
+                state = replace(state, turn=Turn(seat))
+            return _pay_or_ask(state, seat, action, ctx)
         case ChooseAction(seat):
             if isinstance(action, Skip):
                 ctx.fire("TURN-02")
                 return state, None
             return _pay_or_ask(state, seat, action, ctx)
         case ChoosePayment(seat, paid_for):
-            assert isinstance(action, Pay)
-            return _pay_then_effect(state, seat, paid_for, action, ctx)
+            return _pay_then_effect(state, seat, paid_for, expect(action, Pay, where), ctx)
         case ChoosePrivilege(seat):
             if isinstance(action, Skip):
                 return state, None
-            assert isinstance(action, Privilege)
-            return council_chamber.use_privilege(state, seat, action.stage, ctx)
+            return council_chamber.use_privilege(state, seat, expect(action, Privilege, where).stage, ctx)
         case ChooseSupplyCube(seat, remaining):
-            assert isinstance(action, PickCube)
-            state = take_cube(state, seat, action.colour)
+            state = take_cube(state, seat, expect(action, PickCube, where).colour)
             if remaining > 1 and any(state.supply.cubes[c] for c in INFLUENCE):
                 return state, ChooseSupplyCube(seat, remaining - 1)
             return state, None
         case ChooseSupplyGood(seat, remaining):
-            assert isinstance(action, PickGood)
-            state = take_good(state, seat, action.good)
+            state = take_good(state, seat, expect(action, PickGood, where).good)
             if remaining > 1 and state.supply.goods.total() > 0:
                 return state, ChooseSupplyGood(seat, remaining - 1)
             return state, None
         case ChooseDying(seat):
-            assert isinstance(action, Die)
+            location = expect(action, Die, where).location
             ctx.fire("DEATH-02")
-            return kill(state, seat, action.location, ctx), None
+            return kill(state, seat, location, ctx), None
         case MarketChoice(seat):
-            if isinstance(action, Pass):
-                return market_day.effect(state, seat, action, ctx), None
             return _pay_or_ask(state, seat, action, ctx)
         case MassBuy(seat):
             if isinstance(action, Skip):
@@ -545,35 +613,14 @@ def _perform(state: GameState, action: Action, ctx: Ctx) -> tuple[GameState, Pen
             if isinstance(action, Skip):
                 return mass.next_advancer(state, seat, ctx)
             return mass.step_up(state, seat, action, ctx)
-    raise AssertionError(f"no step handles {format_action(action)} at {_describe(pending)}")
-
-
-def _start_turn(state: GameState, seat: int, action: Action, ctx: Ctx) -> tuple[GameState, Pending | None]:
-    match action:
-        case TakeCube(space, _):
-            state = turn.take_cube(state, seat, action, ctx)
-            return _begin_action(state, seat, space, ctx)
-        case Well():
-            ctx.fire("WELL-01")
-            state = replace(state, turn=Turn(seat))
-            return _pay_or_ask(state, seat, action, ctx)
-        case FreeAction(space):
-            ctx.fire("END-03")
-            state = replace(state, turn=Turn(seat))
-            return _begin_action(state, seat, space, ctx)
-    raise AssertionError(action)
-
-
-def _begin_action(
-    state: GameState, seat: int, space: ActionSpace, ctx: Ctx
-) -> tuple[GameState, Pending | None]:
-    """Phase 2 step 2: the action of the space; at the market a market day must be held."""
-    if space is ActionSpace.MARKET:
-        return market_day.start(state, seat, ctx), None
-    return state, ChooseAction(seat, space)
+        case GameOver():
+            raise InternalConsistencyError(where, f"{format_action(action)} after the end of the game")
+        case _:
+            assert_never(pending)
 
 
 def _pay_or_ask(state: GameState, seat: int, action: Action, ctx: Ctx) -> tuple[GameState, Pending | None]:
+    """A free action takes effect at once; one way to pay is taken; several are asked for."""
     alternatives, coins_ok = _costs(state, seat, action)
     if not alternatives:
         return _effect(state, seat, action, ctx)
@@ -592,24 +639,13 @@ def _pay_then_effect(
 
 
 def _effect(state: GameState, seat: int, action: Action, ctx: Ctx) -> tuple[GameState, Pending | None]:
-    match action:
-        case Well(space, _):
-            return _begin_action(state, seat, space, ctx)
-        case Harvest():
-            return harvest.effect(state, seat, action, ctx), None
-        case Birth() | CallHome():
-            return family.effect(state, seat, action, ctx), None
-        case Train() | Produce() | Buy() | Mill():
-            return crafts.effect(state, seat, action, ctx), None
-        case ChurchEnter():
-            return church.effect(state, seat, action, ctx), None
-        case Travel():
-            return travel.effect(state, seat, action, ctx)
-        case CouncilPlace() | CouncilAdvance() | Privilege():
-            return council_chamber.effect(state, seat, action, ctx)
-        case Serve():
-            return market_day.effect(state, seat, action, ctx), None
-    raise AssertionError(action)
+    """The effect of a (paid) action, by its module (`engine.spaces.rules_of`)."""
+    module: SpaceRules | None = rules_of(action)
+    if module is None:
+        raise InternalConsistencyError(
+            "core._effect", f"{format_action(action)} is not performed by a module"
+        )
+    return module.effect(state, seat, action, ctx)
 
 
 # --- settling -----------------------------------------------------------------------------
@@ -629,7 +665,7 @@ def _settle(state: GameState, sub: Pending | None, ctx: Ctx) -> GameState:
                 if isinstance(sub, ChooseSupplyCube | ChooseSupplyGood):
                     sub = None  # AMB-03: the supply is out; nothing to take
                     continue
-                raise AssertionError(f"no legal action at {_describe(sub)}")
+                raise InternalConsistencyError("core._settle", f"no legal action at {_describe(sub)}")
             state, sub = _perform(state, options[0], ctx)
             continue
         state, sub = _next_step(state, ctx)
@@ -647,8 +683,7 @@ def _next_step(state: GameState, ctx: Ctx) -> tuple[GameState, Pending | None]:
                     if dying is not None:
                         return state, dying
             if not market_day.is_over(state):
-                current = state.market_day
-                assert current is not None
+                current = present(state.market_day, "core._next_step", "the market day in progress")
                 return state, MarketChoice(current.current)
             ctx.fire("MKT-05")
             state = market_day.close(state, ctx)
@@ -664,12 +699,11 @@ def _next_step(state: GameState, ctx: Ctx) -> tuple[GameState, Pending | None]:
         return end_of_turn(replace(state, turn=None), seat, ctx)
     if state.mass is not None:
         return _end_of_mass(state, ctx)
-    raise AssertionError("nothing to do next")
+    raise InternalConsistencyError("core._next_step", "no turn, market day or mass is in progress")
 
 
 def _end_of_mass(state: GameState, ctx: Ctx) -> tuple[GameState, Pending | None]:
-    assert state.mass is not None
-    if state.mass.final:
+    if present(state.mass, "core._end_of_mass", "the mass in progress").final:
         ctx.fire("SCORE-01")
         return replace(state, mass=None), GameOver()
     ctx.fire("ROUND-02")

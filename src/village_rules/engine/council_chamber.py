@@ -8,6 +8,8 @@ from village_rules.components import FARMYARD, OnCouncil
 from village_rules.edition import Cost
 from village_rules.engine.common import find_member, gain_prestige, move_member, numbers_at
 from village_rules.engine.context import Ctx
+from village_rules.engine.guards import present
+from village_rules.errors import InternalConsistencyError
 from village_rules.evolve import replace
 from village_rules.pending import ChoosePrivilege, ChooseSupplyCube, ChooseSupplyGood, Pending
 from village_rules.state import GameState
@@ -65,26 +67,26 @@ def costs(state: GameState, seat: int, action: Action) -> list[Cost]:
             return [alt.plus(time) for alt in d.council_advance]
         case Privilege(_):
             return []
-    raise AssertionError(action)
+    raise InternalConsistencyError("council", f"not a council action: {action!r}")
 
 
 def effect(state: GameState, seat: int, action: Action, ctx: Ctx) -> tuple[GameState, Pending | None]:
     match action:
         case CouncilPlace(number):
             ctx.fire("CNC-01")
-            index = find_member(state, seat, FARMYARD, number)
-            assert index is not None
+            index = present(find_member(state, seat, FARMYARD, number), "council.effect", "the placed member")
             return move_member(state, seat, index, OnCouncil(1)), ChoosePrivilege(seat, 1)
         case CouncilAdvance(stage, number):
             ctx.fire("CNC-02")
-            index = find_member(state, seat, OnCouncil(stage), number)
-            assert index is not None
+            index = present(
+                find_member(state, seat, OnCouncil(stage), number), "council.effect", "the advancing member"
+            )
             state = move_member(state, seat, index, OnCouncil(stage + 1))
             return state, ChoosePrivilege(seat, stage + 1)
         case Privilege(stage):
             ctx.fire("CNC-03")
             return use_privilege(state, seat, stage, ctx)
-    raise AssertionError(action)
+    raise InternalConsistencyError("council", f"not a council action: {action!r}")
 
 
 def use_privilege(state: GameState, seat: int, stage: int, ctx: Ctx) -> tuple[GameState, Pending | None]:
@@ -110,4 +112,4 @@ def use_privilege(state: GameState, seat: int, stage: int, ctx: Ctx) -> tuple[Ga
                 state, supply=replace(state.supply, coins=state.supply.coins + d.privilege_coin_price)
             )
             return gain_prestige(state, seat, d.privilege_prestige), None
-    raise AssertionError(stage)
+    raise InternalConsistencyError("council.use_privilege", f"no privilege of stage {stage}")

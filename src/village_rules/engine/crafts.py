@@ -8,6 +8,9 @@ from village_rules.components import FARMYARD, AtCraft
 from village_rules.edition import Cost
 from village_rules.engine.common import find_member, move_member, numbers_at, take_coins, take_good
 from village_rules.engine.context import Ctx
+from village_rules.engine.guards import present
+from village_rules.errors import InternalConsistencyError
+from village_rules.pending import Pending
 from village_rules.state import GameState
 
 
@@ -64,15 +67,20 @@ def costs(state: GameState, seat: int, action: Action) -> list[Cost]:
             return [data.craft(building).purchase]
         case Mill():
             return [data.mill_cost]
-    raise AssertionError(action)
+    raise InternalConsistencyError("crafts.costs", f"not a crafts action: {action!r}")
 
 
-def effect(state: GameState, seat: int, action: Action, ctx: Ctx) -> GameState:
+def effect(state: GameState, seat: int, action: Action, ctx: Ctx) -> tuple[GameState, Pending | None]:
+    return _effect(state, seat, action, ctx), None
+
+
+def _effect(state: GameState, seat: int, action: Action, ctx: Ctx) -> GameState:
     match action:
         case Train(building, number, good):
             ctx.fire("CRAFT-01")
-            index = find_member(state, seat, FARMYARD, number)
-            assert index is not None
+            index = present(
+                find_member(state, seat, FARMYARD, number), "crafts.effect", "the member to train"
+            )
             state = move_member(state, seat, index, AtCraft(building))
             if good is None:
                 ctx.fire("CRAFT-05")  # AMB-26 b: trained, nothing produced
@@ -87,4 +95,4 @@ def effect(state: GameState, seat: int, action: Action, ctx: Ctx) -> GameState:
         case Mill():
             ctx.fire("CRAFT-04")
             return take_coins(state, seat, state.rules.data.mill_coins)
-    raise AssertionError(action)
+    raise InternalConsistencyError("crafts.effect", f"not a crafts action: {action!r}")

@@ -14,10 +14,11 @@ from village_rules.actions import Action, DrawCustomer, Pass, Serve
 from village_rules.chance import uniform
 from village_rules.edition import Cost
 from village_rules.engine.context import Ctx
+from village_rules.engine.guards import expect, present
 from village_rules.engine.payment import payment_options
 from village_rules.engine.time_and_death import cap_owed
 from village_rules.evolve import replace
-from village_rules.pending import RefillDraw
+from village_rules.pending import Pending, RefillDraw
 from village_rules.state import GameState, MarketDay
 
 
@@ -90,8 +91,7 @@ def out_of_the_day(state: GameState) -> tuple[int, ...]:
     first-chance pass was waived but who can pay for no available customer (nothing
     during a market day lets them pay later: customers only go, and their first sale stays
     free, so their next chance is a pass). The divergence search compares through this."""
-    day = state.market_day
-    assert day is not None
+    day = present(state.market_day, "market_day.out_of_the_day", "the market day in progress")
     out = set(day.passed)
     if day.first_pass_waived:
         player = state.players[day.trigger]
@@ -103,23 +103,29 @@ def out_of_the_day(state: GameState) -> tuple[int, ...]:
 
 def is_free_sale(state: GameState, seat: int) -> bool:
     """MKT-02: only the market-day player's first sale is free of the extra cost."""
-    day = state.market_day
-    assert day is not None
+    day = present(state.market_day, "market_day.is_free_sale", "the market day in progress")
     return seat == day.trigger and not day.trigger_sold
 
 
 def costs(state: GameState, seat: int, action: Action) -> list[Cost]:
-    """MKT-02 / MKT-03: the customer's goods and grain, plus 1 green and 1 time unless free."""
-    assert isinstance(action, Serve)
+    """MKT-02 / MKT-03: the customer's goods and grain, plus 1 green and 1 time unless free;
+    passing (MKT-04) costs nothing."""
+    if isinstance(action, Pass):
+        return []
+    action = expect(action, Serve, "market_day.costs")
     demand = state.rules.data.customer(action.tile).demand()
     if is_free_sale(state, seat):
         return [demand]
     return [demand.plus(state.rules.data.later_sale)]
 
 
-def effect(state: GameState, seat: int, action: Action, ctx: Ctx) -> GameState:
-    day = state.market_day
-    assert day is not None
+def effect(state: GameState, seat: int, action: Action, ctx: Ctx) -> tuple[GameState, Pending | None]:
+    """MKT-02 / MKT-03: serve a customer; MKT-04: pass for the rest of the day."""
+    return _effect(state, seat, action, ctx), None
+
+
+def _effect(state: GameState, seat: int, action: Action, ctx: Ctx) -> GameState:
+    day = present(state.market_day, "market_day._effect", "the market day in progress")
     if isinstance(action, Pass) and first_pass_waived(state, seat):
         ctx.fire("MKT-10")  # AMB-06 b: the market-day player's first-chance pass does not count
         day = replace(day, first_pass_waived=True)
@@ -127,7 +133,7 @@ def effect(state: GameState, seat: int, action: Action, ctx: Ctx) -> GameState:
         ctx.fire("MKT-04")
         day = replace(day, passed=tuple(sorted((*day.passed, seat))))
     else:
-        assert isinstance(action, Serve)
+        action = expect(action, Serve, "market_day._effect")
         if is_free_sale(state, seat) and state.rules.reading("AMB-06") == "c":
             ctx.fire("MKT-09")  # AMB-06 c: the market-day player's first chance is a sale
         ctx.fire("MKT-02" if is_free_sale(state, seat) else "MKT-03")
@@ -154,8 +160,7 @@ def _next_seat(state: GameState, day: MarketDay) -> int:
 
 def is_over(state: GameState) -> bool:
     """MKT-05: every available customer is served, or every player has passed."""
-    day = state.market_day
-    assert day is not None
+    day = present(state.market_day, "market_day.is_over", "the market day in progress")
     no_customers = all(t is None for t in state.market_available)
     return no_customers or len(day.passed) == state.num_players
 
@@ -170,8 +175,7 @@ def close(state: GameState, ctx: Ctx) -> GameState:
         if tile is None and queue:
             available[i] = queue.pop(0)
     waiting: list[int | None] = [*queue, *([None] * (len(state.market_waiting) - len(queue)))]
-    day = state.market_day
-    assert day is not None
+    day = present(state.market_day, "market_day.close", "the market day in progress")
     return replace(
         state,
         market_available=tuple(available),
@@ -206,8 +210,7 @@ def place_refill(state: GameState, pending: RefillDraw, tile: int, ctx: Ctx) -> 
 def finish(state: GameState, ctx: Ctx) -> GameState:
     """The market day is over; deaths held from before it are owed again (AMB-27), at
     most one under AMB-08 b."""
-    day = state.market_day
-    assert day is not None
+    day = present(state.market_day, "market_day.finish", "the market day in progress")
     owed = list(state.deaths_owed)
     if day.held_deaths:
         owed[day.trigger] = cap_owed(state, owed[day.trigger], day.held_deaths, ctx)

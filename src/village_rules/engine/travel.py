@@ -7,6 +7,8 @@ from village_rules.components import FARMYARD, Location, Travelling
 from village_rules.edition import Cost, RewardKind
 from village_rules.engine.common import find_member, gain_prestige, move_member, numbers_at, take_coins
 from village_rules.engine.context import Ctx
+from village_rules.engine.guards import expect, present
+from village_rules.errors import InternalConsistencyError
 from village_rules.evolve import replace
 from village_rules.pending import ChooseSupplyCube, Pending
 from village_rules.state import GameState
@@ -43,7 +45,7 @@ def candidates(state: GameState, seat: int) -> list[Action]:
 
 
 def precondition(state: GameState, seat: int, action: Action) -> str | None:
-    assert isinstance(action, Travel)
+    action = expect(action, Travel, "travel.precondition")
     data = state.rules.data
     if action.destination == data.village:
         return "travel: a trip goes to a city, never back to the village"
@@ -63,19 +65,18 @@ def precondition(state: GameState, seat: int, action: Action) -> str | None:
 
 def costs(state: GameState, seat: int, action: Action) -> list[Cost]:
     """TRV-01: the path's cost (2 time, 1 wagon and its influence cubes)."""
-    assert isinstance(action, Travel)
+    action = expect(action, Travel, "travel.costs")
     return [path_cost(state.rules.data, action.origin, action.destination)]
 
 
 def effect(state: GameState, seat: int, action: Action, ctx: Ctx) -> tuple[GameState, Pending | None]:
-    assert isinstance(action, Travel)
+    action = expect(action, Travel, "travel.effect")
     data = state.rules.data
     where = _setting_out(state, seat, action.origin)
     if where == FARMYARD and action.origin != data.village:
         ctx.fire("TRV-07")  # AMB-17 b: set out from a marked city
     ctx.fire("TRV-01" if where == FARMYARD else "TRV-02")
-    index = find_member(state, seat, where, action.number)
-    assert index is not None
+    index = present(find_member(state, seat, where, action.number), "travel.effect", "the travelling member")
     state = move_member(state, seat, index, Travelling(action.destination))
     p = state.players[seat]
     can_mark = action.destination not in p.markers and len(p.markers) < data.travel_markers
@@ -96,4 +97,4 @@ def effect(state: GameState, seat: int, action: Action, ctx: Ctx) -> tuple[GameS
             return take_coins(state, seat, reward.amount), None
         case RewardKind.CUBES_OF_CHOICE:
             return state, ChooseSupplyCube(seat, reward.amount)
-    raise AssertionError(reward)
+    raise InternalConsistencyError("travel.effect", f"unknown reward {reward!r}")

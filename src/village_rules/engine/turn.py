@@ -6,9 +6,12 @@ from __future__ import annotations
 from village_rules.actions import Action, FreeAction, TakeCube, Well
 from village_rules.components import INFLUENCE, ActionSpace, Cube
 from village_rules.edition import Cost
+from village_rules.engine import market_day
 from village_rules.engine.context import Ctx
 from village_rules.engine.time_and_death import spend_time
+from village_rules.errors import InternalConsistencyError
 from village_rules.evolve import replace
+from village_rules.pending import ChooseAction, Pending
 from village_rules.state import GameState, Turn
 from village_rules.tally import Tally
 
@@ -59,6 +62,39 @@ def well_payment_allowed(state: GameState, coins: Tally[Cube]) -> bool:
 def well_cost(state: GameState, action: Well) -> Cost:
     """WELL-01: 3 influence cubes of one colour (a coin may stand in for some, AMB-01)."""
     return Cost(cubes=Tally.of({action.colour: state.rules.data.well_cubes}))
+
+
+def costs(state: GameState, seat: int, action: Action) -> list[Cost]:
+    """WELL-01: the well's cubes; taking a cube (TURN-01) and a free final action (END-03)
+    cost nothing (a plague cube's time is part of taking it, TURN-03)."""
+    if isinstance(action, Well):
+        return [well_cost(state, action)]
+    return []
+
+
+def effect(state: GameState, seat: int, action: Action, ctx: Ctx) -> tuple[GameState, Pending | None]:
+    """Phase 2 step 1 done: the cube is taken (TURN-01), the well paid for (WELL-01, its
+    `Turn` begun when it was chosen) or the free action chosen (END-03); then step 2."""
+    match action:
+        case TakeCube(space, _):
+            state = take_cube(state, seat, action, ctx)
+            return begin_action(state, seat, space, ctx)
+        case Well(space, _):
+            return begin_action(state, seat, space, ctx)
+        case FreeAction(space):
+            ctx.fire("END-03")
+            state = replace(state, turn=Turn(seat))
+            return begin_action(state, seat, space, ctx)
+    raise InternalConsistencyError("turn.effect", f"not a turn choice: {action!r}")
+
+
+def begin_action(
+    state: GameState, seat: int, space: ActionSpace, ctx: Ctx
+) -> tuple[GameState, Pending | None]:
+    """Phase 2 step 2: the action of the space; at the market a market day must be held."""
+    if space is ActionSpace.MARKET:
+        return market_day.start(state, seat, ctx), None
+    return state, ChooseAction(seat, space)
 
 
 def take_cube(state: GameState, seat: int, action: TakeCube, ctx: Ctx) -> GameState:
