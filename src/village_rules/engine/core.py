@@ -47,10 +47,11 @@ from village_rules.actions import (
     format_action,
 )
 from village_rules.chance import proportional
-from village_rules.components import INFLUENCE, Good
+from village_rules.components import INFLUENCE, ActionSpace, Good
 from village_rules.edition import Cost
 from village_rules.engine import (
     council_chamber,
+    crafts,
     market_day,
     mass,
     seeding,
@@ -60,7 +61,7 @@ from village_rules.engine.common import take_cube, take_good
 from village_rules.engine.context import Ctx
 from village_rules.engine.end_of_game import end_of_turn
 from village_rules.engine.guards import expect, present
-from village_rules.engine.payment import coin_splits, describe_shortfall, pay, payment_options
+from village_rules.engine.payment import can_pay, describe_shortfall, pay, payment_options
 from village_rules.engine.spaces import SpaceRules, rules_of, space_rules
 from village_rules.engine.time_and_death import death_candidates, kill, resolve_deaths
 from village_rules.errors import IllegalActionError, InternalConsistencyError
@@ -185,8 +186,27 @@ def apply(state: GameState, action: Action, trace: list[str] | None = None) -> G
     """The state after `action`; `state` is never changed. Raises `IllegalActionError`
     (with the rule and a reason) for an action that is not allowed now. With a `trace`
     list, the IDs of the rules applied are appended to it."""
-    check_action(action)  # ActionTypeError for a wrong type or wrongly typed fields
     ctx = Ctx(trace)
+    if not _offered(state, action):
+        _check(state, action)
+    state, sub = _perform(state, action, ctx)
+    return _settle(state, sub, ctx)
+
+
+def _offered(state: GameState, action: Action) -> bool:
+    """Whether `action` is one of the very action objects `legal_actions` handed out for
+    this state (the usual case in a playout): then it is legal and well-typed as it is."""
+    cached = state.legal_cache
+    if cached:
+        for legal in cached:
+            if legal is action:
+                return True
+    return False
+
+
+def _check(state: GameState, action: Action) -> None:
+    """Raise the library's error for an action that is not allowed now (or not an action)."""
+    check_action(action)  # ActionTypeError for a wrong type or wrongly typed fields
     if state.is_terminal:
         raise IllegalActionError("END-06", format_action(action), "the game is over")
     if state.is_chance:
@@ -205,8 +225,6 @@ def apply(state: GameState, action: Action, trace: list[str] | None = None) -> G
         problem = _illegal(state, action)
         if problem is not None:
             raise IllegalActionError(problem[0], format_action(action), problem[1])
-    state, sub = _perform(state, action, ctx)
-    return _settle(state, sub, ctx)
 
 
 # --- which actions a step offers ----------------------------------------------------------
@@ -243,6 +261,10 @@ def _generate(state: GameState) -> list[Action]:
             ]
             out.append(Skip())
             return out
+        case ChooseAction(seat, ActionSpace.CRAFTS):
+            # ~30 candidates, whose conditions depend only on the building: decided once
+            # per building and kind (crafts.legal), not per candidate.
+            return [*crafts.legal(state, seat), Skip()]
         case ChooseAction() | MarketChoice() | MassBuy() | MassAdvance():
             seat = state.current_player()
             check = _step_precondition(state)
@@ -301,7 +323,7 @@ def _allowed(state: GameState, seat: int, action: Action, precondition: Precondi
         return bool(_payment_options(state, seat, action, alternatives, coins_ok))
     # Is there one way to pay? (`payment_options` would list them all.)
     player = state.players[seat]
-    return any(next(coin_splits(cost, player, coins_ok), None) is not None for cost in alternatives)
+    return any(can_pay(cost, player, coins_ok) for cost in alternatives)
 
 
 def _candidates(state: GameState) -> list[Action]:

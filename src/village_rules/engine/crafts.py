@@ -9,6 +9,7 @@ from village_rules.edition import Cost
 from village_rules.engine.common import find_member, move_member, numbers_at, take_coins, take_good
 from village_rules.engine.context import Ctx
 from village_rules.engine.guards import present
+from village_rules.engine.payment import can_pay
 from village_rules.errors import InternalConsistencyError
 from village_rules.pending import Pending
 from village_rules.state import GameState
@@ -25,6 +26,37 @@ def candidates(state: GameState, seat: int) -> list[Action]:
         out += [Produce(craft.building, g) for g in craft.goods]
         out += [Buy(craft.building, g) for g in craft.goods]
     out.append(Mill())
+    return out
+
+
+def legal(state: GameState, seat: int) -> list[Action]:
+    """The legal actions among `candidates`, in their order, generated directly: whether a
+    training, a production or a purchase is allowed depends only on the building (and the
+    member numbers on the farmyard are all trainable), so each is decided once per building.
+    Equal to filtering `candidates` by `precondition` and `costs` (the engine's oracle
+    path, compared with this at every step the fuzzer checks)."""
+    data = state.rules.data
+    player = state.players[seat]
+    out: list[Action] = []
+    farm_numbers = numbers_at(state, seat, FARMYARD)
+    alone = train_alone_allowed(state)
+    for craft in data.crafts:
+        b = craft.building
+        if farm_numbers:
+            if can_pay(Cost(time=craft.training_time + craft.production_time), player, True):
+                out += [Train(b, n, g) for n in farm_numbers for g in craft.goods]
+            if alone and can_pay(Cost(time=craft.training_time), player, True):
+                out += [Train(b, n, None) for n in farm_numbers]
+        if (
+            craft.goods
+            and AtCraft(b) in player.members
+            and can_pay(Cost(time=craft.production_time), player, True)
+        ):
+            out += [Produce(b, g) for g in craft.goods]
+        if craft.goods and can_pay(craft.purchase, player, True):
+            out += [Buy(b, g) for g in craft.goods]
+    if can_pay(data.mill_cost, player, True):
+        out.append(Mill())
     return out
 
 

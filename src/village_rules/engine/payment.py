@@ -34,6 +34,25 @@ def coin_splits(cost: Cost, player: PlayerState, coins_allowed: bool) -> Iterato
             yield coins
 
 
+def can_pay(cost: Cost, player: PlayerState, coins_allowed: bool) -> bool:
+    """Whether `coin_splits(cost, player, coins_allowed)` yields anything, computed
+    directly: grain and goods must be there; each missing cube needs one spare coin (at
+    most one per cube of the cost, which the shortfall never exceeds). The legal-move
+    generator asks this; the oracle enumerates the splits (the fuzzer compares the two)."""
+    if player.grain < cost.grain or not player.goods.covers(cost.goods):
+        return False
+    spare = player.coins - cost.coins
+    if spare < 0:
+        return False
+    short = 0
+    have = player.cubes
+    for colour, n in cost.cubes.items:
+        held = have[colour]
+        if held < n:
+            short += n - held
+    return short == 0 or (coins_allowed and short <= spare)
+
+
 def _affordable(cost: Cost, player: PlayerState, coins: Tally[Cube]) -> bool:
     if player.grain < cost.grain or not player.goods.covers(cost.goods):
         return False

@@ -86,9 +86,21 @@ class SpaceRules(Protocol):
         ...
 
 
+_RULES_BY_KIND: dict[type, SpaceRules | None] = {}
+
+
 def rules_of(action: Action) -> SpaceRules | None:
     """The module that prices and performs `action`, or None for an answer to a pending
-    step (performed by the core's step dispatch, never paid for)."""
+    step (performed by the core's step dispatch, never paid for). `_rules_of` decides by
+    the action's class alone, so its answer is kept per class."""
+    try:
+        return _RULES_BY_KIND[type(action)]
+    except KeyError:
+        module = _RULES_BY_KIND[type(action)] = _rules_of(action)
+        return module
+
+
+def _rules_of(action: Action) -> SpaceRules | None:
     match action:
         case TakeCube() | Well() | FreeAction():
             return turn

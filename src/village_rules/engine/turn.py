@@ -15,21 +15,37 @@ from village_rules.pending import ChooseAction, Pending
 from village_rules.state import GameState, Turn
 from village_rules.tally import Tally
 
+_SPACES = tuple(ActionSpace)
+
+# The turn choices as shared objects (actions are immutable values): the turn choice is
+# more than half of all decisions, and building its dozen actions anew each time was a
+# measurable part of a playout.
+_TAKE = {(space, cube): TakeCube(space, cube) for space in ActionSpace for cube in Cube}
+_WELLS = {colour: tuple(Well(space, colour) for space in ActionSpace) for colour in INFLUENCE}
+_FREE = tuple(FreeAction(space) for space in ActionSpace)
+
 
 def candidates(state: GameState, seat: int) -> list[Action]:
     out: list[Action] = []
-    if state.cubes_on_board():
-        for space, cubes in zip(ActionSpace, state.spaces, strict=False):
-            out += [TakeCube(space, cube) for cube, _ in cubes.items]
+    spaces = state.spaces
+    if any(cubes.items for cubes in spaces):
+        take = _TAKE
+        for space, cubes in zip(_SPACES, spaces, strict=False):
+            for cube, _ in cubes.items:
+                out.append(take[space, cube])
         p = state.players[seat]
         need = state.rules.data.well_cubes
         coins = p.coins if well_coins_allowed(state) else 0
         least = 0 if state.rules.reading("AMB-01") == "c" else 1
         # Only colours that could pay (the exact check is the payment's); AMB-01 a: >= 1 real cube.
         colours = [c for c in INFLUENCE if p.cubes[c] >= least and p.cubes[c] + coins >= need]
-        out += [Well(space, colour) for space in ActionSpace for colour in colours]
+        # in the order space by space, colour by colour
+        wells = [_WELLS[c] for c in colours]
+        for i in range(len(_SPACES)):
+            for row in wells:
+                out.append(row[i])
     elif state.final_turns is not None:
-        out += [FreeAction(space) for space in ActionSpace]
+        out += _FREE
     return out
 
 
