@@ -154,7 +154,27 @@ def _is_outcome(state: GameState, action: Action) -> bool:
 
 
 def chance_outcomes(state: GameState) -> list[tuple[Action, Fraction]]:
-    """The outcomes of the pending chance event with exact probabilities summing to 1."""
+    """The outcomes of the pending chance event with exact probabilities summing to 1.
+
+    The outcomes of the last state asked about are kept (a playout asks about a chance
+    state twice: the invariant check sums them, the policy samples them); every call
+    returns a fresh list."""
+    global _last_chance  # noqa: PLW0603 (a one-entry memo, see _last_chance)
+    last = _last_chance
+    if last is not None and last[0] is state:
+        return list(last[1])
+    outcomes = tuple(_chance_outcomes(state))
+    _last_chance = (state, outcomes)
+    return list(outcomes)
+
+
+_last_chance: tuple[GameState, tuple[tuple[Action, Fraction], ...]] | None = None
+"""(state, its chance outcomes) of the last `chance_outcomes` call. Keyed by identity and
+holding the state, so it cannot answer for another state; one immutable pair, replaced as
+a whole, so also safe between threads."""
+
+
+def _chance_outcomes(state: GameState) -> list[tuple[Action, Fraction]]:
     pending = state.pending
     match pending:
         case SeedDraw():

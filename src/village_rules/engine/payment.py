@@ -107,7 +107,8 @@ def pay(state: GameState, seat: int, cost: Cost, coins: Tally[Cube], ctx: Ctx) -
         cubes=supply.cubes.plus(cubes),
         goods=supply.goods.plus(cost.goods),
     )
-    state = replace(state, supply=supply).with_player(seat, p)
+    players = state.players
+    state = replace(state, supply=supply, players=(*players[:seat], p, *players[seat + 1 :]))
     if cost.time:
         state = spend_time(state, seat, cost.time, ctx)
     return state

@@ -16,6 +16,7 @@ from village_rules.state import GameState, Turn
 from village_rules.tally import Tally
 
 _SPACES = tuple(ActionSpace)
+_SPACE_INDEX = {space: i for i, space in enumerate(_SPACES)}
 
 # The turn choices as shared objects (actions are immutable values): the turn choice is
 # more than half of all decisions, and building its dozen actions anew each time was a
@@ -117,11 +118,15 @@ def take_cube(state: GameState, seat: int, action: TakeCube, ctx: Ctx) -> GameSt
     """TURN-01: an influence cube goes to the farmyard; a plague cube goes back to the
     supply and costs 2 time (TURN-03)."""
     ctx.fire("TURN-01")
-    state = state.with_space(action.space, state.space(action.space).remove(action.cube))
-    state = replace(state, turn=Turn(seat))
-    p = state.players[seat]
+    spaces = state.spaces
+    i = _SPACE_INDEX[action.space]
+    spaces = (*spaces[:i], spaces[i].remove(action.cube), *spaces[i + 1 :])
     if action.cube is Cube.PLAGUE:
         ctx.fire("TURN-03")
-        state = replace(state, supply=replace(state.supply, cubes=state.supply.cubes.add(Cube.PLAGUE)))
+        supply = replace(state.supply, cubes=state.supply.cubes.add(Cube.PLAGUE))
+        state = replace(state, spaces=spaces, turn=Turn(seat), supply=supply)
         return spend_time(state, seat, state.rules.data.plague_time, ctx)
-    return state.with_player(seat, replace(p, cubes=p.cubes.add(action.cube)))
+    p = state.players[seat]
+    players = state.players
+    players = (*players[:seat], replace(p, cubes=p.cubes.add(action.cube)), *players[seat + 1 :])
+    return replace(state, spaces=spaces, turn=Turn(seat), players=players)
