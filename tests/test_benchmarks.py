@@ -47,3 +47,26 @@ def test_bench_checks_prints_every_figure() -> None:
         "the oracle",
     ):
         assert figure in out, out
+
+
+def test_bench_paired_prints_every_figure() -> None:
+    """Against this very tree: the script runs both sides and prints the comparison."""
+    src = BENCHMARKS.parent / "src"
+    out = subprocess.run(
+        [
+            sys.executable,
+            str(BENCHMARKS / "bench_paired.py"),
+            "--against",
+            str(src),
+            "--rounds",
+            "1",
+            "--games",
+            "1",
+        ],
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=300,
+    ).stdout
+    for figure in ("median other:", "median  this:", "this / other (bare):", "load average after:"):
+        assert figure in out, out
