@@ -668,14 +668,22 @@ def _pay_or_ask(state: GameState, seat: int, action: Action, ctx: Ctx) -> tuple[
         return _effect(state, seat, action, ctx)
     options = _payment_options(state, seat, action, alternatives, coins_ok)
     if len(options) == 1:
-        return _pay_then_effect(state, seat, action, options[0], ctx)
+        return _pay_then_effect(state, seat, action, options[0], ctx, alternatives=alternatives)
     return state, ChoosePayment(seat, action)
 
 
 def _pay_then_effect(
-    state: GameState, seat: int, action: Action, payment: Pay, ctx: Ctx
+    state: GameState,
+    seat: int,
+    action: Action,
+    payment: Pay,
+    ctx: Ctx,
+    *,
+    alternatives: list[Cost] | None = None,
 ) -> tuple[GameState, Pending | None]:
-    alternatives, _ = _costs(state, seat, action)
+    """Pay `payment` (an alternative of `action`'s costs, given if known) and perform it."""
+    if alternatives is None:
+        alternatives, _ = _costs(state, seat, action)
     state = pay(state, seat, alternatives[payment.alternative], payment.coins, ctx)
     return _effect(state, seat, action, ctx)
 

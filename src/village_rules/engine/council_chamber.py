@@ -3,9 +3,11 @@ or use a privilege of a stage one of your members has reached."""
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from village_rules.actions import Action, CouncilAdvance, CouncilPlace, Privilege
 from village_rules.components import FARMYARD, OnCouncil
-from village_rules.edition import Cost
+from village_rules.edition import Cost, EditionData
 from village_rules.engine.common import find_member, gain_prestige, move_member, numbers_at
 from village_rules.engine.context import Ctx
 from village_rules.engine.guards import present
@@ -63,11 +65,17 @@ def costs(state: GameState, seat: int, action: Action) -> list[Cost]:
         case CouncilPlace(_):
             return list(d.council_place)
         case CouncilAdvance(stage, _):
-            time = Cost(time=d.council_advance_time[stage - 1])
-            return [alt.plus(time) for alt in d.council_advance]
+            return list(_advance_costs(d, stage))
         case Privilege(_):
             return []
     raise InternalConsistencyError("council", f"not a council action: {action!r}")
+
+
+@lru_cache(maxsize=256)
+def _advance_costs(d: EditionData, stage: int) -> tuple[Cost, ...]:
+    """CNC-02: each alternative of the advance plus the time of leaving `stage`."""
+    time = Cost(time=d.council_advance_time[stage - 1])
+    return tuple(alt.plus(time) for alt in d.council_advance)
 
 
 def effect(state: GameState, seat: int, action: Action, ctx: Ctx) -> tuple[GameState, Pending | None]:

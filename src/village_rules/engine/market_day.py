@@ -9,10 +9,11 @@ day. Deaths from time spent here are resolved at once (DEATH-06).
 from __future__ import annotations
 
 from fractions import Fraction
+from functools import lru_cache
 
 from village_rules.actions import Action, DrawCustomer, Pass, Serve
 from village_rules.chance import uniform
-from village_rules.edition import Cost
+from village_rules.edition import Cost, EditionData
 from village_rules.engine.context import Ctx
 from village_rules.engine.guards import expect, present
 from village_rules.engine.payment import payment_options
@@ -113,10 +114,15 @@ def costs(state: GameState, seat: int, action: Action) -> list[Cost]:
     if isinstance(action, Pass):
         return []
     action = expect(action, Serve, "market_day.costs")
-    demand = state.rules.data.customer(action.tile).demand()
-    if is_free_sale(state, seat):
-        return [demand]
-    return [demand.plus(state.rules.data.later_sale)]
+    return [_sale_cost(state.rules.data, action.tile, is_free_sale(state, seat))]
+
+
+@lru_cache(maxsize=1024)
+def _sale_cost(data: EditionData, tile: int, free: bool) -> Cost:
+    """A customer's demand, plus the later-sale cost unless `free` (per edition and tile:
+    the market offers the same few customers again and again)."""
+    demand = data.customer(tile).demand()
+    return demand if free else demand.plus(data.later_sale)
 
 
 def effect(state: GameState, seat: int, action: Action, ctx: Ctx) -> tuple[GameState, Pending | None]:

@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from village_rules.actions import Action, FreeAction, TakeCube, Well
 from village_rules.components import INFLUENCE, ActionSpace, Cube
 from village_rules.edition import Cost
@@ -78,7 +80,12 @@ def well_payment_allowed(state: GameState, coins: Tally[Cube]) -> bool:
 
 def well_cost(state: GameState, action: Well) -> Cost:
     """WELL-01: 3 influence cubes of one colour (a coin may stand in for some, AMB-01)."""
-    return Cost(cubes=Tally.of({action.colour: state.rules.data.well_cubes}))
+    return _well_cost(action.colour, state.rules.data.well_cubes)
+
+
+@lru_cache(maxsize=64)
+def _well_cost(colour: Cube, cubes: int) -> Cost:
+    return Cost(cubes=Tally.of({colour: cubes}))
 
 
 def costs(state: GameState, seat: int, action: Action) -> list[Cost]:
