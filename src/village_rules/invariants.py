@@ -603,7 +603,7 @@ def non_negative_violations(state: GameState) -> list[Violation]:
         state.round >= 1
         and min(state.supply.coins, state.supply.grain, state.bag_monks, state.monks_aside) >= 0
         and _players_sound(state.players)
-        and all(owed >= 0 for owed in state.deaths_owed)
+        and min(state.deaths_owed, default=0) >= 0
         and (state.mass is None or state.mass.bought >= 0)
         and (state.market_day is None or state.market_day.held_deaths >= 0)
         and _tallies_sound([state.supply.cubes, state.supply.goods, state.green_bag, *state.spaces])
