@@ -30,3 +30,43 @@ def test_bench_vs_chess_prints_every_figure() -> None:
         "memory per held state (original-2011",
     ):
         assert figure in out, out
+
+
+def test_bench_checks_prints_every_figure() -> None:
+    out = subprocess.run(
+        [sys.executable, str(BENCHMARKS / "bench_checks.py"), "--games", "2"],
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=300,
+    ).stdout
+    for figure in (
+        "apply (replaying the step)",
+        "cube_violations",
+        "every check but the oracle",
+        "the oracle",
+    ):
+        assert figure in out, out
+
+
+def test_bench_paired_prints_every_figure() -> None:
+    """Against this very tree: the script runs both sides and prints the comparison."""
+    src = BENCHMARKS.parent / "src"
+    out = subprocess.run(
+        [
+            sys.executable,
+            str(BENCHMARKS / "bench_paired.py"),
+            "--against",
+            str(src),
+            "--rounds",
+            "1",
+            "--games",
+            "1",
+        ],
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=300,
+    ).stdout
+    for figure in ("median other:", "median  this:", "this / other (bare):", "load average after:"):
+        assert figure in out, out

@@ -168,5 +168,5 @@ def test_the_check_catches_a_loader_without_the_cross_field_checks(monkeypatch: 
     text = json.dumps(raw)
     assert check_mutant(text, steps=50, seed=0) is False  # refused with the checks
     monkeypatch.setattr(serialization, "phase_problems", lambda state: [])
-    with pytest.raises(InternalError, match="nothing to do next"):
+    with pytest.raises(InternalError, match="no turn, market day or mass is in progress"):
         check_mutant(text, steps=50, seed=0)

@@ -12,7 +12,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import get_args
+from typing import assert_never, get_args
 
 from village_rules.components import (
     FARMYARD,
@@ -360,7 +360,8 @@ def format_action(action: Action) -> str:
             return "draw-monk"
         case DrawMember(seat, number):
             return f"draw-member {seat} {number}"
-    raise AssertionError(action)
+        case _:
+            assert_never(action)
 
 
 def _action_str(action: Action) -> str:

@@ -119,9 +119,14 @@ class ReadingError(VillageError, ValueError):
 
 
 class InternalError(VillageError, RuntimeError):
-    """A check of the library's own bookkeeping failed: a bug in village-rules, not in the
-    caller's input. Names the function (or value) and what it expected; replaces bare
-    `assert`s, which `python -O` would drop."""
+    """A check of the library's own bookkeeping failed: a step handed an action of another
+    kind, a member it has just looked up missing, a market day or mass that should be in
+    progress but is not. Names where and what; it means a bug in village-rules (or a state
+    built past `from_json`'s checks), never a wrong move (that is `IllegalActionError`) nor
+    bad input.
+
+    Raised by explicit checks in place of bare `assert`s, so they hold under `python -O`.
+    `from_json`'s playability check catches it as a `VillageError`."""
 
     def __init__(self, where: str, problem: str) -> None:
         self.where = where

@@ -35,7 +35,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
 from math import lcm
-from typing import TypeVar
+from typing import TypeVar, assert_never
 
 from village_rules.actions import Action, Well, format_action, parse_action
 from village_rules.components import (
@@ -65,6 +65,10 @@ from village_rules.pending import (
     ChooseAction,
     ChooseCompensationCube,
     ChooseDying,
+    ChoosePayment,
+    ChoosePrivilege,
+    ChooseSupplyCube,
+    ChooseSupplyGood,
     ChooseTurn,
     GameOver,
     MarketChoice,
@@ -75,7 +79,7 @@ from village_rules.pending import (
     SeedDraw,
 )
 from village_rules.play import GameLog
-from village_rules.state import GameState
+from village_rules.state import GameState, PlayerState
 from village_rules.tally import Tally
 
 # --- names --------------------------------------------------------------------------------
@@ -237,11 +241,31 @@ _MEMO_LIMIT = 50_000
 _V = TypeVar("_V")
 _sound_tallies: dict[int, object] = {}
 """Tallies with no negative count, by id."""
+_sound_players: dict[int, object] = {}
+"""Player states with no negative count (ints, cubes, goods), by id."""
 _sound_markers: dict[int, tuple[object, EditionData]] = {}
 """Marker tuples that passed `marker_violations`'s per-seat checks, by id, with the data."""
 _sound_members: dict[int, tuple[object, EditionData, tuple[tuple[Category, int], ...], int, int]] = {}
 """Member tuples of the right length at valid places, by id, with the data and their
 chronicle counts, graves and removed members."""
+
+
+_last_passed: dict[str, tuple[object, ...]] = {}
+"""Per whole-state check: the parts it read in the last state it passed on. A check is a
+pure function of the parts it names, so the next state with equal parts (in a playout
+most parts are the very same objects, which compare at once) passes it too. One entry per
+check, so bounded; the parts are kept alive by the entry, so no id is ever reused."""
+
+
+def _passed_before(check: str, parts: tuple[object, ...]) -> bool:
+    return _last_passed.get(check) == parts
+
+
+def _passed(check: str, parts: tuple[object, ...], found: list[Violation]) -> list[Violation]:
+    """`found`, remembering `parts` for `check` if it is empty."""
+    if not found:
+        _last_passed[check] = parts
+    return found
 
 
 def _remember(memo: dict[int, _V], key: object, value: _V) -> None:
@@ -278,11 +302,20 @@ def _conserved(name: str, expected: Mapping[K, int], counts: dict[K, int]) -> li
 def cube_violations(state: GameState) -> list[Violation]:
     """Every cube of each colour (plague included) is in the supply, the green bag, on an
     action space or on a farmyard (payments are never half-done outside `apply`)."""
+    tallies = (
+        state.rules.data,
+        state.supply.cubes,
+        state.green_bag,
+        state.spaces,
+        *(p.cubes for p in state.players),
+    )
+    if _passed_before(CUBES, tallies):
+        return []
     counts: dict[Cube, int] = {}
     for tally in (state.supply.cubes, state.green_bag, *state.spaces, *(p.cubes for p in state.players)):
         for key, n in tally.items:
             counts[key] = counts.get(key, 0) + n
-    return _conserved(CUBES, _totals(state.rules.data).cubes, counts)
+    return _passed(CUBES, tallies, _conserved(CUBES, _totals(state.rules.data).cubes, counts))
 
 
 def coin_violations(state: GameState) -> list[Violation]:
@@ -301,15 +334,31 @@ def grain_violations(state: GameState) -> list[Violation]:
 
 def goods_violations(state: GameState) -> list[Violation]:
     """Conservation of goods, per good."""
+    parts = (state.rules.data, state.supply.goods, *(p.goods for p in state.players))
+    if _passed_before(GOODS, parts):
+        return []
     counts: dict[Good, int] = {}
     _add(counts, state.supply.goods)
     for p in state.players:
         _add(counts, p.goods)
-    return _conserved(GOODS, _totals(state.rules.data).goods, counts)
+    return _passed(GOODS, parts, _conserved(GOODS, _totals(state.rules.data).goods, counts))
 
 
 def customer_violations(state: GameState) -> list[Violation]:
     """Each customer tile is exactly once in the pile, on a market space or with a player."""
+    parts = (
+        state.rules.data,
+        state.customer_pile,
+        state.market_available,
+        state.market_waiting,
+        *(p.customers for p in state.players),
+    )
+    if _passed_before(CUSTOMERS, parts):
+        return []
+    return _passed(CUSTOMERS, parts, _customer_violations(state))
+
+
+def _customer_violations(state: GameState) -> list[Violation]:
     seen = list(state.customer_pile)
     seen += [t for t in state.market_available if t is not None]
     seen += [t for t in state.market_waiting if t is not None]
@@ -397,6 +446,13 @@ def member_violations(state: GameState) -> list[Violation]:
     places on the board, chronicle and graveyard within their open spaces, removed
     members only once the end is triggered, the end triggered exactly when the chronicle
     or the graveyard is full (structure)."""
+    parts = (state.rules, state.end_triggered_by, *(p.members for p in state.players))
+    if _passed_before(MEMBERS, parts):
+        return []
+    return _passed(MEMBERS, parts, _member_violations(state))
+
+
+def _member_violations(state: GameState) -> list[Violation]:
     d = state.rules.data
     totals = _totals(d)
     out: list[Violation] = []
@@ -520,14 +576,6 @@ def _has_negative(tally: Tally[Cube] | Tally[Good]) -> bool:
     return any(n < 0 for _, n in tally.items)
 
 
-def _tallies(state: GameState) -> list[Tally[Cube] | Tally[Good]]:
-    out: list[Tally[Cube] | Tally[Good]] = [state.supply.cubes, state.supply.goods, state.green_bag]
-    out += state.spaces
-    for p in state.players:
-        out += (p.cubes, p.goods)
-    return out
-
-
 def _tallies_sound(tallies: list[Tally[Cube] | Tally[Good]]) -> bool:
     """No negative count in any of `tallies`; the sound new ones are remembered."""
     known = _sound_tallies
@@ -540,16 +588,29 @@ def _tallies_sound(tallies: list[Tally[Cube] | Tally[Good]]) -> bool:
     return True
 
 
+def _players_sound(players: tuple[PlayerState, ...]) -> bool:
+    """No negative coins, grain, prestige, cubes or goods; sound players are remembered
+    (by identity, like the tallies: a changed player is a new object, checked in full)."""
+    known = _sound_players
+    for p in players:
+        if known.get(id(p)) is p:
+            continue
+        if min(p.coins, p.grain, p.prestige) < 0 or not _tallies_sound([p.cubes, p.goods]):
+            return False
+        _remember(known, p, p)
+    return True
+
+
 def non_negative_violations(state: GameState) -> list[Violation]:
     """No count anywhere is negative (a tally refuses negatives, but plain ints do not)."""
     if (
         state.round >= 1
         and min(state.supply.coins, state.supply.grain, state.bag_monks, state.monks_aside) >= 0
-        and all(min(p.coins, p.grain, p.prestige) >= 0 for p in state.players)
-        and all(owed >= 0 for owed in state.deaths_owed)
+        and _players_sound(state.players)
+        and min(state.deaths_owed, default=0) >= 0
         and (state.mass is None or state.mass.bought >= 0)
         and (state.market_day is None or state.market_day.held_deaths >= 0)
-        and _tallies_sound(_tallies(state))
+        and _tallies_sound([state.supply.cubes, state.supply.goods, state.green_bag, *state.spaces])
     ):
         return []
     out: list[Violation] = []
@@ -633,6 +694,22 @@ def seat_violations(state: GameState) -> list[Violation]:
 
 def board_violations(state: GameState) -> list[Violation]:
     """The action spaces and the market rows match the layout for the player count."""
+    parts = (
+        state.rules.data,
+        state.spaces,
+        state.market_available,
+        state.market_waiting,
+        state.customer_pile,
+        state.monks_aside,
+        state.mass is None,
+        state.num_players,
+    )
+    if _passed_before(BOARD, parts):
+        return []
+    return _passed(BOARD, parts, _board_violations(state))
+
+
+def _board_violations(state: GameState) -> list[Violation]:
     out = []
     if len(state.spaces) != len(ActionSpace):
         out.append(Violation(BOARD, "action spaces", str(len(ActionSpace)), str(len(state.spaces))))
@@ -715,6 +792,10 @@ def phase_violations(state: GameState) -> list[Violation]:
         case ChooseDying(seat):
             if not 0 <= seat < len(state.deaths_owed) or state.deaths_owed[seat] <= 0:
                 bad(f"a death owed by seat {seat}", f"deaths owed {state.deaths_owed}")
+        case ChoosePrivilege() | ChooseSupplyCube() | ChooseSupplyGood() | ChoosePayment():
+            pass  # sub-steps of an action: `state_checks` checks their fields
+        case _:
+            assert_never(pending)
     if state.final_turns is not None and state.end_triggered_by is None:
         bad("final actions only once the end is triggered", f"final turns {state.final_turns}")
     return out
@@ -844,7 +925,13 @@ def _dead(loc: Location) -> bool:
 
 def transition_violations(before: GameState, action: Action, after: GameState) -> list[Violation]:
     """Invariants of one step `before --action--> after`."""
-    text = format_action(action)
+    found = _transition_violations(before, action, after, "")
+    if found:  # again, with the action named (formatting it costs as much as the checks)
+        return _transition_violations(before, action, after, format_action(action))
+    return found
+
+
+def _transition_violations(before: GameState, action: Action, after: GameState, text: str) -> list[Violation]:
     if before.rules != after.rules or before.num_players != after.num_players:
         return [Violation(SAME_GAME, f"after {text!r}", "the same rules and players", "a different game")]
     out = []

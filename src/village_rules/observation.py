@@ -20,6 +20,7 @@ import hashlib
 import struct
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import assert_never
 
 from village_rules.actions import action_id
 from village_rules.components import (
@@ -294,6 +295,20 @@ def _pending(
             number = remaining
         case RefillDraw(position):
             number = position
+        case (
+            ChooseCompensationCube()
+            | ChooseTurn()
+            | ChooseAction()
+            | ChoosePayment()
+            | ChooseDying()
+            | MarketChoice()
+            | MassBuy()
+            | MassAdvance()
+            | GameOver()
+        ):
+            number = 0
+        case _:
+            assert_never(pending)
     out.append(float(number))
     paid = 1 + action_id(state.rules.data, pending.action) if isinstance(pending, ChoosePayment) else 0
     out.append(float(paid))

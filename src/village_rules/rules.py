@@ -10,6 +10,9 @@ from village_rules.edition import EditionData
 from village_rules.errors import InternalError
 from village_rules.readings import normalise, reading
 
+_DEFAULTS: dict[tuple[str, str], str] = {}
+"""(AMB ID, edition) -> its default letter, filled as the engine asks (`Variant.reading`)."""
+
 
 @dataclass(frozen=True, slots=True)
 class Variant:
@@ -41,7 +44,13 @@ class Variant:
         for chosen, letter in self.choices:
             if chosen == amb:
                 return letter
-        return reading(amb).default(edition)
+        # The register is a constant, so each (entry, edition) default is looked up once:
+        # the engine asks for readings on every step.
+        key = (amb, edition)
+        default = _DEFAULTS.get(key)
+        if default is None:
+            default = _DEFAULTS[key] = reading(amb).default(edition)
+        return default
 
     def with_reading(self, amb: str, letter: str) -> Variant:
         """This variant with `amb` set to `letter` (which may be the default)."""

@@ -12,16 +12,35 @@ engine/mass.py, engine/end_of_game.py). Each problem is `(JSON path, what is wro
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import assert_never
 
 from village_rules.actions import (
     Action,
+    Birth,
     Buy,
+    BuyFromBag,
+    CallHome,
     ChurchEnter,
+    ChurchStep,
     CouncilAdvance,
     CouncilPlace,
+    Die,
+    DrawCube,
+    DrawCustomer,
+    DrawMember,
+    DrawMonk,
+    FreeAction,
+    Harvest,
     Mill,
+    Pass,
+    Pay,
+    PickCube,
+    PickGood,
+    Privilege,
     Produce,
     Serve,
+    Skip,
+    TakeCube,
     Train,
     Travel,
     Well,
@@ -340,7 +359,14 @@ def _origin(state: GameState, seat: int, action: Action) -> GameState | None:
             return replace(state, pending=ChooseAction(seat, ActionSpace.COUNCIL_CHAMBER))
         case ChurchEnter():
             return replace(state, pending=ChooseAction(seat, ActionSpace.CHURCH))
-    return None
+        case TakeCube() | FreeAction() | Skip() | PickCube() | PickGood() | Harvest() | Birth() | CallHome():
+            return None  # nothing to pay (`from_json` refuses such a ChoosePayment before)
+        case Privilege() | Pay() | Die() | Pass() | BuyFromBag() | ChurchStep():
+            return None
+        case DrawCube() | DrawCustomer() | DrawMonk() | DrawMember():
+            return None
+        case _:
+            assert_never(action)
 
 
 def _step_problems(state: GameState) -> list[Problem]:

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import dataclass, field
+from typing import assert_never
 from xml.sax.saxutils import escape, quoteattr
 
 import networkx as nx
@@ -43,11 +44,13 @@ from village_rules.actions import (
     Harvest,
     Mill,
     Pass,
+    Pay,
     PickCube,
     PickGood,
     Privilege,
     Produce,
     Serve,
+    Skip,
     TakeCube,
     Train,
     Travel,
@@ -212,7 +215,10 @@ def touched_regions(action: Action | None) -> frozenset[str]:
             return frozenset({"chronicle"})
         case DrawCube():
             return frozenset({"green-bag"})
-    return frozenset()
+        case Skip() | Pay():
+            return frozenset()
+        case _:
+            assert_never(action)
 
 
 # --- the whole table ----------------------------------------------------------------------

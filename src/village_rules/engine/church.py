@@ -7,6 +7,8 @@ from village_rules.components import BLACK_BAG, FARMYARD
 from village_rules.edition import Cost
 from village_rules.engine.common import find_member, move_member, numbers_at
 from village_rules.engine.context import Ctx
+from village_rules.engine.guards import expect, present
+from village_rules.pending import Pending
 from village_rules.rule_ids import RuleId
 from village_rules.state import GameState
 
@@ -18,7 +20,7 @@ def candidates(state: GameState, seat: int) -> list[Action]:
 
 def precondition(state: GameState, seat: int, action: Action) -> str | None:
     """Why `seat` may not enter the church with this member now, or None."""
-    assert isinstance(action, ChurchEnter)
+    action = expect(action, ChurchEnter, "church.precondition")
     if find_member(state, seat, FARMYARD, action.number) is None:
         return f"church: you have no member numbered {action.number} on your farmyard"
     return None
@@ -29,10 +31,11 @@ def costs(state: GameState, seat: int, action: Action) -> list[Cost]:
     return list(state.rules.data.church_enter)
 
 
-def effect(state: GameState, seat: int, action: Action, ctx: Ctx) -> GameState:
+def effect(state: GameState, seat: int, action: Action, ctx: Ctx) -> tuple[GameState, Pending | None]:
     """CHU-01: a farmyard member goes into the black bag."""
-    assert isinstance(action, ChurchEnter)
+    entering = expect(action, ChurchEnter, "church.effect")
     ctx.fire(RuleId.CHU_01)
-    index = find_member(state, seat, FARMYARD, action.number)
-    assert index is not None
-    return move_member(state, seat, index, BLACK_BAG)
+    index = present(
+        find_member(state, seat, FARMYARD, entering.number), "church.effect", "the entering member"
+    )
+    return move_member(state, seat, index, BLACK_BAG), None

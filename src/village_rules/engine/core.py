@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from fractions import Fraction
-from typing import Protocol
+from typing import assert_never
 
 from village_rules.actions import (
     Action,
@@ -26,6 +26,8 @@ from village_rules.actions import (
     Die,
     DrawCube,
     DrawCustomer,
+    DrawMember,
+    DrawMonk,
     FreeAction,
     Harvest,
     Mill,
@@ -48,22 +50,20 @@ from village_rules.chance import proportional
 from village_rules.components import INFLUENCE, ActionSpace, Good
 from village_rules.edition import Cost
 from village_rules.engine import (
-    church,
     council_chamber,
     crafts,
-    family,
-    harvest,
     market_day,
     mass,
     seeding,
     supply,
-    travel,
     turn,
 )
 from village_rules.engine.common import take_cube, take_good
 from village_rules.engine.context import Ctx
 from village_rules.engine.end_of_game import end_of_turn
-from village_rules.engine.payment import coin_splits, describe_shortfall, pay, payment_options
+from village_rules.engine.guards import expect, present
+from village_rules.engine.payment import can_pay, describe_shortfall, pay, payment_options
+from village_rules.engine.spaces import SpaceRules, rules_of, space_rules
 from village_rules.engine.time_and_death import death_candidates, kill, resolve_deaths
 from village_rules.errors import IllegalActionError, InternalError, NotARule
 from village_rules.evolve import replace
@@ -88,54 +88,13 @@ from village_rules.pending import (
 from village_rules.rule_ids import RuleId
 from village_rules.state import GameState, Turn
 
-
-class SpaceRules(Protocol):
-    """What each action-space module (harvest, family, crafts, …) provides to the core."""
-
-    def candidates(self, state: GameState, seat: int) -> list[Action]:
-        """The actions of this space open to `seat` (before costs are checked)."""
-
-    def precondition(self, state: GameState, seat: int, action: Action) -> str | None:
-        """Why `seat` may not take `action` now, or None."""
-
-
-# Which module performs the first decision of each action space.
-_SPACE_ACTIONS: dict[ActionSpace, SpaceRules] = {
-    ActionSpace.GRAIN_HARVEST: harvest,
-    ActionSpace.FAMILY: family,
-    ActionSpace.CRAFTS: crafts,
-    ActionSpace.TRAVEL: travel,
-    ActionSpace.COUNCIL_CHAMBER: council_chamber,
-    ActionSpace.CHURCH: church,
-}
-
-# The rule an action belongs to, for errors and traces.
-_RULE_OF: dict[type, RuleId] = {
-    TakeCube: RuleId.TURN_01,
-    Well: RuleId.WELL_01,
-    FreeAction: RuleId.END_03,
-    Harvest: RuleId.HARV_01,
-    Birth: RuleId.FAM_01,
-    CallHome: RuleId.FAM_02,
-    Train: RuleId.CRAFT_01,
-    Produce: RuleId.CRAFT_02,
-    Buy: RuleId.CRAFT_03,
-    Mill: RuleId.CRAFT_04,
-    Travel: RuleId.TRV_01,
-    CouncilPlace: RuleId.CNC_01,
-    CouncilAdvance: RuleId.CNC_02,
-    Privilege: RuleId.CNC_04,
-    ChurchEnter: RuleId.CHU_01,
-    Pay: RuleId.COIN_01,
-    Die: RuleId.DEATH_02,
-    Serve: RuleId.MKT_02,
-    Pass: RuleId.MKT_04,
-    BuyFromBag: RuleId.MASS_02,
-    ChurchStep: RuleId.MASS_04,
-    PickGood: RuleId.CNC_07,
-    PickCube: RuleId.CNC_06,
-    Skip: RuleId.TURN_02,
-}
+# How the core dispatches (every `match` below ends in `assert_never`, so a new pending
+# step or action that is not handled is a mypy error):
+# - per pending step: `_generate` (legal actions, fast), `_candidates` + `_step_accepts` +
+#   `_precondition` (the explaining oracle path), `_step_precondition`, `_perform`, and
+#   `_is_outcome` / `chance_outcomes` for chance steps;
+# - per action: `engine.spaces.rules_of` names the module that prices (`costs`) and
+#   performs (`effect`) it; `_rule_of` names the rule a refusal cites.
 
 
 # --- queries ------------------------------------------------------------------------------
@@ -169,32 +128,107 @@ def _legal(state: GameState) -> tuple[Action, ...]:
 def _is_outcome(state: GameState, action: Action) -> bool:
     """A quick yes for an outcome of the pending chance event (a cube still in the green
     bag, a tile still in the pile); False means "ask `chance_outcomes`"."""
-    match state.pending:
+    pending = state.pending
+    match pending:
         case SeedDraw():
             return isinstance(action, DrawCube) and state.green_bag[action.cube] > 0
         case RefillDraw():
             return isinstance(action, DrawCustomer) and action.tile in state.customer_pile
-    return False
+        case MassDraw():
+            return False
+        case (
+            ChooseCompensationCube()
+            | ChooseTurn()
+            | ChooseAction()
+            | ChoosePrivilege()
+            | ChooseSupplyCube()
+            | ChooseSupplyGood()
+            | ChoosePayment()
+            | ChooseDying()
+            | MarketChoice()
+            | MassBuy()
+            | MassAdvance()
+            | GameOver()
+        ):
+            return False
+        case _:
+            assert_never(pending)
 
 
 def chance_outcomes(state: GameState) -> list[tuple[Action, Fraction]]:
-    """The outcomes of the pending chance event with exact probabilities summing to 1."""
-    match state.pending:
+    """The outcomes of the pending chance event with exact probabilities summing to 1.
+
+    The outcomes of the last state asked about are kept (a playout asks about a chance
+    state twice: the invariant check sums them, the policy samples them); every call
+    returns a fresh list."""
+    global _last_chance  # noqa: PLW0603 (a one-entry memo, see _last_chance)
+    last = _last_chance
+    if last is not None and last[0] is state:
+        return list(last[1])
+    outcomes = tuple(_chance_outcomes(state))
+    _last_chance = (state, outcomes)
+    return list(outcomes)
+
+
+_last_chance: tuple[GameState, tuple[tuple[Action, Fraction], ...]] | None = None
+"""(state, its chance outcomes) of the last `chance_outcomes` call. Keyed by identity and
+holding the state, so it cannot answer for another state; one immutable pair, replaced as
+a whole, so also safe between threads."""
+
+
+def _chance_outcomes(state: GameState) -> list[tuple[Action, Fraction]]:
+    pending = state.pending
+    match pending:
         case SeedDraw():
             return [(DrawCube(c), p) for c, p in proportional(list(state.green_bag.items))]
         case RefillDraw():
             return market_day.refill_outcomes(state)
         case MassDraw():
             return mass.draw_outcomes(state)
-    return []
+        case (
+            ChooseCompensationCube()
+            | ChooseTurn()
+            | ChooseAction()
+            | ChoosePrivilege()
+            | ChooseSupplyCube()
+            | ChooseSupplyGood()
+            | ChoosePayment()
+            | ChooseDying()
+            | MarketChoice()
+            | MassBuy()
+            | MassAdvance()
+            | GameOver()
+        ):
+            return []
+        case _:
+            assert_never(pending)
 
 
 def apply(state: GameState, action: Action, trace: list[str] | None = None) -> GameState:
     """The state after `action`; `state` is never changed. Raises `IllegalActionError`
     (with the rule and a reason) for an action that is not allowed now. With a `trace`
     list, the IDs of the rules applied are appended to it."""
-    check_action(action)  # ActionTypeError for a wrong type or wrongly typed fields
     ctx = Ctx(trace)
+    if not _offered(state, action):
+        _check(state, action)
+    state, sub = _perform(state, action, ctx)
+    return _settle(state, sub, ctx)
+
+
+def _offered(state: GameState, action: Action) -> bool:
+    """Whether `action` is one of the very action objects `legal_actions` handed out for
+    this state (the usual case in a playout): then it is legal and well-typed as it is."""
+    cached = state.legal_cache
+    if cached:
+        for legal in cached:
+            if legal is action:
+                return True
+    return False
+
+
+def _check(state: GameState, action: Action) -> None:
+    """Raise the library's error for an action that is not allowed now (or not an action)."""
+    check_action(action)  # ActionTypeError for a wrong type or wrongly typed fields
     if state.is_terminal:
         raise IllegalActionError(RuleId.END_06, format_action(action), "the game is over")
     if state.is_chance:
@@ -213,8 +247,6 @@ def apply(state: GameState, action: Action, trace: list[str] | None = None) -> G
         problem = _illegal(state, action)
         if problem is not None:
             raise IllegalActionError(problem[0], format_action(action), problem[1])
-    state, sub = _perform(state, action, ctx)
-    return _settle(state, sub, ctx)
 
 
 # --- which actions a step offers ----------------------------------------------------------
@@ -252,9 +284,21 @@ def _generate(state: GameState) -> list[Action]:
             ]
             out.append(Skip())
             return out
-    seat = state.current_player()
-    check = _step_precondition(state)
-    return [a for a in _candidates(state) if _allowed(state, seat, a, check)]
+        case ChooseAction(seat, ActionSpace.CRAFTS):
+            # ~30 candidates, whose conditions depend only on the building: decided once
+            # per building and kind (crafts.legal), not per candidate.
+            offered = crafts.legal(state, seat)
+            if state.rules.reading("AMB-03") == "b":  # the full-payout check, as in _allowed
+                offered = [a for a in offered if supply.payout_shortfall(state, seat, a) is None]
+            return [*offered, Skip()]
+        case ChooseAction() | MarketChoice() | MassBuy() | MassAdvance():
+            seat = state.current_player()
+            check = _step_precondition(state)
+            return [a for a in _candidates(state) if _allowed(state, seat, a, check)]
+        case SeedDraw() | RefillDraw() | MassDraw() | GameOver():
+            return []
+        case _:
+            assert_never(pending)
 
 
 Precondition = Callable[[GameState, int, Action], "str | None"]
@@ -263,9 +307,12 @@ Precondition = Callable[[GameState, int, Action], "str | None"]
 def _step_precondition(state: GameState) -> Precondition:
     """`_precondition` for the candidates of the pending step, with the step's dispatch
     done once: the candidates of an action step all belong to that space's module."""
-    match state.pending:
+    pending = state.pending
+    match pending:
         case ChooseAction(_, space):
-            module = _SPACE_ACTIONS[space]
+            module = space_rules(space)
+            if module is None:
+                return _precondition
             return lambda st, seat, a: None if isinstance(a, Skip) else module.precondition(st, seat, a)
         case MarketChoice():
             return market_day.precondition
@@ -273,7 +320,22 @@ def _step_precondition(state: GameState) -> Precondition:
             return lambda st, seat, a: None if isinstance(a, Skip) else mass.buy_precondition(st, seat, a)
         case MassAdvance():
             return lambda st, seat, a: None if isinstance(a, Skip) else mass.advance_precondition(st, seat, a)
-    return _precondition
+        case (
+            ChooseCompensationCube()
+            | ChooseTurn()
+            | ChoosePrivilege()
+            | ChooseSupplyCube()
+            | ChooseSupplyGood()
+            | ChoosePayment()
+            | ChooseDying()
+            | SeedDraw()
+            | RefillDraw()
+            | MassDraw()
+            | GameOver()
+        ):
+            return _precondition
+        case _:
+            assert_never(pending)
 
 
 def _allowed(state: GameState, seat: int, action: Action, precondition: Precondition) -> bool:
@@ -289,10 +351,11 @@ def _allowed(state: GameState, seat: int, action: Action, precondition: Precondi
         return bool(_payment_options(state, seat, action, alternatives, coins_ok))
     # Is there one way to pay? (`payment_options` would list them all.)
     player = state.players[seat]
-    return any(next(coin_splits(cost, player, coins_ok), None) is not None for cost in alternatives)
+    return any(can_pay(cost, player, coins_ok) for cost in alternatives)
 
 
 def _candidates(state: GameState) -> list[Action]:
+    """Every action the pending step might accept (the oracle filters them by `_illegal`)."""
     pending = state.pending
     match pending:
         case ChooseCompensationCube() | ChooseSupplyCube():
@@ -300,7 +363,8 @@ def _candidates(state: GameState) -> list[Action]:
         case ChooseTurn(seat):
             return turn.candidates(state, seat)
         case ChooseAction(seat, space):
-            return [*_SPACE_ACTIONS[space].candidates(state, seat), Skip()]
+            module = space_rules(space)
+            return [*(module.candidates(state, seat) if module is not None else []), Skip()]
         case ChoosePrivilege(_, top):
             return [*(Privilege(k) for k in range(1, top + 1)), Skip()]
         case ChooseSupplyGood():
@@ -316,7 +380,10 @@ def _candidates(state: GameState) -> list[Action]:
             return [*mass.buy_candidates(state, seat), Skip()]
         case MassAdvance(seat):
             return [*mass.advance_candidates(state, seat), Skip()]
-    return []
+        case SeedDraw() | RefillDraw() | MassDraw() | GameOver():
+            return []
+        case _:
+            assert_never(pending)
 
 
 def _step_accepts(pending: Pending, action: Action) -> bool:
@@ -327,7 +394,10 @@ def _step_accepts(pending: Pending, action: Action) -> bool:
         case ChooseTurn():
             return isinstance(action, TakeCube | Well | FreeAction)
         case ChooseAction(_, space):
-            return isinstance(action, Skip) or _module_of(action) is _SPACE_ACTIONS.get(space)
+            if isinstance(action, Skip):
+                return True
+            module = rules_of(action)
+            return module is not None and module is space_rules(space)
         case ChoosePrivilege():
             return isinstance(action, Privilege | Skip)
         case ChooseSupplyGood():
@@ -342,24 +412,10 @@ def _step_accepts(pending: Pending, action: Action) -> bool:
             return isinstance(action, BuyFromBag | Skip)
         case MassAdvance():
             return isinstance(action, ChurchStep | Skip)
-    return False
-
-
-def _module_of(action: Action) -> SpaceRules | None:
-    match action:
-        case Harvest():
-            return harvest
-        case Birth() | CallHome():
-            return family
-        case Train() | Produce() | Buy() | Mill():
-            return crafts
-        case Travel():
-            return travel
-        case CouncilPlace() | CouncilAdvance() | Privilege():
-            return council_chamber
-        case ChurchEnter():
-            return church
-    return None
+        case SeedDraw() | RefillDraw() | MassDraw() | GameOver():
+            return False
+        case _:
+            assert_never(pending)
 
 
 def _illegal(
@@ -400,7 +456,7 @@ def _illegal(
     return None
 
 
-def _rule_for(state: GameState, seat: int, action: Action) -> RuleId:
+def _rule_for(state: GameState, seat: int, action: Action) -> RuleId | NotARule:
     """The rule that decides whether `action` is allowed here (named in errors)."""
     match action:
         case Serve():
@@ -413,23 +469,82 @@ def _rule_for(state: GameState, seat: int, action: Action) -> RuleId:
             return RuleId.CNC_08
         case PickCube() if isinstance(state.pending, ChooseCompensationCube):
             return RuleId.SET_10
-    return _RULE_OF.get(type(action), RuleId.TURN_01)
+    return _rule_of(action)
+
+
+def _rule_of(action: Action) -> RuleId | NotARule:
+    """The rule an action belongs to, for errors and traces."""
+    match action:
+        case TakeCube():
+            return RuleId.TURN_01
+        case Well():
+            return RuleId.WELL_01
+        case FreeAction():
+            return RuleId.END_03
+        case Harvest():
+            return RuleId.HARV_01
+        case Birth():
+            return RuleId.FAM_01
+        case CallHome():
+            return RuleId.FAM_02
+        case Train():
+            return RuleId.CRAFT_01
+        case Produce():
+            return RuleId.CRAFT_02
+        case Buy():
+            return RuleId.CRAFT_03
+        case Mill():
+            return RuleId.CRAFT_04
+        case Travel():
+            return RuleId.TRV_01
+        case CouncilPlace():
+            return RuleId.CNC_01
+        case CouncilAdvance():
+            return RuleId.CNC_02
+        case Privilege():
+            return RuleId.CNC_04
+        case ChurchEnter():
+            return RuleId.CHU_01
+        case Pay():
+            return RuleId.COIN_01
+        case Die():
+            return RuleId.DEATH_02
+        case Serve():
+            return RuleId.MKT_02
+        case Pass():
+            return RuleId.MKT_04
+        case BuyFromBag():
+            return RuleId.MASS_02
+        case ChurchStep():
+            return RuleId.MASS_04
+        case PickGood():
+            return RuleId.CNC_07
+        case PickCube():
+            return RuleId.CNC_06
+        case Skip():
+            return RuleId.TURN_02
+        case DrawCube() | DrawCustomer() | DrawMonk() | DrawMember():
+            return "CHANCE"  # a chance outcome is never a seat's decision
+        case _:
+            assert_never(action)
 
 
 def _precondition(state: GameState, seat: int, action: Action) -> str | None:
+    """Why `action` (accepted by the step, `_step_accepts`) is not allowed now, apart from
+    paying for it; None if it is."""
     pending = state.pending
     match pending:
         case ChooseCompensationCube() | ChooseSupplyCube():
-            assert isinstance(action, PickCube)
-            if action.colour not in INFLUENCE:
+            pick = expect(action, PickCube, "core._precondition")
+            if pick.colour not in INFLUENCE:
                 return "only influence cubes can be chosen"
-            if state.supply.cubes[action.colour] == 0:
-                return f"the supply has no {action.colour.value} cube left"
+            if state.supply.cubes[pick.colour] == 0:
+                return f"the supply has no {pick.colour.value} cube left"
             return None
         case ChooseSupplyGood():
-            assert isinstance(action, PickGood)
-            if state.supply.goods[action.good] == 0:
-                return f"the supply has no {action.good.value} left"
+            good = expect(action, PickGood, "core._precondition").good
+            if state.supply.goods[good] == 0:
+                return f"the supply has no {good.value} left"
             return None
         case ChooseTurn():
             return turn.precondition(state, seat, action)
@@ -438,8 +553,8 @@ def _precondition(state: GameState, seat: int, action: Action) -> str | None:
                 return council_chamber.privilege_precondition(state, seat, action.stage, top)
             return None
         case ChooseDying():
-            assert isinstance(action, Die)
-            if action.location not in death_candidates(state, seat):
+            die = expect(action, Die, "core._precondition")
+            if die.location not in death_candidates(state, seat):
                 return "death: the dying member must be one of your lowest-numbered visible members"
             return None
         case MarketChoice():
@@ -449,29 +564,26 @@ def _precondition(state: GameState, seat: int, action: Action) -> str | None:
         case MassAdvance():
             return None if isinstance(action, Skip) else mass.advance_precondition(state, seat, action)
         case ChooseAction():
-            module = _module_of(action)
+            module = rules_of(action)
             if module is None:
                 return None
             return module.precondition(state, seat, action)
-    return None
+        case ChoosePayment():
+            return None  # whether it is a way to pay is `_illegal`'s payment check
+        case SeedDraw() | RefillDraw() | MassDraw() | GameOver():
+            return None  # chance and the end are refused before (`apply`)
+        case _:
+            assert_never(pending)
 
 
 def _costs(state: GameState, seat: int, action: Action) -> tuple[list[Cost], bool]:
-    """The cost alternatives of an action and whether coins may stand in for cubes."""
-    match action:
-        case Well():
-            return [turn.well_cost(state, action)], turn.well_coins_allowed(state)
-        case Train() | Produce() | Buy() | Mill():
-            return crafts.costs(state, seat, action), True
-        case Travel():
-            return travel.costs(state, seat, action), True
-        case CouncilPlace() | CouncilAdvance():
-            return council_chamber.costs(state, seat, action), True
-        case ChurchEnter():
-            return church.costs(state, seat, action), True
-        case Serve():
-            return market_day.costs(state, seat, action), True
-    return [], True
+    """The cost alternatives of an action (its module's, `engine.spaces.rules_of`; none
+    for an answer to a pending step) and whether coins may stand in for cubes."""
+    module = rules_of(action)
+    if module is None:
+        return [], True
+    coins_ok = turn.well_coins_allowed(state) if isinstance(action, Well) else True
+    return module.costs(state, seat, action), coins_ok
 
 
 def _payment_options(
@@ -496,57 +608,56 @@ def _describe(pending: Pending) -> str:
 
 
 def _perform(state: GameState, action: Action, ctx: Ctx) -> tuple[GameState, Pending | None]:
+    """Carry out `action` (already checked) at the pending step; one case per step."""
     pending = state.pending
+    where = "core._perform"
     match pending:
         case SeedDraw():
-            assert isinstance(action, DrawCube)
             ctx.fire(RuleId.SEED_02)
-            state = seeding.draw_onto_space(state, pending, action.cube)
+            state = seeding.draw_onto_space(state, pending, expect(action, DrawCube, where).cube)
             return state, state.pending
         case RefillDraw():
-            assert isinstance(action, DrawCustomer)
-            return market_day.place_refill(state, pending, action.tile, ctx), None
+            return market_day.place_refill(
+                state, pending, expect(action, DrawCustomer, where).tile, ctx
+            ), None
         case MassDraw():
             return mass.draw(state, pending, action, ctx)
         case ChooseCompensationCube(seat):
-            assert isinstance(action, PickCube)
+            colour = expect(action, PickCube, where).colour
             ctx.fire(RuleId.SET_10)
-            state = seeding.begin_round(take_cube(state, seat, action.colour))
+            state = seeding.begin_round(take_cube(state, seat, colour))
             return state, state.pending
         case ChooseTurn(seat):
-            return _start_turn(state, seat, action, ctx)
+            if isinstance(action, Well):
+                ctx.fire(RuleId.WELL_01)
+                state = replace(state, turn=Turn(seat))
+            return _pay_or_ask(state, seat, action, ctx)
         case ChooseAction(seat):
             if isinstance(action, Skip):
                 ctx.fire(RuleId.TURN_02)
                 return state, None
             return _pay_or_ask(state, seat, action, ctx)
         case ChoosePayment(seat, paid_for):
-            assert isinstance(action, Pay)
-            return _pay_then_effect(state, seat, paid_for, action, ctx)
+            return _pay_then_effect(state, seat, paid_for, expect(action, Pay, where), ctx)
         case ChoosePrivilege(seat):
             if isinstance(action, Skip):
                 return state, None
-            assert isinstance(action, Privilege)
-            return council_chamber.use_privilege(state, seat, action.stage, ctx)
+            return council_chamber.use_privilege(state, seat, expect(action, Privilege, where).stage, ctx)
         case ChooseSupplyCube(seat, remaining):
-            assert isinstance(action, PickCube)
-            state = take_cube(state, seat, action.colour)
+            state = take_cube(state, seat, expect(action, PickCube, where).colour)
             if remaining > 1 and any(state.supply.cubes[c] for c in INFLUENCE):
                 return state, ChooseSupplyCube(seat, remaining - 1)
             return state, None
         case ChooseSupplyGood(seat, remaining):
-            assert isinstance(action, PickGood)
-            state = take_good(state, seat, action.good)
+            state = take_good(state, seat, expect(action, PickGood, where).good)
             if remaining > 1 and state.supply.goods.total() > 0:
                 return state, ChooseSupplyGood(seat, remaining - 1)
             return state, None
         case ChooseDying(seat):
-            assert isinstance(action, Die)
+            location = expect(action, Die, where).location
             ctx.fire(RuleId.DEATH_02)
-            return kill(state, seat, action.location, ctx), None
+            return kill(state, seat, location, ctx), None
         case MarketChoice(seat):
-            if isinstance(action, Pass):
-                return market_day.effect(state, seat, action, ctx), None
             return _pay_or_ask(state, seat, action, ctx)
         case MassBuy(seat):
             if isinstance(action, Skip):
@@ -556,71 +667,47 @@ def _perform(state: GameState, action: Action, ctx: Ctx) -> tuple[GameState, Pen
             if isinstance(action, Skip):
                 return mass.next_advancer(state, seat, ctx)
             return mass.step_up(state, seat, action, ctx)
-    raise AssertionError(f"no step handles {format_action(action)} at {_describe(pending)}")
-
-
-def _start_turn(state: GameState, seat: int, action: Action, ctx: Ctx) -> tuple[GameState, Pending | None]:
-    match action:
-        case TakeCube(space, _):
-            state = turn.take_cube(state, seat, action, ctx)
-            return _begin_action(state, seat, space, ctx)
-        case Well():
-            ctx.fire(RuleId.WELL_01)
-            state = replace(state, turn=Turn(seat))
-            return _pay_or_ask(state, seat, action, ctx)
-        case FreeAction(space):
-            ctx.fire(RuleId.END_03)
-            state = replace(state, turn=Turn(seat))
-            return _begin_action(state, seat, space, ctx)
-    raise AssertionError(action)
-
-
-def _begin_action(
-    state: GameState, seat: int, space: ActionSpace, ctx: Ctx
-) -> tuple[GameState, Pending | None]:
-    """Phase 2 step 2: the action of the space; at the market a market day must be held."""
-    if space is ActionSpace.MARKET:
-        return market_day.start(state, seat, ctx), None
-    return state, ChooseAction(seat, space)
+        case GameOver():
+            raise InternalError(where, f"{format_action(action)} after the end of the game")
+        case _:
+            assert_never(pending)
 
 
 def _pay_or_ask(state: GameState, seat: int, action: Action, ctx: Ctx) -> tuple[GameState, Pending | None]:
+    """A free action takes effect at once; one way to pay is taken; several are asked for."""
     alternatives, coins_ok = _costs(state, seat, action)
     if not alternatives:
         return _effect(state, seat, action, ctx)
     options = _payment_options(state, seat, action, alternatives, coins_ok)
     if len(options) == 1:
-        return _pay_then_effect(state, seat, action, options[0], ctx)
+        return _pay_then_effect(state, seat, action, options[0], ctx, alternatives=alternatives)
     return state, ChoosePayment(seat, action)
 
 
 def _pay_then_effect(
-    state: GameState, seat: int, action: Action, payment: Pay, ctx: Ctx
+    state: GameState,
+    seat: int,
+    action: Action,
+    payment: Pay,
+    ctx: Ctx,
+    *,
+    alternatives: list[Cost] | None = None,
 ) -> tuple[GameState, Pending | None]:
-    alternatives, _ = _costs(state, seat, action)
+    """Pay `payment` (an alternative of `action`'s costs, given if known) and perform it."""
+    if alternatives is None:
+        alternatives, _ = _costs(state, seat, action)
     state = pay(state, seat, alternatives[payment.alternative], payment.coins, ctx)
     return _effect(state, seat, action, ctx)
 
 
 def _effect(state: GameState, seat: int, action: Action, ctx: Ctx) -> tuple[GameState, Pending | None]:
-    match action:
-        case Well(space, _):
-            return _begin_action(state, seat, space, ctx)
-        case Harvest():
-            return harvest.effect(state, seat, action, ctx), None
-        case Birth() | CallHome():
-            return family.effect(state, seat, action, ctx), None
-        case Train() | Produce() | Buy() | Mill():
-            return crafts.effect(state, seat, action, ctx), None
-        case ChurchEnter():
-            return church.effect(state, seat, action, ctx), None
-        case Travel():
-            return travel.effect(state, seat, action, ctx)
-        case CouncilPlace() | CouncilAdvance() | Privilege():
-            return council_chamber.effect(state, seat, action, ctx)
-        case Serve():
-            return market_day.effect(state, seat, action, ctx), None
-    raise AssertionError(action)
+    """The effect of a (paid) action, by its module (`engine.spaces.rules_of`)."""
+    module: SpaceRules | None = rules_of(action)
+    if module is None:
+        raise InternalError(
+            "core._effect", f"{format_action(action)} is not performed by a module"
+        )
+    return module.effect(state, seat, action, ctx)
 
 
 # --- settling -----------------------------------------------------------------------------
@@ -640,7 +727,7 @@ def _settle(state: GameState, sub: Pending | None, ctx: Ctx) -> GameState:
                 if isinstance(sub, ChooseSupplyCube | ChooseSupplyGood):
                     sub = None  # AMB-03: the supply is out; nothing to take
                     continue
-                raise InternalError("engine.core._settle", f"no legal action at {_describe(sub)}")
+                raise InternalError("core._settle", f"no legal action at {_describe(sub)}")
             state, sub = _perform(state, options[0], ctx)
             continue
         state, sub = _next_step(state, ctx)
@@ -658,8 +745,7 @@ def _next_step(state: GameState, ctx: Ctx) -> tuple[GameState, Pending | None]:
                     if dying is not None:
                         return state, dying
             if not market_day.is_over(state):
-                current = state.market_day
-                assert current is not None
+                current = present(state.market_day, "core._next_step", "the market day in progress")
                 return state, MarketChoice(current.current)
             ctx.fire(RuleId.MKT_05)
             state = market_day.close(state, ctx)
@@ -675,12 +761,11 @@ def _next_step(state: GameState, ctx: Ctx) -> tuple[GameState, Pending | None]:
         return end_of_turn(replace(state, turn=None), seat, ctx)
     if state.mass is not None:
         return _end_of_mass(state, ctx)
-    raise InternalError("engine.core", "nothing to do next")
+    raise InternalError("core._next_step", "no turn, market day or mass is in progress")
 
 
 def _end_of_mass(state: GameState, ctx: Ctx) -> tuple[GameState, Pending | None]:
-    assert state.mass is not None
-    if state.mass.final:
+    if present(state.mass, "core._end_of_mass", "the mass in progress").final:
         ctx.fire(RuleId.SCORE_01)
         return replace(state, mass=None), GameOver()
     ctx.fire(RuleId.ROUND_02)

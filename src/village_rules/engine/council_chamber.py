@@ -3,11 +3,15 @@ or use a privilege of a stage one of your members has reached."""
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from village_rules.actions import Action, CouncilAdvance, CouncilPlace, Privilege
 from village_rules.components import FARMYARD, OnCouncil
-from village_rules.edition import Cost
+from village_rules.edition import Cost, EditionData
 from village_rules.engine.common import find_member, gain_prestige, move_member, numbers_at
 from village_rules.engine.context import Ctx
+from village_rules.engine.guards import present
+from village_rules.errors import InternalError
 from village_rules.evolve import replace
 from village_rules.pending import ChoosePrivilege, ChooseSupplyCube, ChooseSupplyGood, Pending
 from village_rules.rule_ids import RuleId
@@ -65,11 +69,17 @@ def costs(state: GameState, seat: int, action: Action) -> list[Cost]:
         case CouncilPlace(_):
             return list(d.council_place)
         case CouncilAdvance(stage, _):
-            time = Cost(time=d.council_advance_time[stage - 1])
-            return [alt.plus(time) for alt in d.council_advance]
+            return list(_advance_costs(d, stage))
         case Privilege(_):
             return []
-    raise AssertionError(action)
+    raise InternalError("council", f"not a council action: {action!r}")
+
+
+@lru_cache(maxsize=256)
+def _advance_costs(d: EditionData, stage: int) -> tuple[Cost, ...]:
+    """CNC-02: each alternative of the advance plus the time of leaving `stage`."""
+    time = Cost(time=d.council_advance_time[stage - 1])
+    return tuple(alt.plus(time) for alt in d.council_advance)
 
 
 def effect(state: GameState, seat: int, action: Action, ctx: Ctx) -> tuple[GameState, Pending | None]:
@@ -77,19 +87,19 @@ def effect(state: GameState, seat: int, action: Action, ctx: Ctx) -> tuple[GameS
     match action:
         case CouncilPlace(number):
             ctx.fire(RuleId.CNC_01)
-            index = find_member(state, seat, FARMYARD, number)
-            assert index is not None
+            index = present(find_member(state, seat, FARMYARD, number), "council.effect", "the placed member")
             return move_member(state, seat, index, OnCouncil(1)), ChoosePrivilege(seat, 1)
         case CouncilAdvance(stage, number):
             ctx.fire(RuleId.CNC_02)
-            index = find_member(state, seat, OnCouncil(stage), number)
-            assert index is not None
+            index = present(
+                find_member(state, seat, OnCouncil(stage), number), "council.effect", "the advancing member"
+            )
             state = move_member(state, seat, index, OnCouncil(stage + 1))
             return state, ChoosePrivilege(seat, stage + 1)
         case Privilege(stage):
             ctx.fire(RuleId.CNC_03)
             return use_privilege(state, seat, stage, ctx)
-    raise AssertionError(action)
+    raise InternalError("council", f"not a council action: {action!r}")
 
 
 def use_privilege(state: GameState, seat: int, stage: int, ctx: Ctx) -> tuple[GameState, Pending | None]:
@@ -115,4 +125,4 @@ def use_privilege(state: GameState, seat: int, stage: int, ctx: Ctx) -> tuple[Ga
                 state, supply=replace(state.supply, coins=state.supply.coins + d.privilege_coin_price)
             )
             return gain_prestige(state, seat, d.privilege_prestige), None
-    raise AssertionError(stage)
+    raise InternalError("council.use_privilege", f"no privilege of stage {stage}")

@@ -8,6 +8,10 @@ from village_rules.components import FARMYARD, AtCraft
 from village_rules.edition import Cost
 from village_rules.engine.common import find_member, move_member, numbers_at, take_coins, take_good
 from village_rules.engine.context import Ctx
+from village_rules.engine.guards import present
+from village_rules.engine.payment import can_pay
+from village_rules.errors import InternalError
+from village_rules.pending import Pending
 from village_rules.rule_ids import RuleId
 from village_rules.state import GameState
 
@@ -24,6 +28,37 @@ def candidates(state: GameState, seat: int) -> list[Action]:
         out += [Produce(craft.building, g) for g in craft.goods]
         out += [Buy(craft.building, g) for g in craft.goods]
     out.append(Mill())
+    return out
+
+
+def legal(state: GameState, seat: int) -> list[Action]:
+    """The legal actions among `candidates`, in their order, generated directly: whether a
+    training, a production or a purchase is allowed depends only on the building (and the
+    member numbers on the farmyard are all trainable), so each is decided once per building.
+    Equal to filtering `candidates` by `precondition` and `costs` (the engine's oracle
+    path, compared with this at every step the fuzzer checks)."""
+    data = state.rules.data
+    player = state.players[seat]
+    out: list[Action] = []
+    farm_numbers = numbers_at(state, seat, FARMYARD)
+    alone = train_alone_allowed(state)
+    for craft in data.crafts:
+        b = craft.building
+        if farm_numbers:
+            if can_pay(Cost(time=craft.training_time + craft.production_time), player, True):
+                out += [Train(b, n, g) for n in farm_numbers for g in craft.goods]
+            if alone and can_pay(Cost(time=craft.training_time), player, True):
+                out += [Train(b, n, None) for n in farm_numbers]
+        if (
+            craft.goods
+            and AtCraft(b) in player.members
+            and can_pay(Cost(time=craft.production_time), player, True)
+        ):
+            out += [Produce(b, g) for g in craft.goods]
+        if craft.goods and can_pay(craft.purchase, player, True):
+            out += [Buy(b, g) for g in craft.goods]
+    if can_pay(data.mill_cost, player, True):
+        out.append(Mill())
     return out
 
 
@@ -67,16 +102,21 @@ def costs(state: GameState, seat: int, action: Action) -> list[Cost]:
             return [data.craft(building).purchase]
         case Mill():
             return [data.mill_cost]
-    raise AssertionError(action)
+    raise InternalError("crafts.costs", f"not a crafts action: {action!r}")
 
 
-def effect(state: GameState, seat: int, action: Action, ctx: Ctx) -> GameState:
+def effect(state: GameState, seat: int, action: Action, ctx: Ctx) -> tuple[GameState, Pending | None]:
     """Perform a crafts action (CRAFT-01..04)."""
+    return _effect(state, seat, action, ctx), None
+
+
+def _effect(state: GameState, seat: int, action: Action, ctx: Ctx) -> GameState:
     match action:
         case Train(building, number, good):
             ctx.fire(RuleId.CRAFT_01)
-            index = find_member(state, seat, FARMYARD, number)
-            assert index is not None
+            index = present(
+                find_member(state, seat, FARMYARD, number), "crafts.effect", "the member to train"
+            )
             state = move_member(state, seat, index, AtCraft(building))
             if good is None:
                 ctx.fire(RuleId.CRAFT_05)  # AMB-26 b: trained, nothing produced
@@ -91,4 +131,4 @@ def effect(state: GameState, seat: int, action: Action, ctx: Ctx) -> GameState:
         case Mill():
             ctx.fire(RuleId.CRAFT_04)
             return take_coins(state, seat, state.rules.data.mill_coins)
-    raise AssertionError(action)
+    raise InternalError("crafts.effect", f"not a crafts action: {action!r}")

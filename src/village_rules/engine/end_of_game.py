@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from village_rules.engine import mass
 from village_rules.engine.context import Ctx
+from village_rules.engine.guards import present
 from village_rules.evolve import replace
 from village_rules.pending import ChooseTurn, Pending
 from village_rules.rule_ids import RuleId
@@ -21,8 +22,9 @@ def final_order(state: GameState, turn_seat: int) -> tuple[int, ...]:
     start player.
     """
     n = state.num_players
-    trigger = state.end_triggered_by
-    assert trigger is not None
+    trigger = present(
+        state.end_triggered_by, "end_of_game.final_turn_order", "the seat that triggered the end"
+    )
     if trigger == turn_seat:
         return tuple((turn_seat + k) % n for k in range(1, n))
     first = {"a": turn_seat + 1, "b": trigger + 1, "c": state.start_player}[state.rules.reading("AMB-09")]

@@ -12,8 +12,11 @@ from village_rules.components import (
     format_location,
     is_on_board,
 )
+from village_rules.edition import Cost
 from village_rules.engine.common import find_member, move_member
 from village_rules.engine.context import Ctx
+from village_rules.engine.guards import expect, present
+from village_rules.pending import Pending
 from village_rules.rule_ids import RuleId
 from village_rules.state import GameState
 
@@ -43,7 +46,7 @@ def precondition(state: GameState, seat: int, action: Action) -> str | None:
         if UNBORN not in state.players[seat].members:
             return "family: no unborn member is left in your supply"
         return None
-    assert isinstance(action, CallHome)
+    action = expect(action, CallHome, "family.precondition")
     if not is_on_board(action.location):
         return "family: only a member on the game board can return to the farmyard"
     if not can_call_home(state, action.location):
@@ -53,14 +56,20 @@ def precondition(state: GameState, seat: int, action: Action) -> str | None:
     return None
 
 
-def effect(state: GameState, seat: int, action: Action, ctx: Ctx) -> GameState:
+def costs(state: GameState, seat: int, action: Action) -> list[Cost]:
+    """FAM-01 / FAM-02: a birth and a call home cost nothing but the cube taken."""
+    return []
+
+
+def effect(state: GameState, seat: int, action: Action, ctx: Ctx) -> tuple[GameState, Pending | None]:
     """Perform a birth (FAM-01) or call a member home (FAM-02)."""
     if isinstance(action, Birth):
         ctx.fire(RuleId.FAM_01)  # always the lowest-numbered unborn member
         index = next(i for i, loc in enumerate(state.players[seat].members) if loc == UNBORN)
-        return move_member(state, seat, index, FARMYARD)
-    assert isinstance(action, CallHome)
+        return move_member(state, seat, index, FARMYARD), None
+    call = expect(action, CallHome, "family.effect")
     ctx.fire(RuleId.FAM_02)
-    called = find_member(state, seat, action.location, action.number)
-    assert called is not None
-    return move_member(state, seat, called, FARMYARD)
+    called = present(
+        find_member(state, seat, call.location, call.number), "family.effect", "the member called home"
+    )
+    return move_member(state, seat, called, FARMYARD), None

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from village_rules.actions import Action, Harvest
 from village_rules.components import FARMYARD, Good
+from village_rules.edition import Cost
 from village_rules.engine.common import take_grain
 from village_rules.engine.context import Ctx
+from village_rules.pending import Pending
 from village_rules.rule_ids import RuleId
 from village_rules.state import GameState
 
@@ -38,11 +40,16 @@ def harvest_yield(state: GameState, seat: int) -> int:
     return d.harvest_base
 
 
-def effect(state: GameState, seat: int, action: Action, ctx: Ctx) -> GameState:
+def costs(state: GameState, seat: int, action: Action) -> list[Cost]:
+    """HARV-01: the harvest costs nothing but the cube taken."""
+    return []
+
+
+def effect(state: GameState, seat: int, action: Action, ctx: Ctx) -> tuple[GameState, Pending | None]:
     """Harvest: the farmyard gains its yield of grain, up to the limit (HARV-01..03)."""
     ctx.fire(RuleId.HARV_01)
     ctx.fire(RuleId.HARV_02)
     amount = harvest_yield(state, seat)
     if state.players[seat].grain + amount > state.rules.data.grain_capacity:
         ctx.fire(RuleId.HARV_03)  # the farmyard holds at most 5 grain
-    return take_grain(state, seat, amount)
+    return take_grain(state, seat, amount), None

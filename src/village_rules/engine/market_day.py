@@ -9,15 +9,17 @@ day. Deaths from time spent here are resolved at once (DEATH-06).
 from __future__ import annotations
 
 from fractions import Fraction
+from functools import lru_cache
 
 from village_rules.actions import Action, DrawCustomer, Pass, Serve
 from village_rules.chance import uniform
-from village_rules.edition import Cost
+from village_rules.edition import Cost, EditionData
 from village_rules.engine.context import Ctx
+from village_rules.engine.guards import expect, present
 from village_rules.engine.payment import payment_options
 from village_rules.engine.time_and_death import cap_owed
 from village_rules.evolve import replace
-from village_rules.pending import RefillDraw
+from village_rules.pending import Pending, RefillDraw
 from village_rules.rule_ids import RuleId
 from village_rules.state import GameState, MarketDay
 
@@ -93,8 +95,7 @@ def out_of_the_day(state: GameState) -> tuple[int, ...]:
     first-chance pass was waived but who can pay for no available customer (nothing
     during a market day lets them pay later: customers only go, and their first sale stays
     free, so their next chance is a pass). The divergence search compares through this."""
-    day = state.market_day
-    assert day is not None
+    day = present(state.market_day, "market_day.out_of_the_day", "the market day in progress")
     out = set(day.passed)
     if day.first_pass_waived:
         player = state.players[day.trigger]
@@ -106,24 +107,34 @@ def out_of_the_day(state: GameState) -> tuple[int, ...]:
 
 def is_free_sale(state: GameState, seat: int) -> bool:
     """MKT-02: only the market-day player's first sale is free of the extra cost."""
-    day = state.market_day
-    assert day is not None
+    day = present(state.market_day, "market_day.is_free_sale", "the market day in progress")
     return seat == day.trigger and not day.trigger_sold
 
 
 def costs(state: GameState, seat: int, action: Action) -> list[Cost]:
-    """MKT-02 / MKT-03: the customer's goods and grain, plus 1 green and 1 time unless free."""
-    assert isinstance(action, Serve)
-    demand = state.rules.data.customer(action.tile).demand()
-    if is_free_sale(state, seat):
-        return [demand]
-    return [demand.plus(state.rules.data.later_sale)]
+    """MKT-02 / MKT-03: the customer's goods and grain, plus 1 green and 1 time unless free;
+    passing (MKT-04) costs nothing."""
+    if isinstance(action, Pass):
+        return []
+    action = expect(action, Serve, "market_day.costs")
+    return [_sale_cost(state.rules.data, action.tile, is_free_sale(state, seat))]
 
 
-def effect(state: GameState, seat: int, action: Action, ctx: Ctx) -> GameState:
-    """Serve a customer or pass, and move the market day on."""
-    day = state.market_day
-    assert day is not None
+@lru_cache(maxsize=1024)
+def _sale_cost(data: EditionData, tile: int, free: bool) -> Cost:
+    """A customer's demand, plus the later-sale cost unless `free` (per edition and tile:
+    the market offers the same few customers again and again)."""
+    demand = data.customer(tile).demand()
+    return demand if free else demand.plus(data.later_sale)
+
+
+def effect(state: GameState, seat: int, action: Action, ctx: Ctx) -> tuple[GameState, Pending | None]:
+    """MKT-02 / MKT-03: serve a customer; MKT-04: pass for the rest of the day."""
+    return _effect(state, seat, action, ctx), None
+
+
+def _effect(state: GameState, seat: int, action: Action, ctx: Ctx) -> GameState:
+    day = present(state.market_day, "market_day._effect", "the market day in progress")
     if isinstance(action, Pass) and first_pass_waived(state, seat):
         ctx.fire(RuleId.MKT_10)  # AMB-06 b: the market-day player's first-chance pass does not count
         day = replace(day, first_pass_waived=True)
@@ -131,7 +142,7 @@ def effect(state: GameState, seat: int, action: Action, ctx: Ctx) -> GameState:
         ctx.fire(RuleId.MKT_04)
         day = replace(day, passed=tuple(sorted((*day.passed, seat))))
     else:
-        assert isinstance(action, Serve)
+        action = expect(action, Serve, "market_day._effect")
         if is_free_sale(state, seat) and state.rules.reading("AMB-06") == "c":
             ctx.fire(RuleId.MKT_09)  # AMB-06 c: the market-day player's first chance is a sale
         ctx.fire(RuleId.MKT_02 if is_free_sale(state, seat) else RuleId.MKT_03)
@@ -158,8 +169,7 @@ def _next_seat(state: GameState, day: MarketDay) -> int:
 
 def is_over(state: GameState) -> bool:
     """MKT-05: every available customer is served, or every player has passed."""
-    day = state.market_day
-    assert day is not None
+    day = present(state.market_day, "market_day.is_over", "the market day in progress")
     no_customers = all(t is None for t in state.market_available)
     return no_customers or len(day.passed) == state.num_players
 
@@ -174,8 +184,7 @@ def close(state: GameState, ctx: Ctx) -> GameState:
         if tile is None and queue:
             available[i] = queue.pop(0)
     waiting: list[int | None] = [*queue, *([None] * (len(state.market_waiting) - len(queue)))]
-    day = state.market_day
-    assert day is not None
+    day = present(state.market_day, "market_day.close", "the market day in progress")
     return replace(
         state,
         market_available=tuple(available),
@@ -211,8 +220,7 @@ def place_refill(state: GameState, pending: RefillDraw, tile: int, ctx: Ctx) -> 
 def finish(state: GameState, ctx: Ctx) -> GameState:
     """The market day is over; deaths held from before it are owed again (AMB-27), at
     most one under AMB-08 b."""
-    day = state.market_day
-    assert day is not None
+    day = present(state.market_day, "market_day.finish", "the market day in progress")
     owed = list(state.deaths_owed)
     if day.held_deaths:
         owed[day.trigger] = cap_owed(state, owed[day.trigger], day.held_deaths, ctx)

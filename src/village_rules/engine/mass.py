@@ -11,6 +11,7 @@ from village_rules.chance import proportional
 from village_rules.components import BLACK_BAG, OnChurch
 from village_rules.engine.common import find_member, gain_prestige, move_member, numbers_at
 from village_rules.engine.context import Ctx
+from village_rules.engine.guards import expect, present
 from village_rules.evolve import replace
 from village_rules.pending import MassAdvance, MassBuy, MassDraw, Pending
 from village_rules.rule_ids import RuleId
@@ -33,10 +34,9 @@ def buy_candidates(state: GameState, seat: int) -> list[Action]:
 
 def buy_precondition(state: GameState, seat: int, action: Action) -> str | None:
     """Why `seat` may not buy this member from the bag now, or None."""
-    assert isinstance(action, BuyFromBag)
+    action = expect(action, BuyFromBag, "mass.buy_precondition")
     d = state.rules.data
-    mass = state.mass
-    assert mass is not None
+    present(state.mass, "mass.buy_precondition", "the mass in progress")
     if find_member(state, seat, BLACK_BAG, action.number) is None:
         return f"mass: you have no member numbered {action.number} in the black bag"
     have = state.players[seat].coins
@@ -47,13 +47,11 @@ def buy_precondition(state: GameState, seat: int, action: Action) -> str | None:
 
 def buy(state: GameState, seat: int, action: Action, ctx: Ctx) -> tuple[GameState, Pending | None]:
     """MASS-02: pay 1 coin, the member goes to stage 1; after 4 bought, no more drawing."""
-    assert isinstance(action, BuyFromBag)
+    action = expect(action, BuyFromBag, "mass.buy")
     ctx.fire(RuleId.MASS_02)
     d = state.rules.data
-    mass = state.mass
-    assert mass is not None
-    index = find_member(state, seat, BLACK_BAG, action.number)
-    assert index is not None
+    mass = present(state.mass, "mass.buy", "the mass in progress")
+    index = present(find_member(state, seat, BLACK_BAG, action.number), "mass.buy", "the member")
     p = state.players[seat]
     state = state.with_player(seat, replace(p, coins=p.coins - d.mass_coin_price))
     state = replace(
@@ -75,8 +73,7 @@ def next_buyer(state: GameState, seat: int, ctx: Ctx) -> tuple[GameState, Pendin
     in order from the start player buys. b (MASS-07): it has stopped buying for this mass,
     and the buying goes round among the seats that have not stopped."""
     if state.rules.reading("AMB-15") == "b":
-        mass = state.mass
-        assert mass is not None
+        mass = present(state.mass, "mass.next_buyer", "the mass in progress")
         state = replace(state, mass=replace(mass, stopped=tuple(sorted((*mass.stopped, seat)))))
         return _next_still_buying(state, seat, ctx)
     following = (seat + 1) % state.num_players
@@ -88,8 +85,7 @@ def next_buyer(state: GameState, seat: int, ctx: Ctx) -> tuple[GameState, Pendin
 def _next_still_buying(state: GameState, seat: int, ctx: Ctx) -> tuple[GameState, Pending | None]:
     """AMB-15 b: clockwise from the left of `seat` (itself last), the first seat that has
     not stopped buying; when every seat has stopped, the rest of the pieces are drawn."""
-    mass = state.mass
-    assert mass is not None
+    mass = present(state.mass, "mass._next_still_buying", "the mass in progress")
     n = state.num_players
     for k in range(1, n + 1):
         following = (seat + k) % n
@@ -105,8 +101,7 @@ def stopped_buying(state: GameState) -> tuple[int, ...]:
     coin or without a member in the bag is out too (nothing during the mass gives either
     back; the engine passes it by at its chance). Once the buying is over, all seats.
     The divergence search compares the readings' states through this, not the field."""
-    mass = state.mass
-    assert mass is not None
+    mass = present(state.mass, "mass.stopped_buying", "the mass in progress")
     n = state.num_players
     pending = state.pending
     if not isinstance(pending, MassBuy):
@@ -126,8 +121,7 @@ def stopped_buying(state: GameState) -> tuple[int, ...]:
 
 def start_draws(state: GameState, ctx: Ctx) -> tuple[GameState, Pending | None]:
     """After the purchases: draw the remaining pieces from the black bag."""
-    mass = state.mass
-    assert mass is not None
+    mass = present(state.mass, "mass.start_draws", "the mass in progress")
     remaining = state.rules.data.mass_pieces - mass.bought
     return next_draw(state, remaining, ctx)
 
@@ -155,9 +149,10 @@ def draw(state: GameState, pending: MassDraw, outcome: Action, ctx: Ctx) -> tupl
     if isinstance(outcome, DrawMonk):
         state = replace(state, bag_monks=state.bag_monks - 1, monks_aside=state.monks_aside + 1)
     else:
-        assert isinstance(outcome, DrawMember)
-        index = find_member(state, outcome.seat, BLACK_BAG, outcome.number)
-        assert index is not None
+        outcome = expect(outcome, DrawMember, "mass.draw")
+        index = present(
+            find_member(state, outcome.seat, BLACK_BAG, outcome.number), "mass.draw", "the member"
+        )
         state = move_member(state, outcome.seat, index, OnChurch(1))
     return next_draw(state, pending.remaining - 1, ctx)
 
@@ -183,7 +178,7 @@ def advance_candidates(state: GameState, seat: int) -> list[Action]:
 
 def advance_precondition(state: GameState, seat: int, action: Action) -> str | None:
     """Why `seat` may not move this church member up now, or None."""
-    assert isinstance(action, ChurchStep)
+    action = expect(action, ChurchStep, "mass.advance_precondition")
     d = state.rules.data
     if not 1 <= action.stage < d.church_stages:
         return f"mass: a member moves up from stage 1..{d.church_stages - 1}, not {action.stage}"
@@ -198,11 +193,12 @@ def advance_precondition(state: GameState, seat: int, action: Action) -> str | N
 
 def step_up(state: GameState, seat: int, action: Action, ctx: Ctx) -> tuple[GameState, Pending | None]:
     """MASS-04: pay the grain shown between the stages; as many steps as you can pay."""
-    assert isinstance(action, ChurchStep)
+    action = expect(action, ChurchStep, "mass.step_up")
     ctx.fire(RuleId.MASS_04)
     price = state.rules.data.church_step_grain[action.stage - 1]
-    index = find_member(state, seat, OnChurch(action.stage), action.number)
-    assert index is not None
+    index = present(
+        find_member(state, seat, OnChurch(action.stage), action.number), "mass.step_up", "the member"
+    )
     p = state.players[seat]
     state = state.with_player(seat, replace(p, grain=p.grain - price))
     state = replace(state, supply=replace(state.supply, grain=state.supply.grain + price))

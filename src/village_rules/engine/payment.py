@@ -35,6 +35,25 @@ def coin_splits(cost: Cost, player: PlayerState, coins_allowed: bool) -> Iterato
             yield coins
 
 
+def can_pay(cost: Cost, player: PlayerState, coins_allowed: bool) -> bool:
+    """Whether `coin_splits(cost, player, coins_allowed)` yields anything, computed
+    directly: grain and goods must be there; each missing cube needs one spare coin (at
+    most one per cube of the cost, which the shortfall never exceeds). The legal-move
+    generator asks this; the oracle enumerates the splits (the fuzzer compares the two)."""
+    if player.grain < cost.grain or not player.goods.covers(cost.goods):
+        return False
+    spare = player.coins - cost.coins
+    if spare < 0:
+        return False
+    short = 0
+    have = player.cubes
+    for colour, n in cost.cubes.items:
+        held = have[colour]
+        if held < n:
+            short += n - held
+    return short == 0 or (coins_allowed and short <= spare)
+
+
 def _affordable(cost: Cost, player: PlayerState, coins: Tally[Cube]) -> bool:
     if player.grain < cost.grain or not player.goods.covers(cost.goods):
         return False
@@ -89,7 +108,8 @@ def pay(state: GameState, seat: int, cost: Cost, coins: Tally[Cube], ctx: Ctx) -
         cubes=supply.cubes.plus(cubes),
         goods=supply.goods.plus(cost.goods),
     )
-    state = replace(state, supply=supply).with_player(seat, p)
+    players = state.players
+    state = replace(state, supply=supply, players=(*players[:seat], p, *players[seat + 1 :]))
     if cost.time:
         state = spend_time(state, seat, cost.time, ctx)
     return state

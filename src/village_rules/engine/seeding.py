@@ -41,6 +41,15 @@ def begin_round(state: GameState) -> GameState:
 def next_draw(state: GameState, first_space: int, remaining: int | None) -> GameState:
     """SEED-02: the next chance draw onto the action spaces in board order, or the first
     turn once every space has its cubes or the bag is empty (AMB-04)."""
+    after = _next_step(state, state.green_bag, first_space, remaining)
+    return _first_turn(state) if after is None else state.with_pending(after)
+
+
+def _next_step(
+    state: GameState, bag: Tally[Cube], first_space: int, remaining: int | None
+) -> SeedDraw | None:
+    """The next draw `next_draw` waits for, with `bag` as the green bag; None once the
+    seeding is done."""
     card = _cubes_per_space(state.rules.data, state.num_players)
     spaces = _SPACES
     index = first_space
@@ -48,11 +57,11 @@ def next_draw(state: GameState, first_space: int, remaining: int | None) -> Game
     while left == 0:
         index += 1
         if index == len(spaces):
-            return _first_turn(state)
+            return None
         left = card[spaces[index]]
-    if state.green_bag.total() == 0:
-        return _first_turn(state)
-    return replace(state, pending=SeedDraw(spaces[index], left))
+    if bag.total() == 0:
+        return None
+    return SeedDraw(spaces[index], left)
 
 
 def _first_turn(state: GameState) -> GameState:
@@ -62,12 +71,19 @@ def _first_turn(state: GameState) -> GameState:
 
 
 def draw_onto_space(state: GameState, pending: SeedDraw, cube: Cube) -> GameState:
-    """A drawn cube leaves the bag for its action space."""
-    state = replace(state, green_bag=state.green_bag.remove(cube))
-    state = state.with_space(pending.space, state.space(pending.space).add(cube))
+    """A drawn cube leaves the bag for its action space (one new state: this is a third
+    of all the steps of a game)."""
+    bag = state.green_bag.remove(cube)
     index = _SPACE_INDEX[pending.space]
+    spaces = state.spaces
+    spaces = (*spaces[:index], spaces[index].add(cube), *spaces[index + 1 :])
+    after: SeedDraw | None
     if pending.remaining > 1:
-        return next_draw(state, index, pending.remaining - 1)
-    if index + 1 == len(ActionSpace):
-        return _first_turn(state)
-    return next_draw(state, index + 1, None)
+        after = _next_step(state, bag, index, pending.remaining - 1)
+    elif index + 1 == len(ActionSpace):
+        after = None
+    else:
+        after = _next_step(state, bag, index + 1, None)
+    if after is None:
+        return _first_turn(replace(state, green_bag=bag, spaces=spaces))
+    return replace(state, green_bag=bag, spaces=spaces, pending=after)

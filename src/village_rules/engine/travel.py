@@ -7,6 +7,8 @@ from village_rules.components import FARMYARD, Location, Travelling
 from village_rules.edition import City, Cost, RewardKind
 from village_rules.engine.common import find_member, gain_prestige, move_member, numbers_at, take_coins
 from village_rules.engine.context import Ctx
+from village_rules.engine.guards import expect, present
+from village_rules.errors import InternalError
 from village_rules.evolve import replace
 from village_rules.pending import ChooseSupplyCube, Pending
 from village_rules.rule_ids import RuleId
@@ -46,7 +48,7 @@ def candidates(state: GameState, seat: int) -> list[Action]:
 
 def precondition(state: GameState, seat: int, action: Action) -> str | None:
     """Why `seat` may not make this journey now, or None."""
-    assert isinstance(action, Travel)
+    action = expect(action, Travel, "travel.precondition")
     data = state.rules.data
     if action.destination == data.village:
         return "travel: a trip goes to a city, never back to the village"
@@ -66,7 +68,7 @@ def precondition(state: GameState, seat: int, action: Action) -> str | None:
 
 def costs(state: GameState, seat: int, action: Action) -> list[Cost]:
     """TRV-01: the path's cost (2 time, 1 wagon and its influence cubes)."""
-    assert isinstance(action, Travel)
+    action = expect(action, Travel, "travel.costs")
     return [path_cost(state.rules.data, action.origin, action.destination)]
 
 
@@ -88,14 +90,13 @@ def reward_due(state: GameState, seat: int, destination: str) -> City | None:
 
 def effect(state: GameState, seat: int, action: Action, ctx: Ctx) -> tuple[GameState, Pending | None]:
     """Make the journey: the traveller moves and the city's reward follows (TRV-01..07)."""
-    assert isinstance(action, Travel)
+    action = expect(action, Travel, "travel.effect")
     data = state.rules.data
     where = _setting_out(state, seat, action.origin)
     if where == FARMYARD and action.origin != data.village:
         ctx.fire(RuleId.TRV_07)  # AMB-17 b: set out from a marked city
     ctx.fire(RuleId.TRV_01 if where == FARMYARD else RuleId.TRV_02)
-    index = find_member(state, seat, where, action.number)
-    assert index is not None
+    index = present(find_member(state, seat, where, action.number), "travel.effect", "the travelling member")
     state = move_member(state, seat, index, Travelling(action.destination))
     p = state.players[seat]
     due = arrival(state, seat, action.destination)
@@ -116,4 +117,4 @@ def effect(state: GameState, seat: int, action: Action, ctx: Ctx) -> tuple[GameS
             return take_coins(state, seat, reward.amount), None
         case RewardKind.CUBES_OF_CHOICE:
             return state, ChooseSupplyCube(seat, reward.amount)
-    raise AssertionError(reward)
+    raise InternalError("travel.effect", f"unknown reward {reward!r}")

@@ -3,32 +3,54 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from village_rules.actions import Action, FreeAction, TakeCube, Well
 from village_rules.components import INFLUENCE, ActionSpace, Cube
 from village_rules.edition import Cost
+from village_rules.engine import market_day
 from village_rules.engine.context import Ctx
 from village_rules.engine.time_and_death import spend_time
+from village_rules.errors import InternalError
 from village_rules.evolve import replace
+from village_rules.pending import ChooseAction, Pending
 from village_rules.rule_ids import RuleId
 from village_rules.state import GameState, Turn
 from village_rules.tally import Tally
+
+_SPACES = tuple(ActionSpace)
+_SPACE_INDEX = {space: i for i, space in enumerate(_SPACES)}
+
+# The turn choices as shared objects (actions are immutable values): the turn choice is
+# more than half of all decisions, and building its dozen actions anew each time was a
+# measurable part of a playout.
+_TAKE = {(space, cube): TakeCube(space, cube) for space in ActionSpace for cube in Cube}
+_WELLS = {colour: tuple(Well(space, colour) for space in ActionSpace) for colour in INFLUENCE}
+_FREE = tuple(FreeAction(space) for space in ActionSpace)
 
 
 def candidates(state: GameState, seat: int) -> list[Action]:
     """The turn's choices of `seat`: take a cube from an action space, or the well."""
     out: list[Action] = []
-    if state.cubes_on_board():
-        for space, cubes in zip(ActionSpace, state.spaces, strict=False):
-            out += [TakeCube(space, cube) for cube, _ in cubes.items]
+    spaces = state.spaces
+    if any(cubes.items for cubes in spaces):
+        take = _TAKE
+        for space, cubes in zip(_SPACES, spaces, strict=False):
+            for cube, _ in cubes.items:
+                out.append(take[space, cube])
         p = state.players[seat]
         need = state.rules.data.well_cubes
         coins = p.coins if well_coins_allowed(state) else 0
         least = 0 if state.rules.reading("AMB-01") == "c" else 1
         # Only colours that could pay (the exact check is the payment's); AMB-01 a: >= 1 real cube.
         colours = [c for c in INFLUENCE if p.cubes[c] >= least and p.cubes[c] + coins >= need]
-        out += [Well(space, colour) for space in ActionSpace for colour in colours]
+        # in the order space by space, colour by colour
+        wells = [_WELLS[c] for c in colours]
+        for i in range(len(_SPACES)):
+            for row in wells:
+                out.append(row[i])
     elif state.final_turns is not None:
-        out += [FreeAction(space) for space in ActionSpace]
+        out += _FREE
     return out
 
 
@@ -61,18 +83,60 @@ def well_payment_allowed(state: GameState, coins: Tally[Cube]) -> bool:
 
 def well_cost(state: GameState, action: Well) -> Cost:
     """WELL-01: 3 influence cubes of one colour (a coin may stand in for some, AMB-01)."""
-    return Cost(cubes=Tally.of({action.colour: state.rules.data.well_cubes}))
+    return _well_cost(action.colour, state.rules.data.well_cubes)
+
+
+@lru_cache(maxsize=64)
+def _well_cost(colour: Cube, cubes: int) -> Cost:
+    return Cost(cubes=Tally.of({colour: cubes}))
+
+
+def costs(state: GameState, seat: int, action: Action) -> list[Cost]:
+    """WELL-01: the well's cubes; taking a cube (TURN-01) and a free final action (END-03)
+    cost nothing (a plague cube's time is part of taking it, TURN-03)."""
+    if isinstance(action, Well):
+        return [well_cost(state, action)]
+    return []
+
+
+def effect(state: GameState, seat: int, action: Action, ctx: Ctx) -> tuple[GameState, Pending | None]:
+    """Phase 2 step 1 done: the cube is taken (TURN-01), the well paid for (WELL-01, its
+    `Turn` begun when it was chosen) or the free action chosen (END-03); then step 2."""
+    match action:
+        case TakeCube(space, _):
+            state = take_cube(state, seat, action, ctx)
+            return begin_action(state, seat, space, ctx)
+        case Well(space, _):
+            return begin_action(state, seat, space, ctx)
+        case FreeAction(space):
+            ctx.fire(RuleId.END_03)
+            state = replace(state, turn=Turn(seat))
+            return begin_action(state, seat, space, ctx)
+    raise InternalError("turn.effect", f"not a turn choice: {action!r}")
+
+
+def begin_action(
+    state: GameState, seat: int, space: ActionSpace, ctx: Ctx
+) -> tuple[GameState, Pending | None]:
+    """Phase 2 step 2: the action of the space; at the market a market day must be held."""
+    if space is ActionSpace.MARKET:
+        return market_day.start(state, seat, ctx), None
+    return state, ChooseAction(seat, space)
 
 
 def take_cube(state: GameState, seat: int, action: TakeCube, ctx: Ctx) -> GameState:
     """TURN-01: an influence cube goes to the farmyard; a plague cube goes back to the
     supply and costs 2 time (TURN-03)."""
     ctx.fire(RuleId.TURN_01)
-    state = state.with_space(action.space, state.space(action.space).remove(action.cube))
-    state = replace(state, turn=Turn(seat))
-    p = state.players[seat]
+    spaces = state.spaces
+    i = _SPACE_INDEX[action.space]
+    spaces = (*spaces[:i], spaces[i].remove(action.cube), *spaces[i + 1 :])
     if action.cube is Cube.PLAGUE:
         ctx.fire(RuleId.TURN_03)
-        state = replace(state, supply=replace(state.supply, cubes=state.supply.cubes.add(Cube.PLAGUE)))
+        supply = replace(state.supply, cubes=state.supply.cubes.add(Cube.PLAGUE))
+        state = replace(state, spaces=spaces, turn=Turn(seat), supply=supply)
         return spend_time(state, seat, state.rules.data.plague_time, ctx)
-    return state.with_player(seat, replace(p, cubes=p.cubes.add(action.cube)))
+    p = state.players[seat]
+    players = state.players
+    players = (*players[:seat], replace(p, cubes=p.cubes.add(action.cube)), *players[seat + 1 :])
+    return replace(state, spaces=spaces, turn=Turn(seat), players=players)

@@ -13,11 +13,22 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
+from typing import assert_never
 
 from village_rules.components import InBlackBag, InChronicle, InGraveyard, Removed, Unborn
 from village_rules.pending import (
+    ChooseAction,
+    ChooseCompensationCube,
+    ChooseDying,
+    ChoosePayment,
+    ChoosePrivilege,
+    ChooseSupplyCube,
+    ChooseSupplyGood,
     ChooseTurn,
     GameOver,
+    MarketChoice,
+    MassAdvance,
+    MassBuy,
     MassDraw,
     RefillDraw,
     SeedDraw,
@@ -123,7 +134,21 @@ def phase_of(state: GameState) -> int:
             return PHASE_MASS_DRAW
         case ChooseTurn():
             return PHASE_TURN
-    return PHASE_DECISION
+        case (
+            ChooseCompensationCube()
+            | ChooseAction()
+            | ChoosePrivilege()
+            | ChooseSupplyCube()
+            | ChooseSupplyGood()
+            | ChoosePayment()
+            | ChooseDying()
+            | MarketChoice()
+            | MassBuy()
+            | MassAdvance()
+        ):
+            return PHASE_DECISION
+        case _:
+            assert_never(state.pending)
 
 
 def abstract(state: GameState) -> AbstractState:

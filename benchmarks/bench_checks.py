@@ -1,0 +1,113 @@
+"""What each invariant check costs per step, next to what the step itself costs (not a
+test: figures vary by machine and load). Explains the invariant-checked / bare ratio of
+bench_vs_chess.py: which checks are worth making incremental, and what the fast/oracle
+legal-set comparison costs on its own.
+
+    python benchmarks/bench_checks.py [--games 20] [--players 4]
+
+Records seeded random playouts (both editions alternating), then times, over every
+recorded step in playout order (so the checks' memos fill as in a fuzz run): replaying the
+steps with `apply`, each state check of `invariants.state_violations` on the state after,
+the transition check, and the legal-set oracle (`legal_set_violations`). Prints µs/step.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import sys
+import time
+from collections.abc import Callable
+
+from village_rules import apply, chance_outcomes, legal_actions, new_game
+from village_rules import invariants as inv
+from village_rules.actions import Action
+from village_rules.chance import sample
+from village_rules.state import GameState
+
+EDITIONS = ("big-box-2023", "original-2011")
+Step = tuple[GameState, Action, GameState, list[Action] | None]
+
+STATE_CHECKS: tuple[Callable[[GameState], list[inv.Violation]], ...] = (
+    inv.cube_violations,
+    inv.coin_violations,
+    inv.grain_violations,
+    inv.goods_violations,
+    inv.customer_violations,
+    inv.monk_violations,
+    inv.marker_violations,
+    inv.member_violations,
+    inv.grain_capacity_violations,
+    inv.non_negative_violations,
+    inv.lifetime_violations,
+    inv.seat_violations,
+    inv.board_violations,
+    inv.chance_violations,
+    inv.phase_violations,
+)
+
+
+def record(games: int, players: int) -> list[Step]:
+    steps: list[Step] = []
+    for g in range(games):
+        rng = random.Random(g)
+        state = new_game(EDITIONS[g % 2], min(players, 4 if g % 2 else 5), g)
+        while not state.is_terminal:
+            if state.is_chance:
+                action = sample(chance_outcomes(state), rng)
+            else:
+                options = legal_actions(state)
+                action = options[rng.randrange(len(options))]
+            after = apply(state, action)
+            legal = None if after.is_chance or after.is_terminal else legal_actions(after)
+            steps.append((state, action, after, legal))
+            state = after
+    return steps
+
+
+def per_step(steps: list[Step], fn: Callable[[Step], object]) -> float:
+    start = time.perf_counter()
+    for step in steps:
+        fn(step)
+    return (time.perf_counter() - start) * 1e6 / len(steps)
+
+
+def _after(check: Callable[[GameState], list[inv.Violation]]) -> Callable[[Step], object]:
+    return lambda step: check(step[2])
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--games", type=int, default=20)
+    parser.add_argument("--players", type=int, default=4)
+    args = parser.parse_args()
+    load = os.getloadavg()
+    print(f"load average before: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f} on {os.cpu_count()} cores")
+    steps = record(args.games, args.players)
+    print(f"{len(steps)} steps of {args.games} seeded {args.players}-player random playouts")
+    rows: list[tuple[float, str]] = []
+    for check in STATE_CHECKS:
+        rows.append((per_step(steps, _after(check)), check.__name__))
+    rows.append((per_step(steps, lambda s: inv.well_violations(s[2], s[3])), "well_violations"))
+    rows.append((per_step(steps, lambda s: inv.has_move_violations(s[2], s[3] or [])), "has_move_violations"))
+    rows.append(
+        (per_step(steps, lambda s: inv.transition_violations(s[0], s[1], s[2])), "transition_violations")
+    )
+    oracle = per_step(steps, lambda s: inv.legal_set_violations(s[2], s[3]) if s[3] is not None else None)
+    replay = per_step(steps, lambda s: apply(s[0], s[1]))
+    print(f"{'apply (replaying the step)':34} {replay:7.2f} µs/step")
+    for cost, name in sorted(rows, reverse=True):
+        print(f"{name:34} {cost:7.2f} µs/step")
+    checks = sum(cost for cost, _ in rows)
+    print(f"{'every check but the oracle':34} {checks:7.2f} µs/step")
+    print(f"{'legal_set_violations (the oracle)':34} {oracle:7.2f} µs/step")
+    load = os.getloadavg()
+    print(f"load average after: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
