@@ -158,12 +158,18 @@ def test_acting_on_a_finished_game_raises(run: GameRun) -> None:
         assert info.value.rule == "END-06"
 
 
+_SCORE_KEYS = ("during_play", "travel", "council_chamber", "church", "chronicle", "customers", "coins")
+
+
 def independent_scores(state: GameState) -> list[dict[str, int]]:
     """The final scoring recomputed from the rules' tables without `scoring.py`."""
     d = state.rules.data
     customer_points = {t.id: t.points for t in d.customers}
     out = []
-    for p in state.players:
+    for seat, p in enumerate(state.players):
+        if state.is_carla(seat):  # SOLO-03: Carla scores nothing
+            out.append(dict.fromkeys(_SCORE_KEYS, 0))
+            continue
         places = Counter(type(loc).__name__ for loc in p.members)
         council = 0
         church = 0

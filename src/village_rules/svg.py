@@ -58,6 +58,7 @@ from village_rules.components import (
     ActionSpace,
     AtCraft,
     Building,
+    ChurchReserve,
     Cube,
     Farmyard,
     InBlackBag,
@@ -595,7 +596,8 @@ def _farmyards(c: _Canvas, state: GameState, fills: list[str], lit: frozenset[st
     current = state.current_player()
     for seat, p in enumerate(state.players):
         x = 10 + seat * (w + 6)
-        title = f"seat {seat} ({p.colour})" + ("  << to act" if seat == current else "")
+        name = f"Carla (seat {seat}, {p.colour})" if state.is_carla(seat) else f"seat {seat} ({p.colour})"
+        title = name + ("  << to act" if seat == current else "")
         region = f"farmyard:{seat}"
         c.panel(x, y, w, h, title, region, "farmyards" in lit or region in lit)
         c.circle(x + w - 14, y + 12, 7, fills[seat], "#000")
@@ -606,7 +608,15 @@ def _farmyards(c: _Canvas, state: GameState, fills: list[str], lit: frozenset[st
         c.text(x + 6, y + 104, f"customers served: {len(p.customers)}; markers: {len(p.markers)}", 10)
         home = [state.number_of(i) for i, loc in enumerate(p.members) if isinstance(loc, Farmyard)]
         unborn = sum(1 for loc in p.members if isinstance(loc, Unborn))
-        c.text(x + 6, y + 122, f"on the farmyard ({unborn} unborn):", 10, fill="#555")
+        if state.is_carla(seat):  # solo: beside her board; her "3"s and "4"s on the church
+            reserve = sum(1 for loc in p.members if isinstance(loc, ChurchReserve))
+            carla = state.carla
+            assert carla is not None
+            fate = " ".join("?" if t is None else t.value for t in carla.fate)
+            label = f"beside her board ({reserve} on the church); fate: {fate}"
+            c.text(x + 6, y + 122, label, 10, fill="#555")
+        else:
+            c.text(x + 6, y + 122, f"on the farmyard ({unborn} unborn):", 10, fill="#555")
         for j, number in enumerate(sorted(home)):
             c.member(
                 x + 16 + (j % 11) * 20,

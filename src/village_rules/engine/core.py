@@ -19,6 +19,7 @@ from village_rules.actions import (
     Buy,
     BuyFromBag,
     CallHome,
+    CarlaCube,
     ChurchEnter,
     ChurchStep,
     CouncilAdvance,
@@ -45,9 +46,10 @@ from village_rules.actions import (
     format_action,
 )
 from village_rules.chance import proportional
-from village_rules.components import INFLUENCE, ActionSpace, Good
+from village_rules.components import INFLUENCE, ActionSpace, Cube, Good
 from village_rules.edition import Cost
 from village_rules.engine import (
+    carla,
     church,
     council_chamber,
     crafts,
@@ -68,6 +70,7 @@ from village_rules.errors import IllegalActionError
 from village_rules.evolve import replace
 from village_rules.pending import (
     ChooseAction,
+    ChooseCarlaCube,
     ChooseCompensationCube,
     ChooseDying,
     ChoosePayment,
@@ -75,6 +78,7 @@ from village_rules.pending import (
     ChooseSupplyCube,
     ChooseSupplyGood,
     ChooseTurn,
+    FateReveal,
     GameOver,
     MarketChoice,
     MassAdvance,
@@ -131,6 +135,7 @@ _RULE_OF: dict[type, str] = {
     PickGood: "CNC-07",
     PickCube: "CNC-06",
     Skip: "TURN-02",
+    CarlaCube: "SOLO-12",
 }
 
 
@@ -182,6 +187,8 @@ def chance_outcomes(state: GameState) -> list[tuple[Action, Fraction]]:
             return market_day.refill_outcomes(state)
         case MassDraw():
             return mass.draw_outcomes(state)
+        case FateReveal():
+            return carla.fate_outcomes(state)  # solo
     return []
 
 
@@ -247,6 +254,8 @@ def _generate(state: GameState) -> list[Action]:
             ]
             out.append(Skip())
             return out
+        case ChooseCarlaCube(_, space):
+            return [CarlaCube(c) for c in carla.choice_colours(state, space)]  # solo
     seat = state.current_player()
     check = _step_precondition(state)
     return [a for a in _candidates(state) if _allowed(state, seat, a, check)]
@@ -309,6 +318,8 @@ def _candidates(state: GameState) -> list[Action]:
             return [*mass.buy_candidates(state, seat), Skip()]
         case MassAdvance(seat):
             return [*mass.advance_candidates(state, seat), Skip()]
+        case ChooseCarlaCube():
+            return [CarlaCube(c) for c in Cube]  # solo: filtered by the precondition
     return []
 
 
@@ -335,6 +346,8 @@ def _step_accepts(pending: Pending, action: Action) -> bool:
             return isinstance(action, BuyFromBag | Skip)
         case MassAdvance():
             return isinstance(action, ChurchStep | Skip)
+        case ChooseCarlaCube():
+            return isinstance(action, CarlaCube)
     return False
 
 
@@ -437,6 +450,9 @@ def _precondition(state: GameState, seat: int, action: Action) -> str | None:
             return None if isinstance(action, Skip) else mass.buy_precondition(state, seat, action)
         case MassAdvance():
             return None if isinstance(action, Skip) else mass.advance_precondition(state, seat, action)
+        case ChooseCarlaCube():
+            assert isinstance(action, CarlaCube)
+            return carla.choice_problem(state, action.cube)
         case ChooseAction():
             module = _module_of(action)
             if module is None:
@@ -497,6 +513,11 @@ def _perform(state: GameState, action: Action, ctx: Ctx) -> tuple[GameState, Pen
             return market_day.place_refill(state, pending, action.tile, ctx), None
         case MassDraw():
             return mass.draw(state, pending, action, ctx)
+        case FateReveal():
+            return carla.reveal(state, pending, action, ctx), None  # solo
+        case ChooseCarlaCube():
+            assert isinstance(action, CarlaCube)
+            return carla.take_chosen(state, action.cube, ctx)  # solo
         case ChooseCompensationCube(seat):
             assert isinstance(action, PickCube)
             ctx.fire("SET-10")
@@ -552,9 +573,13 @@ def _start_turn(state: GameState, seat: int, action: Action, ctx: Ctx) -> tuple[
     match action:
         case TakeCube(space, _):
             state = turn.take_cube(state, seat, action, ctx)
+            if state.is_solo:
+                state = carla.owe_take(state, space, action.cube, ctx)  # solo: her take follows
             return _begin_action(state, seat, space, ctx)
         case Well():
             ctx.fire("WELL-01")
+            if state.is_solo:
+                ctx.fire("SOLO-25")  # solo: Carla takes no cube after a well action
             state = replace(state, turn=Turn(seat))
             return _pay_or_ask(state, seat, action, ctx)
         case FreeAction(space):
@@ -649,6 +674,8 @@ def _next_step(state: GameState, ctx: Ctx) -> tuple[GameState, Pending | None]:
             if not market_day.is_over(state):
                 current = state.market_day
                 assert current is not None
+                if state.is_carla(current.current):
+                    return carla.market_turn(state, ctx), None  # solo: Carla's chance is forced
                 return state, MarketChoice(current.current)
             ctx.fire("MKT-05")
             state = market_day.close(state, ctx)
@@ -661,6 +688,10 @@ def _next_step(state: GameState, ctx: Ctx) -> tuple[GameState, Pending | None]:
         state, dying = resolve_deaths(state, seat, ctx)
         if dying is not None:
             return state, dying
+        if state.is_solo:
+            owed = carla.next_step(state, ctx)  # solo: Carla's take, reaction and death
+            if owed is not None:
+                return owed
         return end_of_turn(replace(state, turn=None), seat, ctx)
     if state.mass is not None:
         return _end_of_mass(state, ctx)
@@ -675,5 +706,7 @@ def _end_of_mass(state: GameState, ctx: Ctx) -> tuple[GameState, Pending | None]
     ctx.fire("ROUND-02")
     start = state.start_player if state.next_start_holder is None else state.next_start_holder
     state = replace(state, mass=None, round=state.round + 1, start_player=start, next_start_holder=None)
+    if state.is_solo:
+        state = carla.new_round(state, ctx)  # solo: her cubes but the last go back
     state = seeding.begin_round(state)
     return state, state.pending

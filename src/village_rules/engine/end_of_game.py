@@ -3,14 +3,15 @@
 
 from __future__ import annotations
 
-from village_rules.engine import mass
+from village_rules.carla_board import PLAYER
+from village_rules.engine import carla, mass
 from village_rules.engine.context import Ctx
 from village_rules.evolve import replace
 from village_rules.pending import ChooseTurn, Pending
 from village_rules.state import GameState
 
 
-def final_order(state: GameState, turn_seat: int) -> tuple[int, ...]:
+def final_order(state: GameState, turn_seat: int, ctx: Ctx | None = None) -> tuple[int, ...]:
     """END-02 / END-04: who still acts once the end is triggered.
 
     Triggered by the player whose turn it is (also during their own market day): every
@@ -23,9 +24,11 @@ def final_order(state: GameState, turn_seat: int) -> tuple[int, ...]:
     trigger = state.end_triggered_by
     assert trigger is not None
     if trigger == turn_seat:
-        return tuple((turn_seat + k) % n for k in range(1, n))
-    first = {"a": turn_seat + 1, "b": trigger + 1, "c": state.start_player}[state.rules.reading("AMB-09")]
-    return tuple((first + k) % n for k in range(n))
+        order = tuple((turn_seat + k) % n for k in range(1, n))
+    else:
+        first = {"a": turn_seat + 1, "b": trigger + 1, "c": state.start_player}[state.rules.reading("AMB-09")]
+        order = tuple((first + k) % n for k in range(n))
+    return carla.final_seats(state, order, ctx or Ctx(None)) if state.is_solo else order
 
 
 def end_of_turn(state: GameState, seat: int, ctx: Ctx) -> tuple[GameState, Pending | None]:
@@ -34,7 +37,7 @@ def end_of_turn(state: GameState, seat: int, ctx: Ctx) -> tuple[GameState, Pendi
         ctx.fire("END-02" if state.end_triggered_by == seat else "END-04")
         if state.end_triggered_by != seat and state.rules.reading("AMB-09") != "a":
             ctx.fire("END-07")  # AMB-09 b / c: another first player for the final actions
-        state = replace(state, final_turns=final_order(state, seat))
+        state = replace(state, final_turns=final_order(state, seat, ctx))
     if state.final_turns is not None:
         if not state.final_turns:
             ctx.fire("END-06")  # the final mass, then the final scoring
@@ -44,4 +47,7 @@ def end_of_turn(state: GameState, seat: int, ctx: Ctx) -> tuple[GameState, Pendi
     if state.cubes_on_board() == 0:
         ctx.fire("ROUND-01")  # the last cube was taken: the round ends with a mass
         return mass.start(state, final=False, ctx=ctx)
+    if state.is_solo:
+        ctx.fire("SOLO-07")  # the player is always the one to take the next turn
+        return state, ChooseTurn(PLAYER)
     return state, ChooseTurn((seat + 1) % state.num_players)

@@ -9,6 +9,7 @@ from fractions import Fraction
 from village_rules.actions import Action, BuyFromBag, ChurchStep, DrawMember, DrawMonk
 from village_rules.chance import proportional
 from village_rules.components import BLACK_BAG, OnChurch
+from village_rules.engine import solo_mass
 from village_rules.engine.common import find_member, gain_prestige, move_member, numbers_at
 from village_rules.engine.context import Ctx
 from village_rules.evolve import replace
@@ -151,7 +152,9 @@ def draw(state: GameState, pending: MassDraw, outcome: Action, ctx: Ctx) -> tupl
         assert isinstance(outcome, DrawMember)
         index = find_member(state, outcome.seat, BLACK_BAG, outcome.number)
         assert index is not None
-        state = move_member(state, outcome.seat, index, OnChurch(1))
+        stage = solo_mass.entry_stage(state, outcome.seat, ctx) if state.is_solo else 1
+        if stage is not None:
+            state = move_member(state, outcome.seat, index, OnChurch(stage))
     return next_draw(state, pending.remaining - 1, ctx)
 
 
@@ -226,6 +229,6 @@ def award_majority(state: GameState, ctx: Ctx) -> GameState:
     if next_members and sum(front[:1] == best[:1] for front, _ in tied) > 1:
         ctx.fire("MASS-06")  # AMB-16 b: the furthest members tie; the next ones decide
     for front, seat in tied:
-        if front == best:
+        if front == best and (not state.is_solo or solo_mass.gets_prestige(state, seat, ctx)):
             state = gain_prestige(state, seat, state.rules.data.majority_prestige)
     return state
