@@ -796,3 +796,28 @@ def test_pictures_draw_a_solo_game() -> None:
     final, _ = play(state, [random_policy] * 2, random.Random(2), max_steps=150)
     picture = state_svg(final)
     assert picture.startswith("<svg") and "Carla (seat 1" in picture and "fate:" in picture
+
+
+def test_the_fuzzer_and_the_machine_draw_solo_games_for_2023_only() -> None:
+    """SOLO-01 in the tools: the fuzz plans mix solo games into the 2023 games, and the
+    Hypothesis strategies draw 1 player for 2023; 2011 never gets 1 player."""
+    from hypothesis import find  # noqa: PLC0415
+    from hypothesis.errors import NoSuchExample  # noqa: PLC0415
+
+    from village_rules.fuzz import plan_game  # noqa: PLC0415
+    from village_rules.testing import player_counts  # noqa: PLC0415
+
+    plans = {(g.edition, g.players) for g in (plan_game(3, i) for i in range(200))}
+    assert (BB, 1) in plans and ("original-2011", 1) not in plans
+    assert find(player_counts(BB), lambda n: n == 1) == 1
+    with pytest.raises(NoSuchExample):
+        find(player_counts("original-2011"), lambda n: n == 1)
+
+
+def test_proofs_stay_two_to_five_players(capsys: pytest.CaptureFixture[str]) -> None:
+    """The z3 catalogue models no Carla: `prove --players 1` is refused, clearly."""
+    from village_rules.cli import main  # noqa: PLC0415
+
+    assert main(["prove", "--players", "1"]) != 0
+    err = capsys.readouterr().err
+    assert "--players" in err and "Traceback" not in err

@@ -255,7 +255,9 @@ def _death_problems(state: GameState) -> list[Problem]:
         return out
     if isinstance(pending, _BETWEEN_TURNS):
         return out  # invariants.phase_violations names these
-    if day is not None and day.closed:
+    if day is not None and day.closed and not kept:
+        # AMB-23 b keeps a death with no visible member owed through a market day, such
+        # as the player's during a market day Carla holds in a solo game (SOLO-16).
         out.append(("$.deaths_owed", "deaths are resolved before a market day closes"))
         return out
     turn_seat = None if state.turn is None else state.turn.seat
