@@ -40,7 +40,8 @@ from village_rules.components import (
     InChronicle,
     OnChurch,
 )
-from village_rules.errors import SetupError
+from village_rules.engine.core import legal_actions_oracle
+from village_rules.errors import IllegalActionError, SetupError
 from village_rules.loader import builtin_edition
 from village_rules.pending import ChooseAction, ChooseCarlaCube, ChooseTurn, FateReveal, MarketChoice, MassBuy
 from village_rules.play import play, random_policy
@@ -253,6 +254,10 @@ def test_solo12_the_player_chooses_her_cube_from_the_same_space() -> None:
     assert state.pending == ChooseCarlaCube(PLAYER, S.CRAFTS)
     assert state.current_player() == PLAYER
     assert legal_actions(state) == [CarlaCube(Cube.PINK), CarlaCube(Cube.PLAGUE)]
+    assert legal_actions_oracle(state) == legal_actions(state)  # both legal-move paths
+    with pytest.raises(IllegalActionError) as info:
+        apply(state, CarlaCube(Cube.BROWN))  # none left there
+    assert info.value.rule == "SOLO-12" and "no brown cube" in str(info.value)
     trace: list[str] = []
     state = apply(state, CarlaCube(Cube.PLAGUE), trace=trace)
     assert "SOLO-12" in trace and state.players[CARLA].cubes == Tally.of({Cube.PLAGUE: 1})
