@@ -373,4 +373,8 @@ def test_fuzz_many_games_find_no_violation(tmp_path: Path) -> None:
     summary = run_fuzz(300, 11, 2, None, None, tmp_path)
     assert summary.failure is None, summary.format()
     assert summary.games == 300
-    assert not summary.rules_never_fired or set(summary.rules_never_fired) <= {"CNC-08", "END-04", "DEATH-05"}
+    # Rare in random play: with solo games in the mix (issue 10) this seed's 300 games also
+    # leave out DEATH-08 (AMB-08 b, a second owed death) and SOLO-23 (all of Carla's "1"s
+    # and "2"s dead before one more of hers dies).
+    rare = {"CNC-08", "END-04", "DEATH-05", "DEATH-08", "SOLO-23"}
+    assert not summary.rules_never_fired or set(summary.rules_never_fired) <= rare
