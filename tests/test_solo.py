@@ -826,3 +826,38 @@ def test_proofs_stay_two_to_five_players(capsys: pytest.CaptureFixture[str]) -> 
     assert main(["prove", "--players", "1"]) != 0
     err = capsys.readouterr().err
     assert "--players" in err and "Traceback" not in err
+    from village_rules.errors import ParameterError  # noqa: PLC0415
+    from village_rules.proofs.refinement import check_game  # noqa: PLC0415
+
+    with pytest.raises(ParameterError, match="no Carla"):
+        check_game(BB, 1, seed=3)  # the model's cube count has no Carla's board
+
+
+def test_carla_never_decides_at_the_mass_even_when_it_costs_nothing(tmp_path: object) -> None:
+    """With a data file where buying out of the bag and moving up cost nothing, Carla's
+    mass chances are still forced skips (SOLO-03): found by mutated data files."""
+    import json  # noqa: PLC0415
+    from pathlib import Path  # noqa: PLC0415
+
+    from village_rules.invariants import state_violations  # noqa: PLC0415
+    from village_rules.loader import load_edition  # noqa: PLC0415
+
+    raw = json.loads(
+        (Path(__file__).parents[1] / "src" / "village_rules" / "data" / f"{BB}.json").read_text()
+    )
+    raw["church"]["mass_coin_price"]["value"] = 0
+    raw["church"]["step_grain"]["value"] = [0, 0, 0]
+    path = Path(str(tmp_path)) / "free-mass.json"
+    path.write_text(json.dumps(raw), encoding="utf-8")
+    data = load_edition(path)
+    masses = 0
+    for seed in range(3):
+        state = new_game(data, 1, seed)
+        rng = random.Random(seed)
+        while not state.is_terminal:
+            assert state_violations(state) == []
+            assert state.current_player() != CARLA
+            masses += isinstance(state.pending, MassBuy)
+            options = chance_outcomes(state) if state.is_chance else None
+            state = apply(state, sample(options, rng) if options else rng.choice(legal_actions(state)))
+    assert masses > 0

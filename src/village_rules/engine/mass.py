@@ -26,6 +26,8 @@ def start(state: GameState, final: bool, ctx: Ctx) -> tuple[GameState, Pending]:
 
 
 def buy_candidates(state: GameState, seat: int) -> list[Action]:
+    if state.is_carla(seat):
+        return []  # solo: Carla never buys (SOLO-03); her chance is a forced skip
     return [BuyFromBag(n) for n in numbers_at(state, seat, BLACK_BAG)]
 
 
@@ -34,6 +36,8 @@ def buy_precondition(state: GameState, seat: int, action: Action) -> str | None:
     d = state.rules.data
     mass = state.mass
     assert mass is not None
+    if state.is_carla(seat):
+        return solo_mass.CARLA_DOES_NOT_PAY
     if find_member(state, seat, BLACK_BAG, action.number) is None:
         return f"mass: you have no member numbered {action.number} in the black bag"
     have = state.players[seat].coins
@@ -169,6 +173,8 @@ def after_draws(state: GameState, ctx: Ctx) -> tuple[GameState, Pending | None]:
 
 def advance_candidates(state: GameState, seat: int) -> list[Action]:
     d = state.rules.data
+    if state.is_carla(seat):
+        return []  # solo: Carla pays no grain (SOLO-03); her chance is a forced skip
     return [
         ChurchStep(stage, n)
         for stage in range(1, d.church_stages)
@@ -179,6 +185,8 @@ def advance_candidates(state: GameState, seat: int) -> list[Action]:
 def advance_precondition(state: GameState, seat: int, action: Action) -> str | None:
     assert isinstance(action, ChurchStep)
     d = state.rules.data
+    if state.is_carla(seat):
+        return solo_mass.CARLA_DOES_NOT_PAY
     if not 1 <= action.stage < d.church_stages:
         return f"mass: a member moves up from stage 1..{d.church_stages - 1}, not {action.stage}"
     if find_member(state, seat, OnChurch(action.stage), action.number) is None:

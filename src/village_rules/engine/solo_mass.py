@@ -12,6 +12,9 @@ from village_rules.components import OnChurch
 from village_rules.engine.context import Ctx
 from village_rules.state import GameState
 
+CARLA_DOES_NOT_PAY = "solo: Carla buys no member out of the bag and moves none up (she has no coin or grain)"
+"""SOLO-03: why Carla's mass steps offer her nothing but to skip, whatever the data's prices."""
+
 
 def entry_stage(state: GameState, seat: int, ctx: Ctx) -> int | None:
     """The church stage a member drawn from the bag goes to: stage 1 for the player;
