@@ -792,6 +792,11 @@ def test_cli_setup_and_play_one_player(capsys: pytest.CaptureFixture[str]) -> No
     assert main(["setup", "--edition", "original-2011", "--players", "1"]) != 0
     err = capsys.readouterr().err
     assert "SET-01" in err and "Traceback" not in err
+    assert main(["fuzz", "--games", "2", "--edition", "original-2011", "--players", "1"]) != 0
+    err = capsys.readouterr().err
+    assert "--players" in err and "not 1" in err and "Traceback" not in err
+    assert main(["fuzz", "--games", "3", "--players", "1", "--quiet"]) == 0  # 2023 solo games
+    assert "violations:   0" in capsys.readouterr().out
 
 
 def test_pictures_draw_a_solo_game() -> None:
