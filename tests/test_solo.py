@@ -611,6 +611,10 @@ def test_solo30_ranks_and_the_result() -> None:
     mine = score_breakdown(final)[PLAYER]
     assert mine.rank == solo_data.rank(mine.total)
     assert f"rank={mine.rank!r}" in repr(mine)
+    from village_rules.scoring import returns, winners  # noqa: PLC0415
+
+    assert winners(final) == (PLAYER,) and returns(final) == (Fraction(1), Fraction(0))
+    assert returns(final, "score") == (Fraction(mine.total), Fraction(0))
     multi, _ = play(new_game(BB, 2, seed=3), [random_policy] * 2, random.Random(3))
     assert all(b.rank is None and "rank" not in repr(b) for b in score_breakdown(multi))
 
