@@ -72,6 +72,8 @@ def mutated_data(draw: st.DrawFn) -> tuple[str, str]:
             parent[key]
         except (KeyError, IndexError, TypeError):
             continue
+        if kind in ("int", "zero") and type(parent[key]) is not int:
+            continue  # an earlier mutation replaced it (with None or a copy of its parent)
         if kind == "int":
             parent[key] = max(0, parent[key] + draw(st.sampled_from([-3, -2, -1, 1, 2, 10])))
         elif kind == "zero":
@@ -93,7 +95,7 @@ def check_data_mutant(text: str, seed: int, steps: int) -> bool:
         assert exc.file == "mutant.json"
         return False
     rng = random.Random(seed)
-    players = rng.choice(list(data.player_counts))
+    players = rng.choice(list(data.playable_counts))  # 2023: solo games (1 player) too
     variant = Variant(rng.random() < 0.5, random_choices(rng))
     state = new_game(data, players, seed, variant)
     assert from_json(to_json(state)) == state

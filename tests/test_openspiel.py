@@ -89,6 +89,8 @@ def test_load_game_parameters_and_game_info() -> None:
     for bad in ({"players": 6}, {"edition": "village-2030"}, {"max_moves": 0}):
         with pytest.raises(ParameterError):
             pyspiel.load_game("python_village", bad)
+    with pytest.raises(ParameterError, match="solo mode"):  # SOLO-01: not as a game tree
+        pyspiel.load_game("python_village", {"edition": "big-box-2023", "players": 1})
 
 
 def test_the_setup_is_chance_and_gives_new_games_setups() -> None:

@@ -95,6 +95,8 @@ def test_score_returns_truncation_and_bad_parameters() -> None:
     for bad in ({"players": 6}, {"edition": "x"}, {"returns": "points"}, {"render_mode": "rgb_array"}):
         with pytest.raises(ParameterError):
             raw_env(**bad)
+    with pytest.raises(ParameterError, match="solo mode"):  # SOLO-01: not as an environment
+        raw_env(edition="big-box-2023", players=1)
 
 
 def test_the_ten_line_example_of_docs_rl_runs(capsys: pytest.CaptureFixture[str]) -> None:

@@ -66,12 +66,23 @@ def put(state: GameState, seat: int, number: int, where: Sequence[Location]) -> 
     return state
 
 
+_CATEGORIES = ("during_play", "travel", "council_chamber", "church", "chronicle", "customers", "coins")
+
+
 def only(seat: int, **points: int) -> ScoreBreakdown:
-    fields = dict.fromkeys(
-        ("during_play", "travel", "council_chamber", "church", "chronicle", "customers", "coins"), 0
-    )
+    fields = dict.fromkeys(_CATEGORIES, 0)
     fields.update(points)
-    return ScoreBreakdown(seat=seat, **fields)
+    f = fields
+    return ScoreBreakdown(  # the solo rank stays None
+        seat,
+        f["during_play"],
+        f["travel"],
+        f["council_chamber"],
+        f["church"],
+        f["chronicle"],
+        f["customers"],
+        f["coins"],
+    )
 
 
 # --- the tables of p. 14 ------------------------------------------------------------------

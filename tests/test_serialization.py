@@ -43,7 +43,8 @@ from village_rules.testing.strategies import reading_choices
 DATA_DIR = Path(village_rules.__file__).resolve().parent / "data"
 BB = "big-box-2023"
 OE = "original-2011"
-GAMES = [(edition, n) for edition in EDITIONS for n in builtin_edition(edition).player_counts]
+# Every player count, 2023's solo games (1 player) included.
+GAMES = [(edition, n) for edition in EDITIONS for n in builtin_edition(edition).playable_counts]
 
 Raw = dict[str, Any]
 
@@ -57,7 +58,7 @@ def roundtrip(state: GameState) -> None:
 
 def played(edition: str, n: int, seed: int, max_steps: int, variant: Variant | None = None) -> GameState:
     state = new_game(edition, n, seed, variant)
-    final, _ = play(state, [random_policy] * n, random.Random(seed), max_steps=max_steps)
+    final, _ = play(state, [random_policy] * state.num_players, random.Random(seed), max_steps=max_steps)
     return final
 
 
@@ -115,7 +116,8 @@ def test_every_pending_kind_roundtrips() -> None:
         for edition, n in GAMES:
             state = new_game(edition, n, seed)
             check(state)
-            play(state, [random_policy] * n, random.Random(seed), on_step=lambda _b, _a, after: check(after))
+            policies = [random_policy] * state.num_players
+            play(state, policies, random.Random(seed), on_step=lambda _b, _a, after: check(after))
         kinds = {sig[0] for sig in seen}
         if kinds == set(_PENDING_TYPES):
             break

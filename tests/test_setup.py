@@ -72,7 +72,7 @@ def test_set01_supported_player_counts() -> None:
 
 @pytest.mark.parametrize(
     ("edition", "players", "allowed"),
-    [(BB, 1, "2-5"), (BB, 6, "2-5"), (BB, 0, "2-5"), (OE, 1, "2-4"), (OE, 5, "2-4"), (OE, -3, "2-4")],
+    [(BB, 6, "2-5"), (BB, 0, "2-5"), (OE, 1, "2-4"), (OE, 5, "2-4"), (OE, -3, "2-4")],
 )
 def test_set01_unsupported_player_count_raises(edition: str, players: int, allowed: str) -> None:
     with pytest.raises(SetupError) as info:
@@ -87,10 +87,17 @@ def test_set01_unsupported_player_count_raises(edition: str, players: int, allow
     assert info.value.rule == "SET-01"
 
 
-def test_set01_solo_is_not_modelled() -> None:
-    """The 2023 solo mode (p. 15-19) is not modelled: 1 player is refused."""
-    with pytest.raises(SetupError, match="SET-01"):
-        new_game(BB, 1, seed=5, variant=NO_COMPENSATION)
+def test_set01_solo_only_in_2023() -> None:
+    """SET-01 / SOLO-01: 2023 is for 1-5 players (1: the solo mode, pp. 15-19); the 2011
+    edition has no solo mode, and the refusal says so."""
+    state = new_game(BB, 1, seed=5, variant=NO_COMPENSATION)
+    assert state.is_solo and state.num_players == 2  # the player's seat and Carla's
+    with pytest.raises(SetupError, match="SET-01") as info:
+        new_game(OE, 1, seed=5)
+    assert "no solo mode" in info.value.problem
+    with pytest.raises(SetupError, match="SET-01") as info:
+        new_game(BB, 6, seed=5)
+    assert "or 1 (the solo mode" in info.value.problem
 
 
 # --- SET-02, SET-03, SET-04 ----------------------------------------------------------------

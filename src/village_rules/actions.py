@@ -21,6 +21,7 @@ from village_rules.components import (
     AtCraft,
     Building,
     Category,
+    ChurchReserve,
     Cube,
     Farmyard,
     Good,
@@ -38,6 +39,7 @@ from village_rules.components import (
 )
 from village_rules.edition import EditionData
 from village_rules.errors import ActionTypeError, InternalError, VillageError
+from village_rules.solo_data import FateTile
 from village_rules.tally import Tally
 
 
@@ -251,6 +253,20 @@ class DrawMember:
     number: int
 
 
+@dataclass(frozen=True, slots=True)
+class CarlaCube:
+    """Solo: the player chooses the cube of colour `cube` for Carla (SOLO-12, SOLO-13)."""
+
+    cube: Cube
+
+
+@dataclass(frozen=True, slots=True)
+class RevealFate:
+    """Solo: the fate tile turned up on Carla's board shows `tile` (SOLO-14)."""
+
+    tile: FateTile
+
+
 Action = (
     TakeCube
     | Well
@@ -280,6 +296,8 @@ Action = (
     | DrawCustomer
     | DrawMonk
     | DrawMember
+    | CarlaCube
+    | RevealFate
 )
 """Any action of the game: a player's decision or a chance outcome (docs/actions.md)."""
 
@@ -360,6 +378,10 @@ def format_action(action: Action) -> str:
             return "draw-monk"
         case DrawMember(seat, number):
             return f"draw-member {seat} {number}"
+        case CarlaCube(cube):
+            return f"carla-cube {cube.value}"
+        case RevealFate(tile):
+            return f"reveal-fate {tile.value}"
         case _:
             assert_never(action)
 
@@ -502,6 +524,12 @@ def _parse(verb: str, args: list[str], text: str) -> Action:
         case "draw-member":
             want(2)
             return DrawMember(_int(args[0]), _int(args[1]))
+        case "carla-cube":
+            want(1)
+            return CarlaCube(Cube(args[0]))
+        case "reveal-fate":
+            want(1)
+            return RevealFate(FateTile(args[0]))
     raise ActionSyntaxError(f"{text!r}: unknown verb {verb!r}")
 
 
@@ -523,7 +551,7 @@ def _is_int(value: object) -> bool:
     return type(value) is int and -_MAX_INT < value < _MAX_INT
 
 
-_PLAIN_PLACES = (Unborn, Farmyard, InBlackBag, InGraveyard, Removed)
+_PLAIN_PLACES = (Unborn, Farmyard, ChurchReserve, InBlackBag, InGraveyard, Removed)
 
 
 def _is_location(value: object) -> bool:
@@ -559,6 +587,7 @@ def _is_coins(value: object) -> bool:
 _FIELD_CHECKS: dict[str, tuple[str, Callable[[object], bool]]] = {
     "ActionSpace": ("an ActionSpace", lambda v: isinstance(v, ActionSpace)),
     "Cube": ("a Cube", lambda v: isinstance(v, Cube)),
+    "FateTile": ("a FateTile", lambda v: isinstance(v, FateTile)),
     "Good": ("a Good", lambda v: isinstance(v, Good)),
     "Good | None": ("a Good or None", lambda v: v is None or isinstance(v, Good)),
     "Building": ("a Building", lambda v: isinstance(v, Building)),
@@ -644,6 +673,9 @@ def _universe(data: EditionData) -> tuple[Action, ...]:
     out += [DrawCustomer(t.id) for t in data.customers]
     out += [DrawMember(seat, n) for seat in range(data.max_players) for n in numbers]
     out += [Train(c.building, n, None) for c in data.crafts for n in numbers]  # AMB-26 b, last: ids stay
+    if data.solo is not None:  # the solo mode's decisions and outcomes, last: ids stay
+        out += [CarlaCube(c) for c in cubes]
+        out += [RevealFate(t) for t in FateTile]
     return tuple(out)
 
 

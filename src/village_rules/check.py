@@ -153,7 +153,10 @@ def game_stats(label: str, log: GameLog, final: GameState) -> GameStats:
         actions=len(log.actions),
         rounds=final.round,
         ended_by=ended_by(final),
-        scores=tuple(b.total for b in score_breakdown(final)) if final.is_terminal else (),
+        # Solo: the player's score only (Carla scores nothing, SOLO-03).
+        scores=tuple(b.total for b in score_breakdown(final) if not final.is_carla(b.seat))
+        if final.is_terminal
+        else (),
         winners=winners(final) if final.is_terminal else (),
     )
 

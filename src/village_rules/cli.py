@@ -156,6 +156,9 @@ def _scores(state: GameState) -> str:
             f"{b.seat:>4} {b.during_play:>5} {b.travel:>6} {b.council_chamber:>7} {b.church:>6} "
             f"{b.chronicle:>6} {b.customers:>5} {b.coins:>5} {b.total:>6}"
         )
+    if state.is_solo:  # SOLO-30: a solo game's result is the player's rank (Carla scores 0)
+        rows.append(f"solo rank: {score_breakdown(state)[0].rank} (seat 1 is Carla)")
+        return "\n".join(rows)
     won = ", ".join(f"seat {s}" for s in winners(state))
     rows.append(f"winner: {won}")
     return "\n".join(rows)

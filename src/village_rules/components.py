@@ -129,6 +129,12 @@ class Travelling:
 
 
 @dataclass(frozen=True, slots=True)
+class ChurchReserve:
+    """Solo mode (2023 p. 16 step 3): one of Carla's "3"s and "4"s placed onto the church
+    at setup, beside the church track; her church reaction puts one into the black bag."""
+
+
+@dataclass(frozen=True, slots=True)
 class InBlackBag:
     """In the black bag, waiting to be drawn at a mass (p. 10)."""
 
@@ -157,6 +163,7 @@ Location = (
     | OnCouncil
     | OnChurch
     | Travelling
+    | ChurchReserve
     | InBlackBag
     | InChronicle
     | InGraveyard
@@ -166,12 +173,14 @@ Location = (
 UNBORN = Unborn()
 FARMYARD = Farmyard()
 BLACK_BAG = InBlackBag()
+CHURCH_RESERVE = ChurchReserve()
 GRAVEYARD = InGraveyard()
 REMOVED = Removed()
 
 
 def is_alive(location: Location) -> bool:
-    """Born and not dead: on the farmyard, on the board or in the black bag."""
+    """Born and not dead: on the farmyard, on the board, in the black bag (or, solo, one of
+    Carla's members beside the church track)."""
     return not isinstance(location, Unborn | InChronicle | InGraveyard | Removed)
 
 
@@ -216,6 +225,8 @@ def format_location(location: Location) -> str:
             return f"church:{stage}"
         case Travelling(city):
             return f"travel:{city}"
+        case ChurchReserve():
+            return "church-reserve"
         case InBlackBag():
             return "black-bag"
         case InChronicle(category):
@@ -231,6 +242,7 @@ _SIMPLE: dict[str, Location] = {
     "unborn": UNBORN,
     "farmyard": FARMYARD,
     "black-bag": BLACK_BAG,
+    "church-reserve": CHURCH_RESERVE,
     "graveyard": GRAVEYARD,
     "removed": REMOVED,
 }

@@ -13,6 +13,7 @@ from enum import StrEnum
 from village_rules.components import ActionSpace, Building, Category, Compensation, Cube, Good, TieBreaker
 from village_rules.errors import DataError
 from village_rules.provenance import Provenance
+from village_rules.solo_data import SoloData
 from village_rules.tally import Tally
 
 
@@ -188,6 +189,8 @@ class EditionData:
     score_coin: int
     tie_breakers: tuple[TieBreaker, ...]
     starting_compensation: tuple[Compensation, ...]
+    solo: SoloData | None
+    """The solo mode against Carla (2023 pp. 15-19), if the edition has one."""
     provenance: tuple[tuple[str, Provenance], ...]
 
     def __eq__(self, other: object) -> bool:
@@ -215,8 +218,22 @@ class EditionData:
 
     @property
     def player_counts(self) -> range:
-        """The player counts the edition supports."""
+        """The multi-player counts (the setup cards'); see `supports_players` for solo."""
         return range(self.min_players, self.max_players + 1)
+
+    def supports_players(self, players: int) -> bool:
+        """SET-01 / SOLO-01: a multi-player count, or 1 where the edition has a solo mode."""
+        return players in self.player_counts or (players == 1 and self.solo is not None)
+
+    @property
+    def playable_counts(self) -> tuple[int, ...]:
+        """Every player count a game can be set up for: 1 (solo) where supported, then the
+        multi-player counts."""
+        return ((1,) if self.solo is not None else ()) + tuple(self.player_counts)
+
+    def seats(self, players: int) -> int:
+        """Seats in the state: a solo game has two, the player's (0) and Carla's (1)."""
+        return 2 if players == 1 else players
 
     def setup_card(self, players: int) -> SetupCard:
         """The setup card for this player count; raises KeyError if there is none."""

@@ -91,9 +91,9 @@ def plan_game(
     if edition is not None:
         ed = edition
     else:
-        fitting = [e for e in EDITIONS if players is None or players in builtin_edition(e).player_counts]
+        fitting = [e for e in EDITIONS if players is None or builtin_edition(e).supports_players(players)]
         ed = rng.choice(fitting)
-    counts = builtin_edition(ed).player_counts
+    counts = builtin_edition(ed).playable_counts  # 2023: solo games (1 player) in the mix
     n = players if players is not None else rng.choice(list(counts))
     compensation = rng.random() < 0.75
     drawn = random_choices(rng)
@@ -559,11 +559,10 @@ def plan_run(
         if edition not in EDITIONS:
             raise FuzzArgumentError("--edition", f"must be one of {', '.join(EDITIONS)}, not {edition!r}")
         data = builtin_edition(edition)
-        if players is not None and players not in data.player_counts:
-            raise FuzzArgumentError(
-                "--players", f"{edition} is for {data.min_players}-{data.max_players} players, not {players}"
-            )
-    elif players is not None and not any(players in builtin_edition(e).player_counts for e in EDITIONS):
+        if players is not None and not data.supports_players(players):
+            counts = ", ".join(str(n) for n in data.playable_counts)
+            raise FuzzArgumentError("--players", f"{edition} is for {counts} players, not {players}")
+    elif players is not None and not any(builtin_edition(e).supports_players(players) for e in EDITIONS):
         raise FuzzArgumentError("--players", f"no edition is for {players} players")
     indices = range(games) if shard is None else shard.indices(games)
     if not indices:

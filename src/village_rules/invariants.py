@@ -44,6 +44,7 @@ from village_rules.components import (
     AtCraft,
     Building,
     Category,
+    ChurchReserve,
     Cube,
     Farmyard,
     Good,
@@ -63,6 +64,7 @@ from village_rules.engine.core import apply, chance_outcomes, legal_actions, leg
 from village_rules.errors import VillageError
 from village_rules.pending import (
     ChooseAction,
+    ChooseCarlaCube,
     ChooseCompensationCube,
     ChooseDying,
     ChoosePayment,
@@ -70,6 +72,7 @@ from village_rules.pending import (
     ChooseSupplyCube,
     ChooseSupplyGood,
     ChooseTurn,
+    FateReveal,
     GameOver,
     MarketChoice,
     MassAdvance,
@@ -112,6 +115,7 @@ CHANCE = "structure.chance"
 PHASE = "structure.phase"
 END_TRIGGER = "structure.end_trigger"
 LEGAL_SET = "structure.legal_set"
+CARLA = "structure.carla"
 
 DEAD_STAY_DEAD = "transition.dead_stay_dead"
 NEVER_UNBORN = "transition.never_unborn"
@@ -149,6 +153,7 @@ STATE_INVARIANTS: tuple[str, ...] = (
     PHASE,
     END_TRIGGER,
     LEGAL_SET,
+    CARLA,
 )
 TRANSITION_INVARIANTS: tuple[str, ...] = (
     DEAD_STAY_DEAD,
@@ -433,6 +438,7 @@ _LOCATION_TYPES = (
     OnCouncil,
     OnChurch,
     Travelling,
+    ChurchReserve,
     InBlackBag,
     InChronicle,
     InGraveyard,
@@ -488,6 +494,8 @@ def _member_violations(state: GameState) -> list[Violation]:
             if kind is Removed:
                 my_removed += 1
                 continue
+            if kind is ChurchReserve and state.is_carla(seat):
+                continue  # solo: Carla's "3"s and "4"s on the church (SOLO-04)
             if _valid_place(loc, d, totals):
                 continue
             if not isinstance(loc, _LOCATION_TYPES):
@@ -660,7 +668,10 @@ def seat_violations(state: GameState) -> list[Violation]:
     n = state.num_players
     out = []
     d = state.rules.data
-    if n not in d.player_counts:
+    if state.is_solo:
+        if n != 2 or d.solo is None:
+            out.append(Violation(SEATS, "players", "2 seats of a solo game, with solo data", str(n)))
+    elif n not in d.player_counts:
         out.append(Violation(SEATS, "players", f"{d.min_players}..{d.max_players}", str(n)))
 
     def seat(component: str, value: int | None, optional: bool = False) -> None:
@@ -794,6 +805,8 @@ def phase_violations(state: GameState) -> list[Violation]:
                 bad(f"a death owed by seat {seat}", f"deaths owed {state.deaths_owed}")
         case ChoosePrivilege() | ChooseSupplyCube() | ChooseSupplyGood() | ChoosePayment():
             pass  # sub-steps of an action: `state_checks` checks their fields
+        case ChooseCarlaCube() | FateReveal():
+            pass  # solo: `structure.carla` checks Carla's steps
         case _:
             assert_never(pending)
     if state.final_turns is not None and state.end_triggered_by is None:
@@ -916,6 +929,70 @@ def state_violations(state: GameState, legal: Sequence[Action] | None = None) ->
         out += legal_set_violations(state, legal)
     out += chance_violations(state)
     out += phase_violations(state)
+    out += carla_violations(state)
+    return out
+
+
+def carla_violations(state: GameState) -> list[Violation]:
+    """Solo mode (2023 pp. 15-18): Carla (seat 1) is never the seat to decide, takes no
+    turn and no final action; she holds no coin, grain, goods, prestige or life time
+    (SOLO-03, SOLO-05); her board's cube space, last cube and fate tiles fit the data,
+    a face-up tile count never exceeds its set's; and her cubes are on her board only
+    while she has a board. Outside a solo game no seat has a Carla-only place."""
+    carla = state.carla
+    if carla is None:
+        return []
+    out: list[Violation] = []
+    solo = state.rules.data.solo
+    if solo is None:
+        return [Violation(CARLA, "edition data", "a solo section for a solo game", "none")]
+
+    def bad(component: str, expected: str, actual: object) -> None:
+        out.append(Violation(CARLA, component, expected, str(actual)))
+
+    seat = getattr(state.pending, "seat", None)
+    if seat == 1 and not state.is_chance and not state.is_terminal:
+        bad(f"pending {type(state.pending).__name__}", "a decision of the player (seat 0), not Carla's", seat)
+    if state.turn is not None and state.turn.seat != 0:
+        bad("turn", "the player's turn (Carla takes none)", state.turn.seat)
+    if 1 in (state.final_turns or ()):
+        bad("final turns", "no final action for Carla", state.final_turns)
+    if state.start_player != 0:
+        bad("start player", "the player, always (SOLO-07)", state.start_player)
+    p = state.players[1]
+    for name, value in (
+        ("coins", p.coins),
+        ("grain", p.grain),
+        ("prestige", p.prestige),
+        ("lifetime", p.lifetime),
+        ("goods", p.goods.total()),
+    ):
+        if value:
+            bad(f"Carla's {name}", "none (she collects no goods, coins or grain, scores no prestige)", value)
+    if p.markers:
+        bad("Carla's markers", "no travel (she takes no action)", p.markers)
+    if not -1 <= carla.space < solo.track_spaces:
+        bad("Carla's board space", f"-1..{solo.track_spaces - 1}", carla.space)
+    if (carla.space == -1) != (carla.last_cube is None):
+        bad("Carla's last cube", "a colour exactly once a cube was placed", carla.last_cube)
+    if carla.last_cube is not None and p.cubes.total() and not p.cubes[carla.last_cube]:
+        bad("Carla's board", f"the last cube placed ({carla.last_cube.value}) on it", p.cubes)
+    if len(carla.fate) != len(solo.fate_slots):
+        bad("fate tiles", f"{len(solo.fate_slots)} slots", len(carla.fate))
+    else:
+        for name, tiles in solo.fate_sets:
+            for tile in set(tiles):
+                shown = sum(
+                    1
+                    for t, where in zip(carla.fate, solo.fate_slots, strict=True)
+                    if t is tile and where.tile_set == name
+                )
+                if shown > tiles.count(tile):
+                    bad(f"fate tiles {name}", f"at most {tiles.count(tile)} {tile.value} face up", shown)
+    if (carla.look_for is None) != (carla.look_from is None):
+        bad("Carla's owed take", "a colour and a space together", (carla.look_for, carla.look_from))
+    if not carla.idle and state.turn is None:
+        bad("Carla's steps", "owed only during the player's turn", carla)
     return out
 
 

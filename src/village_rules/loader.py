@@ -45,6 +45,7 @@ from village_rules.edition import (
 from village_rules.errors import DataError
 from village_rules.jsonio import MAX_DATA_CHARS, JsonInputError, read_json, read_text_file
 from village_rules.provenance import Provenance
+from village_rules.solo_data import parse_solo
 from village_rules.tally import Tally
 
 FORMAT = "village-rules-edition"
@@ -258,7 +259,7 @@ class _Reader:
             "tie_breakers",
             "starting_compensation",
         }
-        self.exact_keys(top, "", required)
+        self.exact_keys(top, "", required, {"solo"})
         if top["format"] != FORMAT:
             raise self.fail("format", f"expected {FORMAT!r}")
         version = top["format_version"]
@@ -501,6 +502,11 @@ class _Reader:
             score_coin=self.sourced_int(scoring, "coin", "scoring", 0, 10),
             tie_breakers=ties,
             starting_compensation=comp,
+            solo=(
+                parse_solo(self, top["solo"], family, church_stages)  # SOLO-01: the solo mode's data
+                if "solo" in top
+                else None
+            ),
             provenance=tuple(self.provenance),
         )
         return data

@@ -25,6 +25,7 @@ from typing import assert_never
 from village_rules.actions import action_id
 from village_rules.components import (
     BLACK_BAG,
+    CHURCH_RESERVE,
     FARMYARD,
     GRAVEYARD,
     REMOVED,
@@ -42,9 +43,11 @@ from village_rules.components import (
     Travelling,
 )
 from village_rules.edition import EditionData
+from village_rules.engine.guards import present
 from village_rules.errors import ParameterError
 from village_rules.pending import (
     ChooseAction,
+    ChooseCarlaCube,
     ChooseCompensationCube,
     ChooseDying,
     ChoosePayment,
@@ -52,6 +55,7 @@ from village_rules.pending import (
     ChooseSupplyCube,
     ChooseSupplyGood,
     ChooseTurn,
+    FateReveal,
     GameOver,
     MarketChoice,
     MassAdvance,
@@ -62,6 +66,7 @@ from village_rules.pending import (
     SeedDraw,
 )
 from village_rules.serialization import to_json
+from village_rules.solo_data import FateTile
 from village_rules.state import CHANCE, GameState
 from village_rules.tally import Tally
 
@@ -85,6 +90,8 @@ PENDING_KINDS: tuple[type, ...] = (
     MassDraw,
     GameOver,
 )
+SOLO_PENDING_KINDS: tuple[type, ...] = (*PENDING_KINDS, ChooseCarlaCube, FateReveal)
+"""A solo game's pending kinds: the multi-player ones, then Carla's two (SOLO-12, SOLO-14)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,8 +104,9 @@ class Segment:
     meaning: str
 
 
-def locations(data: EditionData) -> tuple[Location, ...]:
-    """Every place a family member can be, in the order of the one-hot member segments."""
+def locations(data: EditionData, solo: bool = False) -> tuple[Location, ...]:
+    """Every place a family member can be, in the order of the one-hot member segments;
+    a solo game adds Carla's place beside the church track last (SOLO-04)."""
     out: list[Location] = [UNBORN, FARMYARD]
     out += [AtCraft(b) for b in Building]
     out += [OnCouncil(s) for s in range(1, data.council_stages + 1)]
@@ -107,6 +115,8 @@ def locations(data: EditionData) -> tuple[Location, ...]:
     out += [BLACK_BAG]
     out += [InChronicle(c) for c in Category]
     out += [GRAVEYARD, REMOVED]
+    if solo:
+        out += [CHURCH_RESERVE]
     return tuple(out)
 
 
@@ -115,8 +125,12 @@ def _tiles(data: EditionData) -> list[int]:
 
 
 def layout(data: EditionData, players: int) -> tuple[Segment, ...]:
-    """The segments of the tensor, in order (version `OBSERVATION_VERSION`)."""
-    n = players
+    """The segments of the tensor, in order (version `OBSERVATION_VERSION`). `players=1`
+    is a solo game: two seats (the player's, Carla's), Carla's place beside the church in
+    the member one-hot, her two pending kinds, and a last segment for her board."""
+    solo = players == 1
+    n = data.seats(players)
+    kinds = SOLO_PENDING_KINDS if solo else PENDING_KINDS
     tiles = len(data.customers)
     members = len(data.family_numbers)
     spec: list[tuple[str, int, str]] = [
@@ -143,7 +157,7 @@ def layout(data: EditionData, players: int) -> tuple[Segment, ...]:
         ("customer_pile", tiles, "1 for each tile (sorted by id) in the face-down pile"),
         ("black_bag", 2, "monks in the black bag, monks set aside during the mass"),
     ]
-    locs = len(locations(data))
+    locs = len(locations(data, solo))
     for seat in range(n):
         spec += [
             (f"p{seat}_members", members * locs, "per member (index order): one-hot over `locations(data)`"),
@@ -154,7 +168,7 @@ def layout(data: EditionData, players: int) -> tuple[Segment, ...]:
             (f"p{seat}_markers", len(data.cities), "1 for each city (data order) holding this seat's marker"),
         ]
     spec += [
-        ("pending_kind", len(PENDING_KINDS), "one-hot: what the game waits for (`PENDING_KINDS` order)"),
+        ("pending_kind", len(kinds), "one-hot: what the game waits for (`PENDING_KINDS` order)"),
         ("pending_seat", n, "one-hot: the seat of a pending decision"),
         ("pending_space", len(ActionSpace), "one-hot: the action space of ChooseAction / SeedDraw"),
         ("pending_number", 1, "max_stage / remaining / position of the pending step, else 0"),
@@ -171,12 +185,30 @@ def layout(data: EditionData, players: int) -> tuple[Segment, ...]:
         ("end_triggered_by", n + 1, "one-hot: the seat that triggered the end; last: not triggered"),
         ("final_turns", 1 + n, "present; per seat 0 or its 1-based place in the final turns to come"),
     ]
+    if solo:
+        board = present(data.solo, "observation.layout", "the edition's solo data")
+        spec += [
+            ("carla_space", board.track_spaces + 1, "one-hot: her board's last cube space; last: none yet"),
+            ("carla_last_cube", len(Cube) + 1, "one-hot: the colour of that cube; last: none"),
+            (
+                "carla_fate",
+                len(board.fate_slots) * (len(FateTile) + 1),
+                "per fate slot: one-hot over `FateTile`; last: face down",
+            ),
+            ("carla_owed", (len(Cube) + 1) + 2 * (len(ActionSpace) + 1) + 2, _CARLA_OWED),
+        ]
     out: list[Segment] = []
     offset = 0
     for name, size, meaning in spec:
         out.append(Segment(name, offset, size, meaning))
         offset += size
     return tuple(out)
+
+
+_CARLA_OWED = (
+    "one-hot colour she looks for (last: none), one-hot space to look from, one-hot space of "
+    "the cube she just took (last: none), reacted, quill"
+)
 
 
 def _row(data: EditionData, players: int, row: str) -> int:
@@ -201,7 +233,7 @@ def observation_tensor(state: GameState, observer: int, *, dealing: bool = False
         raise ParameterError("observer", f"must be a seat 0..{n - 1}, got {observer!r}")
     tiles = _tiles(data)
     tile_index = {t: i for i, t in enumerate(tiles)}
-    loc_index = {loc: i for i, loc in enumerate(locations(data))}
+    loc_index = {loc: i for i, loc in enumerate(locations(data, state.is_solo))}
     out: list[float] = []
 
     def one_hot(size: int, index: int | None) -> None:
@@ -244,7 +276,8 @@ def observation_tensor(state: GameState, observer: int, *, dealing: bool = False
         out += [float(served.get(t, 0)) for t in tiles]
         out += [1.0 if c.id in p.markers else 0.0 for c in data.cities]
     if dealing:
-        out.extend([0.0] * (len(PENDING_KINDS) + n + len(ActionSpace) + 2))
+        kinds = SOLO_PENDING_KINDS if state.is_solo else PENDING_KINDS
+        out.extend([0.0] * (len(kinds) + n + len(ActionSpace) + 2))
     else:
         _pending(state.pending, state, out, one_hot)
     one_hot(n + 1, None if state.turn is None else state.turn.seat)
@@ -267,6 +300,19 @@ def observation_tensor(state: GameState, observer: int, *, dealing: bool = False
     else:
         place = {s: k + 1 for k, s in enumerate(state.final_turns)}
         out += [1.0, *(float(place.get(s, 0)) for s in range(n))]
+    carla = state.carla
+    if carla is not None:
+        solo = present(data.solo, "observation", "the edition's solo data")
+        cubes = list(Cube)
+        spaces = list(ActionSpace)
+        one_hot(solo.track_spaces + 1, None if carla.space < 0 else carla.space)
+        one_hot(len(Cube) + 1, None if carla.last_cube is None else cubes.index(carla.last_cube))
+        for shown in carla.fate:
+            one_hot(len(FateTile) + 1, None if shown is None else list(FateTile).index(shown))
+        one_hot(len(Cube) + 1, None if carla.look_for is None else cubes.index(carla.look_for))
+        one_hot(len(ActionSpace) + 1, None if carla.look_from is None else spaces.index(carla.look_from))
+        one_hot(len(ActionSpace) + 1, None if carla.took_from is None else spaces.index(carla.took_from))
+        out += [float(carla.reacted), float(carla.quill)]
     return out
 
 
@@ -274,7 +320,8 @@ def _pending(
     pending: Pending, state: GameState, out: list[float], one_hot: Callable[[int, int | None], None]
 ) -> None:
     n = state.num_players
-    one_hot(len(PENDING_KINDS), PENDING_KINDS.index(type(pending)))
+    kinds = SOLO_PENDING_KINDS if state.is_solo else PENDING_KINDS
+    one_hot(len(kinds), kinds.index(type(pending)))
     seat = getattr(pending, "seat", None)
     if isinstance(seat, int):
         one_hot(n, seat)
@@ -295,6 +342,8 @@ def _pending(
             number = remaining
         case RefillDraw(position):
             number = position
+        case FateReveal(slot):
+            number = slot
         case (
             ChooseCompensationCube()
             | ChooseTurn()
@@ -304,6 +353,7 @@ def _pending(
             | MarketChoice()
             | MassBuy()
             | MassAdvance()
+            | ChooseCarlaCube()
             | GameOver()
         ):
             number = 0

@@ -116,8 +116,9 @@ class VillageGame(pyspiel.Game):
         self.data: EditionData = builtin_edition(str(edition))
         players = merged["players"]
         if not isinstance(players, int) or players not in self.data.player_counts:
+            solo = " (the solo mode, 1 player, is not offered as an OpenSpiel game)" if players == 1 else ""
             raise ParameterError(
-                "players", f"{self.data.edition} is for {self.data.min_players}-{self.data.max_players}"
+                "players", f"{self.data.edition} is for {self.data.min_players}-{self.data.max_players}{solo}"
             )
         max_moves = merged["max_moves"]
         if not isinstance(max_moves, int) or max_moves < 1:

@@ -96,6 +96,15 @@ class MassAdvance:
     seat: int
 
 
+@dataclass(frozen=True, slots=True)
+class ChooseCarlaCube:
+    """Solo (SOLO-12, SOLO-13): no cube of the colour Carla looks for is on the board; the
+    player chooses which cube she takes from `space` (2023 p. 17)."""
+
+    seat: int
+    space: ActionSpace
+
+
 # --- chance -------------------------------------------------------------------------------
 
 
@@ -122,6 +131,14 @@ class MassDraw:
 
 
 @dataclass(frozen=True, slots=True)
+class FateReveal:
+    """Solo (SOLO-14): Carla's cube passed the face-down fate tile of `slot`; which tile of
+    its set lies there is turned up (2023 p. 17)."""
+
+    slot: int
+
+
+@dataclass(frozen=True, slots=True)
 class GameOver:
     """Terminal: final scoring is done."""
 
@@ -138,8 +155,9 @@ Decision = (
     | MarketChoice
     | MassBuy
     | MassAdvance
+    | ChooseCarlaCube
 )
-Chance = SeedDraw | RefillDraw | MassDraw
+Chance = SeedDraw | RefillDraw | MassDraw | FateReveal
 Pending = Decision | Chance | GameOver
 
-CHANCE_TYPES = (SeedDraw, RefillDraw, MassDraw)
+CHANCE_TYPES = (SeedDraw, RefillDraw, MassDraw, FateReveal)

@@ -68,9 +68,9 @@ class VillageEnv(AECEnv):
             raise ParameterError("edition", f"one of {', '.join(EDITIONS)}, not {edition!r}")
         self.data = builtin_edition(edition)
         if players not in self.data.player_counts:
-            raise ParameterError(
-                "players", f"{edition} is for {self.data.min_players}-{self.data.max_players}: {players!r}"
-            )
+            solo = " (the solo mode, 1 player, is not offered as an environment)" if players == 1 else ""
+            counts = f"{self.data.min_players}-{self.data.max_players}"
+            raise ParameterError("players", f"{edition} is for {counts}: {players!r}{solo}")
         if returns not in ("win", "score"):
             raise ParameterError("returns", f"'win' or 'score', not {returns!r}")
         if render_mode is not None and render_mode not in RENDER_MODES:

@@ -448,4 +448,16 @@ FIXED: tuple[Fixed, ...] = (
         "a flagged data value (church.step_grain); [1, 2, 1] is a --data change",
         True,
     ),
+    # The solo mode (2023 pp. 15-19), issue 10.
+    Fixed("AMB-36", "When Carla takes her cube", "no second reading is recorded", False),
+    Fixed("AMB-37", "A face-up fate tile passed again", "no second reading is recorded", False),
+    Fixed("AMB-38", "Carla's death before or after her reaction", "no second reading is recorded", False),
+    Fixed("AMB-39", "Carla's market day", "no second reading is recorded", False),
+    Fixed(
+        "AMB-40",
+        "The solo back of the mass overview card",
+        "data-file values; change them with --data",
+        False,
+    ),
+    Fixed("AMB-41", "The final actions of a solo game", "no second reading is recorded", False),
 )

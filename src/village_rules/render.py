@@ -11,8 +11,9 @@ def render(state: GameState) -> str:
     """The state as text: the board, the supply and each farmyard."""
     d = state.rules.data
     n = state.num_players
+    who = "1 player against Carla (solo; Carla is seat 1)" if state.is_solo else f"{n} players"
     lines = [
-        f"{d.name} ({d.edition}), {n} players, round {state.round}",
+        f"{d.name} ({d.edition}), {who}, round {state.round}",
         f"start player: seat {state.start_player}; next starting player marker: "
         + (
             "on the council chamber" if state.next_start_holder is None else f"seat {state.next_start_holder}"
@@ -46,6 +47,11 @@ def render(state: GameState) -> str:
             f"markers: {list(p.markers)}",
             f"  members: {members}",
         ]
+    carla = state.carla
+    if carla is not None:
+        fate = " ".join("?" if t is None else t.value for t in carla.fate)
+        last = "-" if carla.last_cube is None else carla.last_cube.value
+        lines.append(f"Carla's board: last cube {last} on space {carla.space}; fate tiles: {fate}")
     return "\n".join(lines)
 
 

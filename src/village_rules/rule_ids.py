@@ -101,6 +101,36 @@ class RuleId(StrEnum):
     SCORE_05 = "SCORE-05"
     SCORE_06 = "SCORE-06"
     SCORE_07 = "SCORE-07"
+    SOLO_01 = "SOLO-01"
+    SOLO_02 = "SOLO-02"
+    SOLO_03 = "SOLO-03"
+    SOLO_04 = "SOLO-04"
+    SOLO_05 = "SOLO-05"
+    SOLO_06 = "SOLO-06"
+    SOLO_07 = "SOLO-07"
+    SOLO_08 = "SOLO-08"
+    SOLO_09 = "SOLO-09"
+    SOLO_10 = "SOLO-10"
+    SOLO_11 = "SOLO-11"
+    SOLO_12 = "SOLO-12"
+    SOLO_13 = "SOLO-13"
+    SOLO_14 = "SOLO-14"
+    SOLO_15 = "SOLO-15"
+    SOLO_16 = "SOLO-16"
+    SOLO_17 = "SOLO-17"
+    SOLO_18 = "SOLO-18"
+    SOLO_19 = "SOLO-19"
+    SOLO_20 = "SOLO-20"
+    SOLO_21 = "SOLO-21"
+    SOLO_22 = "SOLO-22"
+    SOLO_23 = "SOLO-23"
+    SOLO_24 = "SOLO-24"
+    SOLO_25 = "SOLO-25"
+    SOLO_26 = "SOLO-26"
+    SOLO_27 = "SOLO-27"
+    SOLO_28 = "SOLO-28"
+    SOLO_29 = "SOLO-29"
+    SOLO_30 = "SOLO-30"
 
 
 TRACED_RULE_IDS: tuple[RuleId, ...] = (
@@ -161,6 +191,29 @@ TRACED_RULE_IDS: tuple[RuleId, ...] = (
     RuleId.SCORE_01,
     RuleId.SEED_02,
     RuleId.SET_10,
+    RuleId.SOLO_07,
+    RuleId.SOLO_08,
+    RuleId.SOLO_09,
+    RuleId.SOLO_10,
+    RuleId.SOLO_11,
+    RuleId.SOLO_12,
+    RuleId.SOLO_13,
+    RuleId.SOLO_14,
+    RuleId.SOLO_15,
+    RuleId.SOLO_16,
+    RuleId.SOLO_17,
+    RuleId.SOLO_18,
+    RuleId.SOLO_19,
+    RuleId.SOLO_20,
+    RuleId.SOLO_21,
+    RuleId.SOLO_22,
+    RuleId.SOLO_23,
+    RuleId.SOLO_24,
+    RuleId.SOLO_25,
+    RuleId.SOLO_26,
+    RuleId.SOLO_27,
+    RuleId.SOLO_28,
+    RuleId.SOLO_29,
     RuleId.TIME_01,
     RuleId.TRV_01,
     RuleId.TRV_02,

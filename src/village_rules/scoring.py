@@ -6,16 +6,17 @@ of it here, so a result can be checked line by line against the state it comes f
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Literal
 
 from village_rules.components import InChronicle, OnChurch, OnCouncil, TieBreaker
+from village_rules.engine.guards import present
 from village_rules.errors import ParameterError
 from village_rules.state import GameState
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class ScoreBreakdown:
     """A seat's final score, category by category (2023 p. 14)."""
     seat: int
@@ -26,6 +27,18 @@ class ScoreBreakdown:
     chronicle: int
     customers: int
     coins: int
+    rank: str | None = None
+    """Solo (SOLO-30): the player's rank by the p. 18 table; None in a multi-player game
+    and for Carla."""
+
+    def __repr__(self) -> str:
+        # The rank only in a solo game, so multi-player breakdowns read as before it existed.
+        tail = f", rank={self.rank!r}" if self.rank is not None else ""
+        return (
+            f"ScoreBreakdown(seat={self.seat!r}, during_play={self.during_play!r}, travel={self.travel!r}, "
+            f"council_chamber={self.council_chamber!r}, church={self.church!r}, "
+            f"chronicle={self.chronicle!r}, customers={self.customers!r}, coins={self.coins!r}{tail})"
+        )
 
     @property
     def total(self) -> int:
@@ -42,10 +55,14 @@ class ScoreBreakdown:
 
 
 def score_breakdown(state: GameState) -> tuple[ScoreBreakdown, ...]:
-    """SCORE-01..06: the final points of every player, per category."""
+    """SCORE-01..06: the final points of every player, per category. Solo: Carla scores
+    nothing (SOLO-03) and the player's breakdown names the solo rank (SOLO-30)."""
     d = state.rules.data
     out = []
     for seat, p in enumerate(state.players):
+        if state.is_carla(seat):
+            out.append(ScoreBreakdown(seat, 0, 0, 0, 0, 0, 0, 0))
+            continue
         cities = min(len(p.markers), len(d.score_travel) - 1)
         council = sum(d.score_council[loc.stage - 1] for loc in p.members if isinstance(loc, OnCouncil))
         church = sum(d.score_church[loc.stage - 1] for loc in p.members if isinstance(loc, OnChurch))
@@ -64,6 +81,10 @@ def score_breakdown(state: GameState) -> tuple[ScoreBreakdown, ...]:
                 coins=p.coins * d.score_coin,
             )
         )
+    if state.is_solo:
+        solo = present(d.solo, "scoring.score_breakdown", "the edition's solo data")
+        mine = out[0]
+        out[0] = replace(mine, rank=solo.rank(mine.total))
     return tuple(out)
 
 
@@ -83,7 +104,10 @@ def ranking_key(state: GameState, seat: int, total: int) -> tuple[int, ...]:
 
 
 def winners(state: GameState) -> tuple[int, ...]:
-    """The winning seats: more than one only after a full tie (a shared win, AMB-29)."""
+    """The winning seats: more than one only after a full tie (a shared win, AMB-29).
+    Solo: the player (SOLO-30: the result is their rank; Carla scores no prestige)."""
+    if state.is_solo:
+        return (0,)
     keys = {b.seat: ranking_key(state, b.seat, b.total) for b in score_breakdown(state)}
     best = max(keys.values())
     return tuple(seat for seat, k in keys.items() if k == best)

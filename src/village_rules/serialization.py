@@ -15,6 +15,7 @@ from typing import TypeVar, cast
 
 from village_rules import pending as pending_mod
 from village_rules.actions import PAYABLE, ActionSyntaxError, format_action, parse_action
+from village_rules.carla_board import CarlaBoard
 from village_rules.components import (
     ActionSpace,
     Building,
@@ -45,6 +46,7 @@ from village_rules.pending import (
 )
 from village_rules.readings import LEGACY_WELL_FLAG, legacy_well_choice, readings_from_json
 from village_rules.rules import Rules, Variant
+from village_rules.solo_data import FateTile
 from village_rules.state import GameState, MarketDay, Mass, PlayerState, Supply, Turn
 from village_rules.state_checks import phase_problems
 from village_rules.tally import Tally
@@ -73,6 +75,8 @@ _PENDING_TYPES: dict[str, type] = {
         pending_mod.SeedDraw,
         pending_mod.RefillDraw,
         pending_mod.MassDraw,
+        pending_mod.ChooseCarlaCube,
+        pending_mod.FateReveal,
         pending_mod.GameOver,
     )
 }
@@ -139,6 +143,22 @@ def state_to_dict(state: GameState) -> dict[str, Json]:
         "deaths_owed": list(state.deaths_owed),
         "end_triggered_by": state.end_triggered_by,
         "final_turns": None if state.final_turns is None else list(state.final_turns),
+        # Solo only (SOLO-01); absent in a game of 2 or more, so those keep their form.
+        **({"carla": _carla_json(state.carla)} if state.carla is not None else {}),
+    }
+
+
+def _carla_json(c: CarlaBoard) -> dict[str, Json]:
+    """Carla's board (solo): her cube space, last cube, fate tiles and owed steps."""
+    return {
+        "space": c.space,
+        "last_cube": None if c.last_cube is None else c.last_cube.value,
+        "fate": [None if t is None else t.value for t in c.fate],
+        "look_for": None if c.look_for is None else c.look_for.value,
+        "look_from": None if c.look_from is None else c.look_from.value,
+        "took_from": None if c.took_from is None else c.took_from.value,
+        "reacted": c.reacted,
+        "quill": c.quill,
     }
 
 
@@ -389,7 +409,7 @@ class _Decoder:
             "end_triggered_by",
             "final_turns",
         }
-        s = self.obj(raw, "$", keys)
+        s = self.obj(raw, "$", keys | ({"carla"} & _keys(raw)))  # "carla": solo games only
         if s["format"] != STATE_FORMAT:
             raise self.fail("$.format", f"expected {STATE_FORMAT!r}")
         version = s["format_version"]
@@ -402,7 +422,10 @@ class _Decoder:
         members = len(rules.data.family_numbers)
         players = self.list_(s["players"], "$.players", lambda x, p: self.player(x, p, members))
         n = len(players)
-        if n not in rules.data.player_counts:
+        carla = None if "carla" not in s else self.carla(s["carla"], rules)
+        if carla is not None and n != 2:
+            raise self.fail("$.players", f"a solo game has 2 seats (the player's and Carla's), not {n}")
+        if carla is None and n not in rules.data.player_counts:
             raise self.fail("$.players", f"{n} players is not a player count of {rules.data.edition}")
         seat_hi = n - 1
         sup = self.obj(s["supply"], "$.supply", {"cubes", "coins", "grain", "goods"})
@@ -481,10 +504,38 @@ class _Decoder:
             deaths_owed=deaths,
             end_triggered_by=self.opt_int(s["end_triggered_by"], "$.end_triggered_by", 0, seat_hi),
             final_turns=final_turns,
+            carla=carla,
         )
         self.references(state)
         self.consistency(state)
         return state
+
+    def carla(self, raw: Json, rules: Rules) -> CarlaBoard:
+        """Carla's board of a solo game (only with edition data that has a solo mode)."""
+        solo = rules.data.solo
+        if solo is None:
+            raise self.fail("$.carla", f"{rules.data.edition} has no solo mode (SOLO-01)")
+        keys = {"space", "last_cube", "fate", "look_for", "look_from", "took_from", "reacted", "quill"}
+        c = self.obj(raw, "$.carla", keys)
+
+        def opt(cls: type[E], key: str) -> E | None:
+            return None if c[key] is None else self.enum(cls, c[key], f"$.carla.{key}")
+
+        fate = self.list_(
+            c["fate"], "$.carla.fate", lambda x, p: None if x is None else self.enum(FateTile, x, p)
+        )
+        if len(fate) != len(solo.fate_slots):
+            raise self.fail("$.carla.fate", f"expected {len(solo.fate_slots)} fate slots, got {len(fate)}")
+        return CarlaBoard(
+            space=self.int_(c["space"], "$.carla.space", -1, solo.track_spaces - 1),
+            last_cube=opt(Cube, "last_cube"),
+            fate=fate,
+            look_for=opt(Cube, "look_for"),
+            look_from=opt(ActionSpace, "look_from"),
+            took_from=opt(ActionSpace, "took_from"),
+            reacted=self.bool_(c["reacted"], "$.carla.reacted"),
+            quill=self.bool_(c["quill"], "$.carla.quill"),
+        )
 
     def consistency(self, state: GameState) -> None:
         """The pending step must fit the rest of the state, and every invariant must hold:

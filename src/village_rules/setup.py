@@ -16,6 +16,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import replace
 from fractions import Fraction
 
+from village_rules import solo_setup
 from village_rules.actions import Action, DrawCube, DrawCustomer, format_action
 from village_rules.chance import sample, uniform
 from village_rules.components import FARMYARD, INFLUENCE, UNBORN, Compensation, Cube, Good
@@ -114,10 +115,12 @@ def _rules(edition: str | EditionData, players: int, variant: Variant | None) ->
     if variant is not None and not isinstance(variant, Variant):
         raise ArgumentTypeError(f"setup: variant must be a Variant or None, got {variant!r}")
     data = builtin_edition(edition) if isinstance(edition, str) else edition
-    if players not in data.player_counts:
+    if not data.supports_players(players):
+        solo = " or 1 (the solo mode, SOLO-01)" if data.solo is not None else ""
+        none = " (it has no solo mode: SOLO-01 is the 2023 edition's)" if players == 1 and not solo else ""
         raise SetupError(
             RuleId.SET_01,
-            f"{data.edition} is for {data.min_players}-{data.max_players} players, not {players}",
+            f"{data.edition} is for {data.min_players}-{data.max_players} players{solo}, not {players}{none}",
         )
     return Rules(data, variant or Variant())
 
@@ -147,7 +150,7 @@ def _random_cube_seats(rules: Rules, players: int) -> int:
 def _deal_step(rules: Rules, players: int, dealt: list[Action]) -> list[tuple[Action, Fraction]]:
     """The next random step after `dealt` (assumed valid), in the order `new_game` draws."""
     tiles = sorted(t.id for t in rules.data.customers)
-    spaces = min(_customer_spaces(rules, players), len(tiles))
+    spaces = min(_customer_spaces(rules, rules.data.seats(players)), len(tiles))
     if len(dealt) < spaces:
         taken = {a.tile for a in dealt if isinstance(a, DrawCustomer)}
         return [(DrawCustomer(t), p) for t, p in uniform([t for t in tiles if t not in taken])]
@@ -170,10 +173,11 @@ def _build(rules: Rules, players: int, dealt: list[Action]) -> GameState:
     return begin_round(state)
 
 
-def _empty_board(rules: Rules, n: int) -> GameState:
+def _empty_board(rules: Rules, players: int) -> GameState:
     d = rules.data
+    n = d.seats(players)  # SOLO-02: a solo game is set up for two seats, the player's and Carla's
     members = tuple(FARMYARD if k == d.first_generation_number else UNBORN for k in d.family_numbers)
-    players = tuple(
+    players_state = tuple(
         PlayerState(
             colour=PLAYER_COLOURS[seat],
             members=members,  # SET-02
@@ -186,11 +190,13 @@ def _empty_board(rules: Rules, n: int) -> GameState:
             customers=(),
             markers=(),
         )
-        for seat in range(n)
+        for seat in range(players)
     )
+    if players == 1:
+        players_state = (*players_state, solo_setup.carla_player(rules))  # SOLO-04, SOLO-05
     supply = Supply(  # SET-08
         cubes=Tally.of([(c, d.influence_cubes_each) for c in INFLUENCE] + [(Cube.PLAGUE, d.plague_cubes)]),
-        coins=d.supply_coins - n * d.starting_coins,
+        coins=d.supply_coins - players * d.starting_coins,
         grain=d.supply_grain,
         goods=Tally.of([(g, d.goods_each) for g in Good]),
     )
@@ -208,9 +214,10 @@ def _empty_board(rules: Rules, n: int) -> GameState:
         customer_pile=tuple(sorted(t.id for t in d.customers)),
         bag_monks=d.monks,
         monks_aside=0,
-        players=players,
+        players=players_state,
         pending=ChooseTurn(0),
         deaths_owed=tuple(0 for _ in range(n)),
+        carla=solo_setup.carla_board(rules) if players == 1 else None,  # SOLO-06
     )
 
 
@@ -245,6 +252,8 @@ def _compensate(state: GameState, outcomes: Iterator[Action]) -> GameState:
     kinds = state.rules.data.starting_compensation
     chooser: int | None = None
     for seat in range(state.num_players):
+        if state.is_carla(seat):
+            continue  # SOLO-05: Carla collects no coin, grain or cube
         match kinds[seat]:
             case Compensation.START_PLAYER:
                 pass  # the starting player marker itself

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field, fields
 from operator import attrgetter
 
 from village_rules.actions import Action
+from village_rules.carla_board import CARLA, CarlaBoard
 from village_rules.components import (
     ActionSpace,
     Category,
@@ -147,6 +148,9 @@ class GameState:
     end_triggered_by: int | None = None
     final_turns: tuple[int, ...] | None = None
     """Seats still to take their final action, once the end is settled; None before."""
+    carla: CarlaBoard | None = None
+    """Solo mode (2023 pp. 15-18): Carla's board; None in a game of 2 or more players.
+    Carla is seat `CARLA` (1) of a solo game and never the seat to decide."""
     legal_cache: tuple[Action, ...] | None = field(
         default=None, init=False, repr=False, compare=False, hash=False
     )
@@ -159,6 +163,15 @@ class GameState:
     def num_players(self) -> int:
         """How many players the game has."""
         return len(self.players)
+
+    @property
+    def is_solo(self) -> bool:
+        """A solo game against Carla (SOLO-01)."""
+        return self.carla is not None
+
+    def is_carla(self, seat: int) -> bool:
+        """Whether `seat` is Carla's (only in a solo game)."""
+        return self.carla is not None and seat == CARLA
 
     @property
     def is_terminal(self) -> bool:

@@ -20,6 +20,7 @@ from village_rules.actions import (
     Buy,
     BuyFromBag,
     CallHome,
+    CarlaCube,
     ChurchEnter,
     ChurchStep,
     CouncilAdvance,
@@ -38,6 +39,7 @@ from village_rules.actions import (
     PickGood,
     Privilege,
     Produce,
+    RevealFate,
     Serve,
     Skip,
     TakeCube,
@@ -46,12 +48,15 @@ from village_rules.actions import (
     Well,
     format_action,
 )
+from village_rules.carla_board import CARLA
 from village_rules.components import ActionSpace, Compensation, OnCouncil
 from village_rules.edition import RewardKind
 from village_rules.engine.core import legal_actions
+from village_rules.engine.guards import present
 from village_rules.errors import VillageError
 from village_rules.pending import (
     ChooseAction,
+    ChooseCarlaCube,
     ChooseCompensationCube,
     ChooseDying,
     ChoosePayment,
@@ -59,6 +64,7 @@ from village_rules.pending import (
     ChooseSupplyCube,
     ChooseSupplyGood,
     ChooseTurn,
+    FateReveal,
     GameOver,
     MarketChoice,
     MassAdvance,
@@ -89,6 +95,42 @@ def phase_problems(state: GameState) -> list[Problem]:
     out += _end_problems(state)
     out += _seeding_problems(state)
     out += _step_problems(state)
+    out += _solo_problems(state)
+    return out
+
+
+def _solo_problems(state: GameState) -> list[Problem]:
+    """Solo (2023 pp. 17-18): Carla's steps happen only during the player's turn and
+    only while owed: the player's choice of her cube only when no cube of the colour she
+    looks for is on the board and the space offers two colours or more; a fate tile turned
+    up only where her last cube went, while it is face down."""
+    pending = state.pending
+    carla = state.carla
+    if carla is None:
+        if isinstance(pending, ChooseCarlaCube | FateReveal):
+            return [("$.pending", f"a {type(pending).__name__} happens only in a solo game")]
+        return []
+    # the loader refuses a "carla" key without solo data
+    solo = present(state.rules.data.solo, "state_checks", "the edition's solo data")
+    out: list[Problem] = []
+    if isinstance(pending, ChooseCarlaCube):
+        if carla.look_for is None or carla.look_from is None:
+            out.append(("$.carla.look_for", "the player chooses Carla's cube only while her take is owed"))
+        elif any(cubes[carla.look_for] for cubes in state.spaces):
+            out.append(("$.pending", f"a {carla.look_for.value} cube is on the board: Carla takes that"))
+        if len([c for c, _ in state.space(pending.space).items]) < 2:
+            out.append(("$.pending.space", "a choice needs two colours or more on the space"))
+    if isinstance(pending, FateReveal):
+        if not 0 <= pending.slot < len(solo.fate_slots):
+            out.append(("$.pending.slot", f"Carla's board has fate slots 0..{len(solo.fate_slots) - 1}"))
+        elif carla.fate[pending.slot] is not None:
+            out.append(("$.pending.slot", "that fate tile is face up already"))
+        elif solo.fate_slots[pending.slot].space != carla.space or carla.took_from is None:
+            out.append(("$.pending.slot", "a fate tile is turned up by the cube Carla just placed past it"))
+    if (carla.took_from is None) and (carla.reacted or carla.quill):
+        out.append(("$.carla.took_from", "a reaction or a death of Carla's follows a cube she took"))
+    if state.market_day is not None and state.market_day.trigger == CARLA and not carla.reacted:
+        out.append(("$.carla.reacted", "Carla's market day is her reaction to a market cube"))
     return out
 
 
@@ -128,7 +170,8 @@ def _market_day_problems(state: GameState) -> list[Problem]:
             return [("$.market_day", f"a {type(state.pending).__name__} needs a market day in progress")]
         return []
     out: list[Problem] = []
-    if state.turn is None or state.turn.seat != day.trigger:
+    carla_day = state.is_solo and day.trigger == CARLA  # solo: her reaction, in the player's turn
+    if state.turn is None or (state.turn.seat != day.trigger and not carla_day):
         out.append(("$.market_day.trigger", f"the market-day player {day.trigger} must be the acting seat"))
     if day.first_pass_waived and state.rules.reading("AMB-06") != "b":
         out.append(("$.market_day.first_pass_waived", "only AMB-06 b waives the market-day player's pass"))
@@ -235,7 +278,9 @@ def _death_problems(state: GameState) -> list[Problem]:
         return out
     if isinstance(pending, _BETWEEN_TURNS):
         return out  # invariants.phase_violations names these
-    if day is not None and day.closed:
+    if day is not None and day.closed and not kept:
+        # AMB-23 b keeps a death with no visible member owed through a market day, such
+        # as the player's during a market day Carla holds in a solo game (SOLO-16).
         out.append(("$.deaths_owed", "deaths are resolved before a market day closes"))
         return out
     turn_seat = None if state.turn is None else state.turn.seat
@@ -363,7 +408,7 @@ def _origin(state: GameState, seat: int, action: Action) -> GameState | None:
             return None  # nothing to pay (`from_json` refuses such a ChoosePayment before)
         case Privilege() | Pay() | Die() | Pass() | BuyFromBag() | ChurchStep():
             return None
-        case DrawCube() | DrawCustomer() | DrawMonk() | DrawMember():
+        case DrawCube() | DrawCustomer() | DrawMonk() | DrawMember() | CarlaCube() | RevealFate():
             return None
         case _:
             assert_never(action)

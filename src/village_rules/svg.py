@@ -31,6 +31,7 @@ from village_rules.actions import (
     Buy,
     BuyFromBag,
     CallHome,
+    CarlaCube,
     ChurchEnter,
     ChurchStep,
     CouncilAdvance,
@@ -49,6 +50,7 @@ from village_rules.actions import (
     PickGood,
     Privilege,
     Produce,
+    RevealFate,
     Serve,
     Skip,
     TakeCube,
@@ -61,6 +63,7 @@ from village_rules.components import (
     ActionSpace,
     AtCraft,
     Building,
+    ChurchReserve,
     Cube,
     Farmyard,
     InBlackBag,
@@ -73,6 +76,7 @@ from village_rules.components import (
     Unborn,
 )
 from village_rules.edition import Cost, EditionData, RewardKind, Row
+from village_rules.engine.guards import present
 from village_rules.render import pending_text
 from village_rules.scoring import score_breakdown, winners
 from village_rules.state import GameState
@@ -215,6 +219,8 @@ def touched_regions(action: Action | None) -> frozenset[str]:
             return frozenset({"chronicle"})
         case DrawCube():
             return frozenset({"green-bag"})
+        case CarlaCube() | RevealFate():
+            return frozenset({"farmyards"})  # solo: Carla's board is drawn with the farmyards
         case Skip() | Pay():
             return frozenset()
         case _:
@@ -601,7 +607,8 @@ def _farmyards(c: _Canvas, state: GameState, fills: list[str], lit: frozenset[st
     current = state.current_player()
     for seat, p in enumerate(state.players):
         x = 10 + seat * (w + 6)
-        title = f"seat {seat} ({p.colour})" + ("  << to act" if seat == current else "")
+        name = f"Carla (seat {seat}, {p.colour})" if state.is_carla(seat) else f"seat {seat} ({p.colour})"
+        title = name + ("  << to act" if seat == current else "")
         region = f"farmyard:{seat}"
         c.panel(x, y, w, h, title, region, "farmyards" in lit or region in lit)
         c.circle(x + w - 14, y + 12, 7, fills[seat], "#000")
@@ -612,7 +619,14 @@ def _farmyards(c: _Canvas, state: GameState, fills: list[str], lit: frozenset[st
         c.text(x + 6, y + 104, f"customers served: {len(p.customers)}; markers: {len(p.markers)}", 10)
         home = [state.number_of(i) for i, loc in enumerate(p.members) if isinstance(loc, Farmyard)]
         unborn = sum(1 for loc in p.members if isinstance(loc, Unborn))
-        c.text(x + 6, y + 122, f"on the farmyard ({unborn} unborn):", 10, fill="#555")
+        if state.is_carla(seat):  # solo: beside her board; her "3"s and "4"s on the church
+            reserve = sum(1 for loc in p.members if isinstance(loc, ChurchReserve))
+            carla = present(state.carla, "svg", "Carla's board")
+            fate = " ".join("?" if t is None else t.value for t in carla.fate)
+            label = f"beside her board ({reserve} on the church); fate: {fate}"
+            c.text(x + 6, y + 122, label, 10, fill="#555")
+        else:
+            c.text(x + 6, y + 122, f"on the farmyard ({unborn} unborn):", 10, fill="#555")
         for j, number in enumerate(sorted(home)):
             c.member(
                 x + 16 + (j % 11) * 20,

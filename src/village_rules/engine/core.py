@@ -19,6 +19,7 @@ from village_rules.actions import (
     Buy,
     BuyFromBag,
     CallHome,
+    CarlaCube,
     ChurchEnter,
     ChurchStep,
     CouncilAdvance,
@@ -37,6 +38,7 @@ from village_rules.actions import (
     PickGood,
     Privilege,
     Produce,
+    RevealFate,
     Serve,
     Skip,
     TakeCube,
@@ -47,9 +49,10 @@ from village_rules.actions import (
     format_action,
 )
 from village_rules.chance import proportional
-from village_rules.components import INFLUENCE, ActionSpace, Good
+from village_rules.components import INFLUENCE, ActionSpace, Cube, Good
 from village_rules.edition import Cost
 from village_rules.engine import (
+    carla,
     council_chamber,
     crafts,
     market_day,
@@ -69,6 +72,7 @@ from village_rules.errors import IllegalActionError, InternalError, NotARule
 from village_rules.evolve import replace
 from village_rules.pending import (
     ChooseAction,
+    ChooseCarlaCube,
     ChooseCompensationCube,
     ChooseDying,
     ChoosePayment,
@@ -76,6 +80,7 @@ from village_rules.pending import (
     ChooseSupplyCube,
     ChooseSupplyGood,
     ChooseTurn,
+    FateReveal,
     GameOver,
     MarketChoice,
     MassAdvance,
@@ -134,10 +139,11 @@ def _is_outcome(state: GameState, action: Action) -> bool:
             return isinstance(action, DrawCube) and state.green_bag[action.cube] > 0
         case RefillDraw():
             return isinstance(action, DrawCustomer) and action.tile in state.customer_pile
-        case MassDraw():
+        case MassDraw() | FateReveal():
             return False
         case (
-            ChooseCompensationCube()
+            ChooseCarlaCube()
+            | ChooseCompensationCube()
             | ChooseTurn()
             | ChooseAction()
             | ChoosePrivilege()
@@ -185,8 +191,11 @@ def _chance_outcomes(state: GameState) -> list[tuple[Action, Fraction]]:
             return market_day.refill_outcomes(state)
         case MassDraw():
             return mass.draw_outcomes(state)
+        case FateReveal():
+            return carla.fate_outcomes(state)  # solo
         case (
-            ChooseCompensationCube()
+            ChooseCarlaCube()
+            | ChooseCompensationCube()
             | ChooseTurn()
             | ChooseAction()
             | ChoosePrivilege()
@@ -295,7 +304,9 @@ def _generate(state: GameState) -> list[Action]:
             seat = state.current_player()
             check = _step_precondition(state)
             return [a for a in _candidates(state) if _allowed(state, seat, a, check)]
-        case SeedDraw() | RefillDraw() | MassDraw() | GameOver():
+        case ChooseCarlaCube(_, space):
+            return [CarlaCube(c) for c in carla.choice_colours(state, space)]  # solo
+        case SeedDraw() | RefillDraw() | MassDraw() | FateReveal() | GameOver():
             return []
         case _:
             assert_never(pending)
@@ -328,9 +339,11 @@ def _step_precondition(state: GameState) -> Precondition:
             | ChooseSupplyGood()
             | ChoosePayment()
             | ChooseDying()
+            | ChooseCarlaCube()
             | SeedDraw()
             | RefillDraw()
             | MassDraw()
+            | FateReveal()
             | GameOver()
         ):
             return _precondition
@@ -380,7 +393,9 @@ def _candidates(state: GameState) -> list[Action]:
             return [*mass.buy_candidates(state, seat), Skip()]
         case MassAdvance(seat):
             return [*mass.advance_candidates(state, seat), Skip()]
-        case SeedDraw() | RefillDraw() | MassDraw() | GameOver():
+        case ChooseCarlaCube():
+            return [CarlaCube(c) for c in Cube]  # solo: filtered by the precondition
+        case SeedDraw() | RefillDraw() | MassDraw() | FateReveal() | GameOver():
             return []
         case _:
             assert_never(pending)
@@ -412,7 +427,9 @@ def _step_accepts(pending: Pending, action: Action) -> bool:
             return isinstance(action, BuyFromBag | Skip)
         case MassAdvance():
             return isinstance(action, ChurchStep | Skip)
-        case SeedDraw() | RefillDraw() | MassDraw() | GameOver():
+        case ChooseCarlaCube():
+            return isinstance(action, CarlaCube)
+        case SeedDraw() | RefillDraw() | MassDraw() | FateReveal() | GameOver():
             return False
         case _:
             assert_never(pending)
@@ -523,7 +540,9 @@ def _rule_of(action: Action) -> RuleId | NotARule:
             return RuleId.CNC_06
         case Skip():
             return RuleId.TURN_02
-        case DrawCube() | DrawCustomer() | DrawMonk() | DrawMember():
+        case CarlaCube():
+            return RuleId.SOLO_12
+        case DrawCube() | DrawCustomer() | DrawMonk() | DrawMember() | RevealFate():
             return "CHANCE"  # a chance outcome is never a seat's decision
         case _:
             assert_never(action)
@@ -563,6 +582,8 @@ def _precondition(state: GameState, seat: int, action: Action) -> str | None:
             return None if isinstance(action, Skip) else mass.buy_precondition(state, seat, action)
         case MassAdvance():
             return None if isinstance(action, Skip) else mass.advance_precondition(state, seat, action)
+        case ChooseCarlaCube():
+            return carla.choice_problem(state, expect(action, CarlaCube, "core._precondition").cube)
         case ChooseAction():
             module = rules_of(action)
             if module is None:
@@ -570,7 +591,7 @@ def _precondition(state: GameState, seat: int, action: Action) -> str | None:
             return module.precondition(state, seat, action)
         case ChoosePayment():
             return None  # whether it is a way to pay is `_illegal`'s payment check
-        case SeedDraw() | RefillDraw() | MassDraw() | GameOver():
+        case SeedDraw() | RefillDraw() | MassDraw() | FateReveal() | GameOver():
             return None  # chance and the end are refused before (`apply`)
         case _:
             assert_never(pending)
@@ -622,6 +643,10 @@ def _perform(state: GameState, action: Action, ctx: Ctx) -> tuple[GameState, Pen
             ), None
         case MassDraw():
             return mass.draw(state, pending, action, ctx)
+        case FateReveal():
+            return carla.reveal(state, pending, action, ctx), None  # solo
+        case ChooseCarlaCube():
+            return carla.take_chosen(state, expect(action, CarlaCube, where).cube, ctx)  # solo
         case ChooseCompensationCube(seat):
             colour = expect(action, PickCube, where).colour
             ctx.fire(RuleId.SET_10)
@@ -630,6 +655,8 @@ def _perform(state: GameState, action: Action, ctx: Ctx) -> tuple[GameState, Pen
         case ChooseTurn(seat):
             if isinstance(action, Well):
                 ctx.fire(RuleId.WELL_01)
+                if state.is_solo:
+                    ctx.fire(RuleId.SOLO_25)  # solo: Carla takes no cube after a well action
                 state = replace(state, turn=Turn(seat))
             return _pay_or_ask(state, seat, action, ctx)
         case ChooseAction(seat):
@@ -746,6 +773,8 @@ def _next_step(state: GameState, ctx: Ctx) -> tuple[GameState, Pending | None]:
                         return state, dying
             if not market_day.is_over(state):
                 current = present(state.market_day, "core._next_step", "the market day in progress")
+                if state.is_carla(current.current):
+                    return carla.market_turn(state, ctx), None  # solo: Carla's chance is forced
                 return state, MarketChoice(current.current)
             ctx.fire(RuleId.MKT_05)
             state = market_day.close(state, ctx)
@@ -758,6 +787,10 @@ def _next_step(state: GameState, ctx: Ctx) -> tuple[GameState, Pending | None]:
         state, dying = resolve_deaths(state, seat, ctx)
         if dying is not None:
             return state, dying
+        if state.is_solo:
+            owed = carla.next_step(state, ctx)  # solo: Carla's take, reaction and death
+            if owed is not None:
+                return owed
         return end_of_turn(replace(state, turn=None), seat, ctx)
     if state.mass is not None:
         return _end_of_mass(state, ctx)
@@ -771,5 +804,7 @@ def _end_of_mass(state: GameState, ctx: Ctx) -> tuple[GameState, Pending | None]
     ctx.fire(RuleId.ROUND_02)
     start = state.start_player if state.next_start_holder is None else state.next_start_holder
     state = replace(state, mass=None, round=state.round + 1, start_player=start, next_start_holder=None)
+    if state.is_solo:
+        state = carla.new_round(state, ctx)  # solo: her cubes but the last go back
     state = seeding.begin_round(state)
     return state, state.pending

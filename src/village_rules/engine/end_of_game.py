@@ -3,7 +3,8 @@
 
 from __future__ import annotations
 
-from village_rules.engine import mass
+from village_rules.carla_board import PLAYER
+from village_rules.engine import carla, mass
 from village_rules.engine.context import Ctx
 from village_rules.engine.guards import present
 from village_rules.evolve import replace
@@ -12,7 +13,7 @@ from village_rules.rule_ids import RuleId
 from village_rules.state import GameState
 
 
-def final_order(state: GameState, turn_seat: int) -> tuple[int, ...]:
+def final_order(state: GameState, turn_seat: int, ctx: Ctx | None = None) -> tuple[int, ...]:
     """END-02 / END-04: who still acts once the end is triggered.
 
     Triggered by the player whose turn it is (also during their own market day): every
@@ -26,9 +27,11 @@ def final_order(state: GameState, turn_seat: int) -> tuple[int, ...]:
         state.end_triggered_by, "end_of_game.final_turn_order", "the seat that triggered the end"
     )
     if trigger == turn_seat:
-        return tuple((turn_seat + k) % n for k in range(1, n))
-    first = {"a": turn_seat + 1, "b": trigger + 1, "c": state.start_player}[state.rules.reading("AMB-09")]
-    return tuple((first + k) % n for k in range(n))
+        order = tuple((turn_seat + k) % n for k in range(1, n))
+    else:
+        first = {"a": turn_seat + 1, "b": trigger + 1, "c": state.start_player}[state.rules.reading("AMB-09")]
+        order = tuple((first + k) % n for k in range(n))
+    return carla.final_seats(state, order, ctx or Ctx(None)) if state.is_solo else order
 
 
 def round_mass_first(state: GameState) -> bool:
@@ -55,7 +58,7 @@ def end_of_turn(state: GameState, seat: int, ctx: Ctx) -> tuple[GameState, Pendi
         ctx.fire(RuleId.END_02 if state.end_triggered_by == seat else RuleId.END_04)
         if state.end_triggered_by != seat and state.rules.reading("AMB-09") != "a":
             ctx.fire(RuleId.END_07)  # AMB-09 b / c: another first player for the final actions
-        state = replace(state, final_turns=final_order(state, seat))
+        state = replace(state, final_turns=final_order(state, seat, ctx))
         if round_mass_first(state):
             ctx.fire(RuleId.ROUND_01)  # AMB-33 b: the round still ends with its mass and reseeding
             ctx.fire(RuleId.END_08)
@@ -69,4 +72,7 @@ def end_of_turn(state: GameState, seat: int, ctx: Ctx) -> tuple[GameState, Pendi
     if state.cubes_on_board() == 0:
         ctx.fire(RuleId.ROUND_01)  # the last cube was taken: the round ends with a mass
         return mass.start(state, final=False, ctx=ctx)
+    if state.is_solo:
+        ctx.fire(RuleId.SOLO_07)  # the player is always the one to take the next turn
+        return state, ChooseTurn(PLAYER)
     return state, ChooseTurn((seat + 1) % state.num_players)

@@ -9,6 +9,7 @@ from fractions import Fraction
 from village_rules.actions import Action, BuyFromBag, ChurchStep, DrawMember, DrawMonk
 from village_rules.chance import proportional
 from village_rules.components import BLACK_BAG, OnChurch
+from village_rules.engine import solo_mass
 from village_rules.engine.common import find_member, gain_prestige, move_member, numbers_at
 from village_rules.engine.context import Ctx
 from village_rules.engine.guards import expect, present
@@ -29,6 +30,8 @@ def start(state: GameState, final: bool, ctx: Ctx) -> tuple[GameState, Pending]:
 
 def buy_candidates(state: GameState, seat: int) -> list[Action]:
     """The mass purchases open to `seat`: a member from the black bag, by number."""
+    if state.is_carla(seat):
+        return []  # solo: Carla never buys (SOLO-03); her chance is a forced skip
     return [BuyFromBag(n) for n in numbers_at(state, seat, BLACK_BAG)]
 
 
@@ -37,6 +40,8 @@ def buy_precondition(state: GameState, seat: int, action: Action) -> str | None:
     action = expect(action, BuyFromBag, "mass.buy_precondition")
     d = state.rules.data
     present(state.mass, "mass.buy_precondition", "the mass in progress")
+    if state.is_carla(seat):
+        return solo_mass.CARLA_DOES_NOT_PAY
     if find_member(state, seat, BLACK_BAG, action.number) is None:
         return f"mass: you have no member numbered {action.number} in the black bag"
     have = state.players[seat].coins
@@ -153,7 +158,9 @@ def draw(state: GameState, pending: MassDraw, outcome: Action, ctx: Ctx) -> tupl
         index = present(
             find_member(state, outcome.seat, BLACK_BAG, outcome.number), "mass.draw", "the member"
         )
-        state = move_member(state, outcome.seat, index, OnChurch(1))
+        stage = solo_mass.entry_stage(state, outcome.seat, ctx) if state.is_solo else 1
+        if stage is not None:
+            state = move_member(state, outcome.seat, index, OnChurch(stage))
     return next_draw(state, pending.remaining - 1, ctx)
 
 
@@ -169,6 +176,8 @@ def after_draws(state: GameState, ctx: Ctx) -> tuple[GameState, Pending | None]:
 def advance_candidates(state: GameState, seat: int) -> list[Action]:
     """The church steps open to `seat` at the mass: a member one stage up."""
     d = state.rules.data
+    if state.is_carla(seat):
+        return []  # solo: Carla pays no grain (SOLO-03); her chance is a forced skip
     return [
         ChurchStep(stage, n)
         for stage in range(1, d.church_stages)
@@ -180,6 +189,8 @@ def advance_precondition(state: GameState, seat: int, action: Action) -> str | N
     """Why `seat` may not move this church member up now, or None."""
     action = expect(action, ChurchStep, "mass.advance_precondition")
     d = state.rules.data
+    if state.is_carla(seat):
+        return solo_mass.CARLA_DOES_NOT_PAY
     if not 1 <= action.stage < d.church_stages:
         return f"mass: a member moves up from stage 1..{d.church_stages - 1}, not {action.stage}"
     if find_member(state, seat, OnChurch(action.stage), action.number) is None:
@@ -232,6 +243,6 @@ def award_majority(state: GameState, ctx: Ctx) -> GameState:
     if next_members and sum(front[:1] == best[:1] for front, _ in tied) > 1:
         ctx.fire(RuleId.MASS_06)  # AMB-16 b: the furthest members tie; the next ones decide
     for front, seat in tied:
-        if front == best:
+        if front == best and (not state.is_solo or solo_mass.gets_prestige(state, seat, ctx)):
             state = gain_prestige(state, seat, state.rules.data.majority_prestige)
     return state

@@ -21,6 +21,7 @@ from village_rules.actions import (
     Buy,
     BuyFromBag,
     CallHome,
+    CarlaCube,
     ChurchEnter,
     ChurchStep,
     CouncilAdvance,
@@ -39,6 +40,7 @@ from village_rules.actions import (
     PickGood,
     Privilege,
     Produce,
+    RevealFate,
     Serve,
     Skip,
     TakeCube,
@@ -118,9 +120,9 @@ def _rules_of(action: Action) -> SpaceRules | None:
             return church
         case Serve() | Pass():
             return market_day
-        case Skip() | PickCube() | PickGood() | Pay() | Die() | BuyFromBag() | ChurchStep():
+        case Skip() | PickCube() | PickGood() | Pay() | Die() | BuyFromBag() | ChurchStep() | CarlaCube():
             return None
-        case DrawCube() | DrawCustomer() | DrawMonk() | DrawMember():
+        case DrawCube() | DrawCustomer() | DrawMonk() | DrawMember() | RevealFate():
             return None
         case _:
             assert_never(action)

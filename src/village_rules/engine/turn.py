@@ -8,7 +8,7 @@ from functools import lru_cache
 from village_rules.actions import Action, FreeAction, TakeCube, Well
 from village_rules.components import INFLUENCE, ActionSpace, Cube
 from village_rules.edition import Cost
-from village_rules.engine import market_day
+from village_rules.engine import carla, market_day
 from village_rules.engine.context import Ctx
 from village_rules.engine.time_and_death import spend_time
 from village_rules.errors import InternalError
@@ -105,6 +105,8 @@ def effect(state: GameState, seat: int, action: Action, ctx: Ctx) -> tuple[GameS
     match action:
         case TakeCube(space, _):
             state = take_cube(state, seat, action, ctx)
+            if state.is_solo:
+                state = carla.owe_take(state, space, action.cube, ctx)  # solo: her take follows
             return begin_action(state, seat, space, ctx)
         case Well(space, _):
             return begin_action(state, seat, space, ctx)

@@ -16,8 +16,10 @@ from dataclasses import dataclass
 from typing import assert_never
 
 from village_rules.components import InBlackBag, InChronicle, InGraveyard, Removed, Unborn
+from village_rules.errors import InternalError
 from village_rules.pending import (
     ChooseAction,
+    ChooseCarlaCube,
     ChooseCompensationCube,
     ChooseDying,
     ChoosePayment,
@@ -25,6 +27,7 @@ from village_rules.pending import (
     ChooseSupplyCube,
     ChooseSupplyGood,
     ChooseTurn,
+    FateReveal,
     GameOver,
     MarketChoice,
     MassAdvance,
@@ -147,6 +150,8 @@ def phase_of(state: GameState) -> int:
             | MassAdvance()
         ):
             return PHASE_DECISION
+        case ChooseCarlaCube() | FateReveal():
+            raise InternalError("proofs.abstraction.phase_of", "the abstract model has no solo mode (Carla)")
         case _:
             assert_never(state.pending)
 

@@ -69,9 +69,9 @@ def editions() -> st.SearchStrategy[str]:
 
 
 def player_counts(edition: str) -> st.SearchStrategy[int]:
-    """The player counts the edition is for (shrinks towards the fewest)."""
-    counts = builtin_edition(edition).player_counts
-    return st.integers(counts.start, counts.stop - 1)
+    """The player counts the edition is for, 1 (the 2023 solo mode) included (shrinks
+    towards the fewest)."""
+    return st.sampled_from(builtin_edition(edition).playable_counts)
 
 
 def reading_choices() -> st.SearchStrategy[tuple[tuple[str, str], ...]]:
