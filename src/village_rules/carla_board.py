@@ -42,6 +42,12 @@ class CarlaBoard:
     """Her reaction to that cube (market, church: SOLO-16, SOLO-20) is done."""
     quill: bool = False
     """The cube passed a quill: one of her members dies once the reaction is done (SOLO-14)."""
+    well_turn: bool = False
+    """SOLO-25: the player's turn is a well action: Carla takes no cube and does not react,
+    so she serves no customer in a market day the well started (p. 18)."""
+    end_in_market_of: int | None = None
+    """END-01 during a market day: the seat that triggered that market day (in solo the
+    player's turn may hold Carla's market day), for END-02 / END-04 (p. 13, p. 18)."""
 
     @property
     def idle(self) -> bool:

@@ -503,7 +503,9 @@ class _Reader:
             tie_breakers=ties,
             starting_compensation=comp,
             solo=(
-                parse_solo(self, top["solo"], family, church_stages)  # SOLO-01: the solo mode's data
+                parse_solo(  # SOLO-01: the solo mode's data
+                    self, top["solo"], family, church_stages, {n: c.cubes_per_round for n, c in cards}
+                )
                 if "solo" in top
                 else None
             ),

@@ -159,6 +159,9 @@ def _carla_json(c: CarlaBoard) -> dict[str, Json]:
         "took_from": None if c.took_from is None else c.took_from.value,
         "reacted": c.reacted,
         "quill": c.quill,
+        # Written only when set, so solo states stored before these fields still load.
+        **({"well_turn": True} if c.well_turn else {}),
+        **({"end_in_market_of": c.end_in_market_of} if c.end_in_market_of is not None else {}),
     }
 
 
@@ -516,7 +519,7 @@ class _Decoder:
         if solo is None:
             raise self.fail("$.carla", f"{rules.data.edition} has no solo mode (SOLO-01)")
         keys = {"space", "last_cube", "fate", "look_for", "look_from", "took_from", "reacted", "quill"}
-        c = self.obj(raw, "$.carla", keys)
+        c = self.obj(raw, "$.carla", keys | ({"well_turn", "end_in_market_of"} & _keys(raw)))
 
         def opt(cls: type[E], key: str) -> E | None:
             return None if c[key] is None else self.enum(cls, c[key], f"$.carla.{key}")
@@ -535,6 +538,12 @@ class _Decoder:
             took_from=opt(ActionSpace, "took_from"),
             reacted=self.bool_(c["reacted"], "$.carla.reacted"),
             quill=self.bool_(c["quill"], "$.carla.quill"),
+            well_turn="well_turn" in c and self.bool_(c["well_turn"], "$.carla.well_turn"),
+            end_in_market_of=(
+                None
+                if c.get("end_in_market_of") is None
+                else self.int_(c["end_in_market_of"], "$.carla.end_in_market_of", 0, 1)
+            ),
         )
 
     def consistency(self, state: GameState) -> None:

@@ -10,6 +10,7 @@ other value; this module checks them against every constraint the text gives.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import TYPE_CHECKING
@@ -83,8 +84,11 @@ class SoloData:
         return name
 
 
-def parse_solo(r: _Reader, raw: Json, family: tuple[int, ...], church_stages: int) -> SoloData:
-    """The "solo" section, checked against the rules' constraints (`DataError` naming the key)."""
+def parse_solo(
+    r: _Reader, raw: Json, family: tuple[int, ...], church_stages: int, cubes_per_round: Mapping[int, int]
+) -> SoloData:
+    """The "solo" section, checked against the rules' constraints (`DataError` naming the key).
+    `cubes_per_round`: the cubes each setup card seeds in a round, by player count."""
     top = r.obj(raw, "solo")
     r.exact_keys(
         top,
@@ -125,6 +129,23 @@ def parse_solo(r: _Reader, raw: Json, family: tuple[int, ...], church_stages: in
     if sorted(order) != sorted(ActionSpace) or len(order) != len(ActionSpace):
         raise r.fail("solo.space_order", "must name each of the seven action spaces once (p. 17)")
     track = r.sourced_int(top, "track_spaces", "solo", 2, 100)
+    # p. 17 "(There might be more than 1 cube per space when playing with expansions.)": in
+    # the base game a space holds one cube. Carla takes at most one cube per cube of the
+    # player's, so at most half a round's cubes (rounded up), and her last cube stays on
+    # her board into the next round (p. 18): the track needs that many spaces plus one.
+    seeded = cubes_per_round.get(card_players)
+    if seeded is None:
+        raise r.fail(
+            "solo.setup_card_players", f"there is no {card_players}-player setup card (p. 16 step 12)"
+        )
+    least = -(-seeded // 2) + 1
+    if track < least:
+        raise r.fail(
+            "solo.track_spaces",
+            f"{track} cube spaces are too few: Carla may take {-(-seeded // 2)} of the {seeded} cubes "
+            f"a round of the {card_players}-player setup card seeds, and her last cube stays, so her "
+            f"board needs at least {least} (one cube per space in the base game, p. 17)",
+        )
 
     def slot(x: Json, k: str) -> FateSlot:
         node = r.obj(x, k)

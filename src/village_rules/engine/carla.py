@@ -178,6 +178,8 @@ def next_step(state: GameState, ctx: Ctx) -> tuple[GameState, Pending | None] | 
     """Carla's next owed step at the end of the player's turn, or None when none is owed:
     her cube take, then her reaction to it, then a death for a quill passed."""
     carla = board(state)
+    if carla.well_turn:  # SOLO-25: the well's turn is over; Carla did nothing in it
+        return replace(state, carla=replace(carla, well_turn=False)), None
     if carla.look_for is not None:
         target = take_target(state)
         if target is None:  # the board is empty: nothing to take
@@ -221,9 +223,13 @@ def react(state: GameState, space: ActionSpace, ctx: Ctx) -> GameState:
 def market_turn(state: GameState, ctx: Ctx) -> GameState:
     """SOLO-16 / SOLO-17 / SOLO-18: at her chance in a market day Carla serves the
     frontmost available customer, paying nothing; she never serves more than one per day,
-    so she is done for the day at once (as if she had passed)."""
+    so she is done for the day at once (as if she had passed). SOLO-25: in a market day
+    the player holds through the well she serves nobody (she does not "react", p. 18)."""
     day = present(state.market_day, "carla.market_turn", "the market day in progress")
     front = next((t for t in state.market_available if t is not None), None)
+    if board(state).well_turn:
+        ctx.fire(RuleId.SOLO_25)  # a market day through the well: Carla does not react
+        front = None
     if front is not None:
         ctx.fire(RuleId.SOLO_17 if day.trigger == PLAYER else RuleId.SOLO_16)
         ctx.fire(RuleId.SOLO_18)
@@ -290,6 +296,8 @@ def carla_dies(state: GameState, space: ActionSpace, ctx: Ctx) -> GameState:
     ):
         ctx.fire(RuleId.END_01)
         state = replace(state, end_triggered_by=CARLA)
+        if state.market_day is not None:  # not reached today: her deaths follow her market day
+            state = replace(state, carla=replace(board(state), end_in_market_of=state.market_day.trigger))
     return state
 
 
@@ -316,6 +324,13 @@ def new_round(state: GameState, ctx: Ctx) -> GameState:
     ctx.fire(RuleId.SOLO_26)
     state = state.with_player(CARLA, replace(p, cubes=p.cubes.minus(back)))
     return replace(state, supply=replace(state.supply, cubes=state.supply.cubes.plus(back)))
+
+
+def after_well(state: GameState, ctx: Ctx) -> GameState:
+    """SOLO-25: the player performs the well: Carla takes no cube and does not react in
+    this turn (p. 18), not even in the market day the well may start."""
+    ctx.fire(RuleId.SOLO_25)
+    return replace(state, carla=replace(board(state), well_turn=True))
 
 
 def final_seats(state: GameState, order: tuple[int, ...], ctx: Ctx) -> tuple[int, ...]:

@@ -656,7 +656,7 @@ def _perform(state: GameState, action: Action, ctx: Ctx) -> tuple[GameState, Pen
             if isinstance(action, Well):
                 ctx.fire(RuleId.WELL_01)
                 if state.is_solo:
-                    ctx.fire(RuleId.SOLO_25)  # solo: Carla takes no cube after a well action
+                    state = carla.after_well(state, ctx)  # solo: Carla takes no cube, no reaction
                 state = replace(state, turn=Turn(seat))
             return _pay_or_ask(state, seat, action, ctx)
         case ChooseAction(seat):

@@ -13,23 +13,41 @@ from village_rules.rule_ids import RuleId
 from village_rules.state import GameState
 
 
+def market_player(state: GameState, turn_seat: int) -> int:
+    """The seat the end's trigger is compared with (p. 13 Special case): the player who
+    triggered the market day the end came in, else the player who triggered the end.
+
+    In a game of several players the end always comes in the turn of the seat whose turn
+    it is, or in that seat's market day, so this is `turn_seat`. In solo (p. 18 "or Carla
+    has triggered the market day") the player's turn may hold Carla's market day, and
+    Carla's death may end the game outside any market day (END-02 then: the player, who
+    did not trigger it, has one action left)."""
+    if not state.is_solo:
+        return turn_seat
+    during = carla.board(state).end_in_market_of
+    if during is not None:
+        return during
+    return present(state.end_triggered_by, "end_of_game.market_player", "the seat that triggered the end")
+
+
 def final_order(state: GameState, turn_seat: int, ctx: Ctx | None = None) -> tuple[int, ...]:
     """END-02 / END-04: who still acts once the end is triggered.
 
-    Triggered by the player whose turn it is (also during their own market day): every
-    other player once, clockwise. Triggered by someone else during a market day: every
-    player once, clockwise, the market-day player last (AMB-09 a). AMB-09 b (END-07): from
-    the left of the player who triggered the end, that player last; c (END-07): from the
-    start player.
+    Triggered by the market-day player (`market_player`; the player whose turn it is, also
+    during their own market day): every other player once, clockwise. Triggered by someone
+    else during a market day: every player once, clockwise, the market-day player last
+    (AMB-09 a). AMB-09 b (END-07): from the left of the player who triggered the end, that
+    player last; c (END-07): from the start player.
     """
     n = state.num_players
     trigger = present(
         state.end_triggered_by, "end_of_game.final_turn_order", "the seat that triggered the end"
     )
-    if trigger == turn_seat:
-        order = tuple((turn_seat + k) % n for k in range(1, n))
+    held_by = market_player(state, turn_seat)
+    if trigger == held_by:
+        order = tuple((held_by + k) % n for k in range(1, n))
     else:
-        first = {"a": turn_seat + 1, "b": trigger + 1, "c": state.start_player}[state.rules.reading("AMB-09")]
+        first = {"a": held_by + 1, "b": trigger + 1, "c": state.start_player}[state.rules.reading("AMB-09")]
         order = tuple((first + k) % n for k in range(n))
     return carla.final_seats(state, order, ctx or Ctx(None)) if state.is_solo else order
 
@@ -55,8 +73,9 @@ def after_reseeding(state: GameState) -> tuple[int, tuple[int, ...] | None]:
 def end_of_turn(state: GameState, seat: int, ctx: Ctx) -> tuple[GameState, Pending | None]:
     """Who acts next: the next seat, a final action, the mass of the round, or the last mass."""
     if state.end_triggered_by is not None and state.final_turns is None:
-        ctx.fire(RuleId.END_02 if state.end_triggered_by == seat else RuleId.END_04)
-        if state.end_triggered_by != seat and state.rules.reading("AMB-09") != "a":
+        by_market_player = state.end_triggered_by == market_player(state, seat)
+        ctx.fire(RuleId.END_02 if by_market_player else RuleId.END_04)
+        if not by_market_player and state.rules.reading("AMB-09") != "a":
             ctx.fire(RuleId.END_07)  # AMB-09 b / c: another first player for the final actions
         state = replace(state, final_turns=final_order(state, seat, ctx))
         if round_mass_first(state):

@@ -93,6 +93,8 @@ def kill(state: GameState, seat: int, location: Location, ctx: Ctx) -> GameState
     ):
         ctx.fire(RuleId.END_01)
         state = replace(state, end_triggered_by=seat)
+        if state.carla is not None and state.market_day is not None:  # solo: whose market day
+            state = replace(state, carla=replace(state.carla, end_in_market_of=state.market_day.trigger))
     return state
 
 
