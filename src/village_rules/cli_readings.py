@@ -104,6 +104,8 @@ def _ambiguities(args: argparse.Namespace) -> int:
         kind = "readings do not change play"
         if fixed.plays_differently:
             kind = "changes play, selected outside --reading"
+            if fixed.option_pending:
+                kind = "changes play, not an option yet"
         print(f"{fixed.amb}  {fixed.title}")
         print(f"  {kind}: {fixed.why}")
     return 0

@@ -377,12 +377,15 @@ def legacy_well_choice(value: object, path: str, fail: Callable[[str, str], Exce
 @dataclass(frozen=True, slots=True)
 class Fixed:
     """A register entry that is not a `Reading`: why (`why`), and whether its other
-    readings would change play (`plays_differently`) — those are open work."""
+    readings would change play (`plays_differently`) — those are open work: selected
+    outside `--reading` (a flag or a data value), or, with `option_pending`, not
+    selectable yet (the solo entries; the engine plays the chosen reading only)."""
 
     amb: str
     title: str
     why: str
     plays_differently: bool
+    option_pending: bool = False
 
 
 FIXED: tuple[Fixed, ...] = (
@@ -449,15 +452,52 @@ FIXED: tuple[Fixed, ...] = (
         True,
     ),
     # The solo mode (2023 pp. 15-19), issue 10.
-    Fixed("AMB-36", "When Carla takes her cube", "no second reading is recorded", False),
-    Fixed("AMB-37", "A face-up fate tile passed again", "no second reading is recorded", False),
-    Fixed("AMB-38", "Carla's death before or after her reaction", "no second reading is recorded", False),
-    Fixed("AMB-39", "Carla's market day", "no second reading is recorded", False),
+    Fixed(
+        "AMB-36",
+        "When Carla takes her cube",
+        "chosen a: after the player's action; b (before it) is not an option yet",
+        True,
+        option_pending=True,
+    ),
+    Fixed(
+        "AMB-37",
+        "A face-up fate tile passed again",
+        "chosen a: it counts again; b (only once) and c (reshuffled) are not an option yet",
+        True,
+        option_pending=True,
+    ),
+    Fixed(
+        "AMB-38",
+        "Carla's death before or after her reaction",
+        "chosen a: the reaction first; b (the death first) is not an option yet",
+        True,
+        option_pending=True,
+    ),
+    Fixed(
+        "AMB-39",
+        "Carla's market day",
+        "chosen a: a market day she triggered; b (her customer only) is not an option yet",
+        True,
+        option_pending=True,
+    ),
     Fixed(
         "AMB-40",
         "The solo back of the mass overview card",
         "data-file values; change them with --data",
         False,
     ),
-    Fixed("AMB-41", "The final actions of a solo game", "no second reading is recorded", False),
+    Fixed(
+        "AMB-41",
+        "Carla's owed cube when the player's own death ends the game",
+        "chosen a: she still takes it; b (the final mass at once) is not an option yet",
+        True,
+        option_pending=True,
+    ),
+    Fixed(
+        "AMB-42",
+        "Carla's frontmost customer after the market is refilled",
+        "chosen a: fixed spaces; b (the customers left move up) is not an option yet",
+        True,
+        option_pending=True,
+    ),
 )
