@@ -7,6 +7,7 @@ death (AMB-38)."""
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import replace
 from pathlib import Path
 
@@ -26,7 +27,7 @@ from village_rules.components import (
     InChronicle,
     OnChurch,
 )
-from village_rules.errors import DataError
+from village_rules.errors import DataError, VillageError
 from village_rules.loader import load_edition
 from village_rules.pending import ChooseTurn, MarketChoice
 from village_rules.scenario import arrange_market, give, put_cubes
@@ -233,3 +234,16 @@ def test_solo08_a_carla_board_too_short_for_a_round_is_refused(tmp_path: Path) -
             assert info.value.key == "solo.track_spaces" and "at least 10" in str(info.value)
         else:
             assert load_edition(path).solo is not None
+
+
+def test_solo25_end04_the_new_marks_of_carlas_board_are_checked_on_load() -> None:
+    """SOLO-25 / END-04: a state whose well-turn mark outlives the turn, or which records
+    a market day for an end never triggered, is refused by from_json with the field."""
+    state = solo()
+    assert state.carla is not None and state.turn is None
+    for field, broken in (
+        ("$.carla.well_turn", replace(state.carla, well_turn=True)),
+        ("$.carla.end_in_market_of", replace(state.carla, end_in_market_of=CARLA)),
+    ):
+        with pytest.raises(VillageError, match=re.escape(field)):
+            from_json(to_json(replace(state, carla=broken)))

@@ -131,6 +131,10 @@ def _solo_problems(state: GameState) -> list[Problem]:
         out.append(("$.carla.took_from", "a reaction or a death of Carla's follows a cube she took"))
     if state.market_day is not None and state.market_day.trigger == CARLA and not carla.reacted:
         out.append(("$.carla.reacted", "Carla's market day is her reaction to a market cube"))
+    if carla.well_turn and (state.turn is None or not carla.idle):
+        out.append(("$.carla.well_turn", "only during the player's well turn, in which Carla does nothing"))
+    if carla.end_in_market_of is not None and state.end_triggered_by is None:
+        out.append(("$.carla.end_in_market_of", "records the market day the end was triggered in"))
     return out
 
 
