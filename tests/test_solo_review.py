@@ -247,3 +247,19 @@ def test_solo25_end04_the_new_marks_of_carlas_board_are_checked_on_load() -> Non
     ):
         with pytest.raises(VillageError, match=re.escape(field)):
             from_json(to_json(replace(state, carla=broken)))
+
+
+def test_solo25_the_observation_shows_the_well_turn() -> None:
+    """SOLO-25: whether Carla will serve in this market day is visible to the player's
+    observation (the well-turn mark), so two states that differ only in it differ there."""
+    from village_rules.observation import observation_tensor  # noqa: PLC0415
+
+    state = put_cubes(solo(), S.TRAVEL, {Cube.PINK: 2})
+    state = arrange_market(state, [5, 2, 8], [1, 3, 4, 6, 7])
+    state = give(state, PLAYER, grain=5, cubes={Cube.BROWN: 3})
+    state = apply(state, Well(S.MARKET, Cube.BROWN))
+    while not isinstance(state.pending, MarketChoice):
+        state = apply(state, chance_outcomes(state)[0][0] if state.is_chance else Pass())
+    assert state.carla is not None and state.carla.well_turn
+    plain = replace(state, carla=replace(state.carla, well_turn=False))
+    assert observation_tensor(state, PLAYER) != observation_tensor(plain, PLAYER)

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from typing import assert_never
 
 from village_rules.actions import action_id
+from village_rules.carla_board import CARLA
 from village_rules.components import (
     BLACK_BAG,
     CHURCH_RESERVE,
@@ -195,7 +196,7 @@ def layout(data: EditionData, players: int) -> tuple[Segment, ...]:
                 len(board.fate_slots) * (len(FateTile) + 1),
                 "per fate slot: one-hot over `FateTile`; last: face down",
             ),
-            ("carla_owed", (len(Cube) + 1) + 2 * (len(ActionSpace) + 1) + 2, _CARLA_OWED),
+            ("carla_owed", (len(Cube) + 1) + 2 * (len(ActionSpace) + 1) + 4, _CARLA_OWED),
         ]
     out: list[Segment] = []
     offset = 0
@@ -207,7 +208,8 @@ def layout(data: EditionData, players: int) -> tuple[Segment, ...]:
 
 _CARLA_OWED = (
     "one-hot colour she looks for (last: none), one-hot space to look from, one-hot space of "
-    "the cube she just took (last: none), reacted, quill"
+    "the cube she just took (last: none), reacted, quill, a well turn (she does not react, "
+    "SOLO-25), the end triggered in her market day (END-04)"
 )
 
 
@@ -312,7 +314,8 @@ def observation_tensor(state: GameState, observer: int, *, dealing: bool = False
         one_hot(len(Cube) + 1, None if carla.look_for is None else cubes.index(carla.look_for))
         one_hot(len(ActionSpace) + 1, None if carla.look_from is None else spaces.index(carla.look_from))
         one_hot(len(ActionSpace) + 1, None if carla.took_from is None else spaces.index(carla.took_from))
-        out += [float(carla.reacted), float(carla.quill)]
+        out += [float(carla.reacted), float(carla.quill), float(carla.well_turn)]
+        out.append(float(carla.end_in_market_of == CARLA))
     return out
 
 
