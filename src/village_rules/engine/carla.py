@@ -115,7 +115,9 @@ def _take(state: GameState, space: ActionSpace, cube: Cube, ctx: Ctx) -> tuple[G
             shown = carla.fate[slot]
             if shown is None:
                 return state, FateReveal(slot)
-            ctx.fire(RuleId.SOLO_14)  # a face-up tile passed again shows what it shows (AMB-37)
+            if state.rules.reading("AMB-37") == "b":  # a tile counts only when turned up
+                return state, None
+            ctx.fire(RuleId.SOLO_14)  # a face-up tile passed again shows what it shows (AMB-37 a)
             return replace(state, carla=replace(carla, quill=shown is FateTile.QUILL)), None
     return state, None
 
@@ -168,7 +170,21 @@ def reveal(state: GameState, pending: FateReveal, action: Action, ctx: Ctx) -> G
     carla = board(state)
     fate = list(carla.fate)
     fate[pending.slot] = action.tile
+    if state.rules.reading("AMB-37") == "c":
+        fate = reshuffled(state, fate, pending.slot)
     return replace(state, carla=replace(carla, fate=tuple(fate), quill=action.tile is FateTile.QUILL))
+
+
+def reshuffled(state: GameState, fate: list[FateTile | None], slot: int) -> list[FateTile | None]:
+    """AMB-37 c: once every tile of `slot`'s set is face up, the set is shuffled face down
+    again (the tile just turned up still counts), so a later lap turns its tiles up anew."""
+    slots = solo_data(state).fate_slots
+    name = slots[slot].tile_set
+    same = [i for i, where in enumerate(slots) if where.tile_set == name]
+    if all(fate[i] is not None for i in same):
+        for i in same:
+            fate[i] = None
+    return fate
 
 
 # --- her steps after the player's action --------------------------------------------------
@@ -189,6 +205,9 @@ def next_step(state: GameState, ctx: Ctx) -> tuple[GameState, Pending | None] | 
         return _take(state, space, colour, ctx)
     if carla.took_from is None:
         return None
+    if carla.quill and not carla.reacted and state.rules.reading("AMB-38") == "b":
+        state = carla_dies(state, carla.took_from, ctx)  # AMB-38 b: the death as the quill shows
+        return replace(state, carla=replace(board(state), quill=False)), None
     if not carla.reacted:
         state = replace(state, carla=replace(carla, reacted=True))
         return react(state, carla.took_from, ctx), None
@@ -202,6 +221,8 @@ def react(state: GameState, space: ActionSpace, ctx: Ctx) -> GameState:
     ctx.fire(RuleId.SOLO_15)
     if space is ActionSpace.MARKET:
         ctx.fire(RuleId.SOLO_16)  # Carla holds a market day and serves the frontmost customer
+        if state.rules.reading("AMB-39") == "b":
+            return take_frontmost(state, ctx)
         return market_day.start(state, CARLA, ctx)
     if space is ActionSpace.CHURCH:
         reserve = [
@@ -216,6 +237,18 @@ def react(state: GameState, space: ActionSpace, ctx: Ctx) -> GameState:
         _, index = min(reserve)
         return _move(state, index, BLACK_BAG)
     return state
+
+
+def take_frontmost(state: GameState, ctx: Ctx) -> GameState:
+    """AMB-39 b: Carla only takes the frontmost available customer; no market day is held,
+    so the player sells nothing and the market is not refilled (MKT-06 closes a market day)."""
+    front = next((t for t in state.market_available if t is not None), None)
+    if front is None:
+        return state
+    ctx.fire(RuleId.SOLO_18)
+    p = state.players[CARLA]
+    state = state.with_player(CARLA, replace(p, customers=(*p.customers, front)))
+    return replace(state, market_available=tuple(None if t == front else t for t in state.market_available))
 
 
 def market_turn(state: GameState, ctx: Ctx) -> GameState:
