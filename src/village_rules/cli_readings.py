@@ -88,6 +88,8 @@ def _ambiguities(args: argparse.Namespace) -> int:
         for letter, meaning in entry.letters:
             print(f"  {letter}: {meaning}")
         defaults = ", ".join(f"{e} {entry.default(e)}" for e in EDITIONS)
+        if entry.amb in SOLO_READINGS:
+            defaults += " (solo only: inert in original-2011, which has no solo mode)"
         print(f"  default: {defaults}  ({entry.why_default})")
         for edition in EDITIONS:
             default = entry.default(edition)
@@ -102,7 +104,9 @@ def _ambiguities(args: argparse.Namespace) -> int:
                 print(f"  divergence {edition} {default}/{other}: {status}")
     for fixed in FIXED:
         kind = "readings do not change play"
-        if fixed.plays_differently:
+        if fixed.open_work:
+            kind = "changes play, open work"
+        elif fixed.plays_differently:
             kind = "changes play, selected outside --reading"
         print(f"{fixed.amb}  {fixed.title}")
         print(f"  {kind}: {fixed.why}")

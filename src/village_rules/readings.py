@@ -432,6 +432,8 @@ class Fixed:
     title: str
     why: str
     plays_differently: bool
+    open_work: bool = False
+    """The other reading changes play and is not implemented yet (said in `why`)."""
 
 
 FIXED: tuple[Fixed, ...] = (
@@ -498,7 +500,14 @@ FIXED: tuple[Fixed, ...] = (
         True,
     ),
     # The solo mode (2023 pp. 15-19), issue 10.
-    Fixed("AMB-36", "When Carla takes her cube", "no second reading is recorded", False),
+    Fixed(
+        "AMB-36",
+        "When Carla takes her cube (solo)",
+        "not an option yet: reading b (her take before the player's action) changes play but "
+        "needs an engine step that holds the player's action while Carla's steps run",
+        True,
+        open_work=True,
+    ),
     Fixed(
         "AMB-40",
         "The solo back of the mass overview card",
