@@ -1,7 +1,8 @@
-"""The solo mode's switchable readings (issue 9 + 10): AMB-37 (a face-up fate tile passed
-again), AMB-38 (Carla's death before or after her reaction) and AMB-39 (Carla's market
-day). Each reading is played from the same position; the state checks accept exactly
-what each reading reaches, and a witness stops diverging when a switch is ignored."""
+"""The solo mode's switchable readings (issue 9 + 10): AMB-36 (when Carla takes her cube),
+AMB-37 (a face-up fate tile passed again), AMB-38 (Carla's death before or after her
+reaction) and AMB-39 (Carla's market day). Each reading is played from the same
+position; the state checks accept exactly what each reading reaches, and a witness stops
+diverging when a switch is ignored."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from dataclasses import replace
 
 import pytest
 
-from village_rules import apply, legal_actions
+from village_rules import apply, chance_outcomes, legal_actions
 from village_rules.actions import Pass, RevealFate, Skip, TakeCube
 from village_rules.carla_board import CARLA, PLAYER
 from village_rules.cli import main
@@ -30,6 +31,7 @@ from village_rules.pending import ChooseAction, ChooseTurn, FateReveal, MarketCh
 from village_rules.readings import NEVER_PART, ORIGINAL, SOLO_READINGS
 from village_rules.rules import Rules, Variant
 from village_rules.scenario import arrange_market, clear_board, give, put_cubes, ready, strip_all
+from village_rules.serialization import from_json, to_json
 from village_rules.solo_data import FateTile
 from village_rules.state import GameState
 from village_rules.state_checks import phase_problems
@@ -75,6 +77,56 @@ def take(state: GameState, space: ActionSpace, cube: Cube, trace: list[str]) -> 
 def fate(state: GameState) -> tuple[FateTile | None, ...]:
     assert state.carla is not None
     return state.carla.fate
+
+
+# --- AMB-36: when Carla takes her cube ---------------------------------------------------
+
+
+def test_solo10_solo20_amb36_a_her_take_after_the_action() -> None:
+    """AMB-36 a: at the player's church action Carla has not taken her cube yet."""
+    state = put_cubes(solo({"AMB-36": "a"}), S.CHURCH, {Cube.PINK: 2})
+    state = apply(state, TakeCube(S.CHURCH, Cube.PINK))
+    assert isinstance(state.pending, ChooseAction) and state.carla is not None
+    assert state.carla.look_for is Cube.PINK and state.players[CARLA].cubes.total() == 0
+    assert BLACK_BAG not in state.players[CARLA].members
+
+
+def test_solo10_solo20_amb36_b_her_take_and_reaction_before_the_action() -> None:
+    """AMB-36 b: Carla's pink and her church reaction (a "3" into the bag) come before the
+    player's church action, which then begins."""
+    state = put_cubes(solo({"AMB-36": "b"}), S.CHURCH, {Cube.PINK: 2})
+    trace: list[str] = []
+    state = apply(state, TakeCube(S.CHURCH, Cube.PINK), trace=trace)
+    assert state.pending == ChooseAction(PLAYER, S.CHURCH) and state.carla is not None
+    assert state.carla.idle and "SOLO-10" in trace and "SOLO-20" in trace
+    assert state.players[CARLA].cubes.total() == 1 and state.players[CARLA].members.count(BLACK_BAG) == 1
+    assert phase_problems(state) == []
+
+
+def test_solo16_amb36_b_her_market_day_before_the_players_action() -> None:
+    """AMB-36 b: the player's crafts action waits while Carla's market day runs (the
+    player may sell in it first), then begins."""
+    state, _ = market_cube_for_carla("a", {"AMB-36": "b"}, skip=False)
+    assert isinstance(state.pending, MarketChoice) and state.carla is not None
+    assert state.carla.action_waits is S.CRAFTS and phase_problems(state) == []
+    again = from_json(to_json(state))
+    assert again == state  # the held action survives JSON
+    state = apply(state, Pass())
+    while state.is_chance:
+        state = apply(state, chance_outcomes(state)[0][0])
+    assert state.pending == ChooseAction(PLAYER, S.CRAFTS) and state.carla is not None
+    assert state.carla.action_waits is None
+
+
+def test_amb36_state_checks_follow_the_reading() -> None:
+    """A held action exists under b only, and never while the player's action is asked."""
+    b, _ = market_cube_for_carla("a", {"AMB-36": "b"}, skip=False)
+    a = replace(b, rules=replace(b.rules, variant=Variant(readings={})))
+    assert ("$.carla.action_waits", "only AMB-36 b holds the player's action for Carla's steps") in (
+        phase_problems(a)
+    )
+    asked = b.with_pending(ChooseAction(PLAYER, S.CRAFTS))
+    assert ("$.pending", "AMB-36 b: the held action begins only after Carla's steps") in phase_problems(asked)
 
 
 # --- AMB-37: a face-up fate tile passed again ---------------------------------------------
@@ -174,14 +226,18 @@ def test_amb38_state_checks_follow_the_reading() -> None:
 # --- AMB-39: Carla's market day -----------------------------------------------------------
 
 
-def market_cube_for_carla(letter: str) -> tuple[GameState, list[str]]:
+def market_cube_for_carla(
+    letter: str, more: dict[str, str] | None = None, skip: bool = True
+) -> tuple[GameState, list[str]]:
     """The player takes the only green of the crafts; Carla finds green on the market."""
-    state = put_cubes(solo({"AMB-39": letter}), S.CRAFTS, {Cube.GREEN: 1})
+    state = put_cubes(solo({"AMB-39": letter, **(more or {})}), S.CRAFTS, {Cube.GREEN: 1})
     state = put_cubes(state, S.MARKET, {Cube.GREEN: 1})
     state = put_cubes(state, S.TRAVEL, {Cube.PINK: 1})
     state = arrange_market(state, [5, 2, 8], [1, 3, 4, 6, 7])
     state = give(state, PLAYER, grain=3, cubes={Cube.BROWN: 1})
     trace: list[str] = []
+    if not skip:
+        return apply(state, TakeCube(S.CRAFTS, Cube.GREEN), trace=trace), trace
     return take(state, S.CRAFTS, Cube.GREEN, trace), trace
 
 
@@ -218,8 +274,8 @@ def test_amb39_state_checks_refuse_carlas_market_day_under_b() -> None:
 
 def test_the_solo_readings_are_inert_in_2011_and_argued_so() -> None:
     """The 2011 edition has no solo mode: each other letter has the argument, not a witness."""
-    assert sorted(SOLO_READINGS) == ["AMB-37", "AMB-38", "AMB-39"]
-    for amb, letters in (("AMB-37", "bc"), ("AMB-38", "b"), ("AMB-39", "b")):
+    assert sorted(SOLO_READINGS) == ["AMB-36", "AMB-37", "AMB-38", "AMB-39"]
+    for amb, letters in (("AMB-36", "b"), ("AMB-37", "bc"), ("AMB-38", "b"), ("AMB-39", "b")):
         for letter in letters:
             assert "no solo mode" in NEVER_PART[amb, ORIGINAL, letter]
             assert (WITNESSES / f"{amb}-{BB}-a-{letter}.json").exists()
@@ -227,7 +283,8 @@ def test_the_solo_readings_are_inert_in_2011_and_argued_so() -> None:
 
 @pytest.mark.parametrize(
     "stem",
-    [f"{amb}-{BB}-a-{x}" for amb, x in (("AMB-37", "b"), ("AMB-37", "c"), ("AMB-38", "b"), ("AMB-39", "b"))],
+    [f"{amb}-{BB}-a-{x}" for amb, x in (("AMB-36", "b"), ("AMB-37", "b"), ("AMB-37", "c"), ("AMB-38", "b"))]
+    + [f"AMB-39-{BB}-a-b"],
 )
 def test_solo_witness_stops_diverging_when_the_switch_is_ignored(
     stem: str, monkeypatch: pytest.MonkeyPatch

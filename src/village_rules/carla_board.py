@@ -42,8 +42,10 @@ class CarlaBoard:
     """Her reaction to that cube (market, church: SOLO-16, SOLO-20) is done."""
     quill: bool = False
     """The cube passed a quill: one of her members dies once the reaction is done (SOLO-14)."""
+    action_waits: ActionSpace | None = None
+    """AMB-36 b: the space of the player's action, held until Carla's steps are done."""
 
     @property
     def idle(self) -> bool:
         """No step of Carla's is owed."""
-        return self.look_for is None and self.took_from is None
+        return self.look_for is None and self.took_from is None and self.action_waits is None

@@ -104,9 +104,7 @@ def _ambiguities(args: argparse.Namespace) -> int:
                 print(f"  divergence {edition} {default}/{other}: {status}")
     for fixed in FIXED:
         kind = "readings do not change play"
-        if fixed.open_work:
-            kind = "changes play, open work"
-        elif fixed.plays_differently:
+        if fixed.plays_differently:
             kind = "changes play, selected outside --reading"
         print(f"{fixed.amb}  {fixed.title}")
         print(f"  {kind}: {fixed.why}")

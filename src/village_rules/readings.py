@@ -270,6 +270,18 @@ _SOLO_READINGS: tuple[Reading, ...] = (
     # The solo mode against Carla (2023 pp. 15-19, issue 10); inert in 2011, which has no
     # solo mode (NEVER_PART below).
     Reading(
+        "AMB-36",
+        "When Carla takes her cube (solo)",
+        "carla_take_time",
+        (
+            ("a", "after the player's whole action (and its deaths)"),
+            ("b", "at once after the player's cube, before the action: her take, reaction and death first"),
+        ),
+        _both("a"),
+        "2023 p. 17 example: Chris serves, the market day ends, 'Now it's Carla's \'turn\''; "
+        "p. 17 Tip: cubes placed 'in the order you took them'",
+    ),
+    Reading(
         "AMB-37",
         "A face-up fate tile passed again (solo)",
         "fate_tile_passed_again",
@@ -319,6 +331,7 @@ NEVER_PART: Mapping[tuple[str, str, str], str] = {
         "quill passes in one action need at least 11 time while the dearest action costs 8 "
         "(specs/ambiguities.md AMB-08)"
     ),
+    ("AMB-36", ORIGINAL, "b"): _NO_SOLO_2011,
     ("AMB-37", ORIGINAL, "b"): _NO_SOLO_2011,
     ("AMB-37", ORIGINAL, "c"): _NO_SOLO_2011,
     ("AMB-38", ORIGINAL, "b"): _NO_SOLO_2011,
@@ -432,8 +445,6 @@ class Fixed:
     title: str
     why: str
     plays_differently: bool
-    open_work: bool = False
-    """The other reading changes play and is not implemented yet (said in `why`)."""
 
 
 FIXED: tuple[Fixed, ...] = (
@@ -500,14 +511,6 @@ FIXED: tuple[Fixed, ...] = (
         True,
     ),
     # The solo mode (2023 pp. 15-19), issue 10.
-    Fixed(
-        "AMB-36",
-        "When Carla takes her cube (solo)",
-        "not an option yet: reading b (her take before the player's action) changes play but "
-        "needs an engine step that holds the player's action while Carla's steps run",
-        True,
-        open_work=True,
-    ),
     Fixed(
         "AMB-40",
         "The solo back of the mass overview card",

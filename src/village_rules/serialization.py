@@ -159,6 +159,8 @@ def _carla_json(c: CarlaBoard) -> dict[str, Json]:
         "took_from": None if c.took_from is None else c.took_from.value,
         "reacted": c.reacted,
         "quill": c.quill,
+        # AMB-36 b only: the key is left out while no action is held, so states stay as before
+        **({"action_waits": c.action_waits.value} if c.action_waits is not None else {}),
     }
 
 
@@ -516,7 +518,7 @@ class _Decoder:
         if solo is None:
             raise self.fail("$.carla", f"{rules.data.edition} has no solo mode (SOLO-01)")
         keys = {"space", "last_cube", "fate", "look_for", "look_from", "took_from", "reacted", "quill"}
-        c = self.obj(raw, "$.carla", keys)
+        c = self.obj(raw, "$.carla", keys | ({"action_waits"} & _keys(raw)))  # AMB-36 b only
 
         def opt(cls: type[E], key: str) -> E | None:
             return None if c[key] is None else self.enum(cls, c[key], f"$.carla.{key}")
@@ -535,6 +537,7 @@ class _Decoder:
             took_from=opt(ActionSpace, "took_from"),
             reacted=self.bool_(c["reacted"], "$.carla.reacted"),
             quill=self.bool_(c["quill"], "$.carla.quill"),
+            action_waits=opt(ActionSpace, "action_waits") if "action_waits" in c else None,
         )
 
     def consistency(self, state: GameState) -> None:

@@ -150,6 +150,15 @@ def _solo_reading_problems(state: GameState, carla: CarlaBoard, solo: SoloData) 
                 out.append(("$.carla.fate", f"AMB-37 c: the {name} set is reshuffled once all are up"))
     if state.rules.reading("AMB-38") == "b" and carla.quill and carla.reacted:
         out.append(("$.carla.quill", "AMB-38 b: Carla's death comes before her reaction"))
+    if carla.action_waits is not None:
+        if state.rules.reading("AMB-36") != "b":
+            out.append(("$.carla.action_waits", "only AMB-36 b holds the player's action for Carla's steps"))
+        elif state.turn is None:
+            out.append(("$.carla.action_waits", "a held action belongs to the player's turn"))
+        if isinstance(state.pending, ChooseAction):
+            out.append(("$.pending", "AMB-36 b: the held action begins only after Carla's steps"))
+    elif carla.look_for is not None and state.rules.reading("AMB-36") == "b":
+        out.append(("$.carla.look_for", "AMB-36 b: Carla takes her cube before the player's action"))
     day = state.market_day
     if state.rules.reading("AMB-39") == "b" and day is not None and day.trigger == CARLA:
         out.append(("$.market_day.trigger", "AMB-39 b: Carla only takes the frontmost customer"))

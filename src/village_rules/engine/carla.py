@@ -58,6 +58,22 @@ def owe_take(state: GameState, space: ActionSpace, cube: Cube, ctx: Ctx) -> Game
     return replace(state, carla=replace(board(state), look_for=cube, look_from=space))
 
 
+def hold_action(state: GameState, space: ActionSpace) -> GameState:
+    """AMB-36 b: Carla takes her cube at once after the player's, before the action: the
+    action on `space` waits until her take, reaction and death are done."""
+    return replace(state, carla=replace(board(state), action_waits=space))
+
+
+def held_action(state: GameState) -> ActionSpace | None:
+    """AMB-36 b: the space of the player's action still held for Carla's steps, if any."""
+    return board(state).action_waits
+
+
+def release(state: GameState) -> GameState:
+    """AMB-36 b: Carla's steps are done; the player's held action begins."""
+    return replace(state, carla=replace(board(state), action_waits=None))
+
+
 def clockwise_from(state: GameState, space: ActionSpace) -> list[ActionSpace]:
     """`space` and then the action spaces in the clockwise order of Carla's board."""
     order = solo_data(state).space_order
