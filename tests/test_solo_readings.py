@@ -27,6 +27,8 @@ from village_rules.components import (
     OnChurch,
 )
 from village_rules.divergence import replay_both, search
+from village_rules.engine import carla, market_day
+from village_rules.errors import StateFormatError
 from village_rules.pending import ChooseAction, ChooseTurn, FateReveal, MarketChoice
 from village_rules.readings import NEVER_PART, ORIGINAL, SOLO_READINGS
 from village_rules.rules import Rules, Variant
@@ -125,6 +127,8 @@ def test_amb36_state_checks_follow_the_reading() -> None:
     assert ("$.carla.action_waits", "only AMB-36 b holds the player's action for Carla's steps") in (
         phase_problems(a)
     )
+    with pytest.raises(StateFormatError, match=r"\$\.carla\.action_waits: only AMB-36 b"):
+        from_json(to_json(a))  # a state JSON says which field and reading it breaks
     asked = b.with_pending(ChooseAction(PLAYER, S.CRAFTS))
     assert ("$.pending", "AMB-36 b: the held action begins only after Carla's steps") in phase_problems(asked)
 
@@ -310,3 +314,26 @@ def test_diverge_searches_a_solo_reading_with_one_player(capsys: pytest.CaptureF
     assert "1 players" in capsys.readouterr().out
     assert main(["diverge", "AMB-39", "--edition", "original-2011", "--players", "1"]) == 2
     assert "SET-01" in capsys.readouterr().err
+
+
+def test_the_state_checks_catch_an_engine_that_ignores_amb39_b(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The AMB-39 b state check is not vacuous: an engine that still holds Carla's market
+    day under b (injected) is caught at the very state it reaches."""
+    monkeypatch.setattr(carla, "take_frontmost", lambda state, ctx: market_day.start(state, CARLA, ctx))
+    state, _ = market_cube_for_carla("b")
+    assert state.market_day is not None and state.market_day.trigger == CARLA
+    problem = ("$.market_day.trigger", "AMB-39 b: Carla only takes the frontmost customer")
+    assert problem in phase_problems(state)
+
+
+def test_the_state_checks_catch_an_engine_that_ignores_amb36_b(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The AMB-36 b state check is not vacuous: a core that never looks at the held action
+    (injected) lets the turn end without the player's action, and the held action left
+    behind is caught."""
+    monkeypatch.setattr(carla, "held_action", lambda state: None)
+    state = put_cubes(solo({"AMB-36": "b"}), S.CHURCH, {Cube.PINK: 2})
+    state = apply(state, TakeCube(S.CHURCH, Cube.PINK))
+    assert isinstance(state.pending, ChooseTurn) and state.carla is not None
+    assert state.carla.action_waits is S.CHURCH
+    problem = ("$.carla.action_waits", "a held action belongs to the player's turn")
+    assert problem in phase_problems(state)
