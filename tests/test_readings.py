@@ -197,8 +197,11 @@ def test_cli_ambiguities_lists_the_register(capsys: pytest.CaptureFixture[str]) 
     assert "readings do not change play" in out
     # Only the solo entries whose other reading is recorded but not selectable (issue 10).
     pending = {f.amb for f in FIXED if f.option_pending}
-    assert pending == {"AMB-36", "AMB-37", "AMB-38", "AMB-39", "AMB-41", "AMB-42"}
+    assert pending == {"AMB-41", "AMB-42"}
     assert out.count("changes play, not an option yet") == len(pending)
+    assert "big-box-2023 a, original-2011 a (solo only: inert in original-2011" in out  # AMB-36..39
+    assert "divergence big-box-2023 a/c: specs/witnesses/AMB-37-big-box-2023-a-c.json" in out
+    assert "divergence original-2011 a/b: no witness: the 2011 edition has no solo mode" in out
     assert "changes play, selected outside --reading" in out  # AMB-11, AMB-35
     assert "divergence original-2011 a/b: specs/witnesses/AMB-15-original-2011-a-b.json" in out
     assert "divergence big-box-2023 a/b: no witness: with the shipped 2023 data" in out  # AMB-08

@@ -48,8 +48,10 @@ class CarlaBoard:
     end_in_market_of: int | None = None
     """END-01 during a market day: the seat that triggered that market day (in solo the
     player's turn may hold Carla's market day), for END-02 / END-04 (p. 13, p. 18)."""
+    action_waits: ActionSpace | None = None
+    """AMB-36 b: the space of the player's action, held until Carla's steps are done."""
 
     @property
     def idle(self) -> bool:
         """No step of Carla's is owed."""
-        return self.look_for is None and self.took_from is None
+        return self.look_for is None and self.took_from is None and self.action_waits is None

@@ -20,7 +20,7 @@ from village_rules.divergence import LEGAL, NoDivergenceError, Witness, search
 from village_rules.errors import ReadingError
 from village_rules.loader import EDITIONS
 from village_rules.play import GameLog
-from village_rules.readings import BIG_BOX, FIXED, NEVER_PART, READINGS, parse_choice, reading
+from village_rules.readings import BIG_BOX, FIXED, NEVER_PART, READINGS, SOLO_READINGS, parse_choice, reading
 
 WITNESS_FORMAT = "village-rules-witness"
 WITNESSES = Path(__file__).resolve().parents[2] / "specs" / "witnesses"
@@ -65,7 +65,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("amb", nargs="?", help="the register entry, e.g. AMB-26")
     p.add_argument("--all", action="store_true", help="every switchable entry, every edition")
     p.add_argument("--edition", choices=EDITIONS, default=BIG_BOX)
-    p.add_argument("--players", type=int, default=2)
+    p.add_argument("--players", type=int, help="default 2; 1 (a solo game) for a solo reading")
     p.add_argument("--seed", type=int, default=0, help="the setup seed of the game")
     p.add_argument("--readings", help="the two letters to compare, e.g. a,c (default: default vs another)")
     p.add_argument("--examples", type=int, default=300, help="games Hypothesis tries before giving up")
@@ -88,6 +88,8 @@ def _ambiguities(args: argparse.Namespace) -> int:
         for letter, meaning in entry.letters:
             print(f"  {letter}: {meaning}")
         defaults = ", ".join(f"{e} {entry.default(e)}" for e in EDITIONS)
+        if entry.amb in SOLO_READINGS:
+            defaults += " (solo only: inert in original-2011, which has no solo mode)"
         print(f"  default: {defaults}  ({entry.why_default})")
         for edition in EDITIONS:
             default = entry.default(edition)
@@ -134,10 +136,11 @@ def _diverge(args: argparse.Namespace) -> int:
         raise ReadingError("diverge: name an entry (e.g. AMB-26) or give --all")
     failed = 0
     for amb, edition, (left, right) in jobs:
+        if args.all and (amb, edition, right) in NEVER_PART:
+            continue  # the argument stands in for a witness
+        players = args.players if args.players is not None else (1 if amb in SOLO_READINGS else 2)
         try:
-            w = search(
-                amb, edition, args.players, letters=(left, right), seed=args.seed, examples=args.examples
-            )
+            w = search(amb, edition, players, letters=(left, right), seed=args.seed, examples=args.examples)
         except NoDivergenceError as exc:
             print(f"{amb} {edition} {left}/{right}: {exc}")
             failed += 1

@@ -213,10 +213,9 @@ def search(
     shrunk, not proven minimal."""
     entry = reading(amb)
     data = builtin_edition(edition)
-    if players not in data.player_counts:
-        raise SetupError(
-            RuleId.SET_01, f"{edition} is for {data.min_players}-{data.max_players} players, not {players}"
-        )
+    if not data.supports_players(players):  # 1 is a solo game where the edition has one
+        counts = ", ".join(map(str, data.playable_counts))
+        raise SetupError(RuleId.SET_01, f"{edition} is for {counts} players, not {players}")
     if letters is None:
         default = entry.default(edition)
         letters = (default, next(x for x in entry.letter_names if x != default))

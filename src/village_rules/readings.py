@@ -266,7 +266,64 @@ _READINGS: tuple[Reading, ...] = (
     ),
 )
 
-READINGS: tuple[Reading, ...] = tuple(sorted(_READINGS, key=lambda r: r.amb))
+_SOLO_READINGS: tuple[Reading, ...] = (
+    # The solo mode against Carla (2023 pp. 15-19, issue 10); inert in 2011, which has no
+    # solo mode (NEVER_PART below).
+    Reading(
+        "AMB-36",
+        "When Carla takes her cube (solo)",
+        "carla_take_time",
+        (
+            ("a", "after the player's whole action (and its deaths)"),
+            ("b", "at once after the player's cube, before the action: her take, reaction and death first"),
+        ),
+        _both("a"),
+        "2023 p. 17 example: Chris serves, the market day ends, 'Now it's Carla's \'turn\''; "
+        "p. 17 Tip: cubes placed 'in the order you took them'",
+    ),
+    Reading(
+        "AMB-37",
+        "A face-up fate tile passed again (solo)",
+        "fate_tile_passed_again",
+        (
+            ("a", "a face-up tile stays up and counts again whenever a cube passes it (a quill kills again)"),
+            ("b", "a tile counts only when it is turned up; passed again face up it does nothing"),
+            ("c", "once all tiles of a set are up, the set is shuffled face down again"),
+        ),
+        _both("a"),
+        "2023 p. 16 step 6 shuffles the tiles face down once; nothing in pp. 15-19 turns a tile back "
+        "or reshuffles it, and p. 17 'a quill is now visible' stays visible",
+    ),
+    Reading(
+        "AMB-38",
+        "Carla's death before or after her reaction (solo)",
+        "carla_death_order",
+        (
+            ("a", "her reaction (market day, church) first, then the death"),
+            ("b", "the death as soon as the quill shows, then her reaction"),
+        ),
+        _both("a"),
+        "2023 p. 12 / p. 5 for every player: 'First finish your chosen action', then the member dies",
+    ),
+    Reading(
+        "AMB-39",
+        "Carla's market day (solo)",
+        "carla_market_day",
+        (
+            ("a", "her market cube holds a market day she triggered: she serves, then the player may sell"),
+            ("b", "she only takes the frontmost customer; no market day is held"),
+        ),
+        _both("a"),
+        "2023 p. 18 'or Carla has triggered the market day'; p. 15 'All the rules of the base game apply'",
+    ),
+)
+
+READINGS: tuple[Reading, ...] = tuple(sorted((*_READINGS, *_SOLO_READINGS), key=lambda r: r.amb))
+
+SOLO_READINGS: frozenset[str] = frozenset(r.amb for r in _SOLO_READINGS)
+"""The entries that act only in a solo game (`village-rules diverge` searches them with 1 player)."""
+
+_NO_SOLO_2011 = "the 2011 edition has no solo mode (1 player is refused, SET-01): a solo reading never acts"
 
 NEVER_PART: Mapping[tuple[str, str, str], str] = {
     ("AMB-08", BIG_BOX, "b"): (
@@ -274,6 +331,11 @@ NEVER_PART: Mapping[tuple[str, str, str], str] = {
         "quill passes in one action need at least 11 time while the dearest action costs 8 "
         "(specs/ambiguities.md AMB-08)"
     ),
+    ("AMB-36", ORIGINAL, "b"): _NO_SOLO_2011,
+    ("AMB-37", ORIGINAL, "b"): _NO_SOLO_2011,
+    ("AMB-37", ORIGINAL, "c"): _NO_SOLO_2011,
+    ("AMB-38", ORIGINAL, "b"): _NO_SOLO_2011,
+    ("AMB-39", ORIGINAL, "b"): _NO_SOLO_2011,
 }
 """(AMB, edition, other letter) → why the default and that letter never part there: the
 argument that stands in for a stored witness (issue 9)."""
@@ -452,34 +514,6 @@ FIXED: tuple[Fixed, ...] = (
         True,
     ),
     # The solo mode (2023 pp. 15-19), issue 10.
-    Fixed(
-        "AMB-36",
-        "When Carla takes her cube",
-        "chosen a: after the player's action; b (before it) is not an option yet",
-        True,
-        option_pending=True,
-    ),
-    Fixed(
-        "AMB-37",
-        "A face-up fate tile passed again",
-        "chosen a: it counts again; b (only once) and c (reshuffled) are not an option yet",
-        True,
-        option_pending=True,
-    ),
-    Fixed(
-        "AMB-38",
-        "Carla's death before or after her reaction",
-        "chosen a: the reaction first; b (the death first) is not an option yet",
-        True,
-        option_pending=True,
-    ),
-    Fixed(
-        "AMB-39",
-        "Carla's market day",
-        "chosen a: a market day she triggered; b (her customer only) is not an option yet",
-        True,
-        option_pending=True,
-    ),
     Fixed(
         "AMB-40",
         "The solo back of the mass overview card",

@@ -162,6 +162,8 @@ def _carla_json(c: CarlaBoard) -> dict[str, Json]:
         # Written only when set, so solo states stored before these fields still load.
         **({"well_turn": True} if c.well_turn else {}),
         **({"end_in_market_of": c.end_in_market_of} if c.end_in_market_of is not None else {}),
+        # AMB-36 b only: the key is left out while no action is held, so states stay as before
+        **({"action_waits": c.action_waits.value} if c.action_waits is not None else {}),
     }
 
 
@@ -519,7 +521,7 @@ class _Decoder:
         if solo is None:
             raise self.fail("$.carla", f"{rules.data.edition} has no solo mode (SOLO-01)")
         keys = {"space", "last_cube", "fate", "look_for", "look_from", "took_from", "reacted", "quill"}
-        c = self.obj(raw, "$.carla", keys | ({"well_turn", "end_in_market_of"} & _keys(raw)))
+        c = self.obj(raw, "$.carla", keys | ({"well_turn", "end_in_market_of", "action_waits"} & _keys(raw)))
 
         def opt(cls: type[E], key: str) -> E | None:
             return None if c[key] is None else self.enum(cls, c[key], f"$.carla.{key}")
@@ -544,6 +546,7 @@ class _Decoder:
                 if c.get("end_in_market_of") is None
                 else self.int_(c["end_in_market_of"], "$.carla.end_in_market_of", 0, 1)
             ),
+            action_waits=opt(ActionSpace, "action_waits") if "action_waits" in c else None,
         )
 
     def consistency(self, state: GameState) -> None:

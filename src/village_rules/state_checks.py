@@ -48,7 +48,7 @@ from village_rules.actions import (
     Well,
     format_action,
 )
-from village_rules.carla_board import CARLA
+from village_rules.carla_board import CARLA, CarlaBoard
 from village_rules.components import ActionSpace, Compensation, OnCouncil
 from village_rules.edition import RewardKind
 from village_rules.engine.core import legal_actions
@@ -74,6 +74,7 @@ from village_rules.pending import (
     RefillDraw,
     SeedDraw,
 )
+from village_rules.solo_data import FateTile, SoloData
 from village_rules.state import PLAYER_COLOURS, GameState
 
 Problem = tuple[str, str]
@@ -135,6 +136,36 @@ def _solo_problems(state: GameState) -> list[Problem]:
         out.append(("$.carla.well_turn", "only during the player's well turn, in which Carla does nothing"))
     if carla.end_in_market_of is not None and state.end_triggered_by is None:
         out.append(("$.carla.end_in_market_of", "records the market day the end was triggered in"))
+    return out + _solo_reading_problems(state, carla, solo)
+
+
+def _solo_reading_problems(state: GameState, carla: CarlaBoard, solo: SoloData) -> list[Problem]:
+    """What the solo readings reach (AMB-37, AMB-38, AMB-39; specs/ambiguities.md)."""
+    out: list[Problem] = []
+    fate = list(zip(carla.fate, solo.fate_slots, strict=True))
+    amb37 = state.rules.reading("AMB-37")
+    if carla.quill:
+        shows = [t for t, where in fate if where.space == carla.space]
+        if FateTile.QUILL not in shows and not (amb37 == "c" and None in shows):
+            out.append(("$.carla.quill", "Carla owes a death only for a quill where her last cube went"))
+    if amb37 == "c":
+        for name in sorted({where.tile_set for where in solo.fate_slots}):
+            if all(t is not None for t, where in fate if where.tile_set == name):
+                out.append(("$.carla.fate", f"AMB-37 c: the {name} set is reshuffled once all are up"))
+    if state.rules.reading("AMB-38") == "b" and carla.quill and carla.reacted:
+        out.append(("$.carla.quill", "AMB-38 b: Carla's death comes before her reaction"))
+    if carla.action_waits is not None:
+        if state.rules.reading("AMB-36") != "b":
+            out.append(("$.carla.action_waits", "only AMB-36 b holds the player's action for Carla's steps"))
+        elif state.turn is None:
+            out.append(("$.carla.action_waits", "a held action belongs to the player's turn"))
+        if isinstance(state.pending, ChooseAction):
+            out.append(("$.pending", "AMB-36 b: the held action begins only after Carla's steps"))
+    elif carla.look_for is not None and state.rules.reading("AMB-36") == "b":
+        out.append(("$.carla.look_for", "AMB-36 b: Carla takes her cube before the player's action"))
+    day = state.market_day
+    if state.rules.reading("AMB-39") == "b" and day is not None and day.trigger == CARLA:
+        out.append(("$.market_day.trigger", "AMB-39 b: Carla only takes the frontmost customer"))
     return out
 
 

@@ -58,6 +58,22 @@ def owe_take(state: GameState, space: ActionSpace, cube: Cube, ctx: Ctx) -> Game
     return replace(state, carla=replace(board(state), look_for=cube, look_from=space))
 
 
+def hold_action(state: GameState, space: ActionSpace) -> GameState:
+    """AMB-36 b: Carla takes her cube at once after the player's, before the action: the
+    action on `space` waits until her take, reaction and death are done."""
+    return replace(state, carla=replace(board(state), action_waits=space))
+
+
+def held_action(state: GameState) -> ActionSpace | None:
+    """AMB-36 b: the space of the player's action still held for Carla's steps, if any."""
+    return board(state).action_waits
+
+
+def release(state: GameState) -> GameState:
+    """AMB-36 b: Carla's steps are done; the player's held action begins."""
+    return replace(state, carla=replace(board(state), action_waits=None))
+
+
 def clockwise_from(state: GameState, space: ActionSpace) -> list[ActionSpace]:
     """`space` and then the action spaces in the clockwise order of Carla's board."""
     order = solo_data(state).space_order
@@ -115,7 +131,9 @@ def _take(state: GameState, space: ActionSpace, cube: Cube, ctx: Ctx) -> tuple[G
             shown = carla.fate[slot]
             if shown is None:
                 return state, FateReveal(slot)
-            ctx.fire(RuleId.SOLO_14)  # a face-up tile passed again shows what it shows (AMB-37)
+            if state.rules.reading("AMB-37") == "b":  # a tile counts only when turned up
+                return state, None
+            ctx.fire(RuleId.SOLO_14)  # a face-up tile passed again shows what it shows (AMB-37 a)
             return replace(state, carla=replace(carla, quill=shown is FateTile.QUILL)), None
     return state, None
 
@@ -168,7 +186,21 @@ def reveal(state: GameState, pending: FateReveal, action: Action, ctx: Ctx) -> G
     carla = board(state)
     fate = list(carla.fate)
     fate[pending.slot] = action.tile
+    if state.rules.reading("AMB-37") == "c":
+        fate = reshuffled(state, fate, pending.slot)
     return replace(state, carla=replace(carla, fate=tuple(fate), quill=action.tile is FateTile.QUILL))
+
+
+def reshuffled(state: GameState, fate: list[FateTile | None], slot: int) -> list[FateTile | None]:
+    """AMB-37 c: once every tile of `slot`'s set is face up, the set is shuffled face down
+    again (the tile just turned up still counts), so a later lap turns its tiles up anew."""
+    slots = solo_data(state).fate_slots
+    name = slots[slot].tile_set
+    same = [i for i, where in enumerate(slots) if where.tile_set == name]
+    if all(fate[i] is not None for i in same):
+        for i in same:
+            fate[i] = None
+    return fate
 
 
 # --- her steps after the player's action --------------------------------------------------
@@ -191,6 +223,9 @@ def next_step(state: GameState, ctx: Ctx) -> tuple[GameState, Pending | None] | 
         return _take(state, space, colour, ctx)
     if carla.took_from is None:
         return None
+    if carla.quill and not carla.reacted and state.rules.reading("AMB-38") == "b":
+        state = carla_dies(state, carla.took_from, ctx)  # AMB-38 b: the death as the quill shows
+        return replace(state, carla=replace(board(state), quill=False)), None
     if not carla.reacted:
         state = replace(state, carla=replace(carla, reacted=True))
         return react(state, carla.took_from, ctx), None
@@ -204,6 +239,8 @@ def react(state: GameState, space: ActionSpace, ctx: Ctx) -> GameState:
     ctx.fire(RuleId.SOLO_15)
     if space is ActionSpace.MARKET:
         ctx.fire(RuleId.SOLO_16)  # Carla holds a market day and serves the frontmost customer
+        if state.rules.reading("AMB-39") == "b":
+            return take_frontmost(state, ctx)
         return market_day.start(state, CARLA, ctx)
     if space is ActionSpace.CHURCH:
         reserve = [
@@ -218,6 +255,18 @@ def react(state: GameState, space: ActionSpace, ctx: Ctx) -> GameState:
         _, index = min(reserve)
         return _move(state, index, BLACK_BAG)
     return state
+
+
+def take_frontmost(state: GameState, ctx: Ctx) -> GameState:
+    """AMB-39 b: Carla only takes the frontmost available customer; no market day is held,
+    so the player sells nothing and the market is not refilled (MKT-06 closes a market day)."""
+    front = next((t for t in state.market_available if t is not None), None)
+    if front is None:
+        return state
+    ctx.fire(RuleId.SOLO_18)
+    p = state.players[CARLA]
+    state = state.with_player(CARLA, replace(p, customers=(*p.customers, front)))
+    return replace(state, market_available=tuple(None if t == front else t for t in state.market_available))
 
 
 def market_turn(state: GameState, ctx: Ctx) -> GameState:

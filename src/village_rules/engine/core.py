@@ -784,6 +784,9 @@ def _next_step(state: GameState, ctx: Ctx) -> tuple[GameState, Pending | None]:
         return market_day.finish(state, ctx), None
     if state.turn is not None:
         seat = state.turn.seat
+        held = carla.held_action(state) if state.is_solo else None
+        if held is not None:  # solo, AMB-36 b: Carla's steps, then the player's action
+            return carla.next_step(state, ctx) or turn.begin_action(carla.release(state), seat, held, ctx)
         state, dying = resolve_deaths(state, seat, ctx)
         if dying is not None:
             return state, dying

@@ -107,6 +107,8 @@ def effect(state: GameState, seat: int, action: Action, ctx: Ctx) -> tuple[GameS
             state = take_cube(state, seat, action, ctx)
             if state.is_solo:
                 state = carla.owe_take(state, space, action.cube, ctx)  # solo: her take follows
+                if state.rules.reading("AMB-36") == "b":
+                    return carla.hold_action(state, space), None  # her steps first
             return begin_action(state, seat, space, ctx)
         case Well(space, _):
             return begin_action(state, seat, space, ctx)
