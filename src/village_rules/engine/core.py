@@ -55,6 +55,7 @@ from village_rules.engine import (
     carla,
     council_chamber,
     crafts,
+    family,
     market_day,
     mass,
     seeding,
@@ -300,6 +301,10 @@ def _generate(state: GameState) -> list[Action]:
             if state.rules.reading("AMB-03") == "b":  # the full-payout check, as in _allowed
                 offered = [a for a in offered if supply.payout_shortfall(state, seat, a) is None]
             return [*offered, Skip()]
+        case ChooseAction(seat, ActionSpace.FAMILY):
+            # ~13 candidates, one per member on the board: legal by construction
+            # (family.legal); only the birth depends on an unborn member.
+            return [*family.legal(state, seat), Skip()]
         case ChooseAction() | MarketChoice() | MassBuy() | MassAdvance():
             seat = state.current_player()
             check = _step_precondition(state)
