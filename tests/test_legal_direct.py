@@ -1,7 +1,8 @@
-"""The family step's direct generator (`engine/family.py:legal`, reached from
-`core._generate`): it equals the generate-and-filter oracle at every family step of seeded
-games under both AMB-24 readings, and the fuzzer's every-step check (`play_game`, the
-invariant `structure.legal_set`) catches a wrong one."""
+"""The direct generators of the family step (`engine/family.py:legal`) and the market
+choice (`engine/market_day.py:legal`), reached from `core._generate`: each equals the
+generate-and-filter oracle at every such step of seeded games under the readings that
+change it (AMB-24, AMB-06), and the fuzzer's every-step check (`play_game`, the invariant
+`structure.legal_set`) catches a wrong one."""
 
 from __future__ import annotations
 
@@ -13,11 +14,11 @@ import pytest
 from village_rules.actions import Action, Birth
 from village_rules.chance import sample
 from village_rules.components import FARMYARD, UNBORN, ActionSpace
-from village_rules.engine import family
+from village_rules.engine import family, market_day
 from village_rules.engine.core import apply, chance_outcomes, legal_actions, legal_actions_oracle
 from village_rules.fuzz import plan_game, play_game
 from village_rules.invariants import LEGAL_SET
-from village_rules.pending import ChooseAction
+from village_rules.pending import ChooseAction, MarketChoice
 from village_rules.rules import Variant
 from village_rules.setup import new_game
 from village_rules.state import GameState
@@ -79,3 +80,46 @@ def test_the_fuzzers_check_catches_a_family_generator_that_drops_a_call_home(
     assert found, "a wrong family generator went unnoticed"
     assert {v.invariant for v in found} == {LEGAL_SET}
     assert "missing ['call-home " in str(found[0])
+
+
+def _market_choices(edition: str, players: int, seed: int, variant: Variant) -> list[GameState]:
+    """Every market choice of a seeded random game."""
+    rng = random.Random(seed)
+    state = new_game(edition, players, seed, variant)
+    out = []
+    while not state.is_terminal:
+        if state.is_chance:
+            action = sample(chance_outcomes(state), rng)
+        else:
+            if isinstance(state.pending, MarketChoice):
+                out.append(state)
+            legal = legal_actions(state)
+            action = legal[rng.randrange(len(legal))]
+        state = apply(state, action)
+    return out
+
+
+@pytest.mark.parametrize("amb06", ["a", "b", "c"])
+@pytest.mark.parametrize(("edition", "players"), [("big-box-2023", 4), ("original-2011", 3)])
+def test_market_generator_equals_the_oracle(edition: str, players: int, amb06: str) -> None:
+    variant = Variant(readings={"AMB-06": amb06})
+    steps = [s for seed in range(8) for s in _market_choices(edition, players, seed, variant)]
+    assert len(steps) > 15
+    unaffordable = 0
+    for state in steps:
+        offered = legal_actions(state)
+        assert offered == legal_actions_oracle(state)
+        unaffordable += len(market_day.candidates(state, state.current_player())) > len(offered)
+    assert unaffordable  # the payment test refused a customer somewhere
+
+
+def test_the_fuzzers_check_catches_a_market_generator_without_the_payment_test(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    games = [plan_game(11, i, edition) for i, edition in enumerate(["big-box-2023", "original-2011"] * 3)]
+    assert not any(play_game(g).failed for g in games)  # the real generator passes
+    monkeypatch.setattr(market_day, "legal", market_day.candidates)  # every customer, paid or not
+    found = [v for g in games for v in play_game(g).violations]
+    assert found, "a wrong market generator went unnoticed"
+    assert {v.invariant for v in found} == {LEGAL_SET}
+    assert "extra ['serve " in str(found[0])

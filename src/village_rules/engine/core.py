@@ -312,7 +312,10 @@ def _generate(state: GameState) -> list[Action]:
             # ~13 candidates, one per member on the board: legal by construction
             # (family.legal); only the birth depends on an unborn member.
             return [*family.legal(state, seat), Skip()]
-        case ChooseAction() | MarketChoice() | MassBuy() | MassAdvance():
+        case MarketChoice(seat):
+            # one payment test per available customer (market_day.legal)
+            return market_day.legal(state, seat)
+        case ChooseAction() | MassBuy() | MassAdvance():
             seat = state.current_player()
             check = _step_precondition(state)
             return [a for a in _candidates(state) if _allowed(state, seat, a, check)]
