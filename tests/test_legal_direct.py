@@ -1,8 +1,9 @@
-"""The direct generators of the family step (`engine/family.py:legal`) and the market
-choice (`engine/market_day.py:legal`), reached from `core._generate`: each equals the
+"""The direct generators of the family step (`engine/family.py:legal`), the market
+choice (`engine/market_day.py:legal`) and the council chamber
+(`engine/council_chamber.py:legal`), reached from `core._generate`: each equals the
 generate-and-filter oracle at every such step of seeded games under the readings that
-change it (AMB-24, AMB-06), and the fuzzer's every-step check (`play_game`, the invariant
-`structure.legal_set`) catches a wrong one."""
+change it (AMB-24, AMB-06, AMB-03), and the fuzzer's every-step check (`play_game`, the
+invariant `structure.legal_set`) catches a wrong one."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ import pytest
 from village_rules.actions import Action, Birth
 from village_rules.chance import sample
 from village_rules.components import FARMYARD, UNBORN, ActionSpace
-from village_rules.engine import family, market_day
+from village_rules.engine import council_chamber, family, market_day
 from village_rules.engine.core import apply, chance_outcomes, legal_actions, legal_actions_oracle
 from village_rules.fuzz import plan_game, play_game
 from village_rules.invariants import LEGAL_SET
@@ -123,3 +124,57 @@ def test_the_fuzzers_check_catches_a_market_generator_without_the_payment_test(
     assert found, "a wrong market generator went unnoticed"
     assert {v.invariant for v in found} == {LEGAL_SET}
     assert "extra ['serve " in str(found[0])
+
+
+@pytest.mark.parametrize("amb03", ["a", "b"])
+@pytest.mark.parametrize(("edition", "players"), [("big-box-2023", 4), ("original-2011", 3)])
+def test_council_generator_equals_the_oracle(edition: str, players: int, amb03: str) -> None:
+    variant = Variant(readings={"AMB-03": amb03})
+    steps = [
+        s
+        for seed in range(4)
+        for s in _steps_at(edition, players, seed, variant, ActionSpace.COUNCIL_CHAMBER)
+    ]
+    assert len(steps) > 20
+    refused = 0
+    for state in steps:
+        offered = legal_actions(state)
+        assert offered == legal_actions_oracle(state)
+        refused += len(council_chamber.candidates(state, state.current_player())) + 1 > len(offered)
+    assert refused  # the payment or the privilege test refused a candidate somewhere
+
+
+def _steps_at(edition: str, players: int, seed: int, variant: Variant, space: ActionSpace) -> list[GameState]:
+    """Every action step on `space` of a seeded random game."""
+    return [
+        s
+        for s in _all_decisions(edition, players, seed, variant)
+        if isinstance(s.pending, ChooseAction) and s.pending.space is space
+    ]
+
+
+def _all_decisions(edition: str, players: int, seed: int, variant: Variant) -> list[GameState]:
+    rng = random.Random(seed)
+    state = new_game(edition, players, seed, variant)
+    out = []
+    while not state.is_terminal:
+        if state.is_chance:
+            action = sample(chance_outcomes(state), rng)
+        else:
+            out.append(state)
+            legal = legal_actions(state)
+            action = legal[rng.randrange(len(legal))]
+        state = apply(state, action)
+    return out
+
+
+def test_the_fuzzers_check_catches_a_council_generator_without_the_payment_test(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    games = [plan_game(11, i, edition) for i, edition in enumerate(["big-box-2023", "original-2011"] * 3)]
+    assert not any(play_game(g).failed for g in games)  # the real generator passes
+    monkeypatch.setattr(council_chamber, "legal", council_chamber.candidates)  # nothing refused
+    found = [v for g in games for v in play_game(g).violations]
+    assert found, "a wrong council generator went unnoticed"
+    assert {v.invariant for v in found} == {LEGAL_SET}
+    assert "extra ['council" in str(found[0])

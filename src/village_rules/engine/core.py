@@ -308,6 +308,12 @@ def _generate(state: GameState) -> list[Action]:
             if state.rules.reading("AMB-03") == "b":  # the full-payout check, as in _allowed
                 offered = [a for a in offered if supply.payout_shortfall(state, seat, a) is None]
             return [*offered, Skip()]
+        case ChooseAction(seat, ActionSpace.COUNCIL_CHAMBER):
+            # payable once per stage, not per member (council_chamber.legal)
+            offered = council_chamber.legal(state, seat)
+            if state.rules.reading("AMB-03") == "b":  # the full-payout check, as in _allowed
+                offered = [a for a in offered if supply.payout_shortfall(state, seat, a) is None]
+            return [*offered, Skip()]
         case ChooseAction(seat, ActionSpace.FAMILY):
             # ~13 candidates, one per member on the board: legal by construction
             # (family.legal); only the birth depends on an unborn member.
