@@ -1,9 +1,10 @@
 """The direct generators of the family step (`engine/family.py:legal`), the market
-choice (`engine/market_day.py:legal`) and the council chamber
-(`engine/council_chamber.py:legal`), reached from `core._generate`: each equals the
-generate-and-filter oracle at every such step of seeded games under the readings that
-change it (AMB-24, AMB-06, AMB-03), and the fuzzer's every-step check (`play_game`, the
-invariant `structure.legal_set`) catches a wrong one."""
+choice (`engine/market_day.py:legal`), the council chamber
+(`engine/council_chamber.py:legal`) and travel (`engine/travel.py:legal`), reached from
+`core._generate`: each equals the generate-and-filter oracle at every such step of seeded
+games under the readings that change it (AMB-24, AMB-06, AMB-03, AMB-17, AMB-18), and
+the fuzzer's every-step check (`play_game`, the invariant `structure.legal_set`) catches
+a wrong one."""
 
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ import pytest
 from village_rules.actions import Action, Birth
 from village_rules.chance import sample
 from village_rules.components import FARMYARD, UNBORN, ActionSpace
-from village_rules.engine import council_chamber, family, market_day
+from village_rules.engine import council_chamber, family, market_day, travel
 from village_rules.engine.core import apply, chance_outcomes, legal_actions, legal_actions_oracle
 from village_rules.fuzz import plan_game, play_game
 from village_rules.invariants import LEGAL_SET
@@ -178,3 +179,33 @@ def test_the_fuzzers_check_catches_a_council_generator_without_the_payment_test(
     assert found, "a wrong council generator went unnoticed"
     assert {v.invariant for v in found} == {LEGAL_SET}
     assert "extra ['council" in str(found[0])
+
+
+@pytest.mark.parametrize(
+    "readings",
+    [{}, {"AMB-17": "b"}, {"AMB-18": "b"}, {"AMB-03": "b"}],
+    ids=["defaults", "AMB-17 b", "AMB-18 b", "AMB-03 b"],
+)
+@pytest.mark.parametrize(("edition", "players"), [("big-box-2023", 4), ("original-2011", 3)])
+def test_travel_generator_equals_the_oracle(edition: str, players: int, readings: dict[str, str]) -> None:
+    variant = Variant(readings=readings)
+    steps = [s for seed in range(8) for s in _steps_at(edition, players, seed, variant, ActionSpace.TRAVEL)]
+    assert len(steps) >= 10
+    refused = 0
+    for state in steps:
+        offered = legal_actions(state)
+        assert offered == legal_actions_oracle(state)
+        refused += len(travel.candidates(state, state.current_player())) + 1 > len(offered)
+    assert refused
+
+
+def test_the_fuzzers_check_catches_a_travel_generator_without_the_payment_test(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    games = [plan_game(11, i, edition) for i, edition in enumerate(["big-box-2023", "original-2011"] * 3)]
+    assert not any(play_game(g).failed for g in games)  # the real generator passes
+    monkeypatch.setattr(travel, "legal", travel.candidates)  # nothing refused
+    found = [v for g in games for v in play_game(g).violations]
+    assert found, "a wrong travel generator went unnoticed"
+    assert {v.invariant for v in found} == {LEGAL_SET}
+    assert "extra ['travel" in str(found[0])

@@ -60,6 +60,7 @@ from village_rules.engine import (
     mass,
     seeding,
     supply,
+    travel,
     turn,
 )
 from village_rules.engine.common import take_cube, take_good
@@ -311,6 +312,12 @@ def _generate(state: GameState) -> list[Action]:
         case ChooseAction(seat, ActionSpace.COUNCIL_CHAMBER):
             # payable once per stage, not per member (council_chamber.legal)
             offered = council_chamber.legal(state, seat)
+            if state.rules.reading("AMB-03") == "b":  # the full-payout check, as in _allowed
+                offered = [a for a in offered if supply.payout_shortfall(state, seat, a) is None]
+            return [*offered, Skip()]
+        case ChooseAction(seat, ActionSpace.TRAVEL):
+            # each path's cost tested once, not per member (travel.legal)
+            offered = travel.legal(state, seat)
             if state.rules.reading("AMB-03") == "b":  # the full-payout check, as in _allowed
                 offered = [a for a in offered if supply.payout_shortfall(state, seat, a) is None]
             return [*offered, Skip()]
