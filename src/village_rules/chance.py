@@ -9,6 +9,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from fractions import Fraction
+from functools import lru_cache
 from math import lcm
 from typing import TypeVar
 
@@ -30,10 +31,22 @@ def sample(outcomes: Sequence[tuple[T, Fraction]], rng: random.Random) -> T:
 
 def uniform(items: Sequence[T]) -> list[tuple[T, Fraction]]:
     """Each item with the same probability 1 / len(items)."""
-    return [(x, Fraction(1, len(items))) for x in items]
+    if not items:
+        return []
+    p = _fraction(1, len(items))
+    return [(x, p) for x in items]
 
 
 def proportional(counts: Sequence[tuple[T, int]]) -> list[tuple[T, Fraction]]:
     """Each outcome with probability count / total (drawing a piece from a bag)."""
     total = sum(n for _, n in counts)
-    return [(x, Fraction(n, total)) for x, n in counts if n > 0]
+    return [(x, _fraction(n, total)) for x, n in counts if n > 0]
+
+
+@lru_cache(maxsize=4096)
+def _fraction(numerator: int, denominator: int) -> Fraction:
+    """`Fraction(numerator, denominator)`, kept: a third of all steps are draws from a bag
+    and building a `Fraction` (a Python-level gcd and normalisation) was a visible part of
+    each; the counts are small, so the same few hundred pairs recur. A `Fraction` is
+    immutable, so sharing one is safe."""
+    return Fraction(numerator, denominator)

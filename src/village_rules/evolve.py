@@ -41,9 +41,9 @@ else:
             return dataclasses.replace(obj, **changes)
         getter, index = spec
         values = list(getter(obj))
-        for name, value in changes.items():
-            at = index.get(name)
-            if at is None:
-                return dataclasses.replace(obj, **changes)
-            values[at] = value
+        try:
+            for name, value in changes.items():
+                values[index[name]] = value
+        except KeyError:
+            return dataclasses.replace(obj, **changes)
         return cls(*values)

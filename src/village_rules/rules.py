@@ -13,6 +13,11 @@ from village_rules.readings import normalise, reading
 _DEFAULTS: dict[tuple[str, str], str] = {}
 """(AMB ID, edition) -> its default letter, filled as the engine asks (`Variant.reading`)."""
 
+_IN_FORCE: dict[tuple[object, str, str], str] = {}
+"""(variant's choices, AMB ID, edition) -> the letter in force, filled as the engine asks
+(`Rules.reading`, called several times per step). A variant's choices are a normalised
+tuple and the register is a constant, so the letter for a key never changes."""
+
 
 @dataclass(frozen=True, slots=True)
 class Variant:
@@ -71,4 +76,9 @@ class Rules:
 
     def reading(self, amb: str) -> str:
         """The reading letter in force for the register entry `amb` (e.g. "AMB-26")."""
-        return self.variant.reading(amb, self.data.edition)
+        variant = self.variant
+        key = (variant.readings, amb, self.data.edition)  # a tuple (Variant.__post_init__)
+        letter = _IN_FORCE.get(key)
+        if letter is None:
+            letter = _IN_FORCE[key] = variant.reading(amb, self.data.edition)
+        return letter

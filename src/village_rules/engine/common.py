@@ -9,8 +9,11 @@ from village_rules.state import GameState
 
 def find_member(state: GameState, seat: int, location: Location, number: int) -> int | None:
     """Index of the seat's first member numbered `number` at `location`, if any."""
+    numbers = state.rules.data.family_numbers
+    kind = type(location)
     for i, loc in enumerate(state.players[seat].members):
-        if loc == location and state.number_of(i) == number:
+        # the class first: a location dataclass's == of two classes is two Python calls
+        if type(loc) is kind and loc == location and numbers[i] == number:
             return i
     return None
 
@@ -18,7 +21,9 @@ def find_member(state: GameState, seat: int, location: Location, number: int) ->
 def numbers_at(state: GameState, seat: int, location: Location) -> list[int]:
     """The distinct numbers of the seat's members at `location`, ascending."""
     numbers = state.rules.data.family_numbers
-    return sorted({numbers[i] for i, loc in enumerate(state.players[seat].members) if loc == location})
+    kind = type(location)  # the class first, as in find_member
+    members = state.players[seat].members
+    return sorted({numbers[i] for i, loc in enumerate(members) if type(loc) is kind and loc == location})
 
 
 def move_member(state: GameState, seat: int, index: int, to: Location) -> GameState:

@@ -55,10 +55,12 @@ from village_rules.engine import (
     carla,
     council_chamber,
     crafts,
+    family,
     market_day,
     mass,
     seeding,
     supply,
+    travel,
     turn,
 )
 from village_rules.engine.common import take_cube, take_good
@@ -220,17 +222,24 @@ def apply(state: GameState, action: Action, trace: list[str] | None = None) -> G
     ctx = Ctx(trace)
     if not _offered(state, action):
         _check(state, action)
-    state, sub = _perform(state, action, ctx)
-    return _settle(state, sub, ctx)
+    after, sub = _perform(state, action, ctx)
+    return _settle(after, sub, ctx, given=state)
 
 
 def _offered(state: GameState, action: Action) -> bool:
-    """Whether `action` is one of the very action objects `legal_actions` handed out for
-    this state (the usual case in a playout): then it is legal and well-typed as it is."""
+    """Whether `action` is one of the very action objects `legal_actions` (or, for a chance
+    event, `chance_outcomes`) handed out for this state (the usual case in a playout):
+    then it is legal and well-typed as it is."""
     cached = state.legal_cache
     if cached:
-        for legal in cached:
+        for legal in cached:  # noqa: SIM110 - a plain loop, cheaper than any() at every step
             if legal is action:
+                return True
+        return False
+    last = _last_chance
+    if last is not None and last[0] is state:
+        for outcome, _ in last[1]:
+            if outcome is action:
                 return True
     return False
 
@@ -300,7 +309,26 @@ def _generate(state: GameState) -> list[Action]:
             if state.rules.reading("AMB-03") == "b":  # the full-payout check, as in _allowed
                 offered = [a for a in offered if supply.payout_shortfall(state, seat, a) is None]
             return [*offered, Skip()]
-        case ChooseAction() | MarketChoice() | MassBuy() | MassAdvance():
+        case ChooseAction(seat, ActionSpace.COUNCIL_CHAMBER):
+            # payable once per stage, not per member (council_chamber.legal)
+            offered = council_chamber.legal(state, seat)
+            if state.rules.reading("AMB-03") == "b":  # the full-payout check, as in _allowed
+                offered = [a for a in offered if supply.payout_shortfall(state, seat, a) is None]
+            return [*offered, Skip()]
+        case ChooseAction(seat, ActionSpace.TRAVEL):
+            # each path's cost tested once, not per member (travel.legal)
+            offered = travel.legal(state, seat)
+            if state.rules.reading("AMB-03") == "b":  # the full-payout check, as in _allowed
+                offered = [a for a in offered if supply.payout_shortfall(state, seat, a) is None]
+            return [*offered, Skip()]
+        case ChooseAction(seat, ActionSpace.FAMILY):
+            # ~13 candidates, one per member on the board: legal by construction
+            # (family.legal); only the birth depends on an unborn member.
+            return [*family.legal(state, seat), Skip()]
+        case MarketChoice(seat):
+            # one payment test per available customer (market_day.legal)
+            return market_day.legal(state, seat)
+        case ChooseAction() | MassBuy() | MassAdvance():
             seat = state.current_player()
             check = _step_precondition(state)
             return [a for a in _candidates(state) if _allowed(state, seat, a, check)]
@@ -740,11 +768,21 @@ def _effect(state: GameState, seat: int, action: Action, ctx: Ctx) -> tuple[Game
 # --- settling -----------------------------------------------------------------------------
 
 
-def _settle(state: GameState, sub: Pending | None, ctx: Ctx) -> GameState:
-    """Carry out everything that needs no choice, up to the next decision or chance event."""
+def _settle(state: GameState, sub: Pending | None, ctx: Ctx, given: GameState) -> GameState:
+    """Carry out everything that needs no choice, up to the next decision or chance event.
+
+    `given` is the state `apply` was called with. Any other state met here was built during
+    this `apply` (the rule modules are pure: a state they return is the one they were given
+    or a new one) and has not been handed out, so its pending step is set in place (and its
+    legal-actions cache cleared) instead of copying its 20 fields once more; `given` itself
+    is never changed."""
     while True:
         if sub is not None:
-            state = state.with_pending(sub)
+            if state is given:
+                state = state.with_pending(sub)
+            else:
+                object.__setattr__(state, "pending", sub)
+                object.__setattr__(state, "legal_cache", None)
             if state.is_chance or state.is_terminal:
                 return state
             options = _legal(state)

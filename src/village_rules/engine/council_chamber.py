@@ -11,11 +11,12 @@ from village_rules.edition import Cost, EditionData
 from village_rules.engine.common import find_member, gain_prestige, move_member, numbers_at
 from village_rules.engine.context import Ctx
 from village_rules.engine.guards import present
+from village_rules.engine.payment import can_pay
 from village_rules.errors import InternalError
 from village_rules.evolve import replace
 from village_rules.pending import ChoosePrivilege, ChooseSupplyCube, ChooseSupplyGood, Pending
 from village_rules.rule_ids import RuleId
-from village_rules.state import GameState
+from village_rules.state import GameState, PlayerState
 
 
 def highest_stage(state: GameState, seat: int) -> int:
@@ -32,6 +33,32 @@ def candidates(state: GameState, seat: int) -> list[Action]:
         out += [CouncilAdvance(stage, n) for n in numbers_at(state, seat, OnCouncil(stage))]
     out += [Privilege(k) for k in range(1, highest_stage(state, seat) + 1)]
     return out
+
+
+def legal(state: GameState, seat: int) -> list[Action]:
+    """The council chamber's legal actions, generated directly (`core._generate`; the oracle
+    `core.legal_actions_oracle` still filters `candidates`), in the order of `candidates`,
+    before the AMB-03 b payout check (which `core._generate` applies, as for crafts). A
+    placement or an advance from a stage is legal by construction for each member there,
+    so whether one can be paid for is asked once per stage, not per member; a privilege
+    needs its stage reached (by construction) and, for stage 4, the coin."""
+    d = state.rules.data
+    player = state.players[seat]
+    out: list[Action] = []
+    if _payable(list(d.council_place), player):
+        out += [CouncilPlace(n) for n in numbers_at(state, seat, FARMYARD)]
+    for stage in range(1, d.council_stages):
+        numbers = numbers_at(state, seat, OnCouncil(stage))
+        if numbers and _payable(list(_advance_costs(d, stage)), player):
+            out += [CouncilAdvance(stage, n) for n in numbers]
+    top = highest_stage(state, seat)
+    out += [Privilege(k) for k in range(1, top + 1) if privilege_precondition(state, seat, k, top) is None]
+    return out
+
+
+def _payable(alternatives: list[Cost], player: PlayerState) -> bool:
+    """One of the cost alternatives can be paid (none: free), as `core._allowed` asks."""
+    return not alternatives or any(can_pay(cost, player, True) for cost in alternatives)
 
 
 def precondition(state: GameState, seat: int, action: Action) -> str | None:

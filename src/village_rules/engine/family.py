@@ -40,6 +40,19 @@ def candidates(state: GameState, seat: int) -> list[Action]:
     return [Birth(), *ordered]
 
 
+def legal(state: GameState, seat: int) -> list[Action]:
+    """The family step's legal actions, generated directly (`core._generate`; the oracle
+    `core.legal_actions_oracle` still filters `candidates` through `precondition`), in the
+    order of `candidates`. Every call home there is legal by construction (a member of the
+    seat, by its own number, at a place `can_call_home` allows); a birth needs an unborn
+    member. Neither costs anything nor pays out of the supply (AMB-03 b has nothing to
+    refuse here)."""
+    offered = candidates(state, seat)
+    if UNBORN not in state.players[seat].members:
+        del offered[0]  # the Birth() that `candidates` puts first
+    return offered
+
+
 def precondition(state: GameState, seat: int, action: Action) -> str | None:
     """Why `seat` may not take this family action now, or None."""
     if isinstance(action, Birth):

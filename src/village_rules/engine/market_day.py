@@ -16,7 +16,7 @@ from village_rules.chance import uniform
 from village_rules.edition import Cost, EditionData
 from village_rules.engine.context import Ctx
 from village_rules.engine.guards import expect, present
-from village_rules.engine.payment import payment_options
+from village_rules.engine.payment import can_pay, payment_options
 from village_rules.engine.time_and_death import cap_owed
 from village_rules.evolve import replace
 from village_rules.pending import Pending, RefillDraw
@@ -49,6 +49,22 @@ def candidates(state: GameState, seat: int) -> list[Action]:
     """The market-day choices of `seat`: serve an available customer, or pass."""
     tiles = sorted(t for t in state.market_available if t is not None)
     return [*(Serve(t) for t in tiles), Pass()]
+
+
+def legal(state: GameState, seat: int) -> list[Action]:
+    """The market choice's legal actions, generated directly (`core._generate`; the oracle
+    `core.legal_actions_oracle` still filters `candidates`), in the order of `candidates`:
+    each available customer the seat can pay for (one sale cost per tile, the free-sale
+    question asked once), then a pass unless AMB-06 c forbids it. Neither pays out of the
+    supply (AMB-03 b has nothing to refuse here)."""
+    player = state.players[seat]
+    data = state.rules.data
+    free = is_free_sale(state, seat)
+    tiles = sorted(t for t in state.market_available if t is not None)
+    out: list[Action] = [Serve(t) for t in tiles if can_pay(_sale_cost(data, t, free), player, True)]
+    if not must_serve(state, seat):
+        out.append(Pass())
+    return out
 
 
 def precondition(state: GameState, seat: int, action: Action) -> str | None:

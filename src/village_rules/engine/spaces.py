@@ -130,7 +130,12 @@ def _rules_of(action: Action) -> SpaceRules | None:
 
 def space_rules(space: ActionSpace) -> SpaceRules | None:
     """The module of the action offered on `space` (phase 2 step 2); None for the market,
-    whose cube holds a market day (`market_day.start`) instead of a `ChooseAction`."""
+    whose cube holds a market day (`market_day.start`) instead of a `ChooseAction`.
+    Looked up in a table built once from `_space_rules` (asked at every action step)."""
+    return _RULES_BY_SPACE[space]
+
+
+def _space_rules(space: ActionSpace) -> SpaceRules | None:
     match space:
         case ActionSpace.GRAIN_HARVEST:
             return harvest
@@ -148,3 +153,6 @@ def space_rules(space: ActionSpace) -> SpaceRules | None:
             return None
         case _:
             assert_never(space)
+
+
+_RULES_BY_SPACE: dict[ActionSpace, SpaceRules | None] = {space: _space_rules(space) for space in ActionSpace}

@@ -8,6 +8,7 @@ from village_rules.edition import City, Cost, RewardKind
 from village_rules.engine.common import find_member, gain_prestige, move_member, numbers_at, take_coins
 from village_rules.engine.context import Ctx
 from village_rules.engine.guards import expect, present
+from village_rules.engine.payment import can_pay
 from village_rules.errors import InternalError
 from village_rules.evolve import replace
 from village_rules.pending import ChooseSupplyCube, Pending
@@ -43,6 +44,31 @@ def candidates(state: GameState, seat: int) -> list[Action]:
     for origin in member_cities(state, seat):
         for n in numbers_at(state, seat, Travelling(origin)):
             out += [Travel(origin, c, n) for c in adjacent(data, origin)]
+    return out
+
+
+def legal(state: GameState, seat: int) -> list[Action]:
+    """The journeys `seat` may make, generated directly (`core._generate`; the oracle
+    `core.legal_actions_oracle` still filters `candidates`), in the order of `candidates`,
+    before the AMB-03 b payout check (which `core._generate` applies, as for crafts). Each
+    candidate's member and adjacency hold by construction; what is left is the village as
+    a destination (never), the AMB-18 b marker check (once per seat) and whether the path
+    can be paid for (once per origin and destination, not per member)."""
+    data = state.rules.data
+    player = state.players[seat]
+    if state.rules.reading("AMB-18") == "b" and len(player.markers) >= data.travel_markers:
+        return []
+    payable: dict[tuple[str, str], bool] = {}
+    out: list[Action] = []
+    for action in candidates(state, seat):
+        if not isinstance(action, Travel) or action.destination == data.village:
+            continue
+        key = (action.origin, action.destination)
+        ok = payable.get(key)
+        if ok is None:
+            ok = payable[key] = can_pay(path_cost(data, action.origin, action.destination), player, True)
+        if ok:
+            out.append(action)
     return out
 
 

@@ -25,6 +25,8 @@ _SPACE_INDEX = {space: i for i, space in enumerate(_SPACES)}
 # more than half of all decisions, and building its dozen actions anew each time was a
 # measurable part of a playout.
 _TAKE = {(space, cube): TakeCube(space, cube) for space in ActionSpace for cube in Cube}
+_TAKE_BY_SPACE = tuple({cube: _TAKE[space, cube] for cube in Cube} for space in _SPACES)
+"""`_TAKE` by the space's position (`GameState.spaces` order), then the cube."""
 _WELLS = {colour: tuple(Well(space, colour) for space in ActionSpace) for colour in INFLUENCE}
 _FREE = tuple(FreeAction(space) for space in ActionSpace)
 
@@ -34,10 +36,8 @@ def candidates(state: GameState, seat: int) -> list[Action]:
     out: list[Action] = []
     spaces = state.spaces
     if any(cubes.items for cubes in spaces):
-        take = _TAKE
-        for space, cubes in zip(_SPACES, spaces, strict=False):
-            for cube, _ in cubes.items:
-                out.append(take[space, cube])
+        for takes, cubes in zip(_TAKE_BY_SPACE, spaces, strict=False):
+            out += [takes[cube] for cube, _ in cubes.items]
         p = state.players[seat]
         need = state.rules.data.well_cubes
         coins = p.coins if well_coins_allowed(state) else 0
