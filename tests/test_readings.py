@@ -195,10 +195,11 @@ def test_cli_ambiguities_lists_the_register(capsys: pytest.CaptureFixture[str]) 
     assert "default: big-box-2023 b, original-2011 a" in out  # AMB-19
     assert "specs/witnesses/AMB-26-big-box-2023-b-a.json" in out
     assert "readings do not change play" in out
-    # Only the solo entries whose other reading is recorded but not selectable (issue 10).
-    pending = {f.amb for f in FIXED if f.option_pending}
-    assert pending == {"AMB-41", "AMB-42"}
-    assert out.count("changes play, not an option yet") == len(pending)
+    # Issue 9 done: no entry is left whose other reading is recorded but not selectable.
+    assert {f.amb for f in FIXED if f.option_pending} == set()
+    assert "not an option yet" not in out
+    for amb in ("AMB-41", "AMB-42"):  # the last two solo entries (issue 10), now options
+        assert f"specs/witnesses/{amb}-big-box-2023-a-b.json" in out
     assert "big-box-2023 a, original-2011 a (solo only: inert in original-2011" in out  # AMB-36..39
     assert "divergence big-box-2023 a/c: specs/witnesses/AMB-37-big-box-2023-a-c.json" in out
     assert "divergence original-2011 a/b: no witness: the 2011 edition has no solo mode" in out
@@ -214,17 +215,17 @@ def test_no_switchable_entry_is_left_open() -> None:
         if fixed.plays_differently and not fixed.option_pending:
             assert fixed.amb in {"AMB-11", "AMB-35"}, fixed
             assert "not implemented" not in fixed.why
-        if fixed.option_pending:  # the solo mode's open work (issue 10), said so honestly
-            assert fixed.plays_differently and "not an option yet" in fixed.why, fixed
+        assert not fixed.option_pending, fixed  # none is left "not an option yet" (issue 9)
 
 
 def test_the_register_text_agrees_with_the_fixed_entries() -> None:
-    """specs/ambiguities.md says "not an option yet" exactly for the `option_pending`
-    entries, and "cannot change play" only for entries that do not play differently."""
+    """specs/ambiguities.md leaves no entry "not an option yet" (issue 9: every
+    play-changing entry is an option), and says "cannot change play" only for entries
+    that do not play differently."""
     text = (Path(__file__).parents[1] / "specs" / "ambiguities.md").read_text(encoding="utf-8")
+    assert "not an option yet" not in text
     for fixed in FIXED:
         entry = text.split(f"### {fixed.amb}:", 1)[1].split("\n### ", 1)[0]
-        assert ("not an option yet" in entry) == fixed.option_pending, fixed.amb
         if fixed.plays_differently:
             assert "cannot change play" not in entry, fixed.amb
 

@@ -9,9 +9,10 @@ from __future__ import annotations
 from dataclasses import replace
 
 import pytest
+from test_solo_review import finish_turn, last_grave_for_the_player
 
 from village_rules import apply, chance_outcomes, legal_actions
-from village_rules.actions import Pass, RevealFate, Skip, TakeCube
+from village_rules.actions import Pass, RevealFate, Serve, Skip, TakeCube
 from village_rules.carla_board import CARLA, PLAYER
 from village_rules.cli import main
 from village_rules.cli_readings import WITNESSES, witness_from_json
@@ -22,14 +23,16 @@ from village_rules.components import (
     ActionSpace,
     Category,
     Cube,
+    Good,
     InChronicle,
     Location,
     OnChurch,
 )
 from village_rules.divergence import replay_both, search
 from village_rules.engine import carla, market_day
+from village_rules.engine.context import Ctx
 from village_rules.errors import StateFormatError
-from village_rules.pending import ChooseAction, ChooseTurn, FateReveal, MarketChoice
+from village_rules.pending import ChooseAction, ChooseCarlaCube, ChooseTurn, FateReveal, MarketChoice
 from village_rules.readings import NEVER_PART, ORIGINAL, SOLO_READINGS
 from village_rules.rules import Rules, Variant
 from village_rules.scenario import arrange_market, clear_board, give, put_cubes, ready, strip_all
@@ -278,8 +281,15 @@ def test_amb39_state_checks_refuse_carlas_market_day_under_b() -> None:
 
 def test_the_solo_readings_are_inert_in_2011_and_argued_so() -> None:
     """The 2011 edition has no solo mode: each other letter has the argument, not a witness."""
-    assert sorted(SOLO_READINGS) == ["AMB-36", "AMB-37", "AMB-38", "AMB-39"]
-    for amb, letters in (("AMB-36", "b"), ("AMB-37", "bc"), ("AMB-38", "b"), ("AMB-39", "b")):
+    assert sorted(SOLO_READINGS) == ["AMB-36", "AMB-37", "AMB-38", "AMB-39", "AMB-41", "AMB-42"]
+    for amb, letters in (
+        ("AMB-36", "b"),
+        ("AMB-37", "bc"),
+        ("AMB-38", "b"),
+        ("AMB-39", "b"),
+        ("AMB-41", "b"),
+        ("AMB-42", "b"),
+    ):
         for letter in letters:
             assert "no solo mode" in NEVER_PART[amb, ORIGINAL, letter]
             assert (WITNESSES / f"{amb}-{BB}-a-{letter}.json").exists()
@@ -288,7 +298,7 @@ def test_the_solo_readings_are_inert_in_2011_and_argued_so() -> None:
 @pytest.mark.parametrize(
     "stem",
     [f"{amb}-{BB}-a-{x}" for amb, x in (("AMB-36", "b"), ("AMB-37", "b"), ("AMB-37", "c"), ("AMB-38", "b"))]
-    + [f"AMB-39-{BB}-a-b"],
+    + [f"{amb}-{BB}-a-b" for amb in ("AMB-39", "AMB-41", "AMB-42")],
 )
 def test_solo_witness_stops_diverging_when_the_switch_is_ignored(
     stem: str, monkeypatch: pytest.MonkeyPatch
@@ -336,4 +346,159 @@ def test_the_state_checks_catch_an_engine_that_ignores_amb36_b(monkeypatch: pyte
     assert isinstance(state.pending, ChooseTurn) and state.carla is not None
     assert state.carla.action_waits is S.CHURCH
     problem = ("$.carla.action_waits", "a held action belongs to the player's turn")
+    assert problem in phase_problems(state)
+
+
+# --- AMB-41: Carla's owed take when the player's action ends the game ----------------------
+
+
+def player_ends_the_game(letter: str) -> tuple[GameState, list[str]]:
+    """The player takes the travel's plague cube and, as the time spent passes a quill,
+    a "1" of theirs dies into the last grave (END-01, by the player); Carla is owed a
+    plague cube, which is on the church (SOLO-11). Played to the next choice or the mass."""
+    state = put_cubes(solo({"AMB-41": letter}), S.TRAVEL, {Cube.PLAGUE: 1})
+    state = put_cubes(state, S.CHURCH, {Cube.PLAGUE: 1})
+    state = last_grave_for_the_player(state)
+    length = state.rules.data.lifetime_track_length
+    state = state.with_player(PLAYER, replace(state.players[PLAYER], lifetime=length - 1))
+    trace: list[str] = []
+    state = take(state, S.TRAVEL, Cube.PLAGUE, trace)
+    return finish_turn(state, trace), trace
+
+
+def bagged(state: GameState) -> list[int]:
+    return [state.number_of(i) for i, loc in enumerate(state.players[CARLA].members) if loc == BLACK_BAG]
+
+
+def test_solo10_solo20_amb41_a_her_owed_take_before_the_final_mass() -> None:
+    """AMB-41 a: she still takes the owed cube and reacts at the church, then the end."""
+    state, trace = player_ends_the_game("a")
+    assert state.end_triggered_by == PLAYER and state.mass is not None and state.mass.final
+    assert trace.index("END-01") < trace.index("SOLO-11") < trace.index("SOLO-20") < trace.index("END-02")
+    assert bagged(state) == [3] and state.players[CARLA].cubes[Cube.PLAGUE] == 1
+
+
+def test_solo28_amb41_b_the_final_mass_at_once_her_take_dropped() -> None:
+    """AMB-41 b: the final mass follows at once; she takes no cube and does not react."""
+    state, trace = player_ends_the_game("b")
+    assert state.end_triggered_by == PLAYER and state.mass is not None and state.mass.final
+    assert "SOLO-11" not in trace and "SOLO-20" not in trace
+    assert trace.index("END-01") < trace.index("SOLO-28") < trace.index("END-02")
+    assert bagged(state) == [] and state.players[CARLA].cubes.total() == 0
+    assert state.space(S.CHURCH)[Cube.PLAGUE] == 1 and phase_problems(state) == []
+
+
+def owed_choice_after_the_end(letter: str = "a") -> GameState:
+    """The player ended the game and is asked to choose Carla's owed cube (no plague is
+    left on the board; the travel space offers brown and orange, SOLO-12): reached under a."""
+    state = put_cubes(solo({"AMB-41": letter}), S.TRAVEL, {Cube.PLAGUE: 1, Cube.BROWN: 1, Cube.ORANGE: 1})
+    state = state.with_space(S.GRAIN_HARVEST, state.space(S.GRAIN_HARVEST).remove(Cube.PLAGUE))
+    state = last_grave_for_the_player(state)
+    length = state.rules.data.lifetime_track_length
+    state = state.with_player(PLAYER, replace(state.players[PLAYER], lifetime=length - 1))
+    state = take(state, S.TRAVEL, Cube.PLAGUE, [])
+    while not isinstance(state.pending, ChooseCarlaCube):
+        options = legal_actions(state)
+        state = apply(state, chance_outcomes(state)[0][0] if state.is_chance else options[0])
+    return state
+
+
+def test_amb41_state_checks_refuse_her_take_after_the_players_end_under_b() -> None:
+    """Her take asked for after the player ended the game is a state reached under a only."""
+    a = owed_choice_after_the_end()
+    assert a.end_triggered_by == PLAYER and phase_problems(a) == []
+    b = replace(a, rules=replace(a.rules, variant=Variant(readings={"AMB-41": "b"})))
+    problem = ("$.pending", "AMB-41 b: the player ended the game: Carla's owed take is dropped")
+    assert problem in phase_problems(b)
+
+
+def test_the_state_checks_catch_an_engine_that_ignores_amb41_b(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The AMB-41 b state check is not vacuous: an engine that reads AMB-41 as a under b
+    (injected) asks for her cube after the end, and the check catches that state."""
+    real = Rules.reading
+
+    def ignoring(self: Rules, amb: str) -> str:
+        return "a" if amb == "AMB-41" else real(self, amb)
+
+    monkeypatch.setattr(Rules, "reading", ignoring)
+    state = owed_choice_after_the_end("b")
+    monkeypatch.undo()
+    assert state.end_triggered_by == PLAYER and state.rules.reading("AMB-41") == "b"
+    problem = ("$.pending", "AMB-41 b: the player ended the game: Carla's owed take is dropped")
+    assert problem in phase_problems(state)
+
+
+# --- AMB-42: Carla's frontmost customer after the market is refilled ---------------------------
+
+
+def refilled(
+    letter: str, players: int = 1, waiting: tuple[int | None, ...] = (4, 5, 6, 7, 8)
+) -> tuple[GameState, list[str]]:
+    """The p. 17 example's market day: the player serves customer 1, Carla customer 2,
+    the player passes, and the market is refilled from the waiting line (`waiting`)."""
+    state = ready(BB, players, 7, Variant(readings={"AMB-42": letter}))
+    state = put_cubes(strip_all(clear_board(state)), S.GRAIN_HARVEST, {Cube.PLAGUE: 1, Cube.ORANGE: 1})
+    state = put_cubes(state, S.MARKET, {Cube.GREEN: 1})
+    state = arrange_market(state, [1, 2, 3], list(waiting))
+    state = give(state, PLAYER, goods={Good.HORSE: 1, Good.PLOW: 1, Good.SCROLL: 1}, grain=1)
+    trace: list[str] = []
+    state = apply(state, TakeCube(S.MARKET, Cube.GREEN), trace=trace)
+    state = apply(state, Serve(1), trace=trace)
+    while state.market_day is not None and not state.market_day.closed:
+        state = apply(state, Pass(), trace=trace)
+    return state, trace
+
+
+def test_mkt06_solo18_amb42_a_the_blue_spaces_are_fixed() -> None:
+    """AMB-42 a: customer 3 stays on the third space; Carla's next frontmost is 4."""
+    state, trace = refilled("a")
+    assert "MKT-06" in trace and state.players[CARLA].customers == (2,)
+    assert state.market_available == (4, 5, 3) and phase_problems(state) == []
+    short, _ = refilled("a", waiting=(4, None, None, None, None))
+    assert short.market_available == (4, None, 3) and phase_problems(short) == []
+
+
+def test_mkt06_solo18_amb42_b_the_customers_left_move_up_first() -> None:
+    """AMB-42 b: customer 3 moves up to the first space, 4 and 5 fill in behind: her next
+    frontmost is 3, the one waiting longest."""
+    state, trace = refilled("b")
+    assert "MKT-06" in trace and state.players[CARLA].customers == (2,)
+    assert state.market_available == (3, 4, 5) and phase_problems(state) == []
+
+
+def test_amb42_b_changes_no_multi_player_game() -> None:
+    """AMB-42 b is a solo reading: with two players the market is refilled as under a."""
+    a, _ = refilled("a", players=2)
+    b, _ = refilled("b", players=2)
+    assert a.market_available == b.market_available
+    assert to_json(replace(a, rules=b.rules)) == to_json(b)
+
+
+def test_amb42_state_checks_refuse_a_gap_in_front_under_b() -> None:
+    """Customers behind an empty blue space after a refill are reached under a only."""
+    a, _ = refilled("a")
+    gap = replace(a, market_available=(None, 5, 3))
+    assert phase_problems(gap) == []
+    b = replace(gap, rules=replace(a.rules, variant=Variant(readings={"AMB-42": "b"})))
+    problem = ("$.market_available", "AMB-42 b: the customers left move up before the refill")
+    assert problem in phase_problems(b)
+    both = replace(gap, rules=replace(a.rules, variant=Variant(readings={"AMB-42": "b", "AMB-39": "b"})))
+    assert problem not in phase_problems(both)  # AMB-39 b: her take leaves a gap until a market day
+
+
+def test_the_state_checks_catch_an_engine_that_ignores_amb42_b(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The AMB-42 b state check is not vacuous: a market that never moves the customers up
+    (injected: `is_solo` false inside `close`) leaves a gap the check catches."""
+    real_close = market_day.close
+
+    def fixed_close(state: GameState, ctx: Ctx) -> GameState:
+        rules = replace(state.rules, variant=Variant(readings={"AMB-42": "a"}))
+        return replace(real_close(replace(state, rules=rules), ctx), rules=state.rules)
+
+    one = (4, None, None, None, None)  # one customer waiting: the refill leaves a space empty
+    assert refilled("b", waiting=one)[0].market_available == (3, 4, None)
+    monkeypatch.setattr(market_day, "close", fixed_close)
+    state, _ = refilled("b", waiting=one)
+    assert state.market_available == (4, None, 3)
+    problem = ("$.market_available", "AMB-42 b: the customers left move up before the refill")
     assert problem in phase_problems(state)

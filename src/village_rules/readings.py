@@ -316,6 +316,30 @@ _SOLO_READINGS: tuple[Reading, ...] = (
         _both("a"),
         "2023 p. 18 'or Carla has triggered the market day'; p. 15 'All the rules of the base game apply'",
     ),
+    Reading(
+        "AMB-41",
+        "Carla's owed cube when the player's own action ends the game (solo)",
+        "carla_take_at_end",
+        (
+            ("a", "she still takes the cube owed for the player's, with reaction and death; then the end"),
+            ("b", "the final mass follows at once; her owed take is dropped"),
+        ),
+        _both("a"),
+        "2023 p. 17 'Each time after you have taken an influence or plague cube …, Carla takes a cube'; "
+        "p. 13 denies the player only another turn",
+    ),
+    Reading(
+        "AMB-42",
+        "Carla's frontmost customer after the market is refilled (solo)",
+        "carla_frontmost_after_refill",
+        (
+            ("a", "the blue bordered spaces are fixed: the customers left stay, the empty spaces are filled"),
+            ("b", "the customers left on the blue spaces move up first; the waiting ones fill in behind"),
+        ),
+        _both("a"),
+        "2023 p. 8 'The waiting customers are moved forward in order' (only the waiting line moves); "
+        "p. 16 step 6 her disc 'next to the frontmost customer', a fixed spot",
+    ),
 )
 
 READINGS: tuple[Reading, ...] = tuple(sorted((*_READINGS, *_SOLO_READINGS), key=lambda r: r.amb))
@@ -336,6 +360,8 @@ NEVER_PART: Mapping[tuple[str, str, str], str] = {
     ("AMB-37", ORIGINAL, "c"): _NO_SOLO_2011,
     ("AMB-38", ORIGINAL, "b"): _NO_SOLO_2011,
     ("AMB-39", ORIGINAL, "b"): _NO_SOLO_2011,
+    ("AMB-41", ORIGINAL, "b"): _NO_SOLO_2011,
+    ("AMB-42", ORIGINAL, "b"): _NO_SOLO_2011,
 }
 """(AMB, edition, other letter) → why the default and that letter never part there: the
 argument that stands in for a stored witness (issue 9)."""
@@ -519,19 +545,5 @@ FIXED: tuple[Fixed, ...] = (
         "The solo back of the mass overview card",
         "data-file values; change them with --data",
         False,
-    ),
-    Fixed(
-        "AMB-41",
-        "Carla's owed cube when the player's own death ends the game",
-        "chosen a: she still takes it; b (the final mass at once) is not an option yet",
-        True,
-        option_pending=True,
-    ),
-    Fixed(
-        "AMB-42",
-        "Carla's frontmost customer after the market is refilled",
-        "chosen a: fixed spaces; b (the customers left move up) is not an option yet",
-        True,
-        option_pending=True,
     ),
 )

@@ -48,7 +48,7 @@ from village_rules.actions import (
     Well,
     format_action,
 )
-from village_rules.carla_board import CARLA, CarlaBoard
+from village_rules.carla_board import CARLA, PLAYER, CarlaBoard
 from village_rules.components import ActionSpace, Compensation, OnCouncil
 from village_rules.edition import RewardKind
 from village_rules.engine.core import legal_actions
@@ -140,7 +140,7 @@ def _solo_problems(state: GameState) -> list[Problem]:
 
 
 def _solo_reading_problems(state: GameState, carla: CarlaBoard, solo: SoloData) -> list[Problem]:
-    """What the solo readings reach (AMB-37, AMB-38, AMB-39; specs/ambiguities.md)."""
+    """What the solo readings reach (AMB-36..39, AMB-41, AMB-42; specs/ambiguities.md)."""
     out: list[Problem] = []
     fate = list(zip(carla.fate, solo.fate_slots, strict=True))
     amb37 = state.rules.reading("AMB-37")
@@ -166,6 +166,14 @@ def _solo_reading_problems(state: GameState, carla: CarlaBoard, solo: SoloData) 
     day = state.market_day
     if state.rules.reading("AMB-39") == "b" and day is not None and day.trigger == CARLA:
         out.append(("$.market_day.trigger", "AMB-39 b: Carla only takes the frontmost customer"))
+    ended = state.rules.reading("AMB-41") == "b" and state.end_triggered_by == PLAYER
+    if ended and isinstance(state.pending, ChooseCarlaCube | FateReveal):
+        out.append(("$.pending", "AMB-41 b: the player ended the game: Carla's owed take is dropped"))
+    moved_up = state.rules.reading("AMB-42") == "b" and state.rules.reading("AMB-39") != "b"
+    if moved_up and (day is None or day.closed):  # after a refill the customers left have moved up
+        shown = [t is not None for t in state.market_available]
+        if False in shown and any(shown[shown.index(False) :]):
+            out.append(("$.market_available", "AMB-42 b: the customers left move up before the refill"))
     return out
 
 

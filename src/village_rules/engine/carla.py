@@ -213,6 +213,9 @@ def next_step(state: GameState, ctx: Ctx) -> tuple[GameState, Pending | None] | 
     if carla.well_turn:  # SOLO-25: the well's turn is over; Carla did nothing in it
         return replace(state, carla=replace(carla, well_turn=False)), None
     if carla.look_for is not None:
+        if state.end_triggered_by == PLAYER and state.rules.reading("AMB-41") == "b":
+            ctx.fire(RuleId.SOLO_28)  # AMB-41 b: the player's action ended the game: her take is dropped
+            return replace(state, carla=replace(carla, look_for=None, look_from=None)), None
         target = take_target(state)
         if target is None:  # the board is empty: nothing to take
             return replace(state, carla=replace(carla, look_for=None, look_from=None)), None

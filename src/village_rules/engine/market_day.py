@@ -192,10 +192,15 @@ def is_over(state: GameState) -> bool:
 
 def close(state: GameState, ctx: Ctx) -> GameState:
     """MKT-06: waiting customers move up in order onto the available spaces, the rest of
-    the waiting line moves forward; the empty waiting spaces are refilled by chance."""
+    the waiting line moves forward; the empty waiting spaces are refilled by chance.
+    AMB-42 b (solo games only): the customers left on the available spaces move up first,
+    so the waiting ones fill in behind them."""
     ctx.fire(RuleId.MKT_06)
     queue = [t for t in state.market_waiting if t is not None]
     available = list(state.market_available)
+    if state.is_solo and state.rules.reading("AMB-42") == "b":  # solo only: those left move up first
+        left = [t for t in available if t is not None]
+        available = [*left, *([None] * (len(available) - len(left)))]
     for i, tile in enumerate(available):
         if tile is None and queue:
             available[i] = queue.pop(0)
