@@ -502,3 +502,29 @@ def test_the_state_checks_catch_an_engine_that_ignores_amb42_b(monkeypatch: pyte
     assert state.market_available == (4, None, 3)
     problem = ("$.market_available", "AMB-42 b: the customers left move up before the refill")
     assert problem in phase_problems(state)
+
+
+@pytest.mark.parametrize("letter", ["a", "b"])
+def test_end04_amb41_her_take_after_the_players_final_action_under_both(letter: str) -> None:
+    """AMB-41 b drops only the take owed when the player's action ends the game: after the
+    final action END-04 gives him (his death in Carla's market day), she takes her cube
+    under either reading (SOLO-10 … SOLO-13)."""
+    state = put_cubes(solo({"AMB-41": letter}), S.CRAFTS, {Cube.GREEN: 1})
+    state = put_cubes(state, S.MARKET, {Cube.GREEN: 1})
+    state = put_cubes(state, S.TRAVEL, {Cube.PINK: 1})
+    state = arrange_market(state, [5, 2, 8], [1, 3, 4, 6, 7])
+    state = give(state, PLAYER, grain=3)
+    state = last_grave_for_the_player(state)
+    length = state.rules.data.lifetime_track_length
+    state = state.with_player(PLAYER, replace(state.players[PLAYER], lifetime=length - 1))
+    trace: list[str] = []
+    state = take(state, S.CRAFTS, Cube.GREEN, trace)
+    state = apply(state, Serve(2), trace=trace)  # the later-sale cost: his death, END-01
+    state = finish_turn(state, trace)
+    assert "END-04" in trace and state.pending == ChooseTurn(PLAYER) and state.final_turns == ()
+    final: list[str] = []
+    state = take(state, S.TRAVEL, Cube.PINK, final)
+    while not isinstance(state.pending, ChooseCarlaCube) and state.mass is None:
+        state = apply(state, chance_outcomes(state)[0][0] if state.is_chance else legal_actions(state)[0])
+    assert isinstance(state.pending, ChooseCarlaCube)  # no pink left: the player chooses (SOLO-13)
+    assert phase_problems(state) == []

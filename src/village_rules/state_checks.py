@@ -48,9 +48,10 @@ from village_rules.actions import (
     Well,
     format_action,
 )
-from village_rules.carla_board import CARLA, PLAYER, CarlaBoard
+from village_rules.carla_board import CARLA, CarlaBoard
 from village_rules.components import ActionSpace, Compensation, OnCouncil
 from village_rules.edition import RewardKind
+from village_rules.engine.carla import ended_by_the_players_action
 from village_rules.engine.core import legal_actions
 from village_rules.engine.guards import present
 from village_rules.errors import VillageError
@@ -166,7 +167,7 @@ def _solo_reading_problems(state: GameState, carla: CarlaBoard, solo: SoloData) 
     day = state.market_day
     if state.rules.reading("AMB-39") == "b" and day is not None and day.trigger == CARLA:
         out.append(("$.market_day.trigger", "AMB-39 b: Carla only takes the frontmost customer"))
-    ended = state.rules.reading("AMB-41") == "b" and state.end_triggered_by == PLAYER
+    ended = state.rules.reading("AMB-41") == "b" and ended_by_the_players_action(state)
     if ended and isinstance(state.pending, ChooseCarlaCube | FateReveal):
         out.append(("$.pending", "AMB-41 b: the player ended the game: Carla's owed take is dropped"))
     moved_up = state.rules.reading("AMB-42") == "b" and state.rules.reading("AMB-39") != "b"

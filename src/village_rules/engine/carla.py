@@ -213,8 +213,10 @@ def next_step(state: GameState, ctx: Ctx) -> tuple[GameState, Pending | None] | 
     if carla.well_turn:  # SOLO-25: the well's turn is over; Carla did nothing in it
         return replace(state, carla=replace(carla, well_turn=False)), None
     if carla.look_for is not None:
-        if state.end_triggered_by == PLAYER and state.rules.reading("AMB-41") == "b":
-            ctx.fire(RuleId.SOLO_28)  # AMB-41 b: the player's action ended the game: her take is dropped
+        # AMB-41 b: the player's action just ended the game (no final action settled yet,
+        # so not the final action END-04 gives him): her owed take is dropped.
+        if ended_by_the_players_action(state) and state.rules.reading("AMB-41") == "b":
+            ctx.fire(RuleId.SOLO_28)
             return replace(state, carla=replace(carla, look_for=None, look_from=None)), None
         target = take_target(state)
         if target is None:  # the board is empty: nothing to take
@@ -235,6 +237,12 @@ def next_step(state: GameState, ctx: Ctx) -> tuple[GameState, Pending | None] | 
     if carla.quill:
         state = carla_dies(state, carla.took_from, ctx)
     return replace(state, carla=replace(board(state), took_from=None, reacted=False, quill=False)), None
+
+
+def ended_by_the_players_action(state: GameState) -> bool:
+    """AMB-41: the player triggered the end in the turn still running (the final actions
+    are settled only at its end, so a final action of his does not count)."""
+    return state.end_triggered_by == PLAYER and state.final_turns is None
 
 
 def react(state: GameState, space: ActionSpace, ctx: Ctx) -> GameState:
