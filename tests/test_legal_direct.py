@@ -9,7 +9,9 @@ a wrong one."""
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import replace
+from types import ModuleType
 
 import pytest
 
@@ -19,11 +21,28 @@ from village_rules.components import FARMYARD, UNBORN, ActionSpace
 from village_rules.engine import council_chamber, family, market_day, travel
 from village_rules.engine.core import apply, chance_outcomes, legal_actions, legal_actions_oracle
 from village_rules.fuzz import plan_game, play_game
-from village_rules.invariants import LEGAL_SET
+from village_rules.invariants import LEGAL_SET, Violation
 from village_rules.pending import ChooseAction, MarketChoice
 from village_rules.rules import Variant
 from village_rules.setup import new_game
 from village_rules.state import GameState
+
+Generator = Callable[[GameState, int], list[Action]]
+
+
+def _fuzz_violations_with(
+    monkeypatch: pytest.MonkeyPatch, module: ModuleType, wrong: Generator, name: str
+) -> list[Violation]:
+    """The fuzzer's violations over seeded games of both editions once `module.legal` is
+    replaced by `wrong`, after checking that the real generator passes them; every one
+    must be the legal-set check's."""
+    games = [plan_game(11, i, edition) for i, edition in enumerate(["big-box-2023", "original-2011"] * 3)]
+    assert not any(play_game(g).failed for g in games)  # the real generator passes
+    monkeypatch.setattr(module, "legal", wrong)
+    found = [v for g in games for v in play_game(g).violations]
+    assert found, f"a wrong {name} generator went unnoticed"
+    assert {v.invariant for v in found} == {LEGAL_SET}
+    return found
 
 
 def _family_steps(edition: str, players: int, seed: int, variant: Variant) -> list[GameState]:
@@ -75,12 +94,7 @@ def test_the_fuzzers_check_catches_a_family_generator_that_drops_a_call_home(
         offered = real(state, seat)
         return offered[:-1] if offered and not isinstance(offered[-1], Birth) else offered
 
-    games = [plan_game(11, i, edition) for i, edition in enumerate(["big-box-2023", "original-2011"] * 3)]
-    assert not any(play_game(g).failed for g in games)  # the real generator passes
-    monkeypatch.setattr(family, "legal", drops_last_call)
-    found = [v for g in games for v in play_game(g).violations]
-    assert found, "a wrong family generator went unnoticed"
-    assert {v.invariant for v in found} == {LEGAL_SET}
+    found = _fuzz_violations_with(monkeypatch, family, drops_last_call, "family")
     assert "missing ['call-home " in str(found[0])
 
 
@@ -118,12 +132,8 @@ def test_market_generator_equals_the_oracle(edition: str, players: int, amb06: s
 def test_the_fuzzers_check_catches_a_market_generator_without_the_payment_test(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    games = [plan_game(11, i, edition) for i, edition in enumerate(["big-box-2023", "original-2011"] * 3)]
-    assert not any(play_game(g).failed for g in games)  # the real generator passes
-    monkeypatch.setattr(market_day, "legal", market_day.candidates)  # every customer, paid or not
-    found = [v for g in games for v in play_game(g).violations]
-    assert found, "a wrong market generator went unnoticed"
-    assert {v.invariant for v in found} == {LEGAL_SET}
+    # every customer, paid or not
+    found = _fuzz_violations_with(monkeypatch, market_day, market_day.candidates, "market")
     assert "extra ['serve " in str(found[0])
 
 
@@ -172,12 +182,8 @@ def _all_decisions(edition: str, players: int, seed: int, variant: Variant) -> l
 def test_the_fuzzers_check_catches_a_council_generator_without_the_payment_test(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    games = [plan_game(11, i, edition) for i, edition in enumerate(["big-box-2023", "original-2011"] * 3)]
-    assert not any(play_game(g).failed for g in games)  # the real generator passes
-    monkeypatch.setattr(council_chamber, "legal", council_chamber.candidates)  # nothing refused
-    found = [v for g in games for v in play_game(g).violations]
-    assert found, "a wrong council generator went unnoticed"
-    assert {v.invariant for v in found} == {LEGAL_SET}
+    # nothing refused
+    found = _fuzz_violations_with(monkeypatch, council_chamber, council_chamber.candidates, "council")
     assert "extra ['council" in str(found[0])
 
 
@@ -202,10 +208,6 @@ def test_travel_generator_equals_the_oracle(edition: str, players: int, readings
 def test_the_fuzzers_check_catches_a_travel_generator_without_the_payment_test(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    games = [plan_game(11, i, edition) for i, edition in enumerate(["big-box-2023", "original-2011"] * 3)]
-    assert not any(play_game(g).failed for g in games)  # the real generator passes
-    monkeypatch.setattr(travel, "legal", travel.candidates)  # nothing refused
-    found = [v for g in games for v in play_game(g).violations]
-    assert found, "a wrong travel generator went unnoticed"
-    assert {v.invariant for v in found} == {LEGAL_SET}
+    # nothing refused
+    found = _fuzz_violations_with(monkeypatch, travel, travel.candidates, "travel")
     assert "extra ['travel" in str(found[0])

@@ -386,15 +386,7 @@ def test_solo22_solo23_solo24_who_of_hers_dies() -> None:
     ]
     assert dead == [1]
     # No "1" or "2" beside her board: a "3" on the church dies (SOLO-23).
-    base = solo()
-    for number in (1, 1, 1, 1, 2, 2, 2):
-        base = move(
-            base,
-            CARLA,
-            number,
-            FARMYARD,
-            GRAVEYARD if number == 1 and base.graveyard_free() > 2 else InChronicle(Category.FARMYARD),
-        )
+    base = carla_without_ones_and_twos()
     assert base.players[CARLA].members.count(FARMYARD) == 0
     state, trace = _quill_on(base, S.CRAFTS)
     assert "SOLO-23" in trace
@@ -413,6 +405,22 @@ def test_solo22_solo23_solo24_who_of_hers_dies() -> None:
     assert state.players[CARLA].members.count(OnChurch(2)) == 0
     assert state.players[CARLA].members.count(OnChurch(3)) == 1
     assert state.players[CARLA].members.count(BLACK_BAG) == 2  # the bag's members cannot die
+
+
+def carla_without_ones_and_twos() -> GameState:
+    """A solo game in which every "1" and "2" of Carla's has died (into the graveyard while
+    it has room for more than two, else into the farmyard chronicle): none is left beside
+    her board, so her next death takes a member from the church (SOLO-23)."""
+    base = solo()
+    for number in (1, 1, 1, 1, 2, 2, 2):
+        base = move(
+            base,
+            CARLA,
+            number,
+            FARMYARD,
+            GRAVEYARD if number == 1 and base.graveyard_free() > 2 else InChronicle(Category.FARMYARD),
+        )
+    return base
 
 
 def _quill_on(base: GameState, space: ActionSpace) -> tuple[GameState, list[str]]:

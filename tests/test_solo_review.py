@@ -12,7 +12,7 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
-from test_solo import BB, S, move, run, set_board, solo, with_carla_cube
+from test_solo import BB, S, carla_without_ones_and_twos, move, run, set_board, solo, with_carla_cube
 
 from village_rules import apply, chance_outcomes, legal_actions
 from village_rules.actions import Pass, Serve, TakeCube, Well
@@ -182,15 +182,7 @@ def test_amb38_the_church_reaction_before_the_death_with_one_member_left_on_the_
     beside her board and one member is left on the church: the reaction comes first, so
     that member goes into the bag, and the death takes her leftmost church-track member
     (under b that member would die and the reaction be forgone, SOLO-21)."""
-    base = solo()
-    for number in (1, 1, 1, 1, 2, 2, 2):
-        base = move(
-            base,
-            CARLA,
-            number,
-            FARMYARD,
-            GRAVEYARD if number == 1 and base.graveyard_free() > 2 else InChronicle(Category.FARMYARD),
-        )
+    base = carla_without_ones_and_twos()
     for number in (3, 4, 4):
         base = move(base, CARLA, number, CHURCH_RESERVE, BLACK_BAG)
     base = move(base, CARLA, 4, BLACK_BAG, OnChurch(2))
