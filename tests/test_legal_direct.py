@@ -45,8 +45,8 @@ def _fuzz_violations_with(
     return found
 
 
-def _family_steps(edition: str, players: int, seed: int, variant: Variant) -> list[GameState]:
-    """Every family step of a seeded random game."""
+def _all_decisions(edition: str, players: int, seed: int, variant: Variant) -> list[GameState]:
+    """Every decision state of a seeded random game (the same draws whatever is kept)."""
     rng = random.Random(seed)
     state = new_game(edition, players, seed, variant)
     out = []
@@ -54,20 +54,32 @@ def _family_steps(edition: str, players: int, seed: int, variant: Variant) -> li
         if state.is_chance:
             action = sample(chance_outcomes(state), rng)
         else:
-            pending = state.pending
-            if isinstance(pending, ChooseAction) and pending.space is ActionSpace.FAMILY:
-                out.append(state)
+            out.append(state)
             legal = legal_actions(state)
             action = legal[rng.randrange(len(legal))]
         state = apply(state, action)
     return out
 
 
+def _steps_at(edition: str, players: int, seed: int, variant: Variant, space: ActionSpace) -> list[GameState]:
+    """Every action step on `space` of a seeded random game."""
+    return [
+        s
+        for s in _all_decisions(edition, players, seed, variant)
+        if isinstance(s.pending, ChooseAction) and s.pending.space is space
+    ]
+
+
+def _market_choices(edition: str, players: int, seed: int, variant: Variant) -> list[GameState]:
+    """Every market choice of a seeded random game."""
+    return [s for s in _all_decisions(edition, players, seed, variant) if isinstance(s.pending, MarketChoice)]
+
+
 @pytest.mark.parametrize("amb24", ["a", "b"])
 @pytest.mark.parametrize(("edition", "players"), [("big-box-2023", 4), ("original-2011", 3)])
 def test_family_generator_equals_the_oracle(edition: str, players: int, amb24: str) -> None:
     variant = Variant(readings={"AMB-24": amb24})
-    steps = [s for seed in range(4) for s in _family_steps(edition, players, seed, variant)]
+    steps = [s for seed in range(4) for s in _steps_at(edition, players, seed, variant, ActionSpace.FAMILY)]
     assert len(steps) > 20
     births = 0
     for state in steps:
@@ -96,23 +108,6 @@ def test_the_fuzzers_check_catches_a_family_generator_that_drops_a_call_home(
 
     found = _fuzz_violations_with(monkeypatch, family, drops_last_call, "family")
     assert "missing ['call-home " in str(found[0])
-
-
-def _market_choices(edition: str, players: int, seed: int, variant: Variant) -> list[GameState]:
-    """Every market choice of a seeded random game."""
-    rng = random.Random(seed)
-    state = new_game(edition, players, seed, variant)
-    out = []
-    while not state.is_terminal:
-        if state.is_chance:
-            action = sample(chance_outcomes(state), rng)
-        else:
-            if isinstance(state.pending, MarketChoice):
-                out.append(state)
-            legal = legal_actions(state)
-            action = legal[rng.randrange(len(legal))]
-        state = apply(state, action)
-    return out
 
 
 @pytest.mark.parametrize("amb06", ["a", "b", "c"])
@@ -155,28 +150,7 @@ def test_council_generator_equals_the_oracle(edition: str, players: int, amb03: 
     assert refused  # the payment or the privilege test refused a candidate somewhere
 
 
-def _steps_at(edition: str, players: int, seed: int, variant: Variant, space: ActionSpace) -> list[GameState]:
-    """Every action step on `space` of a seeded random game."""
-    return [
-        s
-        for s in _all_decisions(edition, players, seed, variant)
-        if isinstance(s.pending, ChooseAction) and s.pending.space is space
-    ]
 
-
-def _all_decisions(edition: str, players: int, seed: int, variant: Variant) -> list[GameState]:
-    rng = random.Random(seed)
-    state = new_game(edition, players, seed, variant)
-    out = []
-    while not state.is_terminal:
-        if state.is_chance:
-            action = sample(chance_outcomes(state), rng)
-        else:
-            out.append(state)
-            legal = legal_actions(state)
-            action = legal[rng.randrange(len(legal))]
-        state = apply(state, action)
-    return out
 
 
 def test_the_fuzzers_check_catches_a_council_generator_without_the_payment_test(
