@@ -4,7 +4,8 @@ generic `replace` (a field loop, keyword arguments, then the frozen `__init__`) 
 largest single cost of `apply`.
 
 It reads the constructor's fields in one C call (`operator.attrgetter`) and builds the
-object positionally; any other class, or a name that is not a constructor field, goes to
+object positionally with `frozen_build.fast_constructor` (no per-field frozen setattr);
+any other class, or a name that is not a constructor field, goes to
 `dataclasses.replace` itself (with its errors). The type checker sees `dataclasses.replace`
 (so field names and types stay checked).
 """
@@ -12,9 +13,11 @@ object positionally; any other class, or a name that is not a constructor field,
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable
 from operator import attrgetter
 from typing import TYPE_CHECKING, TypeVar
 
+from village_rules.frozen_build import fast_constructor
 from village_rules.state import GameState, MarketDay, PlayerState, Supply
 
 __all__ = ["replace"]
@@ -22,9 +25,9 @@ __all__ = ["replace"]
 _T = TypeVar("_T")
 
 
-def _spec(cls: type) -> tuple[attrgetter[tuple[object, ...]], dict[str, int]]:
+def _spec(cls: type) -> tuple[attrgetter[tuple[object, ...]], dict[str, int], Callable[..., object]]:
     names = tuple(f.name for f in dataclasses.fields(cls) if f.init)
-    return attrgetter(*names), {n: i for i, n in enumerate(names)}
+    return attrgetter(*names), {n: i for i, n in enumerate(names)}, fast_constructor(cls)
 
 
 _SPECS = {cls: _spec(cls) for cls in (GameState, PlayerState, Supply, MarketDay)}
@@ -39,11 +42,11 @@ else:
         spec = _SPECS.get(cls)
         if spec is None:
             return dataclasses.replace(obj, **changes)
-        getter, index = spec
+        getter, index, build = spec
         values = list(getter(obj))
         try:
             for name, value in changes.items():
                 values[index[name]] = value
         except KeyError:
             return dataclasses.replace(obj, **changes)
-        return cls(*values)
+        return build(*values)  # type: ignore[no-any-return]

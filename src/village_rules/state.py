@@ -24,6 +24,7 @@ from village_rules.components import (
     Location,
     is_alive,
 )
+from village_rules.frozen_build import fast_constructor
 from village_rules.pending import CHANCE_TYPES, GameOver, Pending
 from village_rules.rules import Rules
 from village_rules.tally import Tally
@@ -282,7 +283,7 @@ _init_values: Callable[[GameState], tuple[object, ...]] = attrgetter(*_INIT_FIEL
 _PLAYERS_AT = _INIT_FIELDS.index("players")
 _SPACES_AT = _INIT_FIELDS.index("spaces")
 _PENDING_AT = _INIT_FIELDS.index("pending")
-_new_state: Callable[..., GameState] = GameState
+_new_state: Callable[..., GameState] = fast_constructor(GameState)
 
 
 def _evolve(state: GameState, at: int, value: object) -> GameState:

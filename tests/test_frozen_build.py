@@ -1,0 +1,71 @@
+"""`frozen_build.fast_constructor`: the builder twin gives exactly the frozen instance the
+dataclass's own constructor gives (type, value, hash, pickle, refused mutation)."""
+
+from __future__ import annotations
+
+import dataclasses
+import pickle
+from dataclasses import dataclass, field
+
+import pytest
+
+from village_rules import new_game
+from village_rules.frozen_build import fast_constructor
+from village_rules.state import GameState, MarketDay, PlayerState, Supply
+
+
+def _init_values(obj: object) -> list[object]:
+    return [getattr(obj, f.name) for f in dataclasses.fields(obj) if f.init]  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("players", [1, 2, 5])
+def test_fast_state_is_the_constructors_state(players: int) -> None:
+    state = new_game("big-box-2023", players, seed=3)
+    object.__setattr__(state, "legal_cache", ())  # a filled cache must not be carried over
+    built = fast_constructor(GameState)(*_init_values(state))
+    assert type(built) is GameState
+    assert built == state and hash(built) == hash(state)
+    assert built.legal_cache is None  # the init=False field gets its default
+    assert pickle.loads(pickle.dumps(built)) == state
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        built.round = 2  # type: ignore[misc]
+
+
+@pytest.mark.parametrize("cls", [PlayerState, Supply])
+def test_fast_parts_are_the_constructors_parts(cls: type[PlayerState] | type[Supply]) -> None:
+    state = new_game("original-2011", 3, seed=1)
+    part: PlayerState | Supply = state.players[2] if cls is PlayerState else state.supply
+    built = fast_constructor(cls)(*_init_values(part))
+    assert type(built) is cls and built == part and hash(built) == hash(part)
+    assert repr(built) == repr(part)
+
+
+def test_defaults_are_not_shared_wrongly() -> None:
+    day = MarketDay(trigger=0, current=1, passed=(0,), trigger_sold=False)
+    built = fast_constructor(MarketDay)(0, 1, (0,), False, 0, False, False)
+    assert built == day and repr(built) == repr(day)
+
+
+def test_refuses_classes_it_cannot_build_faithfully() -> None:
+    @dataclass(frozen=True, slots=True)
+    class Checked:
+        n: int
+
+        def __post_init__(self) -> None:
+            if self.n < 0:
+                raise ValueError("negative")
+
+    @dataclass(frozen=True)
+    class NoSlots:
+        n: int
+
+    @dataclass(frozen=True, slots=True)
+    class Factory:
+        items: list[int] = field(default_factory=list, init=False)
+
+    with pytest.raises(TypeError, match="__post_init__"):
+        fast_constructor(Checked)  # would skip the validation
+    with pytest.raises(TypeError, match="slot"):
+        fast_constructor(NoSlots)
+    with pytest.raises(TypeError, match="plain default"):
+        fast_constructor(Factory)
