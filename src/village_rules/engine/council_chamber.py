@@ -3,10 +3,11 @@ or use a privilege of a stage one of your members has reached."""
 
 from __future__ import annotations
 
-from functools import lru_cache
+from collections.abc import Sequence
+from functools import cache, lru_cache
 
 from village_rules.actions import Action, CouncilAdvance, CouncilPlace, Privilege
-from village_rules.components import FARMYARD, OnCouncil
+from village_rules.components import FARMYARD, Farmyard, OnCouncil
 from village_rules.edition import Cost, EditionData
 from village_rules.engine.common import find_member, gain_prestige, move_member, numbers_at
 from village_rules.engine.context import Ctx
@@ -44,19 +45,33 @@ def legal(state: GameState, seat: int) -> list[Action]:
     needs its stage reached (by construction) and, for stage 4, the coin."""
     d = state.rules.data
     player = state.players[seat]
+    numbers = d.family_numbers
+    farm: set[int] = set()
+    on_stage: dict[int, set[int]] = {}  # one pass over the members, not one per stage
+    for i, loc in enumerate(player.members):
+        if type(loc) is Farmyard:
+            farm.add(numbers[i])
+        elif type(loc) is OnCouncil:
+            on_stage.setdefault(loc.stage, set()).add(numbers[i])
     out: list[Action] = []
-    if _payable(list(d.council_place), player):
-        out += [CouncilPlace(n) for n in numbers_at(state, seat, FARMYARD)]
+    if farm and _payable(d.council_place, player):
+        out += [_place(n) for n in sorted(farm)]
     for stage in range(1, d.council_stages):
-        numbers = numbers_at(state, seat, OnCouncil(stage))
-        if numbers and _payable(list(_advance_costs(d, stage)), player):
-            out += [CouncilAdvance(stage, n) for n in numbers]
-    top = highest_stage(state, seat)
-    out += [Privilege(k) for k in range(1, top + 1) if privilege_precondition(state, seat, k, top) is None]
+        here = on_stage.get(stage)
+        if here and _payable(_advance_costs(d, stage), player):
+            out += [_advance(stage, n) for n in sorted(here)]
+    top = max(on_stage, default=0)
+    out += [_privilege(k) for k in range(1, top + 1) if privilege_precondition(state, seat, k, top) is None]
     return out
 
 
-def _payable(alternatives: list[Cost], player: PlayerState) -> bool:
+# One shared object per council action value, built on first use.
+_place = cache(CouncilPlace)
+_advance = cache(CouncilAdvance)
+_privilege = cache(Privilege)
+
+
+def _payable(alternatives: Sequence[Cost], player: PlayerState) -> bool:
     """One of the cost alternatives can be paid (none: free), as `core._allowed` asks."""
     return not alternatives or any(can_pay(cost, player, True) for cost in alternatives)
 

@@ -3,6 +3,8 @@ member for time, buy with cubes (grain at the stables), or the mill's coins."""
 
 from __future__ import annotations
 
+from functools import cache
+
 from village_rules.actions import Action, Buy, Mill, Produce, Train
 from village_rules.components import FARMYARD, AtCraft
 from village_rules.edition import Cost
@@ -35,31 +37,39 @@ def legal(state: GameState, seat: int) -> list[Action]:
     """The legal actions among `candidates`, in their order, generated directly: whether a
     training, a production or a purchase is allowed depends only on the building (and the
     member numbers on the farmyard are all trainable), so each is decided once per building.
-    Equal to filtering `candidates` by `precondition` and `costs` (the engine's oracle
-    path, compared with this at every step the fuzzer checks)."""
+    Training and producing cost only time, which can always be spent (the token moves,
+    members die), so they need no payment test; a purchase and the mill do. Equal to
+    filtering `candidates` by `precondition` and `costs` (the engine's oracle path,
+    compared with this at every step the fuzzer checks). The action objects are shared
+    (immutable values), built once per process."""
     data = state.rules.data
     player = state.players[seat]
+    trained = {loc.building for loc in player.members if type(loc) is AtCraft}
     out: list[Action] = []
     farm_numbers = numbers_at(state, seat, FARMYARD)
     alone = train_alone_allowed(state)
     for craft in data.crafts:
         b = craft.building
+        goods = craft.goods
         if farm_numbers:
-            if can_pay(Cost(time=craft.training_time + craft.production_time), player, True):
-                out += [Train(b, n, g) for n in farm_numbers for g in craft.goods]
-            if alone and can_pay(Cost(time=craft.training_time), player, True):
-                out += [Train(b, n, None) for n in farm_numbers]
-        if (
-            craft.goods
-            and AtCraft(b) in player.members
-            and can_pay(Cost(time=craft.production_time), player, True)
-        ):
-            out += [Produce(b, g) for g in craft.goods]
-        if craft.goods and can_pay(craft.purchase, player, True):
-            out += [Buy(b, g) for g in craft.goods]
+            out += [_train(b, n, g) for n in farm_numbers for g in goods]
+            if alone:
+                out += [_train(b, n, None) for n in farm_numbers]
+        if goods:
+            if b in trained:
+                out += [_produce(b, g) for g in goods]
+            if can_pay(craft.purchase, player, True):
+                out += [_buy(b, g) for g in goods]
     if can_pay(data.mill_cost, player, True):
-        out.append(Mill())
+        out.append(_MILL)
     return out
+
+
+_MILL = Mill()
+# One shared object per crafts action value (a handful per edition), built on first use.
+_train = cache(Train)
+_produce = cache(Produce)
+_buy = cache(Buy)
 
 
 def train_alone_allowed(state: GameState) -> bool:

@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+from functools import cache
+
 from village_rules.actions import Action, Birth, CallHome
 from village_rules.components import (
     FARMYARD,
     UNBORN,
     AtCraft,
     Location,
+    OnChurch,
     OnCouncil,
+    Travelling,
     format_location,
     is_on_board,
 )
@@ -47,10 +51,26 @@ def legal(state: GameState, seat: int) -> list[Action]:
     seat, by its own number, at a place `can_call_home` allows); a birth needs an unborn
     member. Neither costs anything nor pays out of the supply (AMB-03 b has nothing to
     refuse here)."""
-    offered = candidates(state, seat)
-    if UNBORN not in state.players[seat].members:
-        del offered[0]  # the Birth() that `candidates` puts first
-    return offered
+    members = state.players[seat].members
+    numbers = state.rules.data.family_numbers
+    employed_only = state.rules.reading("AMB-24") == "b"
+    allowed = _EMPLOYED if employed_only else _ON_BOARD
+    calls = {(loc, numbers[i]) for i, loc in enumerate(members) if type(loc) in allowed}
+    ordered = sorted(calls, key=lambda call: (_label(call[0]), call[1]))
+    out: list[Action] = [_call_home(loc, n) for loc, n in ordered]
+    if UNBORN in members:
+        out.insert(0, _BIRTH)
+    return out
+
+
+_ON_BOARD = frozenset({AtCraft, OnCouncil, OnChurch, Travelling})
+"""The location classes `is_on_board` accepts (AMB-24 a)."""
+_EMPLOYED = frozenset({AtCraft, OnCouncil})
+"""The location classes AMB-24 b lets a member be called home from."""
+_BIRTH = Birth()
+_call_home = cache(CallHome)
+_label = cache(format_location)
+"""`format_location`, kept per location value (the order of the calls home)."""
 
 
 def precondition(state: GameState, seat: int, action: Action) -> str | None:

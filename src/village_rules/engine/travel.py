@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from functools import cache, lru_cache
+
 from village_rules.actions import Action, Travel
 from village_rules.components import FARMYARD, Location, Travelling
-from village_rules.edition import City, Cost, RewardKind
+from village_rules.edition import City, Cost, EditionData, RewardKind
 from village_rules.engine.common import find_member, gain_prestige, move_member, numbers_at, take_coins
 from village_rules.engine.context import Ctx
 from village_rules.engine.guards import expect, present
@@ -58,18 +60,37 @@ def legal(state: GameState, seat: int) -> list[Action]:
     player = state.players[seat]
     if state.rules.reading("AMB-18") == "b" and len(player.markers) >= data.travel_markers:
         return []
-    payable: dict[tuple[str, str], bool] = {}
+    village = data.village
+
+    def payable_from(origin: str) -> list[str]:
+        return [c for c, cost in _paths_from(data, origin) if c != village and can_pay(cost, player, True)]
+
     out: list[Action] = []
-    for action in candidates(state, seat):
-        if not isinstance(action, Travel) or action.destination == data.village:
-            continue
-        key = (action.origin, action.destination)
-        ok = payable.get(key)
-        if ok is None:
-            ok = payable[key] = can_pay(path_cost(data, action.origin, action.destination), player, True)
-        if ok:
-            out.append(action)
+    farm = numbers_at(state, seat, FARMYARD)
+    if farm:
+        from_village = payable_from(village)
+        starts = [(start, payable_from(start)) for start in marked_starts(state, seat)]
+        for n in farm:
+            out += [_travel(village, c, n) for c in from_village]
+            for start, destinations in starts:
+                out += [_travel(start, c, n) for c in destinations]
+    for origin in member_cities(state, seat):
+        numbers = numbers_at(state, seat, Travelling(origin))
+        if numbers:
+            destinations = payable_from(origin)
+            for n in numbers:
+                out += [_travel(origin, c, n) for c in destinations]
     return out
+
+
+_travel = cache(Travel)
+"""One shared object per journey value, built on first use."""
+
+
+@lru_cache(maxsize=1024)
+def _paths_from(data: EditionData, origin: str) -> tuple[tuple[str, Cost], ...]:
+    """(destination, path cost) of every path from `origin`, in `adjacent`'s order."""
+    return tuple((c, path_cost(data, origin, c)) for c in adjacent(data, origin))
 
 
 def precondition(state: GameState, seat: int, action: Action) -> str | None:
