@@ -10,8 +10,10 @@ from dataclasses import dataclass, field
 import pytest
 
 from village_rules import new_game
-from village_rules.frozen_build import fast_constructor
+from village_rules.evolve import replace
+from village_rules.frozen_build import fast_constructor, fast_replacer
 from village_rules.state import GameState, MarketDay, PlayerState, Supply
+from village_rules.tally import Tally
 
 
 def _init_values(obj: object) -> list[object]:
@@ -63,9 +65,37 @@ def test_refuses_classes_it_cannot_build_faithfully() -> None:
     class Factory:
         items: list[int] = field(default_factory=list, init=False)
 
+    with pytest.raises(TypeError, match="layout"):
+        fast_constructor(Tally)  # its Generic base gives it another layout
     with pytest.raises(TypeError, match="__post_init__"):
         fast_constructor(Checked)  # would skip the validation
     with pytest.raises(TypeError, match="slot"):
         fast_constructor(NoSlots)
     with pytest.raises(TypeError, match="plain default"):
         fast_constructor(Factory)
+
+
+@pytest.mark.parametrize(
+    "changes",
+    [{}, {"round": 4}, {"turn": None, "round": 2, "start_player": 1}, {"start_player": 1, "round": 2}],
+)
+def test_fast_replace_is_dataclasses_replace(changes: dict[str, object]) -> None:
+    state = new_game("big-box-2023", 3, seed=5)
+    object.__setattr__(state, "legal_cache", ())
+    fast = fast_replacer(GameState)(state, changes)
+    slow = dataclasses.replace(state, **changes)  # type: ignore[arg-type]
+    assert fast is not None and type(fast) is GameState
+    assert fast == slow and fast is not state and fast.legal_cache is None
+    assert [getattr(fast, f.name) for f in dataclasses.fields(GameState)] == [
+        getattr(slow, f.name) for f in dataclasses.fields(GameState)
+    ]
+
+
+def test_fast_replace_leaves_unknown_names_to_dataclasses_replace() -> None:
+    state = new_game("original-2011", 2, seed=5)
+    assert fast_replacer(GameState)(state, {"rounds": 3}) is None
+    assert fast_replacer(GameState)(state, {"legal_cache": ()}) is None  # not a constructor field
+    with pytest.raises(TypeError):
+        replace(state, rounds=3)  # type: ignore[call-arg]
+    with pytest.raises(ValueError, match="legal_cache"):
+        replace(state, legal_cache=())

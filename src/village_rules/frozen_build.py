@@ -21,7 +21,7 @@ import dataclasses
 from collections.abc import Callable
 from typing import TypeVar
 
-__all__ = ["fast_constructor"]
+__all__ = ["fast_constructor", "fast_replacer"]
 
 _T = TypeVar("_T")
 
@@ -29,6 +29,58 @@ _T = TypeVar("_T")
 def fast_constructor(cls: type[_T]) -> Callable[..., _T]:
     """A function taking `cls`'s constructor fields positionally (all of them, in field
     order) and returning the frozen instance `cls(*values)` would."""
+    twin, _ = _twin(cls)
+
+    def build(*values: object) -> _T:
+        obj = twin(*values)
+        obj.__class__ = cls  # same slots, same layout: now a frozen instance
+        return obj
+
+    build.__doc__ = f"`{cls.__name__}(*values)`, built without the frozen per-field setattr."
+    return build
+
+
+def fast_replacer(cls: type[_T]) -> Callable[[_T, dict[str, object]], _T | None]:
+    """A function `(obj, changes)` returning what `dataclasses.replace(obj, **changes)`
+    returns for an instance of `cls`, or None when a name in `changes` is not a
+    constructor field (the caller then asks `dataclasses.replace`, for its error).
+
+    For each set of changed names (a handful of call sites each) it compiles, on first
+    use, one function that passes the unchanged fields straight from `obj` and the changed
+    ones from `changes` to the twin's constructor: no field loop, no list, no look-up per
+    name."""
+    twin, params = _twin(cls)
+    known = set(params)
+    by_names: dict[tuple[str, ...], Callable[[_T, dict[str, object]], _T]] = {}
+
+    def compiled(names: tuple[str, ...]) -> Callable[[_T, dict[str, object]], _T] | None:
+        if not known.issuperset(names):
+            return None
+        args = ", ".join(f"changes[{n!r}]" if n in names else f"obj.{n}" for n in params)
+        source = (
+            "def replace(obj, changes):\n"
+            f"    new = twin({args})\n"
+            "    new.__class__ = cls\n"
+            "    return new"
+        )
+        namespace: dict[str, object] = {"twin": twin, "cls": cls}
+        exec(source, namespace)  # the source is built from the dataclass's own field names
+        function: Callable[[_T, dict[str, object]], _T] = namespace["replace"]  # type: ignore[assignment]
+        by_names[names] = function
+        return function
+
+    def replace(obj: _T, changes: dict[str, object]) -> _T | None:
+        names = tuple(changes)
+        function = by_names.get(names) or compiled(names)
+        return None if function is None else function(obj, changes)
+
+    return replace
+
+
+def _twin(cls: type[_T]) -> tuple[Callable[..., _T], list[str]]:
+    """The builder twin of `cls` (same slots, plain `__init__` taking the constructor
+    fields positionally) and the names of those fields, in order; TypeError for a class
+    it cannot build faithfully."""
     if not dataclasses.is_dataclass(cls) or hasattr(cls, "__post_init__"):
         raise TypeError(f"{cls.__name__}: only dataclasses without __post_init__ are built fast")
     fields = dataclasses.fields(cls)
@@ -54,11 +106,9 @@ def fast_constructor(cls: type[_T]) -> Callable[..., _T]:
     twin: Callable[..., _T] = type(
         f"_{cls.__name__}Builder", (), {"__slots__": slots, "__init__": namespace["__init__"]}
     )
-
-    def build(*values: object) -> _T:
-        obj = twin(*values)
-        obj.__class__ = cls  # same slots, same layout: now a frozen instance
-        return obj
-
-    build.__doc__ = f"`{cls.__name__}(*values)`, built without the frozen per-field setattr."
-    return build
+    probe = twin(*([None] * len(params)))
+    try:
+        probe.__class__ = cls
+    except TypeError as exc:  # e.g. a Generic base: refused now, not at the first build
+        raise TypeError(f"{cls.__name__}: its layout cannot be built by a twin ({exc})") from None
+    return twin, params

@@ -59,6 +59,7 @@ from village_rules.engine import (
     market_day,
     mass,
     seeding,
+    shared,
     supply,
     travel,
     turn,
@@ -93,7 +94,7 @@ from village_rules.pending import (
     SeedDraw,
 )
 from village_rules.rule_ids import RuleId
-from village_rules.state import GameState, Turn
+from village_rules.state import GameState
 
 # How the core dispatches (every `match` below ends in `assert_never`, so a new pending
 # step or action that is not handled is a mypy error):
@@ -188,7 +189,7 @@ def _chance_outcomes(state: GameState) -> list[tuple[Action, Fraction]]:
     pending = state.pending
     match pending:
         case SeedDraw():
-            return [(DrawCube(c), p) for c, p in proportional(list(state.green_bag.items))]
+            return [(shared.draw_cube(c), p) for c, p in proportional(state.green_bag.items)]
         case RefillDraw():
             return market_day.refill_outcomes(state)
         case MassDraw():
@@ -300,7 +301,7 @@ def _generate(state: GameState) -> list[Action]:
                 if council_chamber.privilege_precondition(state, seat, k, top) is None
                 and supply.payout_shortfall(state, seat, Privilege(k)) is None  # AMB-03 b
             ]
-            out.append(Skip())
+            out.append(shared.SKIP)
             return out
         case ChooseAction(seat, ActionSpace.CRAFTS):
             # ~30 candidates, whose conditions depend only on the building: decided once
@@ -308,23 +309,23 @@ def _generate(state: GameState) -> list[Action]:
             offered = crafts.legal(state, seat)
             if state.rules.reading("AMB-03") == "b":  # the full-payout check, as in _allowed
                 offered = [a for a in offered if supply.payout_shortfall(state, seat, a) is None]
-            return [*offered, Skip()]
+            return [*offered, shared.SKIP]
         case ChooseAction(seat, ActionSpace.COUNCIL_CHAMBER):
             # payable once per stage, not per member (council_chamber.legal)
             offered = council_chamber.legal(state, seat)
             if state.rules.reading("AMB-03") == "b":  # the full-payout check, as in _allowed
                 offered = [a for a in offered if supply.payout_shortfall(state, seat, a) is None]
-            return [*offered, Skip()]
+            return [*offered, shared.SKIP]
         case ChooseAction(seat, ActionSpace.TRAVEL):
             # each path's cost tested once, not per member (travel.legal)
             offered = travel.legal(state, seat)
             if state.rules.reading("AMB-03") == "b":  # the full-payout check, as in _allowed
                 offered = [a for a in offered if supply.payout_shortfall(state, seat, a) is None]
-            return [*offered, Skip()]
+            return [*offered, shared.SKIP]
         case ChooseAction(seat, ActionSpace.FAMILY):
             # ~13 candidates, one per member on the board: legal by construction
             # (family.legal); only the birth depends on an unborn member.
-            return [*family.legal(state, seat), Skip()]
+            return [*family.legal(state, seat), shared.SKIP]
         case MarketChoice(seat):
             # one payment test per available customer (market_day.legal)
             return market_day.legal(state, seat)
@@ -685,7 +686,7 @@ def _perform(state: GameState, action: Action, ctx: Ctx) -> tuple[GameState, Pen
                 ctx.fire(RuleId.WELL_01)
                 if state.is_solo:
                     state = carla.after_well(state, ctx)  # solo: Carla takes no cube, no reaction
-                state = replace(state, turn=Turn(seat))
+                state = replace(state, turn=shared.turn(seat))
             return _pay_or_ask(state, seat, action, ctx)
         case ChooseAction(seat):
             if isinstance(action, Skip):
@@ -813,7 +814,7 @@ def _next_step(state: GameState, ctx: Ctx) -> tuple[GameState, Pending | None]:
                 current = present(state.market_day, "core._next_step", "the market day in progress")
                 if state.is_carla(current.current):
                     return carla.market_turn(state, ctx), None  # solo: Carla's chance is forced
-                return state, MarketChoice(current.current)
+                return state, shared.market_choice(current.current)
             ctx.fire(RuleId.MKT_05)
             state = market_day.close(state, ctx)
         refill = market_day.next_refill(state)

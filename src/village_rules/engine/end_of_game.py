@@ -4,11 +4,11 @@
 from __future__ import annotations
 
 from village_rules.carla_board import PLAYER
-from village_rules.engine import carla, mass
+from village_rules.engine import carla, mass, shared
 from village_rules.engine.context import Ctx
 from village_rules.engine.guards import present
 from village_rules.evolve import replace
-from village_rules.pending import ChooseTurn, Pending
+from village_rules.pending import Pending
 from village_rules.rule_ids import RuleId
 from village_rules.state import GameState
 
@@ -87,11 +87,11 @@ def end_of_turn(state: GameState, seat: int, ctx: Ctx) -> tuple[GameState, Pendi
             ctx.fire(RuleId.END_06)  # the final mass, then the final scoring
             return mass.start(state, final=True, ctx=ctx)
         following, *rest = state.final_turns
-        return replace(state, final_turns=tuple(rest)), ChooseTurn(following)
+        return replace(state, final_turns=tuple(rest)), shared.choose_turn(following)
     if state.cubes_on_board() == 0:
         ctx.fire(RuleId.ROUND_01)  # the last cube was taken: the round ends with a mass
         return mass.start(state, final=False, ctx=ctx)
     if state.is_solo:
         ctx.fire(RuleId.SOLO_07)  # the player is always the one to take the next turn
-        return state, ChooseTurn(PLAYER)
-    return state, ChooseTurn((seat + 1) % state.num_players)
+        return state, shared.choose_turn(PLAYER)
+    return state, shared.choose_turn((seat + 1) % state.num_players)

@@ -11,9 +11,10 @@ from __future__ import annotations
 from fractions import Fraction
 from functools import lru_cache
 
-from village_rules.actions import Action, DrawCustomer, Pass, Serve
+from village_rules.actions import Action, Pass, Serve
 from village_rules.chance import uniform
 from village_rules.edition import Cost, EditionData
+from village_rules.engine import shared
 from village_rules.engine.context import Ctx
 from village_rules.engine.guards import expect, present
 from village_rules.engine.payment import can_pay, payment_options
@@ -48,7 +49,7 @@ def sitting_out(state: GameState, trigger: int) -> tuple[int, ...]:
 def candidates(state: GameState, seat: int) -> list[Action]:
     """The market-day choices of `seat`: serve an available customer, or pass."""
     tiles = sorted(t for t in state.market_available if t is not None)
-    return [*(Serve(t) for t in tiles), Pass()]
+    return [*(Serve(t) for t in tiles), shared.PASS]
 
 
 def legal(state: GameState, seat: int) -> list[Action]:
@@ -63,7 +64,7 @@ def legal(state: GameState, seat: int) -> list[Action]:
     tiles = sorted(t for t in state.market_available if t is not None)
     out: list[Action] = [Serve(t) for t in tiles if can_pay(_sale_cost(data, t, free), player, True)]
     if not must_serve(state, seat):
-        out.append(Pass())
+        out.append(shared.PASS)
     return out
 
 
@@ -226,7 +227,7 @@ def next_refill(state: GameState) -> RefillDraw | None:
 
 def refill_outcomes(state: GameState) -> list[tuple[Action, Fraction]]:
     """MKT-07: every face-down tile is equally likely."""
-    return [(DrawCustomer(t), p) for t, p in uniform(state.customer_pile)]
+    return [(shared.draw_customer(t), p) for t, p in uniform(state.customer_pile)]
 
 
 def place_refill(state: GameState, pending: RefillDraw, tile: int, ctx: Ctx) -> GameState:

@@ -6,9 +6,10 @@ from functools import lru_cache
 
 from village_rules.components import INFLUENCE, ActionSpace, Cube
 from village_rules.edition import EditionData
+from village_rules.engine import shared
 from village_rules.engine.end_of_game import after_reseeding
 from village_rules.evolve import replace
-from village_rules.pending import ChooseTurn, SeedDraw
+from village_rules.pending import SeedDraw
 from village_rules.state import GameState
 from village_rules.tally import Tally
 
@@ -61,13 +62,13 @@ def _next_step(
         left = card[spaces[index]]
     if bag.total() == 0:
         return None
-    return SeedDraw(spaces[index], left)
+    return shared.seed_draw(spaces[index], left)
 
 
 def _first_turn(state: GameState) -> GameState:
     """Seeding done: the start player's turn, or under AMB-33 b the first final action."""
     seat, final = after_reseeding(state)
-    return replace(state, final_turns=final, pending=ChooseTurn(seat))
+    return replace(state, final_turns=final, pending=shared.choose_turn(seat))
 
 
 def draw_onto_space(state: GameState, pending: SeedDraw, cube: Cube) -> GameState:

@@ -8,14 +8,14 @@ from functools import lru_cache
 from village_rules.actions import Action, FreeAction, TakeCube, Well
 from village_rules.components import INFLUENCE, ActionSpace, Cube
 from village_rules.edition import Cost
-from village_rules.engine import carla, market_day
+from village_rules.engine import carla, market_day, shared
 from village_rules.engine.context import Ctx
 from village_rules.engine.time_and_death import spend_time
 from village_rules.errors import InternalError
 from village_rules.evolve import replace
-from village_rules.pending import ChooseAction, Pending
+from village_rules.pending import Pending
 from village_rules.rule_ids import RuleId
-from village_rules.state import GameState, Turn
+from village_rules.state import GameState
 from village_rules.tally import Tally
 
 _SPACES = tuple(ActionSpace)
@@ -114,7 +114,7 @@ def effect(state: GameState, seat: int, action: Action, ctx: Ctx) -> tuple[GameS
             return begin_action(state, seat, space, ctx)
         case FreeAction(space):
             ctx.fire(RuleId.END_03)
-            state = replace(state, turn=Turn(seat))
+            state = replace(state, turn=shared.turn(seat))
             return begin_action(state, seat, space, ctx)
     raise InternalError("turn.effect", f"not a turn choice: {action!r}")
 
@@ -125,7 +125,7 @@ def begin_action(
     """Phase 2 step 2: the action of the space; at the market a market day must be held."""
     if space is ActionSpace.MARKET:
         return market_day.start(state, seat, ctx), None
-    return state, ChooseAction(seat, space)
+    return state, shared.choose_action(seat, space)
 
 
 def take_cube(state: GameState, seat: int, action: TakeCube, ctx: Ctx) -> GameState:
@@ -138,9 +138,9 @@ def take_cube(state: GameState, seat: int, action: TakeCube, ctx: Ctx) -> GameSt
     if action.cube is Cube.PLAGUE:
         ctx.fire(RuleId.TURN_03)
         supply = replace(state.supply, cubes=state.supply.cubes.add(Cube.PLAGUE))
-        state = replace(state, spaces=spaces, turn=Turn(seat), supply=supply)
+        state = replace(state, spaces=spaces, turn=shared.turn(seat), supply=supply)
         return spend_time(state, seat, state.rules.data.plague_time, ctx)
     p = state.players[seat]
     players = state.players
     players = (*players[:seat], replace(p, cubes=p.cubes.add(action.cube)), *players[seat + 1 :])
-    return replace(state, spaces=spaces, turn=Turn(seat), players=players)
+    return replace(state, spaces=spaces, turn=shared.turn(seat), players=players)

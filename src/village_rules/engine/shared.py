@@ -1,0 +1,28 @@
+"""Shared objects for the immutable values the engine builds most often.
+
+Actions, pending steps and the turn marker are frozen values, so one object per value can
+be handed out again and again: building a frozen dataclass costs one Python-level
+`object.__setattr__` per field, and a playout built ~7 of these per `apply` (a seeding
+draw's five `DrawCube` outcomes, a `Skip` per action step, a `ChooseTurn`, `Turn` and
+`ChooseAction` per turn…). Each function here returns the object `Cls(*args)` would
+build, equal to it in every way, kept per argument values (a few hundred in all).
+"""
+
+from __future__ import annotations
+
+from functools import cache
+
+from village_rules.actions import DrawCube, DrawCustomer, Pass, Skip
+from village_rules.pending import ChooseAction, ChooseTurn, MarketChoice, SeedDraw
+from village_rules.state import Turn
+
+SKIP = Skip()
+PASS = Pass()
+
+draw_cube = cache(DrawCube)
+draw_customer = cache(DrawCustomer)
+choose_turn = cache(ChooseTurn)
+choose_action = cache(ChooseAction)
+market_choice = cache(MarketChoice)
+seed_draw = cache(SeedDraw)
+turn = cache(Turn)
