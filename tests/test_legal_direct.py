@@ -1,52 +1,82 @@
 """The direct generators of the family step (`engine/family.py:legal`), the market
 choice (`engine/market_day.py:legal`), the council chamber
-(`engine/council_chamber.py:legal`) and travel (`engine/travel.py:legal`), reached from
-`core._generate`: each equals the generate-and-filter oracle at every such step of seeded
-games under the readings that change it (AMB-24, AMB-06, AMB-03, AMB-17, AMB-18), and
-the fuzzer's every-step check (`play_game`, the invariant `structure.legal_set`) catches
-a wrong one."""
+(`engine/council_chamber.py:legal`), travel (`engine/travel.py:legal`), the grain harvest
+(`engine/harvest.py:legal`), the church (`engine/church.py:legal`) and the two mass steps
+(`engine/mass.py:buy_legal`, `advance_legal`), reached from `core._generate`: each equals
+the generate-and-filter oracle at every such step of seeded games under the readings that
+change it (AMB-24, AMB-06, AMB-03, AMB-17, AMB-18, AMB-02, AMB-15; solo for Carla's mass
+steps), and the fuzzer's every-step check (`play_game`, the invariant
+`structure.legal_set`) catches a wrong one."""
 
 from __future__ import annotations
 
 import random
+import subprocess
+import sys
 from collections.abc import Callable
 from dataclasses import replace
+from pathlib import Path
 from types import ModuleType
 
 import pytest
 
-from village_rules.actions import Action, Birth
+from village_rules.actions import (
+    Action,
+    Birth,
+    BuyFromBag,
+    ChurchEnter,
+    ChurchStep,
+    Harvest,
+    Mill,
+    Skip,
+    TakeCube,
+)
+from village_rules.carla_board import CARLA
 from village_rules.chance import sample
-from village_rules.components import FARMYARD, UNBORN, ActionSpace
-from village_rules.engine import council_chamber, family, market_day, travel
+from village_rules.components import FARMYARD, UNBORN, ActionSpace, Cube
+from village_rules.engine import (
+    church,
+    core,
+    council_chamber,
+    family,
+    harvest,
+    market_day,
+    mass,
+    supply,
+    travel,
+)
 from village_rules.engine.core import apply, chance_outcomes, legal_actions, legal_actions_oracle
 from village_rules.fuzz import plan_game, play_game
 from village_rules.invariants import LEGAL_SET, Violation
-from village_rules.pending import ChooseAction, MarketChoice
+from village_rules.pending import ChooseAction, MarketChoice, MassAdvance, MassBuy
 from village_rules.rules import Variant
 from village_rules.setup import new_game
-from village_rules.state import GameState
+from village_rules.state import GameState, PlayerState
+from village_rules.tally import Tally
 
 Generator = Callable[[GameState, int], list[Action]]
 
 
 def _fuzz_violations_with(
-    monkeypatch: pytest.MonkeyPatch, module: ModuleType, wrong: Generator, name: str
+    monkeypatch: pytest.MonkeyPatch, module: ModuleType, wrong: Generator, name: str, attribute: str = "legal"
 ) -> list[Violation]:
-    """The fuzzer's violations over seeded games of both editions once `module.legal` is
-    replaced by `wrong`, after checking that the real generator passes them; every one
-    must be the legal-set check's."""
+    """The fuzzer's violations over seeded games of both editions once `module.legal` (or
+    `module.<attribute>`) is replaced by `wrong`, after checking that the real generator
+    passes them; every one must be the legal-set check's."""
     games = [plan_game(11, i, edition) for i, edition in enumerate(["big-box-2023", "original-2011"] * 3)]
     assert not any(play_game(g).failed for g in games)  # the real generator passes
-    monkeypatch.setattr(module, "legal", wrong)
+    monkeypatch.setattr(module, attribute, wrong)
     found = [v for g in games for v in play_game(g).violations]
     assert found, f"a wrong {name} generator went unnoticed"
     assert {v.invariant for v in found} == {LEGAL_SET}
     return found
 
 
-def _all_decisions(edition: str, players: int, seed: int, variant: Variant) -> list[GameState]:
-    """Every decision state of a seeded random game (the same draws whatever is kept)."""
+def _all_decisions(
+    edition: str, players: int, seed: int, variant: Variant, steer: Callable[[Action], bool] | None = None
+) -> list[GameState]:
+    """Every decision state of a seeded random game (the same draws whatever is kept).
+    With `steer`, four times in five an action it likes is taken (if one is legal)."""
     rng = random.Random(seed)
     state = new_game(edition, players, seed, variant)
     out = []
@@ -56,7 +86,9 @@ def _all_decisions(edition: str, players: int, seed: int, variant: Variant) -> l
         else:
             out.append(state)
             legal = legal_actions(state)
-            action = legal[rng.randrange(len(legal))]
+            liked = [a for a in legal if steer(a)] if steer is not None and rng.random() < 0.8 else []
+            options = liked or legal
+            action = options[rng.randrange(len(options))]
         state = apply(state, action)
     return out
 
@@ -150,9 +182,6 @@ def test_council_generator_equals_the_oracle(edition: str, players: int, amb03: 
     assert refused  # the payment or the privilege test refused a candidate somewhere
 
 
-
-
-
 def test_the_fuzzers_check_catches_a_council_generator_without_the_payment_test(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
@@ -185,3 +214,277 @@ def test_the_fuzzers_check_catches_a_travel_generator_without_the_payment_test(
     # nothing refused
     found = _fuzz_violations_with(monkeypatch, travel, travel.candidates, "travel")
     assert "extra ['travel" in str(found[0])
+
+
+# --- the grain harvest, the church and the mass ---------------------------------------------
+
+
+def _to_church(action: Action) -> bool:
+    """A policy that fills the black bag and keeps coins and grain for the mass, so that
+    the mass steps offer real choices (random play seldom reaches a purchase)."""
+    match action:
+        case BuyFromBag() | ChurchEnter() | ChurchStep() | Mill() | Harvest():
+            return True
+        case TakeCube(ActionSpace.CHURCH | ActionSpace.CRAFTS | ActionSpace.GRAIN_HARVEST, _):
+            return True
+    return False
+
+
+def _decisions(
+    edition: str, players: int, seeds: range, variant: Variant, keep: Callable[[GameState], bool]
+) -> list[GameState]:
+    """The decisions `keep` picks from seeded games, played at random and steered to church."""
+    return [
+        s
+        for seed in seeds
+        for steer in (None, _to_church)
+        for s in _all_decisions(edition, players, seed, variant, steer)
+        if keep(s)
+    ]
+
+
+def _with_seat(state: GameState, change: Callable[[PlayerState], PlayerState]) -> GameState:
+    """The same state (fresh, no cached legal actions) with the seat to act's farmyard changed."""
+    seat = state.current_player()
+    return state.with_player(seat, change(state.players[seat]))
+
+
+def _with_grain(state: GameState, grain: int) -> GameState:
+    return _with_seat(state, lambda p: replace(p, grain=grain))
+
+
+def _assert_generator_is_the_oracle(state: GameState) -> list[Action]:
+    offered = legal_actions(state)
+    assert offered == legal_actions_oracle(state), state.pending
+    return offered
+
+
+EDITIONS = [("big-box-2023", 4), ("original-2011", 3), ("big-box-2023", 1)]
+"""(edition, players) of the walks below: both editions, and solo (2023 only)."""
+
+
+@pytest.mark.parametrize(
+    "readings", [{}, {"AMB-02": "b"}, {"AMB-03": "b"}], ids=["defaults", "AMB-02 b", "AMB-03 b"]
+)
+@pytest.mark.parametrize(("edition", "players"), EDITIONS)
+def test_harvest_generator_equals_the_oracle(edition: str, players: int, readings: dict[str, str]) -> None:
+    """HARV-01 (a member on the farmyard), AMB-02 b (room for the whole yield) and AMB-03 b
+    (TURN-04, the supply's grain): at every harvest step, and at the same step with the
+    farmyard full of grain, with the supply out of grain and with no member at home."""
+    variant = Variant(readings=readings)
+
+    def at_harvest(s: GameState) -> bool:
+        return isinstance(s.pending, ChooseAction) and s.pending.space is ActionSpace.GRAIN_HARVEST
+
+    steps = _decisions(edition, players, range(3), variant, at_harvest)
+    assert len(steps) > 20
+    capacity = steps[0].rules.data.grain_capacity
+    by_reading = 0
+    for state in steps:
+        full = _with_seat(state, lambda p: replace(p, grain=capacity))
+        no_grain = replace(state, supply=replace(state.supply, grain=0))
+        away = _with_seat(
+            state, lambda p: replace(p, members=tuple(UNBORN if m == FARMYARD else m for m in p.members))
+        )
+        for s in (state, full, no_grain, away):
+            assert _assert_generator_is_the_oracle(s)[-1] == Skip()
+        assert Harvest() not in legal_actions(away)
+        by_reading += Harvest() in legal_actions(state) and (
+            Harvest() not in legal_actions(full) or Harvest() not in legal_actions(no_grain)
+        )
+    assert bool(by_reading) == bool(readings)  # AMB-02 b / AMB-03 b refused a harvest a allows
+
+
+def test_the_fuzzers_check_catches_a_harvest_generator_without_the_precondition(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # the harvest always offered, with no member on the farmyard too
+    found = _fuzz_violations_with(monkeypatch, harvest, harvest.candidates, "harvest")
+    assert "extra ['harvest" in str(found[0])
+
+
+@pytest.mark.parametrize("amb03", ["a", "b"])
+@pytest.mark.parametrize(("edition", "players"), EDITIONS)
+def test_church_generator_equals_the_oracle(edition: str, players: int, amb03: str) -> None:
+    """CHU-01: every farmyard member may enter, for 1 brown cube or 3 time; at every church
+    step and the same step with the seat's brown cubes gone (the time still pays)."""
+    variant = Variant(readings={"AMB-03": amb03})
+
+    def at_church(s: GameState) -> bool:
+        return isinstance(s.pending, ChooseAction) and s.pending.space is ActionSpace.CHURCH
+
+    steps = _decisions(edition, players, range(3), variant, at_church)
+    assert len(steps) > 20
+    several = 0
+    for state in steps:
+        seat = state.current_player()
+        no_brown = _with_seat(
+            state, lambda p: replace(p, cubes=p.cubes.minus(Tally.of({Cube.BROWN: p.cubes[Cube.BROWN]})))
+        )
+        for s in (state, no_brown):
+            offered = _assert_generator_is_the_oracle(s)
+            assert offered == [*church.candidates(s, seat), Skip()]  # the time always pays
+        several += len(legal_actions(state)) > 2
+    assert several  # some steps offered more than one member
+
+
+def test_the_fuzzers_check_catches_a_church_generator_that_drops_a_member(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    real = church.legal
+
+    def drops_last(state: GameState, seat: int) -> list[Action]:
+        return real(state, seat)[:-1]
+
+    found = _fuzz_violations_with(monkeypatch, church, drops_last, "church")
+    assert "missing ['church " in str(found[0])
+
+
+@pytest.mark.parametrize(
+    "readings", [{}, {"AMB-15": "b"}, {"AMB-03": "b"}], ids=["defaults", "AMB-15 b", "AMB-03 b"]
+)
+@pytest.mark.parametrize(("edition", "players"), EDITIONS)
+def test_mass_buy_generator_equals_the_oracle(edition: str, players: int, readings: dict[str, str]) -> None:
+    """MASS-02 (1 coin per member out of the bag; AMB-15: one purchase or several per
+    chance): at every purchase step, with no coin and with exactly the price, and (solo)
+    Carla's chance, where only the skip is offered (SOLO-03)."""
+    variant = Variant(readings=readings)
+    steps = _decisions(edition, players, range(4), variant, lambda s: isinstance(s.pending, MassBuy))
+    # seldom a real choice in play, so also every seat's purchase at every later mass step
+    # (the same mass, what is left in the bag)
+    later = _decisions(edition, players, range(2), variant, lambda s: isinstance(s.pending, MassAdvance))
+    steps += [s.with_pending(MassBuy(seat)) for s in later for seat in range(s.num_players)]
+    assert len(steps) > 10
+    price = steps[0].rules.data.mass_coin_price
+    bought = refused = 0
+    for state in steps:
+        buys = len(mass.buy_candidates(state, state.current_player()))
+        poor = _with_seat(state, lambda p: replace(p, coins=0))
+        for s in (state, poor, _with_seat(state, lambda p: replace(p, coins=price))):
+            offered = _assert_generator_is_the_oracle(s)
+            bought += len(offered) > 1
+            refused += buys > 0 and len(offered) == 1
+        if state.is_solo:
+            assert _assert_generator_is_the_oracle(state.with_pending(MassBuy(CARLA))) == [Skip()]
+    assert bought and refused  # purchases offered, and refused for want of a coin
+
+
+def test_the_fuzzers_check_catches_a_mass_buy_generator_without_the_coin_test(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # every member in the bag, coin or not
+    found = _fuzz_violations_with(monkeypatch, mass, mass.buy_candidates, "mass buy", "buy_legal")
+    assert "extra ['buy-from-bag " in str(found[0])
+
+
+@pytest.mark.parametrize("readings", [{}, {"AMB-03": "b"}], ids=["defaults", "AMB-03 b"])
+@pytest.mark.parametrize(("edition", "players"), EDITIONS)
+def test_mass_advance_generator_equals_the_oracle(
+    edition: str, players: int, readings: dict[str, str]
+) -> None:
+    """MASS-04 (the grain between the stages, per stage): at every church step of the mass
+    and the same step with 0, 1 and 2 grain, and (solo) Carla's, where only the skip is
+    offered (SOLO-03)."""
+    variant = Variant(readings=readings)
+    steps = _decisions(edition, players, range(3), variant, lambda s: isinstance(s.pending, MassAdvance))
+    assert len(steps) > 10
+    partly = refused = 0
+    for state in steps:
+        seat = state.current_player()
+        for s in (state, *(_with_grain(state, g) for g in range(3))):
+            offered = _assert_generator_is_the_oracle(s)
+            steps_up = len(mass.advance_candidates(s, seat))
+            partly += 1 < len(offered) < steps_up + 1
+            refused += steps_up > 0 and offered == [Skip()]
+        if state.is_solo:
+            assert _assert_generator_is_the_oracle(state.with_pending(MassAdvance(CARLA))) == [Skip()]
+    assert refused  # no grain, no step up
+    assert partly or players == 1  # the grain let some stages move up and not others (solo:
+    # the player seldom has members on both a cheap and a dear stage)
+
+
+def test_the_fuzzers_check_catches_a_mass_advance_generator_without_the_grain_test(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # every church member, grain or not
+    found = _fuzz_violations_with(monkeypatch, mass, mass.advance_candidates, "mass advance", "advance_legal")
+    assert "extra ['church-step " in str(found[0])
+
+
+def _at_space(space: ActionSpace) -> Callable[[GameState], bool]:
+    return lambda s: isinstance(s.pending, ChooseAction) and s.pending.space is space
+
+
+@pytest.mark.parametrize(
+    "keep",
+    [
+        _at_space(ActionSpace.GRAIN_HARVEST),
+        _at_space(ActionSpace.CHURCH),
+        lambda s: isinstance(s.pending, MassBuy),
+        lambda s: isinstance(s.pending, MassAdvance),
+    ],
+    ids=["harvest", "church", "mass buy", "mass advance"],
+)
+def test_the_amb03_b_payout_check_is_applied_at_the_harvest_church_and_mass_steps(
+    monkeypatch: pytest.MonkeyPatch, keep: Callable[[GameState], bool]
+) -> None:
+    """The generators ask the one payout predicate (`supply.payout_shortfall`) under AMB-03
+    b as the oracle does, also where no payout is due today (a church entry, a mass step):
+    with the predicate refusing everything but the skip, both offer only the skip."""
+    steps = _decisions("big-box-2023", 4, range(3), Variant(readings={"AMB-03": "b"}), keep)
+    assert steps
+    def refuses(state: GameState, seat: int, action: Action) -> str | None:
+        return None if isinstance(action, Skip) else "refused"
+
+    monkeypatch.setattr(supply, "payout_shortfall", refuses)
+    for state in steps:
+        fresh = replace(state, supply=state.supply)  # a new state: no cached legal actions
+        assert fresh.legal_cache is None
+        assert _assert_generator_is_the_oracle(fresh) == [Skip()]
+
+
+@pytest.mark.parametrize(
+    ("edition", "players"),
+    [
+        ("big-box-2023", 1),
+        ("original-2011", 2),
+        ("big-box-2023", 3),
+        ("original-2011", 4),
+        ("big-box-2023", 5),
+    ],
+)
+def test_no_pending_step_reaches_the_filtering_fallback(
+    monkeypatch: pytest.MonkeyPatch, edition: str, players: int
+) -> None:
+    """Every decision of seeded games (solo and 2-5 players) has its own generator: the
+    step dispatch of the generate-and-filter path (`core._step_precondition`) is never
+    asked, while the oracle still agrees at every step."""
+
+    def fallback(state: GameState) -> core.Precondition:
+        raise AssertionError(f"{state.pending} reached the filtering fallback")
+
+    monkeypatch.setattr(core, "_step_precondition", fallback)
+    for seed in range(2):
+        for state in _all_decisions(edition, players, seed, Variant(), _to_church if seed else None):
+            _assert_generator_is_the_oracle(state)
+
+
+def test_the_generate_benchmark_finds_no_step_at_the_fallback() -> None:
+    """benchmarks/bench_generate.py runs; its figures are printed, not asserted, but the
+    count of steps at the filtering fallback is a fact: none."""
+    script = Path(__file__).resolve().parent.parent / "benchmarks" / "bench_generate.py"
+    out = subprocess.run(
+        [sys.executable, str(script), "--games", "2", "--repeat", "1"],
+        capture_output=True, text=True, check=True, timeout=300,
+    ).stdout
+    rows = {line.split()[0]: line.split() for line in out.splitlines()[2:]}
+    assert {"MassAdvance", "ChooseAction(church)", "ChooseAction(grain_harvest)"} <= set(rows), out
+    assert rows["all"][2] == "0", out
+
+
+def test_a_hand_built_market_action_step_offers_only_the_skip_as_the_oracle_does() -> None:
+    """The market holds a market day, never a ChooseAction (state_checks refuses one); the
+    generator answers such a state as the oracle does, not with an error."""
+    state = next(iter(_decisions("big-box-2023", 2, range(1), Variant(), _at_space(ActionSpace.CHURCH))))
+    market = state.with_pending(ChooseAction(state.current_player(), ActionSpace.MARKET))
+    assert _assert_generator_is_the_oracle(market) == [Skip()]

@@ -780,12 +780,12 @@ def test_turn04_the_oracle_comparison_catches_a_generator_that_ignores_amb03(
     variant_b = Variant(readings={"AMB-03": "b"})
     b = replace(state, rules=replace(state.rules, variant=variant_b))
     assert legal_set_violations(b, legal_actions(b)) == []
-    real = core._allowed
+    real = core._generate
 
-    def ignores_amb03(st: GameState, seat: int, act: Action, pre: core.Precondition) -> bool:
-        return real(replace(st, rules=state.rules), seat, act, pre)
+    def ignores_amb03(st: GameState) -> list[Action]:
+        return real(replace(st, rules=state.rules))  # generated under reading a
 
-    monkeypatch.setattr(core, "_allowed", ignores_amb03)
+    monkeypatch.setattr(core, "_generate", ignores_amb03)
     fresh = replace(state, rules=replace(state.rules, variant=variant_b))
     assert action in legal_actions(fresh)
     assert legal_set_violations(fresh, legal_actions(fresh)) != []

@@ -8,6 +8,7 @@ from village_rules.edition import Cost
 from village_rules.engine.common import find_member, move_member, numbers_at
 from village_rules.engine.context import Ctx
 from village_rules.engine.guards import expect, present
+from village_rules.engine.payment import can_pay
 from village_rules.pending import Pending
 from village_rules.rule_ids import RuleId
 from village_rules.state import GameState
@@ -16,6 +17,22 @@ from village_rules.state import GameState
 def candidates(state: GameState, seat: int) -> list[Action]:
     """The church actions open to `seat`: one per member number on its farmyard."""
     return [ChurchEnter(n) for n in numbers_at(state, seat, FARMYARD)]
+
+
+def legal(state: GameState, seat: int) -> list[Action]:
+    """The legal actions among `candidates`, in their order, generated directly
+    (`core._generate`; the oracle `core.legal_actions_oracle` still filters `candidates`),
+    before the AMB-03 b payout check (`core._generate` applies it, as `core._allowed`
+    does). Each farmyard member may enter by construction and the cost (CHU-01) does not
+    depend on the member, so whether it can be paid is asked once, not per member."""
+    numbers = numbers_at(state, seat, FARMYARD)
+    if not numbers:
+        return []
+    alternatives = state.rules.data.church_enter
+    player = state.players[seat]
+    if alternatives and not any(can_pay(cost, player, True) for cost in alternatives):
+        return []
+    return [ChurchEnter(n) for n in numbers]
 
 
 def precondition(state: GameState, seat: int, action: Action) -> str | None:

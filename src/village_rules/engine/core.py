@@ -53,9 +53,11 @@ from village_rules.components import INFLUENCE, ActionSpace, Cube, Good
 from village_rules.edition import Cost
 from village_rules.engine import (
     carla,
+    church,
     council_chamber,
     crafts,
     family,
+    harvest,
     market_day,
     mass,
     seeding,
@@ -273,9 +275,11 @@ def _check(state: GameState, action: Action) -> None:
 
 def _generate(state: GameState) -> list[Action]:
     """The legal actions of a decision, generated per pending step with the rule modules'
-    own functions, in the order of `_candidates` (so seeded games do not change). Steps
-    whose candidates are legal by construction skip the filter; the others run only the
-    precondition and one affordability test per candidate (no error texts, no rule IDs)."""
+    own functions, in the order of `_candidates` (so seeded games do not change). Every
+    step has its own generator: candidates legal by construction are listed without a
+    test, and a test is made once for what it depends on (a cost per building, stage or
+    path, not per member); no error texts, no rule IDs. The filter of `_candidates` by
+    `_illegal` is the oracle (`legal_actions_oracle`) only."""
     pending = state.pending
     match pending:
         case ChooseTurn(seat):
@@ -329,10 +333,36 @@ def _generate(state: GameState) -> list[Action]:
         case MarketChoice(seat):
             # one payment test per available customer (market_day.legal)
             return market_day.legal(state, seat)
-        case ChooseAction() | MassBuy() | MassAdvance():
-            seat = state.current_player()
-            check = _step_precondition(state)
-            return [a for a in _candidates(state) if _allowed(state, seat, a, check)]
+        case ChooseAction(seat, ActionSpace.GRAIN_HARVEST):
+            # one candidate, free: its precondition asked once (harvest.legal)
+            offered = harvest.legal(state, seat)
+            if state.rules.reading("AMB-03") == "b":  # the full-payout check, as in _allowed
+                offered = [a for a in offered if supply.payout_shortfall(state, seat, a) is None]
+            return [*offered, Skip()]
+        case ChooseAction(seat, ActionSpace.CHURCH):
+            # the entry cost tested once, not per farmyard member (church.legal)
+            offered = church.legal(state, seat)
+            if state.rules.reading("AMB-03") == "b":  # the full-payout check, as in _allowed
+                offered = [a for a in offered if supply.payout_shortfall(state, seat, a) is None]
+            return [*offered, Skip()]
+        case ChooseAction(_, ActionSpace.MARKET):
+            # the market holds a market day, never a ChooseAction (state_checks refuses
+            # one); a hand-built one offers only the skip, as the oracle does
+            return [Skip()]
+        case ChooseAction(_, space):
+            raise InternalError("core._generate", f"no legal-move generator for the {space.value} action")
+        case MassBuy(seat):
+            # the coin tested once, not per member in the bag (mass.buy_legal)
+            offered = mass.buy_legal(state, seat)
+            if state.rules.reading("AMB-03") == "b":  # the full-payout check, as in _allowed
+                offered = [a for a in offered if supply.payout_shortfall(state, seat, a) is None]
+            return [*offered, Skip()]
+        case MassAdvance(seat):
+            # the grain tested once per stage, not per member (mass.advance_legal)
+            offered = mass.advance_legal(state, seat)
+            if state.rules.reading("AMB-03") == "b":  # the full-payout check, as in _allowed
+                offered = [a for a in offered if supply.payout_shortfall(state, seat, a) is None]
+            return [*offered, Skip()]
         case ChooseCarlaCube(_, space):
             return [CarlaCube(c) for c in carla.choice_colours(state, space)]  # solo
         case SeedDraw() | RefillDraw() | MassDraw() | FateReveal() | GameOver():

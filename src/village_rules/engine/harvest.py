@@ -17,6 +17,15 @@ def candidates(state: GameState, seat: int) -> list[Action]:
     return [Harvest()]
 
 
+def legal(state: GameState, seat: int) -> list[Action]:
+    """The legal actions among `candidates`, generated directly (`core._generate`; the
+    oracle `core.legal_actions_oracle` still filters `candidates`), before the AMB-03 b
+    payout check, which `core._generate` applies as `core._allowed` does. The one
+    candidate costs nothing, so only its precondition is asked (once)."""
+    harvest = Harvest()
+    return [harvest] if precondition(state, seat, harvest) is None else []
+
+
 def precondition(state: GameState, seat: int, action: Action) -> str | None:
     """HARV-01: needs a member on the farmyard; AMB-02 b: and room for all the grain."""
     if FARMYARD not in state.players[seat].members:

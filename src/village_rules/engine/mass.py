@@ -35,6 +35,17 @@ def buy_candidates(state: GameState, seat: int) -> list[Action]:
     return [BuyFromBag(n) for n in numbers_at(state, seat, BLACK_BAG)]
 
 
+def buy_legal(state: GameState, seat: int) -> list[Action]:
+    """The legal purchases among `buy_candidates`, in their order, generated directly
+    (`core._generate`; the oracle `core.legal_actions_oracle` still filters the candidates
+    by `buy_precondition`): each member in the bag is there by construction, and the coin
+    (MASS-02) is the same for every member, so it is asked once, not per member."""
+    present(state.mass, "mass.buy_legal", "the mass in progress")
+    if state.is_carla(seat) or state.players[seat].coins < state.rules.data.mass_coin_price:
+        return []  # solo: Carla never buys (SOLO-03)
+    return [BuyFromBag(n) for n in numbers_at(state, seat, BLACK_BAG)]
+
+
 def buy_precondition(state: GameState, seat: int, action: Action) -> str | None:
     """Why `seat` may not buy this member from the bag now, or None."""
     action = expect(action, BuyFromBag, "mass.buy_precondition")
@@ -182,6 +193,28 @@ def advance_candidates(state: GameState, seat: int) -> list[Action]:
         ChurchStep(stage, n)
         for stage in range(1, d.church_stages)
         for n in numbers_at(state, seat, OnChurch(stage))
+    ]
+
+
+def advance_legal(state: GameState, seat: int) -> list[Action]:
+    """The legal church steps among `advance_candidates`, in their order (stage, then
+    number), generated directly (`core._generate`; the oracle still filters the candidates
+    by `advance_precondition`): the seat's members are looked at once for all the stages,
+    and the grain (MASS-04) is asked once per stage, not per member."""
+    if state.is_carla(seat):
+        return []  # solo: Carla pays no grain (SOLO-03)
+    d = state.rules.data
+    numbers = d.family_numbers
+    on_stage: dict[int, set[int]] = {}
+    for i, loc in enumerate(state.players[seat].members):
+        if type(loc) is OnChurch and 1 <= loc.stage < d.church_stages:
+            on_stage.setdefault(loc.stage, set()).add(numbers[i])
+    grain = state.players[seat].grain
+    return [
+        ChurchStep(stage, n)
+        for stage in sorted(on_stage)
+        if grain >= d.church_step_grain[stage - 1]
+        for n in sorted(on_stage[stage])
     ]
 
 
