@@ -9,7 +9,8 @@ Plays seeded random games (both editions alternating; solo and 5 players are
 big-box-2023 only) and, at
 every decision, times a fresh `_generate` of the state (the best of `--repeat` calls, CPU
 time) and counts the calls of `_step_precondition`, which only the filtering fallback of
-`_generate` makes (the oracle `legal_actions_oracle` does not). Prints, per kind of
+`_generate` made in older engines (this one has no fallback and no `_step_precondition`,
+so its column is 0; the oracle `legal_actions_oracle` never called it). Prints, per kind of
 pending step, the number of steps, how many reached the fallback, and the microseconds
 spent generating (total and per step).
 """

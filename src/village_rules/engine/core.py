@@ -9,9 +9,8 @@ single legal action is taken automatically, so every pending decision offers a c
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from fractions import Fraction
-from typing import assert_never
+from typing import Protocol, assert_never
 
 from village_rules.actions import (
     Action,
@@ -70,12 +69,13 @@ from village_rules.engine.common import take_cube, take_good
 from village_rules.engine.context import Ctx
 from village_rules.engine.end_of_game import end_of_turn
 from village_rules.engine.guards import expect, present
-from village_rules.engine.payment import can_pay, describe_shortfall, pay, payment_options
+from village_rules.engine.payment import describe_shortfall, pay, payment_options
 from village_rules.engine.spaces import SpaceRules, rules_of, space_rules
 from village_rules.engine.time_and_death import death_candidates, kill, resolve_deaths
 from village_rules.errors import IllegalActionError, InternalError, NotARule
 from village_rules.evolve import replace
 from village_rules.pending import (
+    CHANCE_TYPES,
     ChooseAction,
     ChooseCarlaCube,
     ChooseCompensationCube,
@@ -101,7 +101,7 @@ from village_rules.state import GameState
 # How the core dispatches (every `match` below ends in `assert_never`, so a new pending
 # step or action that is not handled is a mypy error):
 # - per pending step: `_generate` (legal actions, fast), `_candidates` + `_step_accepts` +
-#   `_precondition` (the explaining oracle path), `_step_precondition`, `_perform`, and
+#   `_precondition` (the explaining oracle path), `_perform`, and
 #   `_is_outcome` / `chance_outcomes` for chance steps;
 # - per action: `engine.spaces.rules_of` names the module that prices (`costs`) and
 #   performs (`effect`) it; `_rule_of` names the rule a refusal cites.
@@ -281,18 +281,23 @@ def _generate(state: GameState) -> list[Action]:
     path, not per member); no error texts, no rule IDs. The filter of `_candidates` by
     `_illegal` is the oracle (`legal_actions_oracle`) only."""
     pending = state.pending
-    match pending:
+    match pending:  # the most frequent steps first: each case is a class test
         case ChooseTurn(seat):
             # TakeCube: one per cube on the board; Well: turn.candidates keeps only the
             # colours that can pay (>= 1 real cube, AMB-01); FreeAction: only with an empty
             # board in the final actions. None of them has a further condition.
             return turn.candidates(state, seat)
-        case ChooseCompensationCube() | ChooseSupplyCube():
-            cubes = state.supply.cubes
-            return [PickCube(c) for c in INFLUENCE if cubes[c]]
-        case ChooseSupplyGood():
-            goods = state.supply.goods
-            return [PickGood(g) for g in Good if goods[g]]
+        case ChooseAction(seat, space):
+            return _action_step(state, seat, space)
+        case MarketChoice(seat):
+            # one payment test per available customer (market_day.legal)
+            return market_day.legal(state, seat)
+        case MassAdvance(seat):
+            # the grain tested once per stage, not per member (mass.advance_legal)
+            return _with_skip(state, seat, mass.advance_legal(state, seat), payout_check=True)
+        case MassBuy(seat):
+            # the coin tested once, not per member in the bag (mass.buy_legal)
+            return _with_skip(state, seat, mass.buy_legal(state, seat), payout_check=True)
         case ChoosePayment(seat, action):
             alternatives, coins_ok = _costs(state, seat, action)
             return list(_payment_options(state, seat, action, alternatives, coins_ok))
@@ -307,62 +312,12 @@ def _generate(state: GameState) -> list[Action]:
             ]
             out.append(shared.SKIP)
             return out
-        case ChooseAction(seat, ActionSpace.CRAFTS):
-            # ~30 candidates, whose conditions depend only on the building: decided once
-            # per building and kind (crafts.legal), not per candidate.
-            offered = crafts.legal(state, seat)
-            if state.rules.reading("AMB-03") == "b":  # the full-payout check, as in _allowed
-                offered = [a for a in offered if supply.payout_shortfall(state, seat, a) is None]
-            return [*offered, shared.SKIP]
-        case ChooseAction(seat, ActionSpace.COUNCIL_CHAMBER):
-            # payable once per stage, not per member (council_chamber.legal)
-            offered = council_chamber.legal(state, seat)
-            if state.rules.reading("AMB-03") == "b":  # the full-payout check, as in _allowed
-                offered = [a for a in offered if supply.payout_shortfall(state, seat, a) is None]
-            return [*offered, shared.SKIP]
-        case ChooseAction(seat, ActionSpace.TRAVEL):
-            # each path's cost tested once, not per member (travel.legal)
-            offered = travel.legal(state, seat)
-            if state.rules.reading("AMB-03") == "b":  # the full-payout check, as in _allowed
-                offered = [a for a in offered if supply.payout_shortfall(state, seat, a) is None]
-            return [*offered, shared.SKIP]
-        case ChooseAction(seat, ActionSpace.FAMILY):
-            # ~13 candidates, one per member on the board: legal by construction
-            # (family.legal); only the birth depends on an unborn member.
-            return [*family.legal(state, seat), shared.SKIP]
-        case MarketChoice(seat):
-            # one payment test per available customer (market_day.legal)
-            return market_day.legal(state, seat)
-        case ChooseAction(seat, ActionSpace.GRAIN_HARVEST):
-            # one candidate, free: its precondition asked once (harvest.legal)
-            offered = harvest.legal(state, seat)
-            if state.rules.reading("AMB-03") == "b":  # the full-payout check, as in _allowed
-                offered = [a for a in offered if supply.payout_shortfall(state, seat, a) is None]
-            return [*offered, Skip()]
-        case ChooseAction(seat, ActionSpace.CHURCH):
-            # the entry cost tested once, not per farmyard member (church.legal)
-            offered = church.legal(state, seat)
-            if state.rules.reading("AMB-03") == "b":  # the full-payout check, as in _allowed
-                offered = [a for a in offered if supply.payout_shortfall(state, seat, a) is None]
-            return [*offered, Skip()]
-        case ChooseAction(_, ActionSpace.MARKET):
-            # the market holds a market day, never a ChooseAction (state_checks refuses
-            # one); a hand-built one offers only the skip, as the oracle does
-            return [Skip()]
-        case ChooseAction(_, space):
-            raise InternalError("core._generate", f"no legal-move generator for the {space.value} action")
-        case MassBuy(seat):
-            # the coin tested once, not per member in the bag (mass.buy_legal)
-            offered = mass.buy_legal(state, seat)
-            if state.rules.reading("AMB-03") == "b":  # the full-payout check, as in _allowed
-                offered = [a for a in offered if supply.payout_shortfall(state, seat, a) is None]
-            return [*offered, Skip()]
-        case MassAdvance(seat):
-            # the grain tested once per stage, not per member (mass.advance_legal)
-            offered = mass.advance_legal(state, seat)
-            if state.rules.reading("AMB-03") == "b":  # the full-payout check, as in _allowed
-                offered = [a for a in offered if supply.payout_shortfall(state, seat, a) is None]
-            return [*offered, Skip()]
+        case ChooseCompensationCube() | ChooseSupplyCube():
+            cubes = state.supply.cubes
+            return [PickCube(c) for c in INFLUENCE if cubes[c]]
+        case ChooseSupplyGood():
+            goods = state.supply.goods
+            return [PickGood(g) for g in Good if goods[g]]
         case ChooseCarlaCube(_, space):
             return [CarlaCube(c) for c in carla.choice_colours(state, space)]  # solo
         case SeedDraw() | RefillDraw() | MassDraw() | FateReveal() | GameOver():
@@ -371,59 +326,52 @@ def _generate(state: GameState) -> list[Action]:
             assert_never(pending)
 
 
-Precondition = Callable[[GameState, int, Action], "str | None"]
+class _ActionStepRules(Protocol):
+    """A rule module with a direct generator for its action step."""
+
+    def legal(self, state: GameState, seat: int) -> list[Action]: ...
 
 
-def _step_precondition(state: GameState) -> Precondition:
-    """`_precondition` for the candidates of the pending step, with the step's dispatch
-    done once: the candidates of an action step all belong to that space's module."""
-    pending = state.pending
-    match pending:
-        case ChooseAction(_, space):
-            module = space_rules(space)
-            if module is None:
-                return _precondition
-            return lambda st, seat, a: None if isinstance(a, Skip) else module.precondition(st, seat, a)
-        case MarketChoice():
-            return market_day.precondition
-        case MassBuy():
-            return lambda st, seat, a: None if isinstance(a, Skip) else mass.buy_precondition(st, seat, a)
-        case MassAdvance():
-            return lambda st, seat, a: None if isinstance(a, Skip) else mass.advance_precondition(st, seat, a)
-        case (
-            ChooseCompensationCube()
-            | ChooseTurn()
-            | ChoosePrivilege()
-            | ChooseSupplyCube()
-            | ChooseSupplyGood()
-            | ChoosePayment()
-            | ChooseDying()
-            | ChooseCarlaCube()
-            | SeedDraw()
-            | RefillDraw()
-            | MassDraw()
-            | FateReveal()
-            | GameOver()
-        ):
-            return _precondition
-        case _:
-            assert_never(pending)
+_ACTION_STEPS: dict[ActionSpace, tuple[_ActionStepRules, bool]] = {
+    # ~30 candidates, whose conditions depend only on the building: decided once per
+    # building and kind, not per candidate
+    ActionSpace.CRAFTS: (crafts, True),
+    # payable once per stage, not per member
+    ActionSpace.COUNCIL_CHAMBER: (council_chamber, True),
+    # each path's cost tested once per origin, not per member
+    ActionSpace.TRAVEL: (travel, True),
+    # one call home per member on the board, legal by construction; only the birth
+    # depends on an unborn member; nothing is paid out, so no AMB-03 b check
+    ActionSpace.FAMILY: (family, False),
+    # one candidate, free: its precondition asked once
+    ActionSpace.GRAIN_HARVEST: (harvest, True),
+    # the entry cost tested once, not per farmyard member
+    ActionSpace.CHURCH: (church, True),
+}
+"""Each action space's rule module (its `legal` is looked up at each call, so a test can
+replace it), and whether the AMB-03 b payout check applies to it (as the oracle's
+`_illegal` does). The market holds a market day instead (`market_day`)."""
 
 
-def _allowed(state: GameState, seat: int, action: Action, precondition: Precondition) -> bool:
-    """`_illegal(...) is None` for a candidate of the pending step, without the texts."""
-    if precondition(state, seat, action) is not None:
-        return False
-    if supply.payout_shortfall(state, seat, action) is not None:  # AMB-03 b
-        return False
-    alternatives, coins_ok = _costs(state, seat, action)
-    if not alternatives:
-        return True
-    if isinstance(action, Well):
-        return bool(_payment_options(state, seat, action, alternatives, coins_ok))
-    # Is there one way to pay? (`payment_options` would list them all.)
-    player = state.players[seat]
-    return any(can_pay(cost, player, coins_ok) for cost in alternatives)
+def _action_step(state: GameState, seat: int, space: ActionSpace) -> list[Action]:
+    """The legal actions of the step of `space`'s action, then the skip."""
+    step = _ACTION_STEPS.get(space)
+    if step is None:
+        if space is ActionSpace.MARKET:
+            # the market holds a market day, never a ChooseAction (state_checks refuses
+            # one); a hand-built one offers only the skip, as the oracle does
+            return [shared.SKIP]
+        raise InternalError("core._generate", f"no legal-move generator for the {space.value} action")
+    module, payout_check = step
+    return _with_skip(state, seat, module.legal(state, seat), payout_check=payout_check)
+
+
+def _with_skip(state: GameState, seat: int, offered: list[Action], *, payout_check: bool) -> list[Action]:
+    """`offered`, less what the AMB-03 b full-payout check refuses (where it applies, as in
+    the oracle), then the skip."""
+    if payout_check and state.rules.reading("AMB-03") == "b":
+        offered = [a for a in offered if supply.payout_shortfall(state, seat, a) is None]
+    return [*offered, shared.SKIP]
 
 
 def _candidates(state: GameState) -> list[Action]:
@@ -691,26 +639,7 @@ def _perform(state: GameState, action: Action, ctx: Ctx) -> tuple[GameState, Pen
     """Carry out `action` (already checked) at the pending step; one case per step."""
     pending = state.pending
     where = "core._perform"
-    match pending:
-        case SeedDraw():
-            ctx.fire(RuleId.SEED_02)
-            state = seeding.draw_onto_space(state, pending, expect(action, DrawCube, where).cube)
-            return state, state.pending
-        case RefillDraw():
-            return market_day.place_refill(
-                state, pending, expect(action, DrawCustomer, where).tile, ctx
-            ), None
-        case MassDraw():
-            return mass.draw(state, pending, action, ctx)
-        case FateReveal():
-            return carla.reveal(state, pending, action, ctx), None  # solo
-        case ChooseCarlaCube():
-            return carla.take_chosen(state, expect(action, CarlaCube, where).cube, ctx)  # solo
-        case ChooseCompensationCube(seat):
-            colour = expect(action, PickCube, where).colour
-            ctx.fire(RuleId.SET_10)
-            state = seeding.begin_round(take_cube(state, seat, colour))
-            return state, state.pending
+    match pending:  # the most frequent steps first: each case is a class test
         case ChooseTurn(seat):
             if isinstance(action, Well):
                 ctx.fire(RuleId.WELL_01)
@@ -718,13 +647,37 @@ def _perform(state: GameState, action: Action, ctx: Ctx) -> tuple[GameState, Pen
                     state = carla.after_well(state, ctx)  # solo: Carla takes no cube, no reaction
                 state = replace(state, turn=shared.turn(seat))
             return _pay_or_ask(state, seat, action, ctx)
+        case SeedDraw():
+            ctx.fire(RuleId.SEED_02)
+            state = seeding.draw_onto_space(state, pending, expect(action, DrawCube, where).cube)
+            return state, state.pending
         case ChooseAction(seat):
             if isinstance(action, Skip):
                 ctx.fire(RuleId.TURN_02)
                 return state, None
             return _pay_or_ask(state, seat, action, ctx)
+        case MarketChoice(seat):
+            return _pay_or_ask(state, seat, action, ctx)
         case ChoosePayment(seat, paid_for):
             return _pay_then_effect(state, seat, paid_for, expect(action, Pay, where), ctx)
+        case MassAdvance(seat):
+            if isinstance(action, Skip):
+                return mass.next_advancer(state, seat, ctx)
+            return mass.step_up(state, seat, action, ctx)
+        case MassBuy(seat):
+            if isinstance(action, Skip):
+                return mass.next_buyer(state, seat, ctx)
+            return mass.buy(state, seat, action, ctx)
+        case MassDraw():
+            return mass.draw(state, pending, action, ctx)
+        case ChooseDying(seat):
+            location = expect(action, Die, where).location
+            ctx.fire(RuleId.DEATH_02)
+            return kill(state, seat, location, ctx), None
+        case RefillDraw():
+            return market_day.place_refill(
+                state, pending, expect(action, DrawCustomer, where).tile, ctx
+            ), None
         case ChoosePrivilege(seat):
             if isinstance(action, Skip):
                 return state, None
@@ -739,20 +692,15 @@ def _perform(state: GameState, action: Action, ctx: Ctx) -> tuple[GameState, Pen
             if remaining > 1 and state.supply.goods.total() > 0:
                 return state, ChooseSupplyGood(seat, remaining - 1)
             return state, None
-        case ChooseDying(seat):
-            location = expect(action, Die, where).location
-            ctx.fire(RuleId.DEATH_02)
-            return kill(state, seat, location, ctx), None
-        case MarketChoice(seat):
-            return _pay_or_ask(state, seat, action, ctx)
-        case MassBuy(seat):
-            if isinstance(action, Skip):
-                return mass.next_buyer(state, seat, ctx)
-            return mass.buy(state, seat, action, ctx)
-        case MassAdvance(seat):
-            if isinstance(action, Skip):
-                return mass.next_advancer(state, seat, ctx)
-            return mass.step_up(state, seat, action, ctx)
+        case ChooseCompensationCube(seat):
+            colour = expect(action, PickCube, where).colour
+            ctx.fire(RuleId.SET_10)
+            state = seeding.begin_round(take_cube(state, seat, colour))
+            return state, state.pending
+        case FateReveal():
+            return carla.reveal(state, pending, action, ctx), None  # solo
+        case ChooseCarlaCube():
+            return carla.take_chosen(state, expect(action, CarlaCube, where).cube, ctx)  # solo
         case GameOver():
             raise InternalError(where, f"{format_action(action)} after the end of the game")
         case _:
@@ -814,7 +762,7 @@ def _settle(state: GameState, sub: Pending | None, ctx: Ctx, given: GameState) -
             else:
                 object.__setattr__(state, "pending", sub)
                 object.__setattr__(state, "legal_cache", None)
-            if state.is_chance or state.is_terminal:
+            if isinstance(sub, _NO_DECISION):  # state.is_chance or state.is_terminal
                 return state
             options = _legal(state)
             if len(options) > 1:
@@ -827,6 +775,10 @@ def _settle(state: GameState, sub: Pending | None, ctx: Ctx, given: GameState) -
             state, sub = _perform(state, options[0], ctx)
             continue
         state, sub = _next_step(state, ctx)
+
+
+_NO_DECISION = (*CHANCE_TYPES, GameOver)
+"""The pending steps at which `_settle` stops without asking for the legal actions."""
 
 
 def _next_step(state: GameState, ctx: Ctx) -> tuple[GameState, Pending | None]:

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache, lru_cache
 
 from village_rules.actions import Action, FreeAction, TakeCube, Well
 from village_rules.components import INFLUENCE, ActionSpace, Cube
@@ -35,23 +35,50 @@ def candidates(state: GameState, seat: int) -> list[Action]:
     """The turn's choices of `seat`: take a cube from an action space, or the well."""
     out: list[Action] = []
     spaces = state.spaces
-    if any(cubes.items for cubes in spaces):
-        for takes, cubes in zip(_TAKE_BY_SPACE, spaces, strict=False):
-            out += [takes[cube] for cube, _ in cubes.items]
+    for memo, takes, cubes in zip(_TAKES_MEMO, _TAKE_BY_SPACE, spaces, strict=True):
+        if cubes.items:
+            hit = memo.get(id(cubes))
+            if hit is None or hit[0] is not cubes:
+                hit = _remember_takes(memo, takes, cubes)
+            out += hit[1]
+    if out:
         p = state.players[seat]
         need = state.rules.data.well_cubes
         coins = p.coins if well_coins_allowed(state) else 0
         least = 0 if state.rules.reading("AMB-01") == "c" else 1
+        held = dict(p.cubes.items)
         # Only colours that could pay (the exact check is the payment's); AMB-01 a: >= 1 real cube.
-        colours = [c for c in INFLUENCE if p.cubes[c] >= least and p.cubes[c] + coins >= need]
-        # in the order space by space, colour by colour
-        wells = [_WELLS[c] for c in colours]
-        for i in range(len(_SPACES)):
-            for row in wells:
-                out.append(row[i])
+        colours = tuple(c for c in INFLUENCE if (n := held.get(c, 0)) >= least and n + coins >= need)
+        if colours:
+            out += _wells(colours)
     elif state.final_turns is not None:
         out += _FREE
     return out
+
+
+@cache
+def _wells(colours: tuple[Cube, ...]) -> tuple[Well, ...]:
+    """The well actions for these colours, in the order space by space, colour by colour."""
+    return tuple(_WELLS[c][i] for i in range(len(_SPACES)) for c in colours)
+
+
+_TAKES_MEMO: tuple[dict[int, tuple[Tally[Cube], tuple[TakeCube, ...]]], ...] = tuple({} for _ in _SPACES)
+"""Per action space: the cube takes of a tally of cubes on it, by the tally's identity
+(kept with the tally, so an id is never reused for another one). A space's tally is the
+same object from state to state until a cube is taken from or drawn onto it, so most turn
+choices find every space's takes here instead of building them again."""
+
+
+def _remember_takes(
+    memo: dict[int, tuple[Tally[Cube], tuple[TakeCube, ...]]],
+    takes: dict[Cube, TakeCube],
+    cubes: Tally[Cube],
+) -> tuple[Tally[Cube], tuple[TakeCube, ...]]:
+    entry = (cubes, tuple(takes[cube] for cube, _ in cubes.items))
+    if len(memo) >= 512:
+        memo.clear()
+    memo[id(cubes)] = entry
+    return entry
 
 
 def precondition(state: GameState, seat: int, action: Action) -> str | None:
