@@ -21,7 +21,7 @@ import dataclasses
 from collections.abc import Callable
 from typing import TypeVar
 
-__all__ = ["fast_constructor", "fast_replacer"]
+__all__ = ["fast_constructor", "fast_replacer", "replace_function"]
 
 _T = TypeVar("_T")
 
@@ -43,41 +43,53 @@ def fast_constructor(cls: type[_T]) -> Callable[..., _T]:
 def fast_replacer(cls: type[_T]) -> Callable[[_T, dict[str, object]], _T | None]:
     """A function `(obj, changes)` returning what `dataclasses.replace(obj, **changes)`
     returns for an instance of `cls`, or None when a name in `changes` is not a
-    constructor field (the caller then asks `dataclasses.replace`, for its error).
-
-    For each set of changed names (a handful of call sites each) it compiles, on first
-    use, one function that passes the unchanged fields straight from `obj` and the changed
-    ones from `changes` to the twin's constructor: no field loop, no list, no look-up per
-    name."""
-    twin, params = _twin(cls)
-    known = set(params)
-    by_names: dict[tuple[str, ...], Callable[[_T, dict[str, object]], _T]] = {}
-
-    def compiled(names: tuple[str, ...]) -> Callable[[_T, dict[str, object]], _T] | None:
-        if not known.issuperset(names):
-            return None
-        args = ", ".join(f"changes[{n!r}]" if n in names else f"obj.{n}" for n in params)
-        source = (
-            "def replace(obj, changes):\n"
-            f"    new = twin({args})\n"
-            "    new.__class__ = cls\n"
-            "    return new"
-        )
-        namespace: dict[str, object] = {"twin": twin, "cls": cls}
-        exec(source, namespace)  # the source is built from the dataclass's own field names
-        function: Callable[[_T, dict[str, object]], _T] = namespace["replace"]  # type: ignore[assignment]
-        by_names[names] = function
-        return function
+    constructor field (the caller then asks `dataclasses.replace`, for its error)."""
+    by_names: dict[tuple[str, ...], Callable[[_T, dict[str, object]], _T] | None] = {}
 
     def replace(obj: _T, changes: dict[str, object]) -> _T | None:
         names = tuple(changes)
-        function = by_names.get(names) or compiled(names)
+        if names not in by_names:
+            by_names[names] = replace_function(cls, names)
+        function = by_names[names]
         return None if function is None else function(obj, changes)
 
     return replace
 
 
+def replace_function(cls: type[_T], names: tuple[str, ...]) -> Callable[[_T, dict[str, object]], _T] | None:
+    """One compiled function `(obj, changes)` for changing exactly `names` of an instance
+    of `cls` (what `dataclasses.replace(obj, **changes)` returns), or None when a name is
+    not a constructor field. It passes the unchanged fields straight from `obj` and the
+    changed ones from `changes` to the twin's constructor: no field loop, no list, no
+    look-up per name. Callers keep it per set of names (a handful of call sites each)."""
+    twin, params = _twin(cls)
+    if not set(params).issuperset(names):
+        return None
+    args = ", ".join(f"changes[{n!r}]" if n in names else f"obj.{n}" for n in params)
+    source = (
+        "def replace(obj, changes):\n"
+        f"    new = twin({args})\n"
+        "    new.__class__ = cls\n"
+        "    return new"
+    )
+    namespace: dict[str, object] = {"twin": twin, "cls": cls}
+    exec(source, namespace)  # the source is built from the dataclass's own field names
+    function: Callable[[_T, dict[str, object]], _T] = namespace["replace"]  # type: ignore[assignment]
+    return function
+
+
+_TWINS: dict[type, tuple[Callable[..., object], list[str]]] = {}
+
+
 def _twin(cls: type[_T]) -> tuple[Callable[..., _T], list[str]]:
+    """`_make_twin(cls)`, made once per class."""
+    made = _TWINS.get(cls)
+    if made is None:
+        made = _TWINS[cls] = _make_twin(cls)
+    return made  # type: ignore[return-value]
+
+
+def _make_twin(cls: type[_T]) -> tuple[Callable[..., _T], list[str]]:
     """The builder twin of `cls` (same slots, plain `__init__` taking the constructor
     fields positionally) and the names of those fields, in order; TypeError for a class
     it cannot build faithfully."""

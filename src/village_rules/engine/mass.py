@@ -5,10 +5,11 @@ and 2 prestige for the church majority."""
 from __future__ import annotations
 
 from fractions import Fraction
+from functools import cache
 
 from village_rules.actions import Action, BuyFromBag, ChurchStep, DrawMember, DrawMonk
 from village_rules.chance import proportional
-from village_rules.components import BLACK_BAG, OnChurch
+from village_rules.components import BLACK_BAG, InBlackBag, OnChurch
 from village_rules.engine import solo_mass
 from village_rules.engine.common import find_member, gain_prestige, move_member, numbers_at
 from village_rules.engine.context import Ctx
@@ -152,11 +153,21 @@ def next_draw(state: GameState, remaining: int, ctx: Ctx) -> tuple[GameState, Pe
 def draw_outcomes(state: GameState) -> list[tuple[Action, Fraction]]:
     """MASS-03: every piece in the bag is equally likely; members of one colour and number
     are interchangeable, so they are one outcome with their combined chance."""
-    counts: dict[Action, int] = {DrawMonk(): state.bag_monks}
-    for seat, index in state.bag_members():
-        key = DrawMember(seat, state.number_of(index))
-        counts[key] = counts.get(key, 0) + 1
-    return proportional(list(counts.items()))
+    numbers = state.rules.data.family_numbers
+    counts: dict[tuple[int, int], int] = {}  # (seat, number): plain tuples hash in C
+    for seat, p in enumerate(state.players):
+        for index, loc in enumerate(p.members):
+            if type(loc) is InBlackBag:
+                key = (seat, numbers[index])
+                counts[key] = counts.get(key, 0) + 1
+    pieces: list[tuple[Action, int]] = [(_DRAW_MONK, state.bag_monks)]
+    pieces += [(_draw_member(seat, number), n) for (seat, number), n in counts.items()]
+    return proportional(pieces)
+
+
+_DRAW_MONK = DrawMonk()
+_draw_member = cache(DrawMember)
+"""One shared object per drawable member (seat, number), built on first use."""
 
 
 def draw(state: GameState, pending: MassDraw, outcome: Action, ctx: Ctx) -> tuple[GameState, Pending | None]:
