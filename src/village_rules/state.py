@@ -202,6 +202,13 @@ class GameState:
         """How many cubes lie on all the action spaces together."""
         return sum(t.total() for t in self.spaces)
 
+    def board_is_empty(self) -> bool:
+        """No cube lies on any action space (`cubes_on_board() == 0`, without the sum)."""
+        for cubes in self.spaces:  # noqa: SIM110 - a plain loop, cheaper than all() at every turn
+            if cubes.items:
+                return False
+        return True
+
     def number_of(self, index: int) -> int:
         """The number printed on the member with this index."""
         return self.rules.data.family_numbers[index]

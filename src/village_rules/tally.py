@@ -104,7 +104,16 @@ class Tally(Generic[K]):
 
     def covers(self, other: Tally[K]) -> bool:
         """True if every count in `other` is available here."""
-        return all(self[k] >= n for k, n in other.items)
+        mine = self.items
+        for key, n in other.items:
+            for k, have in mine:
+                if k is key:
+                    if have < n:
+                        return False
+                    break
+            else:
+                return False  # none of `key` here (counts are positive)
+        return True
 
     def __str__(self) -> str:
         return ", ".join(f"{n} {k.value}" for k, n in self.items) or "nothing"

@@ -487,7 +487,7 @@ def _rule_for(state: GameState, seat: int, action: Action) -> RuleId | NotARule:
             return RuleId.MKT_02 if market_day.is_free_sale(state, seat) else RuleId.MKT_03
         case Travel(origin):
             return RuleId.TRV_01 if origin == state.rules.data.village else RuleId.TRV_02
-        case Well() if state.cubes_on_board() == 0:
+        case Well() if state.board_is_empty():
             return RuleId.WELL_02
         case Privilege(4) if state.players[seat].coins < state.rules.data.privilege_coin_price:
             return RuleId.CNC_08

@@ -57,7 +57,7 @@ def round_mass_first(state: GameState) -> bool:
     round's mass is held and the board reseeded before the final actions. Under a (the
     default) the final actions follow at once on the empty board (END-03) and only the
     final mass is held. Nothing changes when nobody has a final action left."""
-    return state.rules.reading("AMB-33") == "b" and state.cubes_on_board() == 0 and bool(state.final_turns)
+    return state.rules.reading("AMB-33") == "b" and state.board_is_empty() and bool(state.final_turns)
 
 
 def after_reseeding(state: GameState) -> tuple[int, tuple[int, ...] | None]:
@@ -88,7 +88,7 @@ def end_of_turn(state: GameState, seat: int, ctx: Ctx) -> tuple[GameState, Pendi
             return mass.start(state, final=True, ctx=ctx)
         following, *rest = state.final_turns
         return replace(state, final_turns=tuple(rest)), shared.choose_turn(following)
-    if state.cubes_on_board() == 0:
+    if state.board_is_empty():
         ctx.fire(RuleId.ROUND_01)  # the last cube was taken: the round ends with a mass
         return mass.start(state, final=False, ctx=ctx)
     if state.is_solo:

@@ -40,7 +40,7 @@ def can_pay(cost: Cost, player: PlayerState, coins_allowed: bool) -> bool:
     directly: grain and goods must be there; each missing cube needs one spare coin (at
     most one per cube of the cost, which the shortfall never exceeds). The legal-move
     generator asks this; the oracle enumerates the splits (the fuzzer compares the two)."""
-    if player.grain < cost.grain or not player.goods.covers(cost.goods):
+    if player.grain < cost.grain or (cost.goods.items and not player.goods.covers(cost.goods)):
         return False
     spare = player.coins - cost.coins
     if spare < 0:

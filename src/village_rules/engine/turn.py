@@ -90,7 +90,7 @@ def precondition(state: GameState, seat: int, action: Action) -> str | None:
         case Well(_, colour):
             if not colour.is_influence:
                 return "well: plague cubes cannot be returned at the well"
-            if state.cubes_on_board() == 0:
+            if state.board_is_empty():
                 return "well: only possible while at least one cube is left on an action space"
         case FreeAction(_):
             if state.final_turns is None or state.cubes_on_board():
