@@ -36,11 +36,12 @@ def candidates(state: GameState, seat: int) -> list[Action]:
     out: list[Action] = []
     spaces = state.spaces
     for memo, takes, cubes in zip(_TAKES_MEMO, _TAKE_BY_SPACE, spaces, strict=True):
-        if cubes.items:
-            hit = memo.get(id(cubes))
-            if hit is None or hit[0] is not cubes:
-                hit = _remember_takes(memo, takes, cubes)
-            out += hit[1]
+        items = cubes.items
+        if items:
+            hit = memo.get(items)
+            if hit is None:
+                hit = memo[items] = tuple(takes[cube] for cube, _ in items)
+            out += hit
     if out:
         p = state.players[seat]
         need = state.rules.data.well_cubes
@@ -62,23 +63,12 @@ def _wells(colours: tuple[Cube, ...]) -> tuple[Well, ...]:
     return tuple(_WELLS[c][i] for i in range(len(_SPACES)) for c in colours)
 
 
-_TAKES_MEMO: tuple[dict[int, tuple[Tally[Cube], tuple[TakeCube, ...]]], ...] = tuple({} for _ in _SPACES)
-"""Per action space: the cube takes of a tally of cubes on it, by the tally's identity
-(kept with the tally, so an id is never reused for another one). A space's tally is the
-same object from state to state until a cube is taken from or drawn onto it, so most turn
-choices find every space's takes here instead of building them again."""
-
-
-def _remember_takes(
-    memo: dict[int, tuple[Tally[Cube], tuple[TakeCube, ...]]],
-    takes: dict[Cube, TakeCube],
-    cubes: Tally[Cube],
-) -> tuple[Tally[Cube], tuple[TakeCube, ...]]:
-    entry = (cubes, tuple(takes[cube] for cube, _ in cubes.items))
-    if len(memo) >= 512:
-        memo.clear()
-    memo[id(cubes)] = entry
-    return entry
+_TAKES_MEMO: tuple[dict[tuple[tuple[Cube, int], ...], tuple[TakeCube, ...]], ...] = tuple(
+    {} for _ in _SPACES
+)
+"""Per action space: the cube takes for each set of cubes on it (by the tally's pairs,
+which hash in C). A space holds at most a handful of cubes of five colours, so each
+dictionary stays small, and most turn choices build no take at all."""
 
 
 def precondition(state: GameState, seat: int, action: Action) -> str | None:
