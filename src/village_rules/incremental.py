@@ -1,0 +1,480 @@
+"""Incremental invariant checking: the full checks' violations for a step, doing only the
+work the transition requires.
+
+`IncrementalChecker.step(before, action, after, legal)` returns exactly
+`state_violations(after, legal) + transition_violations(before, action, after)` (the same
+`Violation` values in the same order; with `oracle=False` the `structure.legal_set`
+entries left out), but
+
+- it compares `after`'s fields (and, when the players changed, each player's fields) by
+  identity with the last state it checked: one `attrgetter` call each. States are
+  immutable and share their unchanged parts, so a field that is the same object holds the
+  same value;
+- each state check names the fields it reads (`_CHECKS`); a check none of whose fields
+  changed returns its last result again (a check is a pure function of what it reads);
+- a check whose fields changed, and whose last result was empty (so every unchanged part
+  was sound), first runs a cheap sound-test over the changed parts only: conservation of
+  cubes as a running count updated by the changed tallies, negative counts only in new
+  tallies and players, seats against the player count, … If the sound-test passes, the
+  full check would find nothing; if it does not, the full check itself runs and its
+  violations are returned, so every violation text comes from the reference;
+- the transition checks skip the players that are the same object before and after,
+  and run `transition_violations` itself when anything looks wrong.
+
+The first state, a state of another game (other rules or player count) and any doubt run
+the full checks. `tests/test_incremental.py` ties this to the reference: at every step of
+seeded games (both editions, 1-5 players, several readings) and for broken states fed as
+`after`, the result equals the full checks'.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import fields
+from operator import attrgetter
+
+from village_rules import invariants as inv
+from village_rules.actions import Action
+from village_rules.components import ActionSpace, Cube, Location, Unborn
+from village_rules.invariants import Violation
+from village_rules.pending import CHANCE_TYPES, GameOver
+from village_rules.state import GameState, PlayerState
+from village_rules.tally import Tally
+
+_STATE_FIELDS = tuple(f.name for f in fields(GameState) if f.name != "legal_cache")
+_PLAYER_FIELDS = tuple(f.name for f in fields(PlayerState))
+_state_parts = attrgetter(*_STATE_FIELDS)
+_player_parts = attrgetter(*_PLAYER_FIELDS)
+_BIT = {name: 1 << i for i, name in enumerate(_STATE_FIELDS)}
+_BIT.update({f"p.{name}": 1 << (len(_STATE_FIELDS) + i) for i, name in enumerate(_PLAYER_FIELDS)})
+_ALL = (1 << len(_BIT)) - 1
+_PLAYER_BITS = tuple(_BIT[f"p.{name}"] for name in _PLAYER_FIELDS)
+_PLAYERS = _BIT["players"]
+
+
+def _mask(*names: str) -> int:
+    out = 0
+    for name in names:
+        out |= _BIT[name]
+    return out
+
+
+StateCheck = Callable[[GameState], list[Violation]]
+
+# Each state check of `invariants.state_violations`, in its order, with the fields it
+# reads ("p.x": field x of any player; every check reading players also reads their number,
+# which changes only with the `players` field, and then all player bits are set).
+_CHECKS: tuple[tuple[str, StateCheck, int], ...] = (
+    (inv.CUBES, inv.cube_violations, _mask("rules", "supply", "green_bag", "spaces", "p.cubes")),
+    (inv.COINS, inv.coin_violations, _mask("rules", "supply", "p.coins")),
+    (inv.GRAIN, inv.grain_violations, _mask("rules", "supply", "p.grain")),
+    (inv.GOODS, inv.goods_violations, _mask("rules", "supply", "p.goods")),
+    (
+        inv.CUSTOMERS,
+        inv.customer_violations,
+        _mask("rules", "customer_pile", "market_available", "market_waiting", "p.customers"),
+    ),
+    (inv.MONKS, inv.monk_violations, _mask("rules", "bag_monks", "monks_aside")),
+    (inv.MARKERS, inv.marker_violations, _mask("rules", "p.markers")),
+    (inv.MEMBERS, inv.member_violations, _mask("rules", "end_triggered_by", "carla", "p.members")),
+    (inv.GRAIN_CAPACITY, inv.grain_capacity_violations, _mask("rules", "p.grain")),
+    (
+        inv.NON_NEGATIVE,
+        inv.non_negative_violations,
+        _mask(
+            "round",
+            "supply",
+            "bag_monks",
+            "monks_aside",
+            "deaths_owed",
+            "mass",
+            "market_day",
+            "green_bag",
+            "spaces",
+            "p.coins",
+            "p.grain",
+            "p.prestige",
+            "p.cubes",
+            "p.goods",
+        ),
+    ),
+    (inv.LIFETIME, inv.lifetime_violations, _mask("rules", "p.lifetime")),
+    (
+        inv.SEATS,
+        inv.seat_violations,
+        _mask(
+            "rules",
+            "carla",
+            "pending",
+            "start_player",
+            "next_start_holder",
+            "end_triggered_by",
+            "turn",
+            "market_day",
+            "final_turns",
+            "mass",
+            "deaths_owed",
+        ),
+    ),
+    (
+        inv.BOARD,
+        inv.board_violations,
+        _mask(
+            "rules", "spaces", "market_available", "market_waiting", "customer_pile", "monks_aside", "mass"
+        ),
+    ),
+)
+# Then, in `state_violations`' order: the well, has-move and legal-set checks (they read
+# the legal actions, a new list every step), the chance check (it reads whatever the
+# chance event reads), and these two.
+_PHASE_MASK = _mask(
+    "rules", "pending", "turn", "market_day", "mass", "deaths_owed", "final_turns", "end_triggered_by"
+)
+_CARLA_MASK = _mask(
+    "rules",
+    "carla",
+    "pending",
+    "turn",
+    "final_turns",
+    "start_player",
+    *(f"p.{name}" for name in _PLAYER_FIELDS),
+)
+_N_CHECKS = len(_CHECKS)
+_PHASE = _N_CHECKS
+_CARLA = _N_CHECKS + 1
+_CHANCE = _N_CHECKS + 2
+
+_kinds: dict[type, tuple[bool, bool]] = {}
+"""Pending step type: (is a chance event, is the end), as `GameState.is_chance` /
+`is_terminal` answer them (isinstance, computed once per type)."""
+
+
+def _kind(pending: object) -> tuple[bool, bool]:
+    kind = type(pending)
+    known = _kinds.get(kind)
+    if known is None:
+        known = _kinds[kind] = (isinstance(pending, CHANCE_TYPES), isinstance(pending, GameOver))
+    return known
+
+
+def _seat_ok(value: object, n: int) -> bool:
+    return type(value) is int and 0 <= value < n
+
+
+class IncrementalChecker:
+    """Checks the steps of one game after another: the full checks' result at the cost of
+    what changed. One checker per playout loop (it remembers the last state checked); not
+    thread-safe. `oracle=False` leaves out the legal-set comparison (for benchmarks)."""
+
+    def __init__(self, oracle: bool = True) -> None:
+        self.oracle = oracle
+        self._parts: tuple[object, ...] | None = None
+        self._players: tuple[PlayerState, ...] = ()
+        self._player_parts: list[tuple[object, ...]] = []
+        self._results: list[list[Violation]] = [[] for _ in range(_N_CHECKS + 3)]
+        self._chance_state: GameState | None = None
+        # running conservation of cubes: the tallies counted, and their sum
+        self._cube_parts: list[Tally[Cube]] = []
+        self._cube_counts: dict[Cube, int] = {}
+        self._cube_want: dict[Cube, int] = {}
+        self._diff_state: GameState | None = None
+        self._diff: list[Tally[Cube]] = []
+        self._changed_seats: list[int] = []
+        self._board_spaces: object = None
+        self._board_cubes = 0
+
+    def reset(self) -> None:
+        """Forget the last state: the next check runs in full."""
+        self._parts = None
+        self._players = ()
+        self._player_parts = []
+        self._chance_state = None
+        self._cube_parts = []
+        self._diff_state = None
+        self._board_spaces = None
+
+    # --- the public checks ---------------------------------------------------------------
+
+    def step(
+        self, before: GameState, action: Action, after: GameState, legal: Sequence[Action] | None
+    ) -> list[Violation]:
+        """`state_violations(after, legal) + transition_violations(before, action, after)`
+        (without `structure.legal_set` when `oracle` is off)."""
+        out = self.state(after, legal)
+        out += self.transition(before, action, after)
+        return out
+
+    def state(self, state: GameState, legal: Sequence[Action] | None) -> list[Violation]:
+        """`state_violations(state, legal)` (without `structure.legal_set` when `oracle`
+        is off)."""
+        chance, terminal = _kind(state.pending)
+        if legal is None and not (chance or terminal):
+            # the full checks would compute the legal actions for the well: do as they do
+            self.reset()
+            return self._full(state, legal)
+        changed = self._changed(state)
+        if changed == _ALL:
+            self._cube_parts = []
+            self._diff_state = None
+        if changed & _CUBE_TALLIES:  # keep the running count at this state's tallies
+            self._new_cube_tallies(state)
+        results = self._results
+        out: list[Violation] = []
+        for i, (_, check, deps) in enumerate(_CHECKS):
+            if changed & deps:
+                last = results[i]
+                found = self._fast(i, state, changed) if not last and changed != _ALL else None
+                if found is None:
+                    found = check(state)
+                results[i] = found
+            out += results[i]
+        out += self._well(state, legal, chance, terminal)
+        if legal is not None:
+            if not (chance or terminal or legal):
+                out += inv.has_move_violations(state, legal)
+            if self.oracle:
+                out += inv.legal_set_violations(state, legal)
+        if chance:
+            if changed or self._chance_state is not state:
+                results[_CHANCE] = inv.chance_violations(state)
+                self._chance_state = state
+            out += results[_CHANCE]
+        if changed & _PHASE_MASK:
+            results[_PHASE] = inv.phase_violations(state)
+        out += results[_PHASE]
+        if changed & _CARLA_MASK:
+            results[_CARLA] = inv.carla_violations(state)
+        out += results[_CARLA]
+        return out
+
+    def transition(self, before: GameState, action: Action, after: GameState) -> list[Violation]:
+        """`transition_violations(before, action, after)`: players that are the same object
+        before and after are skipped; anything that may be wrong runs the full check."""
+        if before.rules is not after.rules or len(before.players) != len(after.players):
+            return inv.transition_violations(before, action, after)
+        if after.round < before.round:
+            return inv.transition_violations(before, action, after)
+        for p, q in zip(before.players, after.players, strict=True):
+            if p is q:
+                continue
+            if (
+                q.prestige < p.prestige
+                or (q.customers is not p.customers and q.customers[: len(p.customers)] != p.customers)
+                or (
+                    p.markers is not q.markers
+                    and p.markers != q.markers
+                    and not set(p.markers) <= set(q.markers)
+                )
+                or (p.members is not q.members and not _members_kept(p.members, q.members))
+            ):
+                return inv.transition_violations(before, action, after)
+        return []
+
+    # --- internals -----------------------------------------------------------------------
+
+    def _full(self, state: GameState, legal: Sequence[Action] | None) -> list[Violation]:
+        found = inv.state_violations(state, legal)
+        if not self.oracle:
+            found = [v for v in found if v.invariant != inv.LEGAL_SET]
+        return found
+
+    def _changed(self, state: GameState) -> int:
+        """Bits of the fields that differ (by identity) from the last state checked; all
+        of them for the first state or another game. Remembers `state`'s parts."""
+        parts = _state_parts(state)
+        last = self._parts
+        self._parts = parts
+        players = state.players
+        if last is None or last[0] is not parts[0]:
+            self._remember_players(players)
+            return _ALL
+        changed = 0
+        bit = 1
+        for a, b in zip(parts, last, strict=True):
+            if a is not b:
+                changed |= bit
+            bit <<= 1
+        if changed & _PLAYERS:
+            old = self._players
+            if len(old) != len(players):
+                self._remember_players(players)
+                return _ALL
+            olds = self._player_parts
+            seats = self._changed_seats = []
+            for seat, p in enumerate(players):
+                if p is old[seat]:
+                    continue
+                seats.append(seat)
+                mine = _player_parts(p)
+                for a, b, pbit in zip(mine, olds[seat], _PLAYER_BITS, strict=True):
+                    if a is not b:
+                        changed |= pbit
+                olds[seat] = mine
+            self._players = players
+        return changed
+
+    def _remember_players(self, players: tuple[PlayerState, ...]) -> None:
+        self._players = players
+        self._player_parts = [_player_parts(p) for p in players]
+
+    def _fast(self, i: int, state: GameState, changed: int) -> list[Violation] | None:
+        """[] when check `i` surely finds nothing in `state`, given that it found nothing in
+        the last state and only the `changed` fields differ; None when unsure."""
+        name = _CHECKS[i][0]
+        if name == inv.CUBES:
+            return self._cubes_fast(state)
+        if name == inv.NON_NEGATIVE:
+            return self._non_negative_fast(state, changed)
+        if name == inv.SEATS:
+            return _seats_fast(state)
+        if name == inv.BOARD:
+            return _board_fast(state, changed)
+        return None
+
+    def _new_cube_tallies(self, state: GameState) -> list[Tally[Cube]]:
+        """The cube tallies of `state` (supply, bag, spaces, farmyards) that are not the
+        objects counted last time; the running count is updated by them (one pass shared
+        by the conservation and the negative-count checks)."""
+        if self._diff_state is state:
+            return self._diff
+        parts = [state.supply.cubes, state.green_bag, *state.spaces, *(p.cubes for p in state.players)]
+        old = self._cube_parts
+        counts = self._cube_counts
+        if len(old) != len(parts):
+            counts = {}
+            for tally in parts:
+                for key, n in tally.items:
+                    counts[key] = counts.get(key, 0) + n
+            self._cube_want = inv._totals(state.rules.data).cubes
+            new = parts
+        else:
+            new = []
+            for a, b in zip(parts, old, strict=True):
+                if a is b:
+                    continue
+                for key, n in b.items:
+                    counts[key] -= n
+                for key, n in a.items:
+                    counts[key] = counts.get(key, 0) + n
+                new.append(a)
+        self._cube_parts = parts
+        self._cube_counts = counts
+        self._diff_state = state
+        self._diff = new
+        return new
+
+    def _cubes_fast(self, state: GameState) -> list[Violation] | None:
+        """Conservation of cubes as a running count: only the tallies that are not the
+        same objects as last time are subtracted and added."""
+        self._new_cube_tallies(state)
+        counts = self._cube_counts
+        want = self._cube_want
+        for key, n in want.items():
+            if counts.get(key, 0) != n:
+                return None
+        for key, n in counts.items():
+            if n and key not in want:
+                return None
+        return []
+
+    def _non_negative_fast(self, state: GameState, changed: int) -> list[Violation] | None:
+        """No negative count in the parts that changed (the rest passed last time)."""
+        if changed & _NEGATIVE_SCALARS:
+            supply = state.supply
+            mass = state.mass
+            day = state.market_day
+            if not (
+                state.round >= 1
+                and min(supply.coins, supply.grain, state.bag_monks, state.monks_aside) >= 0
+                and min(state.deaths_owed, default=0) >= 0
+                and (mass is None or mass.bought >= 0)
+                and (day is None or day.held_deaths >= 0)
+            ):
+                return None
+        for tally in self._new_cube_tallies(state):
+            for _, n in tally.items:
+                if n < 0:
+                    return None
+        if changed & _SUPPLY:
+            for _, n in state.supply.goods.items:
+                if n < 0:
+                    return None
+        if changed & _PLAYERS:
+            players = state.players
+            for seat in self._changed_seats:
+                p = players[seat]
+                if p.coins < 0 or p.grain < 0 or p.prestige < 0:
+                    return None
+                for _, n in p.goods.items:
+                    if n < 0:
+                        return None
+        return []
+
+    def _well(
+        self, state: GameState, legal: Sequence[Action] | None, chance: bool, terminal: bool
+    ) -> list[Violation]:
+        if chance or terminal:
+            return []
+        spaces = state.spaces
+        if spaces is not self._board_spaces:
+            self._board_spaces = spaces
+            self._board_cubes = sum(t.total() for t in spaces)
+        if self._board_cubes:
+            return []
+        return inv.well_violations(state, legal)
+
+
+def _members_kept(before: tuple[Location, ...], after: tuple[Location, ...]) -> bool:
+    """No dead member moved and no born member became unborn (else: unsure)."""
+    for a, b in zip(before, after, strict=False):
+        if a != b and (inv._dead(a) or isinstance(b, Unborn)):
+            return False
+    return True
+
+
+_SUPPLY = _BIT["supply"]
+_CUBE_TALLIES = _mask("supply", "green_bag", "spaces", "p.cubes")
+_NEGATIVE_SCALARS = _mask("round", "supply", "bag_monks", "monks_aside", "deaths_owed", "mass", "market_day")
+
+
+def _seats_fast(state: GameState) -> list[Violation] | None:
+    n = len(state.players)
+    d = state.rules.data
+    if state.carla is not None:
+        if n != 2 or d.solo is None:
+            return None
+    elif n not in d.player_counts:
+        return None
+    chance, terminal = _kind(state.pending)
+    if not (chance or terminal) and not _seat_ok(getattr(state.pending, "seat", None), n):
+        return None
+    if not _seat_ok(state.start_player, n):
+        return None
+    for value in (state.next_start_holder, state.end_triggered_by):
+        if value is not None and not _seat_ok(value, n):
+            return None
+    if state.turn is not None and not _seat_ok(state.turn.seat, n):
+        return None
+    day = state.market_day
+    if day is not None and not all(_seat_ok(s, n) for s in (day.trigger, day.current, *day.passed)):
+        return None
+    if not all(_seat_ok(s, n) for s in state.final_turns or ()):
+        return None
+    if state.mass is not None and not all(_seat_ok(s, n) for s in state.mass.stopped):
+        return None
+    return [] if len(state.deaths_owed) == n else None
+
+
+_BOARD_SHAPE = _mask("rules", "market_available", "market_waiting", "customer_pile")
+
+
+def _board_fast(state: GameState, changed: int) -> list[Violation] | None:
+    """Sound when only the action spaces' contents, the monks aside or the mass changed
+    (the last state passed, so the rows and the pile are as they were)."""
+    if changed & _BOARD_SHAPE:
+        return None
+    if len(state.spaces) != len(ActionSpace):
+        return None
+    if state.monks_aside and state.mass is None:
+        return None
+    return []
