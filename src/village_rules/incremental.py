@@ -31,7 +31,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import fields
-from operator import attrgetter
+from functools import lru_cache
+from operator import attrgetter, is_not
 
 from village_rules import invariants as inv
 from village_rules.actions import Action
@@ -140,6 +141,26 @@ _CARLA_MASK = _mask(
     *(f"p.{name}" for name in _PLAYER_FIELDS),
 )
 _N_CHECKS = len(_CHECKS)
+
+
+@lru_cache(maxsize=4096)
+def _state_mask(differs: tuple[bool, ...]) -> int:
+    """The bits of the state fields that differ (few patterns occur: cached)."""
+    return sum(1 << i for i, d in enumerate(differs) if d)
+
+
+@lru_cache(maxsize=1024)
+def _player_mask(differs: tuple[bool, ...]) -> int:
+    """The bits of the player fields that differ."""
+    return sum(bit for bit, d in zip(_PLAYER_BITS, differs, strict=True) if d)
+
+
+@lru_cache(maxsize=4096)
+def _to_run(changed: int) -> tuple[int, ...]:
+    """The checks of `_CHECKS` that read a changed field."""
+    return tuple(i for i, (_, _, deps) in enumerate(_CHECKS) if changed & deps)
+
+
 _PHASE = _N_CHECKS
 _CARLA = _N_CHECKS + 1
 _CHANCE = _N_CHECKS + 2
@@ -174,14 +195,24 @@ class IncrementalChecker:
         self._results: list[list[Violation]] = [[] for _ in range(_N_CHECKS + 3)]
         self._chance_state: GameState | None = None
         # running conservation of cubes: the tallies counted, and their sum
-        self._cube_parts: list[Tally[Cube]] = []
+        self._cube_supply: Tally[Cube] = Tally()
+        self._cube_bag: Tally[Cube] = Tally()
+        self._cube_spaces: tuple[Tally[Cube], ...] = ()
+        self._cube_players: list[Tally[Cube]] = []
         self._cube_counts: dict[Cube, int] = {}
         self._cube_want: dict[Cube, int] = {}
-        self._diff_state: GameState | None = None
         self._diff: list[Tally[Cube]] = []
         self._changed_seats: list[int] = []
         self._board_spaces: object = None
         self._board_cubes = 0
+        # per check of `_CHECKS`: a sound-test of the changed parts, or None
+        tests: dict[str, Callable[[GameState, int], list[Violation] | None]] = {
+            inv.CUBES: self._cubes_fast,
+            inv.NON_NEGATIVE: self._non_negative_fast,
+            inv.SEATS: _seats_fast,
+            inv.BOARD: _board_fast,
+        }
+        self._fast_tests = [tests.get(name) for name, _, _ in _CHECKS]
 
     def reset(self) -> None:
         """Forget the last state: the next check runs in full."""
@@ -189,8 +220,7 @@ class IncrementalChecker:
         self._players = ()
         self._player_parts = []
         self._chance_state = None
-        self._cube_parts = []
-        self._diff_state = None
+        self._cube_spaces = ()
         self._board_spaces = None
 
     # --- the public checks ---------------------------------------------------------------
@@ -213,21 +243,21 @@ class IncrementalChecker:
             self.reset()
             return self._full(state, legal)
         changed = self._changed(state)
-        if changed == _ALL:
-            self._cube_parts = []
-            self._diff_state = None
         if changed & _CUBE_TALLIES:  # keep the running count at this state's tallies
-            self._new_cube_tallies(state)
+            self._sync_cubes(state, changed)
         results = self._results
+        if changed:
+            fast = self._fast_tests
+            for i in _to_run(changed):
+                found = None
+                test = fast[i]
+                if test is not None and not results[i] and changed != _ALL:
+                    found = test(state, changed)
+                results[i] = _CHECKS[i][1](state) if found is None else found
         out: list[Violation] = []
-        for i, (_, check, deps) in enumerate(_CHECKS):
-            if changed & deps:
-                last = results[i]
-                found = self._fast(i, state, changed) if not last and changed != _ALL else None
-                if found is None:
-                    found = check(state)
-                results[i] = found
-            out += results[i]
+        if any(results[:_N_CHECKS]):
+            for found in results[:_N_CHECKS]:
+                out += found
         out += self._well(state, legal, chance, terminal)
         if legal is not None:
             if not (chance or terminal or legal):
@@ -288,12 +318,7 @@ class IncrementalChecker:
         if last is None or last[0] is not parts[0]:
             self._remember_players(players)
             return _ALL
-        changed = 0
-        bit = 1
-        for a, b in zip(parts, last, strict=True):
-            if a is not b:
-                changed |= bit
-            bit <<= 1
+        changed = _state_mask(tuple(map(is_not, parts, last)))
         if changed & _PLAYERS:
             old = self._players
             if len(old) != len(players):
@@ -306,9 +331,7 @@ class IncrementalChecker:
                     continue
                 seats.append(seat)
                 mine = _player_parts(p)
-                for a, b, pbit in zip(mine, olds[seat], _PLAYER_BITS, strict=True):
-                    if a is not b:
-                        changed |= pbit
+                changed |= _player_mask(tuple(map(is_not, mine, olds[seat])))
                 olds[seat] = mine
             self._players = players
         return changed
@@ -317,56 +340,64 @@ class IncrementalChecker:
         self._players = players
         self._player_parts = [_player_parts(p) for p in players]
 
-    def _fast(self, i: int, state: GameState, changed: int) -> list[Violation] | None:
-        """[] when check `i` surely finds nothing in `state`, given that it found nothing in
-        the last state and only the `changed` fields differ; None when unsure."""
-        name = _CHECKS[i][0]
-        if name == inv.CUBES:
-            return self._cubes_fast(state)
-        if name == inv.NON_NEGATIVE:
-            return self._non_negative_fast(state, changed)
-        if name == inv.SEATS:
-            return _seats_fast(state)
-        if name == inv.BOARD:
-            return _board_fast(state, changed)
-        return None
-
-    def _new_cube_tallies(self, state: GameState) -> list[Tally[Cube]]:
-        """The cube tallies of `state` (supply, bag, spaces, farmyards) that are not the
-        objects counted last time; the running count is updated by them (one pass shared
-        by the conservation and the negative-count checks)."""
-        if self._diff_state is state:
-            return self._diff
-        parts = [state.supply.cubes, state.green_bag, *state.spaces, *(p.cubes for p in state.players)]
-        old = self._cube_parts
-        counts = self._cube_counts
-        if len(old) != len(parts):
-            counts = {}
+    def _sync_cubes(self, state: GameState, changed: int) -> None:
+        """Bring the running count of cubes to `state`: subtract and add only the cube
+        tallies (supply, bag, spaces, farmyards) that are not the objects counted last
+        time, and keep them in `_diff` (one pass shared by the conservation and the
+        negative-count checks)."""
+        spaces = state.spaces
+        players = state.players
+        if (
+            changed == _ALL
+            or len(spaces) != len(self._cube_spaces)
+            or len(players) != len(self._cube_players)
+        ):
+            self._cube_supply = state.supply.cubes
+            self._cube_bag = state.green_bag
+            self._cube_spaces = spaces
+            self._cube_players = [p.cubes for p in players]
+            counts: dict[Cube, int] = {}
+            parts = [self._cube_supply, self._cube_bag, *spaces, *self._cube_players]
             for tally in parts:
                 for key, n in tally.items:
                     counts[key] = counts.get(key, 0) + n
+            self._cube_counts = counts
             self._cube_want = inv._totals(state.rules.data).cubes
-            new = parts
-        else:
-            new = []
-            for a, b in zip(parts, old, strict=True):
-                if a is b:
-                    continue
-                for key, n in b.items:
-                    counts[key] -= n
-                for key, n in a.items:
-                    counts[key] = counts.get(key, 0) + n
-                new.append(a)
-        self._cube_parts = parts
-        self._cube_counts = counts
-        self._diff_state = state
-        self._diff = new
-        return new
+            self._diff = parts
+            return
+        counts = self._cube_counts
+        new: list[Tally[Cube]] = []
 
-    def _cubes_fast(self, state: GameState) -> list[Violation] | None:
+        def swap(old: Tally[Cube], tally: Tally[Cube]) -> None:
+            for key, n in old.items:
+                counts[key] -= n
+            for key, n in tally.items:
+                counts[key] = counts.get(key, 0) + n
+            new.append(tally)
+
+        if changed & _SUPPLY and state.supply.cubes is not self._cube_supply:
+            swap(self._cube_supply, state.supply.cubes)
+            self._cube_supply = state.supply.cubes
+        if changed & _BAG and state.green_bag is not self._cube_bag:
+            swap(self._cube_bag, state.green_bag)
+            self._cube_bag = state.green_bag
+        if changed & _SPACES:
+            for a, b in zip(spaces, self._cube_spaces, strict=True):
+                if a is not b:
+                    swap(b, a)
+            self._cube_spaces = spaces
+        if changed & _P_CUBES:
+            mine = self._cube_players
+            for seat in self._changed_seats:
+                tally = players[seat].cubes
+                if tally is not mine[seat]:
+                    swap(mine[seat], tally)
+                    mine[seat] = tally
+        self._diff = new
+
+    def _cubes_fast(self, state: GameState, changed: int) -> list[Violation] | None:
         """Conservation of cubes as a running count: only the tallies that are not the
-        same objects as last time are subtracted and added."""
-        self._new_cube_tallies(state)
+        same objects as last time were subtracted and added (`_sync_cubes`)."""
         counts = self._cube_counts
         want = self._cube_want
         for key, n in want.items():
@@ -391,7 +422,7 @@ class IncrementalChecker:
                 and (day is None or day.held_deaths >= 0)
             ):
                 return None
-        for tally in self._new_cube_tallies(state):
+        for tally in self._diff if changed & _CUBE_TALLIES else ():
             for _, n in tally.items:
                 if n < 0:
                     return None
@@ -433,36 +464,56 @@ def _members_kept(before: tuple[Location, ...], after: tuple[Location, ...]) -> 
 
 
 _SUPPLY = _BIT["supply"]
+_BAG = _BIT["green_bag"]
+_SPACES = _BIT["spaces"]
+_P_CUBES = _BIT["p.cubes"]
 _CUBE_TALLIES = _mask("supply", "green_bag", "spaces", "p.cubes")
 _NEGATIVE_SCALARS = _mask("round", "supply", "bag_monks", "monks_aside", "deaths_owed", "mass", "market_day")
 
 
-def _seats_fast(state: GameState) -> list[Violation] | None:
+def _seats_fast(state: GameState, changed: int) -> list[Violation] | None:
+    """The seats named by the changed fields are seats of the game (the player count and
+    the rules are those of the last state, which passed)."""
     n = len(state.players)
-    d = state.rules.data
-    if state.carla is not None:
-        if n != 2 or d.solo is None:
+    bit = _BIT
+    if changed & bit["carla"]:
+        d = state.rules.data
+        if state.carla is not None:
+            if n != 2 or d.solo is None:
+                return None
+        elif n not in d.player_counts:
             return None
-    elif n not in d.player_counts:
-        return None
-    chance, terminal = _kind(state.pending)
-    if not (chance or terminal) and not _seat_ok(getattr(state.pending, "seat", None), n):
-        return None
-    if not _seat_ok(state.start_player, n):
-        return None
-    for value in (state.next_start_holder, state.end_triggered_by):
-        if value is not None and not _seat_ok(value, n):
+    if changed & bit["pending"]:
+        chance, terminal = _kind(state.pending)
+        if not (chance or terminal) and not _seat_ok(getattr(state.pending, "seat", None), n):
             return None
-    if state.turn is not None and not _seat_ok(state.turn.seat, n):
+    if changed & bit["start_player"] and not _seat_ok(state.start_player, n):
+        return None
+    if changed & bit["next_start_holder"] and not _optional_seat_ok(state.next_start_holder, n):
+        return None
+    if changed & bit["end_triggered_by"] and not _optional_seat_ok(state.end_triggered_by, n):
+        return None
+    if changed & bit["turn"] and state.turn is not None and not _seat_ok(state.turn.seat, n):
         return None
     day = state.market_day
-    if day is not None and not all(_seat_ok(s, n) for s in (day.trigger, day.current, *day.passed)):
+    if (
+        changed & bit["market_day"]
+        and day is not None
+        and not all(_seat_ok(s, n) for s in (day.trigger, day.current, *day.passed))
+    ):
         return None
-    if not all(_seat_ok(s, n) for s in state.final_turns or ()):
+    if changed & bit["final_turns"] and not all(_seat_ok(s, n) for s in state.final_turns or ()):
         return None
-    if state.mass is not None and not all(_seat_ok(s, n) for s in state.mass.stopped):
+    mass = state.mass
+    if changed & bit["mass"] and mass is not None and not all(_seat_ok(s, n) for s in mass.stopped):
         return None
-    return [] if len(state.deaths_owed) == n else None
+    if changed & bit["deaths_owed"] and len(state.deaths_owed) != n:
+        return None
+    return []
+
+
+def _optional_seat_ok(value: object, n: int) -> bool:
+    return value is None or _seat_ok(value, n)
 
 
 _BOARD_SHAPE = _mask("rules", "market_available", "market_waiting", "customer_pile")
