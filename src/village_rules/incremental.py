@@ -36,10 +36,10 @@ from operator import attrgetter, is_not
 
 from village_rules import invariants as inv
 from village_rules.actions import Action
-from village_rules.components import ActionSpace, Cube, Location, Unborn
+from village_rules.components import ActionSpace, Cube, Good, Location, Unborn
 from village_rules.invariants import Violation
 from village_rules.pending import CHANCE_TYPES, GameOver
-from village_rules.state import GameState, PlayerState
+from village_rules.state import GameState, PlayerState, Supply
 from village_rules.tally import Tally
 
 _STATE_FIELDS = tuple(f.name for f in fields(GameState) if f.name != "legal_cache")
@@ -195,14 +195,11 @@ class IncrementalChecker:
         self._results: list[list[Violation]] = [[] for _ in range(_N_CHECKS + 3)]
         self._chance_state: GameState | None = None
         # running conservation of cubes: the tallies counted, and their sum
-        self._cube_supply: Tally[Cube] = Tally()
-        self._cube_bag: Tally[Cube] = Tally()
-        self._cube_spaces: tuple[Tally[Cube], ...] = ()
-        self._cube_players: list[Tally[Cube]] = []
-        self._cube_counts: dict[Cube, int] = {}
-        self._cube_want: dict[Cube, int] = {}
-        self._diff: list[Tally[Cube]] = []
+        self._previous: tuple[object, ...] = ()
+        """The fields of the state checked before the last one (what `changed` is against)."""
         self._changed_seats: list[int] = []
+        self._pairs: list[tuple[Tally[Cube], Tally[Cube]]] | None = None
+        self._unsure = False
         self._board_spaces: object = None
         self._board_cubes = 0
         # per check of `_CHECKS`: a sound-test of the changed parts, or None
@@ -211,16 +208,21 @@ class IncrementalChecker:
             inv.NON_NEGATIVE: self._non_negative_fast,
             inv.SEATS: _seats_fast,
             inv.BOARD: _board_fast,
+            inv.COINS: self._coins_fast,
+            inv.GRAIN: self._grain_fast,
+            inv.GOODS: self._goods_fast,
+            inv.LIFETIME: self._lifetime_fast,
+            inv.GRAIN_CAPACITY: self._grain_capacity_fast,
         }
         self._fast_tests = [tests.get(name) for name, _, _ in _CHECKS]
 
     def reset(self) -> None:
         """Forget the last state: the next check runs in full."""
         self._parts = None
+        self._previous = ()
         self._players = ()
         self._player_parts = []
         self._chance_state = None
-        self._cube_spaces = ()
         self._board_spaces = None
 
     # --- the public checks ---------------------------------------------------------------
@@ -243,8 +245,8 @@ class IncrementalChecker:
             self.reset()
             return self._full(state, legal)
         changed = self._changed(state)
-        if changed & _CUBE_TALLIES:  # keep the running count at this state's tallies
-            self._sync_cubes(state, changed)
+        self._pairs = None
+        self._unsure = False
         results = self._results
         if changed:
             fast = self._fast_tests
@@ -272,8 +274,8 @@ class IncrementalChecker:
         if changed & _PHASE_MASK:
             results[_PHASE] = inv.phase_violations(state)
         out += results[_PHASE]
-        if changed & _CARLA_MASK:
-            results[_CARLA] = inv.carla_violations(state)
+        if changed & _CARLA_MASK:  # (without Carla's board it finds nothing)
+            results[_CARLA] = [] if state.carla is None else inv.carla_violations(state)
         out += results[_CARLA]
         return out
 
@@ -284,7 +286,20 @@ class IncrementalChecker:
             return inv.transition_violations(before, action, after)
         if after.round < before.round:
             return inv.transition_violations(before, action, after)
-        for p, q in zip(before.players, after.players, strict=True):
+        olds = before.players
+        news = after.players
+        if olds is news:
+            return []
+        # the seats that changed, when `after` is the state checked last and `before` the
+        # one checked before it (as in a playout); else every seat
+        seats: Sequence[int] = range(len(news))
+        now = self._parts
+        last = self._previous
+        if now is not None and last and now[_PLAYERS_AT] is news and last[_PLAYERS_AT] is olds:
+            seats = self._changed_seats
+        for seat in seats:
+            p = olds[seat]
+            q = news[seat]
             if p is q:
                 continue
             if (
@@ -316,14 +331,13 @@ class IncrementalChecker:
         self._parts = parts
         players = state.players
         if last is None or last[0] is not parts[0]:
-            self._remember_players(players)
-            return _ALL
+            return self._start(players)
+        self._previous = last
         changed = _state_mask(tuple(map(is_not, parts, last)))
         if changed & _PLAYERS:
             old = self._players
             if len(old) != len(players):
-                self._remember_players(players)
-                return _ALL
+                return self._start(players)
             olds = self._player_parts
             seats = self._changed_seats = []
             for seat, p in enumerate(players):
@@ -336,75 +350,120 @@ class IncrementalChecker:
             self._players = players
         return changed
 
+    def _start(self, players: tuple[PlayerState, ...]) -> int:
+        """Everything changed: remember the players, forget the state before."""
+        self._previous = ()
+        self._remember_players(players)
+        return _ALL
+
     def _remember_players(self, players: tuple[PlayerState, ...]) -> None:
         self._players = players
         self._player_parts = [_player_parts(p) for p in players]
 
-    def _sync_cubes(self, state: GameState, changed: int) -> None:
-        """Bring the running count of cubes to `state`: subtract and add only the cube
-        tallies (supply, bag, spaces, farmyards) that are not the objects counted last
-        time, and keep them in `_diff` (one pass shared by the conservation and the
-        negative-count checks)."""
-        spaces = state.spaces
-        players = state.players
-        if (
-            changed == _ALL
-            or len(spaces) != len(self._cube_spaces)
-            or len(players) != len(self._cube_players)
-        ):
-            self._cube_supply = state.supply.cubes
-            self._cube_bag = state.green_bag
-            self._cube_spaces = spaces
-            self._cube_players = [p.cubes for p in players]
-            counts: dict[Cube, int] = {}
-            parts = [self._cube_supply, self._cube_bag, *spaces, *self._cube_players]
-            for tally in parts:
-                for key, n in tally.items:
-                    counts[key] = counts.get(key, 0) + n
-            self._cube_counts = counts
-            self._cube_want = inv._totals(state.rules.data).cubes
-            self._diff = parts
-            return
-        counts = self._cube_counts
-        new: list[Tally[Cube]] = []
-
-        def swap(old: Tally[Cube], tally: Tally[Cube]) -> None:
-            for key, n in old.items:
-                counts[key] -= n
-            for key, n in tally.items:
-                counts[key] = counts.get(key, 0) + n
-            new.append(tally)
-
-        if changed & _SUPPLY and state.supply.cubes is not self._cube_supply:
-            swap(self._cube_supply, state.supply.cubes)
-            self._cube_supply = state.supply.cubes
-        if changed & _BAG and state.green_bag is not self._cube_bag:
-            swap(self._cube_bag, state.green_bag)
-            self._cube_bag = state.green_bag
+    def _cube_pairs(self, state: GameState, changed: int) -> list[tuple[Tally[Cube], Tally[Cube]]] | None:
+        """(before, now) of each cube tally (supply, bag, spaces, farmyards) that is not the
+        object of the last state: one pass shared by the conservation and the
+        negative-count sound-tests. Only called when the state is not of another game;
+        None when the number of action spaces changed (unsure)."""
+        pairs = self._pairs
+        if pairs is not None or self._unsure:
+            return pairs
+        pairs = self._pairs = []
+        if not changed & _CUBE_TALLIES:
+            return pairs
+        last = self._previous
+        if changed & _SUPPLY:
+            old = last[_SUPPLY_AT].cubes  # type: ignore[attr-defined]
+            if old is not state.supply.cubes:
+                pairs.append((old, state.supply.cubes))
+        if changed & _BAG:
+            pairs.append((last[_BAG_AT], state.green_bag))  # type: ignore[arg-type]
         if changed & _SPACES:
-            for a, b in zip(spaces, self._cube_spaces, strict=True):
-                if a is not b:
-                    swap(b, a)
-            self._cube_spaces = spaces
+            spaces = state.spaces
+            olds: tuple[Tally[Cube], ...] = last[_SPACES_AT]  # type: ignore[assignment]
+            if len(spaces) != len(olds):
+                self._unsure = True
+                return None
+            pairs += [(b, a) for a, b in zip(spaces, olds, strict=True) if a is not b]
         if changed & _P_CUBES:
-            mine = self._cube_players
+            players = state.players
+            before: tuple[PlayerState, ...] = last[_PLAYERS_AT]  # type: ignore[assignment]
             for seat in self._changed_seats:
-                tally = players[seat].cubes
-                if tally is not mine[seat]:
-                    swap(mine[seat], tally)
-                    mine[seat] = tally
-        self._diff = new
+                old = before[seat].cubes
+                new = players[seat].cubes
+                if old is not new:
+                    pairs.append((old, new))
+        return pairs
 
     def _cubes_fast(self, state: GameState, changed: int) -> list[Violation] | None:
-        """Conservation of cubes as a running count: only the tallies that are not the
-        same objects as last time were subtracted and added (`_sync_cubes`)."""
-        counts = self._cube_counts
-        want = self._cube_want
-        for key, n in want.items():
-            if counts.get(key, 0) != n:
+        """Conservation of cubes: the last state had every cube, so this one has them all
+        if the changed tallies hold, per colour, as many cubes as they held before."""
+        pairs = self._cube_pairs(state, changed)
+        if pairs is None:
+            return None
+        delta: dict[Cube, int] = {}
+        get = delta.get
+        for old, new in pairs:
+            for key, n in old.items:
+                delta[key] = get(key, 0) - n
+            for key, n in new.items:
+                delta[key] = get(key, 0) + n
+        return None if any(delta.values()) else []
+
+    def _changed_players(self, state: GameState, changed: int) -> list[tuple[PlayerState, PlayerState]]:
+        """(before, now) of each player that is not the object of the last state."""
+        if not changed & _PLAYERS:
+            return []
+        before: tuple[PlayerState, ...] = self._previous[_PLAYERS_AT]  # type: ignore[assignment]
+        players = state.players
+        return [(before[seat], players[seat]) for seat in self._changed_seats]
+
+    def _coins_fast(self, state: GameState, changed: int) -> list[Violation] | None:
+        """The coins that left the changed places arrived at the others (the last state
+        had all of them)."""
+        old: Supply = self._previous[_SUPPLY_AT]  # type: ignore[assignment]
+        delta = state.supply.coins - old.coins
+        for p, q in self._changed_players(state, changed):
+            delta += q.coins - p.coins
+        return None if delta else []
+
+    def _grain_fast(self, state: GameState, changed: int) -> list[Violation] | None:
+        """As `_coins_fast`, for grain."""
+        old: Supply = self._previous[_SUPPLY_AT]  # type: ignore[assignment]
+        delta = state.supply.grain - old.grain
+        for p, q in self._changed_players(state, changed):
+            delta += q.grain - p.grain
+        return None if delta else []
+
+    def _goods_fast(self, state: GameState, changed: int) -> list[Violation] | None:
+        """As `_cubes_fast`, for goods: the supply's and the changed farmyards' tallies."""
+        old: Supply = self._previous[_SUPPLY_AT]  # type: ignore[assignment]
+        pairs = [(p.goods, q.goods) for p, q in self._changed_players(state, changed)]
+        pairs.append((old.goods, state.supply.goods))
+        delta: dict[Good, int] = {}
+        get = delta.get
+        for before, now in pairs:
+            if before is now:
+                continue
+            for key, n in before.items:
+                delta[key] = get(key, 0) - n
+            for key, n in now.items:
+                delta[key] = get(key, 0) + n
+        return None if any(delta.values()) else []
+
+    def _lifetime_fast(self, state: GameState, changed: int) -> list[Violation] | None:
+        """Only the changed players' life-time tokens can have left the track."""
+        length = state.rules.data.lifetime_track_length
+        for _, q in self._changed_players(state, changed):
+            if not 0 <= q.lifetime < length:
                 return None
-        for key, n in counts.items():
-            if n and key not in want:
+        return []
+
+    def _grain_capacity_fast(self, state: GameState, changed: int) -> list[Violation] | None:
+        """Only the changed farmyards can hold too much grain."""
+        cap = state.rules.data.grain_capacity
+        for _, q in self._changed_players(state, changed):
+            if q.grain > cap:
                 return None
         return []
 
@@ -422,7 +481,10 @@ class IncrementalChecker:
                 and (day is None or day.held_deaths >= 0)
             ):
                 return None
-        for tally in self._diff if changed & _CUBE_TALLIES else ():
+        pairs = self._cube_pairs(state, changed)
+        if pairs is None:
+            return None
+        for _, tally in pairs:
             for _, n in tally.items:
                 if n < 0:
                     return None
@@ -465,49 +527,64 @@ def _members_kept(before: tuple[Location, ...], after: tuple[Location, ...]) -> 
 
 _SUPPLY = _BIT["supply"]
 _BAG = _BIT["green_bag"]
+_SUPPLY_AT = _STATE_FIELDS.index("supply")
+_BAG_AT = _STATE_FIELDS.index("green_bag")
+_SPACES_AT = _STATE_FIELDS.index("spaces")
+_PLAYERS_AT = _STATE_FIELDS.index("players")
 _SPACES = _BIT["spaces"]
 _P_CUBES = _BIT["p.cubes"]
 _CUBE_TALLIES = _mask("supply", "green_bag", "spaces", "p.cubes")
 _NEGATIVE_SCALARS = _mask("round", "supply", "bag_monks", "monks_aside", "deaths_owed", "mass", "market_day")
 
 
+_B_CARLA = _BIT["carla"]
+_B_DEATHS_OWED = _BIT["deaths_owed"]
+_B_END_TRIGGERED_BY = _BIT["end_triggered_by"]
+_B_FINAL_TURNS = _BIT["final_turns"]
+_B_MARKET_DAY = _BIT["market_day"]
+_B_MASS = _BIT["mass"]
+_B_NEXT_START_HOLDER = _BIT["next_start_holder"]
+_B_PENDING = _BIT["pending"]
+_B_START_PLAYER = _BIT["start_player"]
+_B_TURN = _BIT["turn"]
+
+
 def _seats_fast(state: GameState, changed: int) -> list[Violation] | None:
     """The seats named by the changed fields are seats of the game (the player count and
     the rules are those of the last state, which passed)."""
     n = len(state.players)
-    bit = _BIT
-    if changed & bit["carla"]:
+    if changed & _B_CARLA:
         d = state.rules.data
         if state.carla is not None:
             if n != 2 or d.solo is None:
                 return None
         elif n not in d.player_counts:
             return None
-    if changed & bit["pending"]:
+    if changed & _B_PENDING:
         chance, terminal = _kind(state.pending)
         if not (chance or terminal) and not _seat_ok(getattr(state.pending, "seat", None), n):
             return None
-    if changed & bit["start_player"] and not _seat_ok(state.start_player, n):
+    if changed & _B_START_PLAYER and not _seat_ok(state.start_player, n):
         return None
-    if changed & bit["next_start_holder"] and not _optional_seat_ok(state.next_start_holder, n):
+    if changed & _B_NEXT_START_HOLDER and not _optional_seat_ok(state.next_start_holder, n):
         return None
-    if changed & bit["end_triggered_by"] and not _optional_seat_ok(state.end_triggered_by, n):
+    if changed & _B_END_TRIGGERED_BY and not _optional_seat_ok(state.end_triggered_by, n):
         return None
-    if changed & bit["turn"] and state.turn is not None and not _seat_ok(state.turn.seat, n):
+    if changed & _B_TURN and state.turn is not None and not _seat_ok(state.turn.seat, n):
         return None
     day = state.market_day
     if (
-        changed & bit["market_day"]
+        changed & _B_MARKET_DAY
         and day is not None
         and not all(_seat_ok(s, n) for s in (day.trigger, day.current, *day.passed))
     ):
         return None
-    if changed & bit["final_turns"] and not all(_seat_ok(s, n) for s in state.final_turns or ()):
+    if changed & _B_FINAL_TURNS and not all(_seat_ok(s, n) for s in state.final_turns or ()):
         return None
     mass = state.mass
-    if changed & bit["mass"] and mass is not None and not all(_seat_ok(s, n) for s in mass.stopped):
+    if changed & _B_MASS and mass is not None and not all(_seat_ok(s, n) for s in mass.stopped):
         return None
-    if changed & bit["deaths_owed"] and len(state.deaths_owed) != n:
+    if changed & _B_DEATHS_OWED and len(state.deaths_owed) != n:
         return None
     return []
 
