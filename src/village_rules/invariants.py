@@ -26,6 +26,15 @@ equal to the generate-and-filter oracle's (given the legal actions).
 
 Transition: the dead stay dead, born members never become unborn again, prestige and the
 round never decrease, served customers and placed markers stay.
+
+These functions are the reference. A loop that checks every step of a game (the fuzzer,
+the `VillageMachine`, the benchmarks) uses `village_rules.incremental.IncrementalChecker`,
+which returns exactly `state_violations(after, legal) + transition_violations(before,
+action, after)` but reruns only the checks whose inputs the step changed (compared by
+identity with the last state checked), with cheap sound-tests over the changed parts and
+these functions themselves whenever a test is unsure; `tests/test_incremental.py` checks
+the two agree. The memos below (parts found sound, by identity) are a speed device of these
+functions alone and give the same results.
 """
 
 from __future__ import annotations
