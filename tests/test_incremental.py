@@ -16,7 +16,7 @@ from village_rules import incremental
 from village_rules import invariants as inv
 from village_rules.actions import Action, Skip, TakeCube, parse_action
 from village_rules.chance import sample
-from village_rules.components import ActionSpace, Cube, OnCouncil
+from village_rules.components import REMOVED, ActionSpace, Cube, Farmyard, OnCouncil, Travelling
 from village_rules.engine.core import apply, chance_outcomes, legal_actions
 from village_rules.fuzz import plan_game, play_game
 from village_rules.incremental import IncrementalChecker
@@ -132,6 +132,18 @@ def _member_off_the_board(s: GameState) -> GameState:
     return _with_player(s, 1, members=(OnCouncil(99), *p.members[1:]))
 
 
+def _removed_before_the_end(s: GameState) -> GameState:
+    p = s.players[0]
+    i = next(i for i, loc in enumerate(p.members) if isinstance(loc, Farmyard))
+    return _with_player(s, 0, members=(*p.members[:i], REMOVED, *p.members[i + 1 :]))
+
+
+def _born_member_to_an_unknown_city(s: GameState) -> GameState:
+    p = s.players[3]
+    i = next(i for i, loc in enumerate(p.members) if isinstance(loc, Farmyard))
+    return _with_player(s, 3, members=(*p.members[:i], Travelling("atlantis"), *p.members[i + 1 :]))
+
+
 def _seat_out_of_range(s: GameState) -> GameState:
     return replace(s, start_player=7)
 
@@ -170,6 +182,8 @@ BREAKS: list[Callable[[GameState], GameState]] = [
     _dying_without_a_death_owed,
     _member_twice,
     _member_off_the_board,
+    _removed_before_the_end,
+    _born_member_to_an_unknown_city,
     _seat_out_of_range,
     _short_market_row,
     _unsorted_pile,

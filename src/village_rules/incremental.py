@@ -36,7 +36,19 @@ from operator import attrgetter, is_not
 
 from village_rules import invariants as inv
 from village_rules.actions import Action
-from village_rules.components import ActionSpace, Cube, Good, Location, Unborn
+from village_rules.components import (
+    ActionSpace,
+    ChurchReserve,
+    Cube,
+    Farmyard,
+    Good,
+    InBlackBag,
+    InChronicle,
+    InGraveyard,
+    Location,
+    Removed,
+    Unborn,
+)
 from village_rules.invariants import Violation
 from village_rules.pending import CHANCE_TYPES, GameOver
 from village_rules.state import GameState, PlayerState, Supply
@@ -141,6 +153,11 @@ _CARLA_MASK = _mask(
     *(f"p.{name}" for name in _PLAYER_FIELDS),
 )
 _N_CHECKS = len(_CHECKS)
+_END_OR_CARLA = _mask("end_triggered_by", "carla")
+_DEAD = (InChronicle, InGraveyard, Removed)
+_ALWAYS_VALID = (Unborn, Farmyard, InBlackBag)
+"""As `invariants._ALWAYS_VALID`: places any member may be (matched by exact type)."""
+_NON_NEGATIVE = [name for name, _, _ in _CHECKS].index(inv.NON_NEGATIVE)
 
 
 @lru_cache(maxsize=4096)
@@ -201,7 +218,8 @@ class IncrementalChecker:
         self._pairs: list[tuple[Tally[Cube], Tally[Cube]]] | None = None
         self._unsure = False
         self._board_spaces: object = None
-        self._board_cubes = 0
+        self._board_cubes = False
+        """Whether `_board_spaces` hold a cube (`GameState.cubes_on_board` is not 0)."""
         # per check of `_CHECKS`: a sound-test of the changed parts, or None
         tests: dict[str, Callable[[GameState, int], list[Violation] | None]] = {
             inv.CUBES: self._cubes_fast,
@@ -213,6 +231,7 @@ class IncrementalChecker:
             inv.GOODS: self._goods_fast,
             inv.LIFETIME: self._lifetime_fast,
             inv.GRAIN_CAPACITY: self._grain_capacity_fast,
+            inv.MEMBERS: self._members_fast,
         }
         self._fast_tests = [tests.get(name) for name, _, _ in _CHECKS]
 
@@ -467,6 +486,31 @@ class IncrementalChecker:
                 return None
         return []
 
+    def _members_fast(self, state: GameState, changed: int) -> list[Violation] | None:
+        """Members that moved between places of the living, to valid places: the counts per
+        seat, in the chronicle, the graveyard and removed are those of the last state, and
+        so is the end trigger."""
+        if changed & _END_OR_CARLA:
+            return None
+        data = state.rules.data
+        totals = inv._totals(data)
+        for (p, q), seat in zip(self._changed_players(state, changed), self._changed_seats, strict=True):
+            if p.members is q.members:
+                continue
+            if len(p.members) != len(q.members):
+                return None
+            for a, b in zip(p.members, q.members, strict=True):
+                if a is b or a == b:
+                    continue
+                if isinstance(a, _DEAD) or isinstance(b, _DEAD):
+                    return None
+                kind = type(b)
+                if kind in _ALWAYS_VALID or (kind is ChurchReserve and state.is_carla(seat)):
+                    continue
+                if not inv._valid_place(b, data, totals):
+                    return None
+        return []
+
     def _non_negative_fast(self, state: GameState, changed: int) -> list[Violation] | None:
         """No negative count in the parts that changed (the rest passed last time)."""
         if changed & _NEGATIVE_SCALARS:
@@ -511,7 +555,10 @@ class IncrementalChecker:
         spaces = state.spaces
         if spaces is not self._board_spaces:
             self._board_spaces = spaces
-            self._board_cubes = sum(t.total() for t in spaces)
+            if self._results[_NON_NEGATIVE]:
+                self._board_cubes = sum(t.total() for t in spaces) != 0
+            else:  # no negative count on the board: a cube anywhere makes the sum positive
+                self._board_cubes = any(n for t in spaces for _, n in t.items)
         if self._board_cubes:
             return []
         return inv.well_violations(state, legal)
