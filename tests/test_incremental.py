@@ -160,6 +160,16 @@ def _round_back(s: GameState) -> GameState:
     return replace(s, round=s.round - 1)
 
 
+def _prestige_down(s: GameState) -> GameState:
+    seat = next(i for i, p in enumerate(s.players) if p.prestige)
+    return _with_player(s, seat, prestige=s.players[seat].prestige - 1)
+
+
+def _customer_unserved(s: GameState) -> GameState:
+    seat = next(i for i, p in enumerate(s.players) if p.customers)
+    return _with_player(s, seat, customers=s.players[seat].customers[1:])
+
+
 def _grain_over_capacity(s: GameState) -> GameState:
     return _with_player(s, 0, grain=99)
 
@@ -188,6 +198,8 @@ BREAKS: list[Callable[[GameState], GameState]] = [
     _short_market_row,
     _unsorted_pile,
     _round_back,
+    _prestige_down,
+    _customer_unserved,
     _grain_over_capacity,
     _lifetime_off_track,
     _monks_aside_outside_a_mass,

@@ -213,6 +213,8 @@ class IncrementalChecker:
         self._chance_state: GameState | None = None
         # running conservation of cubes: the tallies counted, and their sum
         self._previous: tuple[object, ...] = ()
+        self._last_changed = _ALL
+        """What changed between the last two states checked (`_changed`)."""
         """The fields of the state checked before the last one (what `changed` is against)."""
         self._changed_seats: list[int] = []
         self._pairs: list[tuple[Tally[Cube], Tally[Cube]]] | None = None
@@ -238,6 +240,7 @@ class IncrementalChecker:
     def reset(self) -> None:
         """Forget the last state: the next check runs in full."""
         self._parts = None
+        self._last_changed = _ALL
         self._previous = ()
         self._players = ()
         self._player_parts = []
@@ -263,7 +266,7 @@ class IncrementalChecker:
             # the full checks would compute the legal actions for the well: do as they do
             self.reset()
             return self._full(state, legal)
-        changed = self._changed(state)
+        changed = self._last_changed = self._changed(state)
         self._pairs = None
         self._unsure = False
         results = self._results
@@ -301,6 +304,23 @@ class IncrementalChecker:
     def transition(self, before: GameState, action: Action, after: GameState) -> list[Violation]:
         """`transition_violations(before, action, after)`: players that are the same object
         before and after are skipped; anything that may be wrong runs the full check."""
+        now = self._parts
+        last = self._previous
+        if (
+            now is not None
+            and last
+            and not self._last_changed & _TRANSITION_READS
+            and now[_PLAYERS_AT] is after.players
+            and last[_PLAYERS_AT] is before.players
+            and now[_ROUND_AT] is after.round
+            and last[_ROUND_AT] is before.round
+            and now[0] is after.rules
+            and last[0] is before.rules
+        ):
+            # `before` and `after` are the last two states checked, and the step changed
+            # nothing the transition checks read (the round; prestige, customers, markers
+            # and members of any player): they all hold
+            return []
         if before.rules is not after.rules or len(before.players) != len(after.players):
             return inv.transition_violations(before, action, after)
         if after.round < before.round:
@@ -312,8 +332,6 @@ class IncrementalChecker:
         # the seats that changed, when `after` is the state checked last and `before` the
         # one checked before it (as in a playout); else every seat
         seats: Sequence[int] = range(len(news))
-        now = self._parts
-        last = self._previous
         if now is not None and last and now[_PLAYERS_AT] is news and last[_PLAYERS_AT] is olds:
             seats = self._changed_seats
         for seat in seats:
@@ -575,6 +593,8 @@ def _members_kept(before: tuple[Location, ...], after: tuple[Location, ...]) -> 
 _SUPPLY = _BIT["supply"]
 _BAG = _BIT["green_bag"]
 _SUPPLY_AT = _STATE_FIELDS.index("supply")
+_ROUND_AT = _STATE_FIELDS.index("round")
+_TRANSITION_READS = _mask("round", "p.prestige", "p.customers", "p.markers", "p.members")
 _BAG_AT = _STATE_FIELDS.index("green_bag")
 _SPACES_AT = _STATE_FIELDS.index("spaces")
 _PLAYERS_AT = _STATE_FIELDS.index("players")
