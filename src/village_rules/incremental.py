@@ -13,13 +13,19 @@ entries left out), but
 - each state check names the fields it reads (`_CHECKS`); a check none of whose fields
   changed returns its last result again (a check is a pure function of what it reads);
 - a check whose fields changed, and whose last result was empty (so every unchanged part
-  was sound), first runs a cheap sound-test over the changed parts only: conservation of
-  cubes as a running count updated by the changed tallies, negative counts only in new
-  tallies and players, seats against the player count, … If the sound-test passes, the
+  was sound), first runs a cheap sound-test over the changed parts only: the cubes,
+  coins, grain and goods that left the changed places arrived at the others (a per-colour
+  delta over the changed tallies and players, one pass shared with the negative-count
+  test), members moved only between valid places of the living, the seats named by the
+  changed fields exist, … If the sound-test passes, the
   full check would find nothing; if it does not, the full check itself runs and its
   violations are returned, so every violation text comes from the reference;
-- the transition checks skip the players that are the same object before and after,
-  and run `transition_violations` itself when anything looks wrong.
+- the transition checks return at once when the step changed nothing they read (the
+  round, prestige, customers, markers, members), else look only at the players that
+  changed, and run `transition_violations` itself when anything looks wrong.
+
+A loop calls it on the states of one game in order (the fuzzer, `VillageMachine`, the
+benchmarks); a state given out of order is still checked exactly, only with more work.
 
 The first state, a state of another game (other rules or player count) and any doubt run
 the full checks. `tests/test_incremental.py` ties this to the reference: at every step of
