@@ -9,7 +9,9 @@ less, and running the two engines alternately cancels most of the rest.
 Each round runs, in a fresh process per engine (PYTHONPATH selects the tree), seeded
 4-player random playouts (both editions alternating): `--games` bare, and a third as many
 with every invariant checked at every step, with and without the fast/oracle legal-set
-comparison. Prints seat decisions per CPU second and the checked / bare ratios.
+comparison (through `incremental.IncrementalChecker`, as the fuzzer checks, in a tree that
+has it; by the full checks in an older one). Prints seat decisions per CPU second and the
+checked / bare ratios.
 """
 
 from __future__ import annotations
@@ -29,11 +31,17 @@ from village_rules import apply, chance_outcomes, legal_actions, new_game
 from village_rules.chance import sample
 from village_rules.invariants import has_move_violations, state_violations, transition_violations
 
+try:  # the checker the fuzzer uses; a tree from before it has only the full checks
+    from village_rules.incremental import IncrementalChecker
+except ImportError:
+    IncrementalChecker = None
+
 EDITIONS = ("big-box-2023", "original-2011")
 
 
 def rate(games, check):
     decisions = 0
+    checker = None if IncrementalChecker is None else IncrementalChecker(oracle=check != "no-oracle")
     start = time.process_time()
     for g in range(games):
         rng = random.Random(g)
@@ -48,11 +56,14 @@ def rate(games, check):
             after = apply(state, action)
             if check != "none":
                 after_legal = None if after.is_chance or after.is_terminal else legal_actions(after)
-                if check == "no-oracle":
+                if checker is not None:
+                    found = checker.step(state, action, after, after_legal)
+                elif check == "no-oracle":
                     found = state_violations(after) + has_move_violations(after, after_legal or [])
                 else:
                     found = state_violations(after, after_legal)
-                found += transition_violations(state, action, after)
+                if checker is None:
+                    found += transition_violations(state, action, after)
                 if found:
                     raise SystemExit(f"violation: {found}")
             state = after

@@ -29,7 +29,7 @@ from collections.abc import Callable
 
 from village_rules import apply, chance_outcomes, legal_actions, new_game
 from village_rules.chance import sample
-from village_rules.invariants import has_move_violations, state_violations, transition_violations
+from village_rules.incremental import IncrementalChecker
 from village_rules.state import GameState
 
 EDITIONS = ("big-box-2023", "original-2011")
@@ -40,6 +40,8 @@ def village_rate(seconds: float, players: int, seed: int, check: str = "none") -
     rng = random.Random(seed)
     decisions = 0
     game = 0
+    # what the fuzzer checks at every step; "no-oracle": every invariant but structure.legal_set
+    checker = IncrementalChecker(oracle=check != "no-oracle")
     start = time.perf_counter()
     while time.perf_counter() - start < seconds:
         state = new_game(EDITIONS[game % 2], min(players, 4 if game % 2 else 5), seed + game)
@@ -54,11 +56,7 @@ def village_rate(seconds: float, players: int, seed: int, check: str = "none") -
             after = apply(state, action)
             if check != "none":
                 legal_after = None if after.is_chance or after.is_terminal else legal_actions(after)
-                if check == "no-oracle":  # every invariant but structure.legal_set
-                    found = state_violations(after) + has_move_violations(after, legal_after or [])
-                else:
-                    found = state_violations(after, legal_after)
-                found += transition_violations(state, action, after)
+                found = checker.step(state, action, after, legal_after)
                 if found:
                     raise AssertionError(found)
             state = after

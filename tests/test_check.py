@@ -4,6 +4,7 @@ check catches the fault it is for."""
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -12,7 +13,6 @@ import pytest
 import village_rules.check as check_module
 import village_rules.fuzz as fuzz_module
 import village_rules.report as report_module
-from village_rules import invariants
 from village_rules.actions import Action, parse_action
 from village_rules.check import (
     CheckContext,
@@ -26,6 +26,7 @@ from village_rules.check import (
 )
 from village_rules.components import Category
 from village_rules.engine.core import apply as engine_apply
+from village_rules.incremental import IncrementalChecker
 from village_rules.invariants import Violation
 from village_rules.play import play_logged, replay
 from village_rules.report import NO_PLOTS_NOTE, write_report
@@ -82,16 +83,18 @@ def test_an_invariant_violation_fails_the_step_with_log_and_picture(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     calls = {"n": 0}
-    real = invariants.state_violations
 
-    def broken(state: object, legal: object = None) -> list[Violation]:
-        calls["n"] += 1
-        found = real(state, legal)  # type: ignore[arg-type]
-        if calls["n"] == 50:
-            found.append(Violation("conservation.cubes", "injected", "0", "1"))
-        return found
+    class Broken(IncrementalChecker):  # the fuzzer's checker, finding a violation at step 50
+        def step(
+            self, before: GameState, action: Action, after: GameState, legal: Sequence[Action] | None
+        ) -> list[Violation]:
+            calls["n"] += 1
+            found = super().step(before, action, after, legal)
+            if calls["n"] == 50:
+                found.append(Violation("conservation.cubes", "injected", "0", "1"))
+            return found
 
-    monkeypatch.setattr(fuzz_module, "state_violations", broken)
+    monkeypatch.setattr(fuzz_module, "IncrementalChecker", Broken)
     outcome = run_check([FuzzStep(games=2)], CheckContext(tmp_path, seed=0, workers=1))
     assert not outcome.passed
     result = outcome.results[0]

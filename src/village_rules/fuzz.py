@@ -42,7 +42,8 @@ from village_rules.actions import Action, format_action
 from village_rules.chance import sample
 from village_rules.engine.core import apply, chance_outcomes, legal_actions
 from village_rules.errors import FuzzArgumentError, FuzzBackendError, InternalError
-from village_rules.invariants import Violation, state_violations, transition_violations
+from village_rules.incremental import IncrementalChecker
+from village_rules.invariants import Violation
 from village_rules.loader import EDITIONS, builtin_edition
 from village_rules.play import GameLog, random_policy
 from village_rules.readings import random_choices
@@ -122,7 +123,9 @@ class GameResult:
 
 
 def play_game(game: FuzzGame, max_steps: int = MAX_STEPS) -> GameResult:
-    """Play one seeded random game checking every invariant after every action."""
+    """Play one seeded random game checking every invariant after every action (the
+    full checks' violations, computed by an `IncrementalChecker` over what each step changed)."""
+    checker = IncrementalChecker()
     state = new_game(builtin_edition(game.edition), game.players, game.seed, game.variant)
     rng = random.Random(game.seed)
     actions: list[Action] = []
@@ -131,7 +134,7 @@ def play_game(game: FuzzGame, max_steps: int = MAX_STEPS) -> GameResult:
     chance = 0
     try:
         legal = _legal(state)
-        violations = state_violations(state, legal)
+        violations = checker.state(state, legal)
     except Exception as exc:  # any crash is a finding, reported with the log
         legal = None
         violations = [
@@ -163,7 +166,7 @@ def play_game(game: FuzzGame, max_steps: int = MAX_STEPS) -> GameResult:
         try:
             after = apply(state, action, trace=trace)
             legal = _legal(after)
-            violations = state_violations(after, legal) + transition_violations(state, action, after)
+            violations = checker.step(state, action, after, legal)
         except Exception as exc:  # any crash is a finding, reported with the log
             violations = [
                 Violation(

@@ -26,6 +26,15 @@ equal to the generate-and-filter oracle's (given the legal actions).
 
 Transition: the dead stay dead, born members never become unborn again, prestige and the
 round never decrease, served customers and placed markers stay.
+
+These functions are the reference. A loop that checks every step of a game (the fuzzer,
+the `VillageMachine`, the benchmarks) uses `village_rules.incremental.IncrementalChecker`,
+which returns exactly `state_violations(after, legal) + transition_violations(before,
+action, after)` but reruns only the checks whose inputs the step changed (compared by
+identity with the last state checked), with cheap sound-tests over the changed parts and
+these functions themselves whenever a test is unsure; `tests/test_incremental.py` checks
+the two agree. The memos below (parts found sound, by identity) are a speed device of these
+functions alone and give the same results.
 """
 
 from __future__ import annotations
@@ -768,16 +777,16 @@ def phase_violations(state: GameState) -> list[Violation]:
 
     match pending:
         case ChooseTurn() | SeedDraw() | ChooseCompensationCube() | GameOver():
-            busy = [
-                name
-                for name, value in (
-                    ("turn", state.turn),
-                    ("market day", state.market_day),
-                    ("mass", state.mass),
-                )
-                if value is not None
-            ]
-            if busy:
+            if state.turn is not None or state.market_day is not None or state.mass is not None:
+                busy = [
+                    name
+                    for name, value in (
+                        ("turn", state.turn),
+                        ("market day", state.market_day),
+                        ("mass", state.mass),
+                    )
+                    if value is not None
+                ]
                 bad("nothing in progress", ", ".join(busy) + " in progress")
             # AMB-23 b: a death with no visible member stays owed across turns.
             if any(state.deaths_owed) and state.rules.reading("AMB-23") != "b":
@@ -878,9 +887,16 @@ def legal_set_violations(state: GameState, legal: Sequence[Action]) -> list[Viol
 def chance_outcome_violations(outcomes: Sequence[tuple[Action, Fraction]]) -> list[Violation]:
     """A chance event's outcomes are distinct, each has a probability in (0, 1], and the
     probabilities sum to exactly 1."""
-    out = []
     if not outcomes:
         return [Violation(CHANCE, "outcomes", "at least one outcome", "none")]
+    # A sound distribution passes with one look at each probability (this runs at every
+    # chance step of a fuzz run); anything else is explained by the loop below.
+    ratios = [p.as_integer_ratio() for _, p in outcomes]
+    if len({a for a, _ in outcomes}) == len(ratios) and all(0 < n <= d for n, d in ratios):
+        common = lcm(*[d for _, d in ratios])
+        if sum([n * (common // d) for n, d in ratios]) == common:
+            return []
+    out = []
     seen: set[Action] = set()
     for action, p in outcomes:
         if action in seen:

@@ -31,7 +31,8 @@ from village_rules.actions import Action, Harvest, Pass, Skip, format_action
 from village_rules.chance import sample
 from village_rules.engine.core import apply, chance_outcomes, legal_actions
 from village_rules.errors import IllegalActionError, InternalError
-from village_rules.invariants import InvariantError, Violation, state_violations, transition_violations
+from village_rules.incremental import IncrementalChecker
+from village_rules.invariants import InvariantError, Violation
 from village_rules.play import GameLog, random_policy
 from village_rules.scoring import winners
 from village_rules.state import GameState
@@ -57,6 +58,8 @@ class VillageMachine(RuleBasedStateMachine):
         self.legal: list[Action] | None = None
         self.actions: list[str] = []
         self.previous: tuple[GameState, Action] | None = None
+        self.checker = IncrementalChecker()
+        """The full checks' violations, over what each step changed (as the fuzzer)."""
 
     # --- hooks for subclasses -----------------------------------------------------------
 
@@ -200,11 +203,12 @@ class VillageMachine(RuleBasedStateMachine):
         self.legal = None if after.is_chance or after.is_terminal else legal_actions(after)
 
     def _check(self, state: GameState) -> None:
-        found: list[Violation] = state_violations(state, self.legal)
         context = ""
-        if self.previous is not None:
+        if self.previous is None:
+            found: list[Violation] = self.checker.state(state, self.legal)
+        else:
             before, action = self.previous
-            found += transition_violations(before, action, state)
+            found = self.checker.step(before, action, state, self.legal)
             context = f"after action {len(self.actions)} ({format_action(action)!r})"
         if found:
             error = InvariantError(found, context)

@@ -1,0 +1,681 @@
+"""Incremental invariant checking: the full checks' violations for a step, doing only the
+work the transition requires.
+
+`IncrementalChecker.step(before, action, after, legal)` returns exactly
+`state_violations(after, legal) + transition_violations(before, action, after)` (the same
+`Violation` values in the same order; with `oracle=False` the `structure.legal_set`
+entries left out), but
+
+- it compares `after`'s fields (and, when the players changed, each player's fields) by
+  identity with the last state it checked: one `attrgetter` call each. States are
+  immutable and share their unchanged parts, so a field that is the same object holds the
+  same value;
+- each state check names the fields it reads (`_CHECKS`); a check none of whose fields
+  changed returns its last result again (a check is a pure function of what it reads);
+- a check whose fields changed, and whose last result was empty (so every unchanged part
+  was sound), first runs a cheap sound-test over the changed parts only: the cubes,
+  coins, grain and goods that left the changed places arrived at the others (a per-colour
+  delta over the changed tallies and players, one pass shared with the negative-count
+  test), members moved only between valid places of the living, the seats named by the
+  changed fields exist, … If the sound-test passes, the
+  full check would find nothing; if it does not, the full check itself runs and its
+  violations are returned, so every violation text comes from the reference;
+- the transition checks return at once when the step changed nothing they read (the
+  round, prestige, customers, markers, members), else look only at the players that
+  changed, and run `transition_violations` itself when anything looks wrong.
+
+A loop calls it on the states of one game in order (the fuzzer, `VillageMachine`, the
+benchmarks); a state given out of order is still checked exactly, only with more work.
+
+The first state, a state of another game (other rules or player count) and any doubt run
+the full checks. `tests/test_incremental.py` ties this to the reference: at every step of
+seeded games (both editions, 1-5 players, several readings) and for broken states fed as
+`after`, the result equals the full checks'.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import fields
+from functools import lru_cache
+from operator import attrgetter, is_not
+
+from village_rules import invariants as inv
+from village_rules.actions import Action
+from village_rules.components import (
+    ActionSpace,
+    ChurchReserve,
+    Cube,
+    Farmyard,
+    Good,
+    InBlackBag,
+    InChronicle,
+    InGraveyard,
+    Location,
+    Removed,
+    Unborn,
+)
+from village_rules.invariants import Violation
+from village_rules.pending import CHANCE_TYPES, GameOver
+from village_rules.state import GameState, PlayerState, Supply
+from village_rules.tally import Tally
+
+_STATE_FIELDS = tuple(f.name for f in fields(GameState) if f.name != "legal_cache")
+_PLAYER_FIELDS = tuple(f.name for f in fields(PlayerState))
+_state_parts = attrgetter(*_STATE_FIELDS)
+_player_parts = attrgetter(*_PLAYER_FIELDS)
+_BIT = {name: 1 << i for i, name in enumerate(_STATE_FIELDS)}
+_BIT.update({f"p.{name}": 1 << (len(_STATE_FIELDS) + i) for i, name in enumerate(_PLAYER_FIELDS)})
+_ALL = (1 << len(_BIT)) - 1
+_PLAYER_BITS = tuple(_BIT[f"p.{name}"] for name in _PLAYER_FIELDS)
+_PLAYERS = _BIT["players"]
+
+
+def _mask(*names: str) -> int:
+    out = 0
+    for name in names:
+        out |= _BIT[name]
+    return out
+
+
+StateCheck = Callable[[GameState], list[Violation]]
+
+# Each state check of `invariants.state_violations`, in its order, with the fields it
+# reads ("p.x": field x of any player; every check reading players also reads their number,
+# which changes only with the `players` field, and then all player bits are set).
+_CHECKS: tuple[tuple[str, StateCheck, int], ...] = (
+    (inv.CUBES, inv.cube_violations, _mask("rules", "supply", "green_bag", "spaces", "p.cubes")),
+    (inv.COINS, inv.coin_violations, _mask("rules", "supply", "p.coins")),
+    (inv.GRAIN, inv.grain_violations, _mask("rules", "supply", "p.grain")),
+    (inv.GOODS, inv.goods_violations, _mask("rules", "supply", "p.goods")),
+    (
+        inv.CUSTOMERS,
+        inv.customer_violations,
+        _mask("rules", "customer_pile", "market_available", "market_waiting", "p.customers"),
+    ),
+    (inv.MONKS, inv.monk_violations, _mask("rules", "bag_monks", "monks_aside")),
+    (inv.MARKERS, inv.marker_violations, _mask("rules", "p.markers")),
+    (inv.MEMBERS, inv.member_violations, _mask("rules", "end_triggered_by", "carla", "p.members")),
+    (inv.GRAIN_CAPACITY, inv.grain_capacity_violations, _mask("rules", "p.grain")),
+    (
+        inv.NON_NEGATIVE,
+        inv.non_negative_violations,
+        _mask(
+            "round",
+            "supply",
+            "bag_monks",
+            "monks_aside",
+            "deaths_owed",
+            "mass",
+            "market_day",
+            "green_bag",
+            "spaces",
+            "p.coins",
+            "p.grain",
+            "p.prestige",
+            "p.cubes",
+            "p.goods",
+        ),
+    ),
+    (inv.LIFETIME, inv.lifetime_violations, _mask("rules", "p.lifetime")),
+    (
+        inv.SEATS,
+        inv.seat_violations,
+        _mask(
+            "rules",
+            "carla",
+            "pending",
+            "start_player",
+            "next_start_holder",
+            "end_triggered_by",
+            "turn",
+            "market_day",
+            "final_turns",
+            "mass",
+            "deaths_owed",
+        ),
+    ),
+    (
+        inv.BOARD,
+        inv.board_violations,
+        _mask(
+            "rules", "spaces", "market_available", "market_waiting", "customer_pile", "monks_aside", "mass"
+        ),
+    ),
+)
+# Then, in `state_violations`' order: the well, has-move and legal-set checks (they read
+# the legal actions, a new list every step), the chance check (it reads whatever the
+# chance event reads), and these two.
+_PHASE_MASK = _mask(
+    "rules", "pending", "turn", "market_day", "mass", "deaths_owed", "final_turns", "end_triggered_by"
+)
+_CARLA_MASK = _mask(
+    "rules",
+    "carla",
+    "pending",
+    "turn",
+    "final_turns",
+    "start_player",
+    *(f"p.{name}" for name in _PLAYER_FIELDS),
+)
+_N_CHECKS = len(_CHECKS)
+_END_OR_CARLA = _mask("end_triggered_by", "carla")
+_DEAD = (InChronicle, InGraveyard, Removed)
+_ALWAYS_VALID = (Unborn, Farmyard, InBlackBag)
+"""As `invariants._ALWAYS_VALID`: places any member may be (matched by exact type)."""
+_NON_NEGATIVE = [name for name, _, _ in _CHECKS].index(inv.NON_NEGATIVE)
+
+
+@lru_cache(maxsize=4096)
+def _state_mask(differs: tuple[bool, ...]) -> int:
+    """The bits of the state fields that differ (few patterns occur: cached)."""
+    return sum(1 << i for i, d in enumerate(differs) if d)
+
+
+@lru_cache(maxsize=1024)
+def _player_mask(differs: tuple[bool, ...]) -> int:
+    """The bits of the player fields that differ."""
+    return sum(bit for bit, d in zip(_PLAYER_BITS, differs, strict=True) if d)
+
+
+@lru_cache(maxsize=4096)
+def _to_run(changed: int) -> tuple[int, ...]:
+    """The checks of `_CHECKS` that read a changed field."""
+    return tuple(i for i, (_, _, deps) in enumerate(_CHECKS) if changed & deps)
+
+
+_PHASE = _N_CHECKS
+_CARLA = _N_CHECKS + 1
+_CHANCE = _N_CHECKS + 2
+
+_kinds: dict[type, tuple[bool, bool]] = {}
+"""Pending step type: (is a chance event, is the end), as `GameState.is_chance` /
+`is_terminal` answer them (isinstance, computed once per type)."""
+
+
+def _kind(pending: object) -> tuple[bool, bool]:
+    kind = type(pending)
+    known = _kinds.get(kind)
+    if known is None:
+        known = _kinds[kind] = (isinstance(pending, CHANCE_TYPES), isinstance(pending, GameOver))
+    return known
+
+
+def _seat_ok(value: object, n: int) -> bool:
+    return type(value) is int and 0 <= value < n
+
+
+class IncrementalChecker:
+    """Checks the steps of one game after another: the full checks' result at the cost of
+    what changed. One checker per playout loop (it remembers the last state checked); not
+    thread-safe. `oracle=False` leaves out the legal-set comparison (for benchmarks)."""
+
+    def __init__(self, oracle: bool = True) -> None:
+        self.oracle = oracle
+        self._parts: tuple[object, ...] | None = None
+        self._players: tuple[PlayerState, ...] = ()
+        self._player_parts: list[tuple[object, ...]] = []
+        self._results: list[list[Violation]] = [[] for _ in range(_N_CHECKS + 3)]
+        self._chance_state: GameState | None = None
+        # running conservation of cubes: the tallies counted, and their sum
+        self._previous: tuple[object, ...] = ()
+        self._last_changed = _ALL
+        """What changed between the last two states checked (`_changed`)."""
+        """The fields of the state checked before the last one (what `changed` is against)."""
+        self._changed_seats: list[int] = []
+        self._pairs: list[tuple[Tally[Cube], Tally[Cube]]] | None = None
+        self._unsure = False
+        self._board_spaces: object = None
+        self._board_cubes = False
+        """Whether `_board_spaces` hold a cube (`GameState.cubes_on_board` is not 0)."""
+        # per check of `_CHECKS`: a sound-test of the changed parts, or None
+        tests: dict[str, Callable[[GameState, int], list[Violation] | None]] = {
+            inv.CUBES: self._cubes_fast,
+            inv.NON_NEGATIVE: self._non_negative_fast,
+            inv.SEATS: _seats_fast,
+            inv.BOARD: _board_fast,
+            inv.COINS: self._coins_fast,
+            inv.GRAIN: self._grain_fast,
+            inv.GOODS: self._goods_fast,
+            inv.LIFETIME: self._lifetime_fast,
+            inv.GRAIN_CAPACITY: self._grain_capacity_fast,
+            inv.MEMBERS: self._members_fast,
+        }
+        self._fast_tests = [tests.get(name) for name, _, _ in _CHECKS]
+
+    def reset(self) -> None:
+        """Forget the last state: the next check runs in full."""
+        self._parts = None
+        self._last_changed = _ALL
+        self._previous = ()
+        self._players = ()
+        self._player_parts = []
+        self._chance_state = None
+        self._board_spaces = None
+
+    # --- the public checks ---------------------------------------------------------------
+
+    def step(
+        self, before: GameState, action: Action, after: GameState, legal: Sequence[Action] | None
+    ) -> list[Violation]:
+        """`state_violations(after, legal) + transition_violations(before, action, after)`
+        (without `structure.legal_set` when `oracle` is off)."""
+        out = self.state(after, legal)
+        out += self.transition(before, action, after)
+        return out
+
+    def state(self, state: GameState, legal: Sequence[Action] | None) -> list[Violation]:
+        """`state_violations(state, legal)` (without `structure.legal_set` when `oracle`
+        is off)."""
+        chance, terminal = _kind(state.pending)
+        if legal is None and not (chance or terminal):
+            # the full checks would compute the legal actions for the well: do as they do
+            self.reset()
+            return self._full(state, legal)
+        changed = self._last_changed = self._changed(state)
+        self._pairs = None
+        self._unsure = False
+        results = self._results
+        if changed:
+            fast = self._fast_tests
+            for i in _to_run(changed):
+                found = None
+                test = fast[i]
+                if test is not None and not results[i] and changed != _ALL:
+                    found = test(state, changed)
+                results[i] = _CHECKS[i][1](state) if found is None else found
+        out: list[Violation] = []
+        if any(results[:_N_CHECKS]):
+            for found in results[:_N_CHECKS]:
+                out += found
+        out += self._well(state, legal, chance, terminal)
+        if legal is not None:
+            if not (chance or terminal or legal):
+                out += inv.has_move_violations(state, legal)
+            if self.oracle:
+                out += inv.legal_set_violations(state, legal)
+        if chance:
+            if changed or self._chance_state is not state:
+                results[_CHANCE] = inv.chance_violations(state)
+                self._chance_state = state
+            out += results[_CHANCE]
+        if changed & _PHASE_MASK:
+            results[_PHASE] = inv.phase_violations(state)
+        out += results[_PHASE]
+        if changed & _CARLA_MASK:  # (without Carla's board it finds nothing)
+            results[_CARLA] = [] if state.carla is None else inv.carla_violations(state)
+        out += results[_CARLA]
+        return out
+
+    def transition(self, before: GameState, action: Action, after: GameState) -> list[Violation]:
+        """`transition_violations(before, action, after)`: players that are the same object
+        before and after are skipped; anything that may be wrong runs the full check."""
+        now = self._parts
+        last = self._previous
+        if (
+            now is not None
+            and last
+            and not self._last_changed & _TRANSITION_READS
+            and now[_PLAYERS_AT] is after.players
+            and last[_PLAYERS_AT] is before.players
+            and now[_ROUND_AT] is after.round
+            and last[_ROUND_AT] is before.round
+            and now[0] is after.rules
+            and last[0] is before.rules
+        ):
+            # `before` and `after` are the last two states checked, and the step changed
+            # nothing the transition checks read (the round; prestige, customers, markers
+            # and members of any player): they all hold
+            return []
+        if before.rules is not after.rules or len(before.players) != len(after.players):
+            return inv.transition_violations(before, action, after)
+        if after.round < before.round:
+            return inv.transition_violations(before, action, after)
+        olds = before.players
+        news = after.players
+        if olds is news:
+            return []
+        # the seats that changed, when `after` is the state checked last and `before` the
+        # one checked before it (as in a playout); else every seat
+        seats: Sequence[int] = range(len(news))
+        if now is not None and last and now[_PLAYERS_AT] is news and last[_PLAYERS_AT] is olds:
+            seats = self._changed_seats
+        for seat in seats:
+            p = olds[seat]
+            q = news[seat]
+            if p is q:
+                continue
+            if (
+                q.prestige < p.prestige
+                or (q.customers is not p.customers and q.customers[: len(p.customers)] != p.customers)
+                or (
+                    p.markers is not q.markers
+                    and p.markers != q.markers
+                    and not set(p.markers) <= set(q.markers)
+                )
+                or (p.members is not q.members and not _members_kept(p.members, q.members))
+            ):
+                return inv.transition_violations(before, action, after)
+        return []
+
+    # --- internals -----------------------------------------------------------------------
+
+    def _full(self, state: GameState, legal: Sequence[Action] | None) -> list[Violation]:
+        found = inv.state_violations(state, legal)
+        if not self.oracle:
+            found = [v for v in found if v.invariant != inv.LEGAL_SET]
+        return found
+
+    def _changed(self, state: GameState) -> int:
+        """Bits of the fields that differ (by identity) from the last state checked; all
+        of them for the first state or another game. Remembers `state`'s parts."""
+        parts = _state_parts(state)
+        last = self._parts
+        self._parts = parts
+        players = state.players
+        if last is None or last[0] is not parts[0]:
+            return self._start(players)
+        self._previous = last
+        changed = _state_mask(tuple(map(is_not, parts, last)))
+        if changed & _PLAYERS:
+            old = self._players
+            if len(old) != len(players):
+                return self._start(players)
+            olds = self._player_parts
+            seats = self._changed_seats = []
+            for seat, p in enumerate(players):
+                if p is old[seat]:
+                    continue
+                seats.append(seat)
+                mine = _player_parts(p)
+                changed |= _player_mask(tuple(map(is_not, mine, olds[seat])))
+                olds[seat] = mine
+            self._players = players
+        return changed
+
+    def _start(self, players: tuple[PlayerState, ...]) -> int:
+        """Everything changed: remember the players, forget the state before."""
+        self._previous = ()
+        self._remember_players(players)
+        return _ALL
+
+    def _remember_players(self, players: tuple[PlayerState, ...]) -> None:
+        self._players = players
+        self._player_parts = [_player_parts(p) for p in players]
+
+    def _cube_pairs(self, state: GameState, changed: int) -> list[tuple[Tally[Cube], Tally[Cube]]] | None:
+        """(before, now) of each cube tally (supply, bag, spaces, farmyards) that is not the
+        object of the last state: one pass shared by the conservation and the
+        negative-count sound-tests. Only called when the state is not of another game;
+        None when the number of action spaces changed (unsure)."""
+        pairs = self._pairs
+        if pairs is not None or self._unsure:
+            return pairs
+        pairs = self._pairs = []
+        if not changed & _CUBE_TALLIES:
+            return pairs
+        last = self._previous
+        if changed & _SUPPLY:
+            old = last[_SUPPLY_AT].cubes  # type: ignore[attr-defined]
+            if old is not state.supply.cubes:
+                pairs.append((old, state.supply.cubes))
+        if changed & _BAG:
+            pairs.append((last[_BAG_AT], state.green_bag))  # type: ignore[arg-type]
+        if changed & _SPACES:
+            spaces = state.spaces
+            olds: tuple[Tally[Cube], ...] = last[_SPACES_AT]  # type: ignore[assignment]
+            if len(spaces) != len(olds):
+                self._unsure = True
+                return None
+            pairs += [(b, a) for a, b in zip(spaces, olds, strict=True) if a is not b]
+        if changed & _P_CUBES:
+            players = state.players
+            before: tuple[PlayerState, ...] = last[_PLAYERS_AT]  # type: ignore[assignment]
+            for seat in self._changed_seats:
+                old = before[seat].cubes
+                new = players[seat].cubes
+                if old is not new:
+                    pairs.append((old, new))
+        return pairs
+
+    def _cubes_fast(self, state: GameState, changed: int) -> list[Violation] | None:
+        """Conservation of cubes: the last state had every cube, so this one has them all
+        if the changed tallies hold, per colour, as many cubes as they held before."""
+        pairs = self._cube_pairs(state, changed)
+        if pairs is None:
+            return None
+        delta: dict[Cube, int] = {}
+        get = delta.get
+        for old, new in pairs:
+            for key, n in old.items:
+                delta[key] = get(key, 0) - n
+            for key, n in new.items:
+                delta[key] = get(key, 0) + n
+        return None if any(delta.values()) else []
+
+    def _changed_players(self, state: GameState, changed: int) -> list[tuple[PlayerState, PlayerState]]:
+        """(before, now) of each player that is not the object of the last state."""
+        if not changed & _PLAYERS:
+            return []
+        before: tuple[PlayerState, ...] = self._previous[_PLAYERS_AT]  # type: ignore[assignment]
+        players = state.players
+        return [(before[seat], players[seat]) for seat in self._changed_seats]
+
+    def _coins_fast(self, state: GameState, changed: int) -> list[Violation] | None:
+        """The coins that left the changed places arrived at the others (the last state
+        had all of them)."""
+        old: Supply = self._previous[_SUPPLY_AT]  # type: ignore[assignment]
+        delta = state.supply.coins - old.coins
+        for p, q in self._changed_players(state, changed):
+            delta += q.coins - p.coins
+        return None if delta else []
+
+    def _grain_fast(self, state: GameState, changed: int) -> list[Violation] | None:
+        """As `_coins_fast`, for grain."""
+        old: Supply = self._previous[_SUPPLY_AT]  # type: ignore[assignment]
+        delta = state.supply.grain - old.grain
+        for p, q in self._changed_players(state, changed):
+            delta += q.grain - p.grain
+        return None if delta else []
+
+    def _goods_fast(self, state: GameState, changed: int) -> list[Violation] | None:
+        """As `_cubes_fast`, for goods: the supply's and the changed farmyards' tallies."""
+        old: Supply = self._previous[_SUPPLY_AT]  # type: ignore[assignment]
+        pairs = [(p.goods, q.goods) for p, q in self._changed_players(state, changed)]
+        pairs.append((old.goods, state.supply.goods))
+        delta: dict[Good, int] = {}
+        get = delta.get
+        for before, now in pairs:
+            if before is now:
+                continue
+            for key, n in before.items:
+                delta[key] = get(key, 0) - n
+            for key, n in now.items:
+                delta[key] = get(key, 0) + n
+        return None if any(delta.values()) else []
+
+    def _lifetime_fast(self, state: GameState, changed: int) -> list[Violation] | None:
+        """Only the changed players' life-time tokens can have left the track."""
+        length = state.rules.data.lifetime_track_length
+        for _, q in self._changed_players(state, changed):
+            if not 0 <= q.lifetime < length:
+                return None
+        return []
+
+    def _grain_capacity_fast(self, state: GameState, changed: int) -> list[Violation] | None:
+        """Only the changed farmyards can hold too much grain."""
+        cap = state.rules.data.grain_capacity
+        for _, q in self._changed_players(state, changed):
+            if q.grain > cap:
+                return None
+        return []
+
+    def _members_fast(self, state: GameState, changed: int) -> list[Violation] | None:
+        """Members that moved between places of the living, to valid places: the counts per
+        seat, in the chronicle, the graveyard and removed are those of the last state, and
+        so is the end trigger."""
+        if changed & _END_OR_CARLA:
+            return None
+        data = state.rules.data
+        totals = inv._totals(data)
+        for (p, q), seat in zip(self._changed_players(state, changed), self._changed_seats, strict=True):
+            if p.members is q.members:
+                continue
+            if len(p.members) != len(q.members):
+                return None
+            for a, b in zip(p.members, q.members, strict=True):
+                if a is b or a == b:
+                    continue
+                if isinstance(a, _DEAD) or isinstance(b, _DEAD):
+                    return None
+                kind = type(b)
+                if kind in _ALWAYS_VALID or (kind is ChurchReserve and state.is_carla(seat)):
+                    continue
+                if not inv._valid_place(b, data, totals):
+                    return None
+        return []
+
+    def _non_negative_fast(self, state: GameState, changed: int) -> list[Violation] | None:
+        """No negative count in the parts that changed (the rest passed last time)."""
+        if changed & _NEGATIVE_SCALARS:
+            supply = state.supply
+            mass = state.mass
+            day = state.market_day
+            if not (
+                state.round >= 1
+                and min(supply.coins, supply.grain, state.bag_monks, state.monks_aside) >= 0
+                and min(state.deaths_owed, default=0) >= 0
+                and (mass is None or mass.bought >= 0)
+                and (day is None or day.held_deaths >= 0)
+            ):
+                return None
+        pairs = self._cube_pairs(state, changed)
+        if pairs is None:
+            return None
+        for _, tally in pairs:
+            for _, n in tally.items:
+                if n < 0:
+                    return None
+        if changed & _SUPPLY:
+            for _, n in state.supply.goods.items:
+                if n < 0:
+                    return None
+        if changed & _PLAYERS:
+            players = state.players
+            for seat in self._changed_seats:
+                p = players[seat]
+                if p.coins < 0 or p.grain < 0 or p.prestige < 0:
+                    return None
+                for _, n in p.goods.items:
+                    if n < 0:
+                        return None
+        return []
+
+    def _well(
+        self, state: GameState, legal: Sequence[Action] | None, chance: bool, terminal: bool
+    ) -> list[Violation]:
+        if chance or terminal:
+            return []
+        spaces = state.spaces
+        if spaces is not self._board_spaces:
+            self._board_spaces = spaces
+            if self._results[_NON_NEGATIVE]:
+                self._board_cubes = sum(t.total() for t in spaces) != 0
+            else:  # no negative count on the board: a cube anywhere makes the sum positive
+                self._board_cubes = any(n for t in spaces for _, n in t.items)
+        if self._board_cubes:
+            return []
+        return inv.well_violations(state, legal)
+
+
+def _members_kept(before: tuple[Location, ...], after: tuple[Location, ...]) -> bool:
+    """No dead member moved and no born member became unborn (else: unsure)."""
+    for a, b in zip(before, after, strict=False):
+        if a != b and (inv._dead(a) or isinstance(b, Unborn)):
+            return False
+    return True
+
+
+_SUPPLY = _BIT["supply"]
+_BAG = _BIT["green_bag"]
+_SUPPLY_AT = _STATE_FIELDS.index("supply")
+_ROUND_AT = _STATE_FIELDS.index("round")
+_TRANSITION_READS = _mask("round", "p.prestige", "p.customers", "p.markers", "p.members")
+_BAG_AT = _STATE_FIELDS.index("green_bag")
+_SPACES_AT = _STATE_FIELDS.index("spaces")
+_PLAYERS_AT = _STATE_FIELDS.index("players")
+_SPACES = _BIT["spaces"]
+_P_CUBES = _BIT["p.cubes"]
+_CUBE_TALLIES = _mask("supply", "green_bag", "spaces", "p.cubes")
+_NEGATIVE_SCALARS = _mask("round", "supply", "bag_monks", "monks_aside", "deaths_owed", "mass", "market_day")
+
+
+_B_CARLA = _BIT["carla"]
+_B_DEATHS_OWED = _BIT["deaths_owed"]
+_B_END_TRIGGERED_BY = _BIT["end_triggered_by"]
+_B_FINAL_TURNS = _BIT["final_turns"]
+_B_MARKET_DAY = _BIT["market_day"]
+_B_MASS = _BIT["mass"]
+_B_NEXT_START_HOLDER = _BIT["next_start_holder"]
+_B_PENDING = _BIT["pending"]
+_B_START_PLAYER = _BIT["start_player"]
+_B_TURN = _BIT["turn"]
+
+
+def _seats_fast(state: GameState, changed: int) -> list[Violation] | None:
+    """The seats named by the changed fields are seats of the game (the player count and
+    the rules are those of the last state, which passed)."""
+    n = len(state.players)
+    if changed & _B_CARLA:
+        d = state.rules.data
+        if state.carla is not None:
+            if n != 2 or d.solo is None:
+                return None
+        elif n not in d.player_counts:
+            return None
+    if changed & _B_PENDING:
+        chance, terminal = _kind(state.pending)
+        if not (chance or terminal) and not _seat_ok(getattr(state.pending, "seat", None), n):
+            return None
+    if changed & _B_START_PLAYER and not _seat_ok(state.start_player, n):
+        return None
+    if changed & _B_NEXT_START_HOLDER and not _optional_seat_ok(state.next_start_holder, n):
+        return None
+    if changed & _B_END_TRIGGERED_BY and not _optional_seat_ok(state.end_triggered_by, n):
+        return None
+    if changed & _B_TURN and state.turn is not None and not _seat_ok(state.turn.seat, n):
+        return None
+    day = state.market_day
+    if (
+        changed & _B_MARKET_DAY
+        and day is not None
+        and not all(_seat_ok(s, n) for s in (day.trigger, day.current, *day.passed))
+    ):
+        return None
+    if changed & _B_FINAL_TURNS and not all(_seat_ok(s, n) for s in state.final_turns or ()):
+        return None
+    mass = state.mass
+    if changed & _B_MASS and mass is not None and not all(_seat_ok(s, n) for s in mass.stopped):
+        return None
+    if changed & _B_DEATHS_OWED and len(state.deaths_owed) != n:
+        return None
+    return []
+
+
+def _optional_seat_ok(value: object, n: int) -> bool:
+    return value is None or _seat_ok(value, n)
+
+
+_BOARD_SHAPE = _mask("rules", "market_available", "market_waiting", "customer_pile")
+
+
+def _board_fast(state: GameState, changed: int) -> list[Violation] | None:
+    """Sound when only the action spaces' contents, the monks aside or the mass changed
+    (the last state passed, so the rows and the pile are as they were)."""
+    if changed & _BOARD_SHAPE:
+        return None
+    if len(state.spaces) != len(ActionSpace):
+        return None
+    if state.monks_aside and state.mass is None:
+        return None
+    return []
