@@ -69,7 +69,7 @@ from village_rules.engine.common import take_cube, take_good
 from village_rules.engine.context import Ctx
 from village_rules.engine.end_of_game import end_of_turn
 from village_rules.engine.guards import expect, present
-from village_rules.engine.payment import describe_shortfall, pay, payment_options
+from village_rules.engine.payment import coin_splits, describe_shortfall, pay, payment_options
 from village_rules.engine.spaces import SpaceRules, rules_of, space_rules
 from village_rules.engine.time_and_death import death_candidates, kill, resolve_deaths
 from village_rules.errors import IllegalActionError, InternalError, NotARule
@@ -468,10 +468,12 @@ def _illegal(
             )
         return None
     alternatives, coins_ok = _costs(state, seat, action)
-    if alternatives and not _payment_options(state, seat, action, alternatives, coins_ok):
+    if not alternatives:
+        return None
+    if not explain:  # the oracle: only whether the coin splits give one way to pay
+        return None if _any_payment(state, seat, action, alternatives, coins_ok) else (RuleId.COIN_01, "")
+    if not _payment_options(state, seat, action, alternatives, coins_ok):
         rule = _rule_for(state, seat, action)
-        if not explain:
-            return rule, ""
         reason = describe_shortfall(alternatives, state.players[seat])
         if isinstance(action, Well) and coins_ok:
             colour = action.colour.value
@@ -621,6 +623,20 @@ def _payment_options(
     if isinstance(action, Well):
         options = [o for o in options if turn.well_payment_allowed(state, o.coins)]  # AMB-01
     return options
+
+
+def _any_payment(
+    state: GameState, seat: int, action: Action, alternatives: list[Cost], coins_ok: bool
+) -> bool:
+    """`bool(_payment_options(...))`, stopping at the first way to pay (the oracle's
+    question: the same coin splits, not the generator's `can_pay` count)."""
+    player = state.players[seat]
+    well = isinstance(action, Well)
+    for cost in alternatives:
+        for coins in coin_splits(cost, player, coins_ok):
+            if not well or turn.well_payment_allowed(state, coins):  # AMB-01
+                return True
+    return False
 
 
 def _describe(pending: Pending) -> str:
