@@ -6,9 +6,11 @@ import random
 
 import pytest
 
-from village_rules import apply, chance_outcomes, legal_actions, new_game
-from village_rules.chance import sample
+from village_rules import new_game
+from village_rules.actions import Action
 from village_rules.components import Cube
+from village_rules.play import play, random_policy
+from village_rules.state import GameState
 from village_rules.tally import Tally
 
 
@@ -16,19 +18,14 @@ from village_rules.tally import Tally
     ("edition", "players"), [("big-box-2023", 4), ("original-2011", 3), ("big-box-2023", 1)]
 )
 def test_board_is_empty_is_no_cube_on_the_board(edition: str, players: int) -> None:
-    rng = random.Random(7)
-    state = new_game(edition, players, seed=7)
-    empty_seen = 0
-    while not state.is_terminal:
-        assert state.board_is_empty() == (state.cubes_on_board() == 0)
-        empty_seen += state.board_is_empty()
-        if state.is_chance:
-            action = sample(chance_outcomes(state), rng)
-        else:
-            legal = legal_actions(state)
-            action = legal[rng.randrange(len(legal))]
-        state = apply(state, action)
-    assert empty_seen > 0  # the board empties at the end of each round
+    empty_seen = []
+
+    def compare(before: GameState, action: Action, after: GameState) -> None:
+        assert after.board_is_empty() == (after.cubes_on_board() == 0)
+        empty_seen.append(after.board_is_empty())
+
+    play(new_game(edition, players, seed=7), [random_policy] * players, random.Random(7), on_step=compare)
+    assert any(empty_seen) and not all(empty_seen)  # the board empties at the end of each round
 
 
 def test_covers_is_every_count_available() -> None:
