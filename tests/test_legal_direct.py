@@ -47,7 +47,7 @@ from village_rules.engine import (
 from village_rules.engine.core import apply, chance_outcomes, legal_actions, legal_actions_oracle
 from village_rules.fuzz import plan_game, play_game
 from village_rules.invariants import LEGAL_SET, Violation
-from village_rules.pending import ChooseAction, MarketChoice, MassAdvance, MassBuy
+from village_rules.pending import ChooseAction, ChooseTurn, MarketChoice, MassAdvance, MassBuy
 from village_rules.rules import Variant
 from village_rules.setup import new_game
 from village_rules.state import GameState, PlayerState
@@ -482,3 +482,21 @@ def test_a_hand_built_market_action_step_offers_only_the_skip_as_the_oracle_does
     state = next(iter(_decisions("big-box-2023", 2, range(1), Variant(), _at_space(ActionSpace.CHURCH))))
     market = state.with_pending(ChooseAction(state.current_player(), ActionSpace.MARKET))
     assert _assert_generator_is_the_oracle(market) == [Skip()]
+
+
+def test_a_hand_built_mass_buy_outside_a_mass_offers_what_the_oracle_does() -> None:
+    """A MassBuy with no mass in progress (a broken state the phase check reports): with
+    nobody in the bag the generator answers as the oracle does (only the skip) instead of
+    failing on the missing mass."""
+    state = next(iter(_decisions("big-box-2023", 4, range(1), Variant(), _at_space(ActionSpace.CHURCH))))
+    broken = state.with_pending(MassBuy(state.current_player()))
+    assert broken.mass is None and not broken.bag_members()
+    assert _assert_generator_is_the_oracle(broken) == [Skip()]
+
+
+def test_a_hand_built_short_board_gets_the_oracles_turn_choice() -> None:
+    """A broken state with one action space missing (the board check reports it): the turn
+    choice is still generated, as the oracle generates it, rather than failing in a zip."""
+    state = _decisions("big-box-2023", 3, range(1), Variant(), lambda s: isinstance(s.pending, ChooseTurn))[0]
+    short = replace(state, spaces=state.spaces[:-1])
+    assert _assert_generator_is_the_oracle(short)

@@ -9,6 +9,7 @@ import pytest
 from village_rules import new_game
 from village_rules.actions import Action
 from village_rules.components import Cube
+from village_rules.evolve import replace
 from village_rules.play import play, random_policy
 from village_rules.state import GameState
 from village_rules.tally import Tally
@@ -35,3 +36,17 @@ def test_covers_is_every_count_available() -> None:
     assert not have.covers(Tally.of({Cube.PINK: 3}))
     assert not have.covers(Tally.of({Cube.BROWN: 1}))  # none of that colour at all
     assert not have.covers(Tally.of({Cube.GREEN: 1, Cube.BROWN: 1}))
+
+
+def test_hand_built_zero_counts_read_as_the_sums_do() -> None:
+    """A tally built by hand (as the invariant tests build broken ones) may hold a zero
+    count: `covers` and `board_is_empty` then answer as the counts and the sum do."""
+    zero = Tally(((Cube.PINK, 0),))
+    nothing: Tally[Cube] = Tally()
+    assert nothing.covers(zero) and zero.covers(zero)
+    state = new_game("big-box-2023", 2, seed=1)
+    others_empty = [nothing] * (len(state.spaces) - 1)
+    state = replace(state, spaces=(zero, *others_empty))
+    assert state.cubes_on_board() == 0 and state.board_is_empty()
+    state = replace(state, spaces=(Tally(((Cube.PINK, 1),)), *others_empty))
+    assert not state.board_is_empty()

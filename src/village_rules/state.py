@@ -203,10 +203,11 @@ class GameState:
         return sum(t.total() for t in self.spaces)
 
     def board_is_empty(self) -> bool:
-        """No cube lies on any action space (`cubes_on_board() == 0`, without the sum)."""
-        for cubes in self.spaces:  # noqa: SIM110 - a plain loop, cheaper than all() at every turn
+        """`cubes_on_board() == 0`, without the sum while no space holds anything (a tally
+        built by hand may hold zero or negative counts, so then the sum decides)."""
+        for cubes in self.spaces:
             if cubes.items:
-                return False
+                return self.cubes_on_board() == 0
         return True
 
     def number_of(self, index: int) -> int:

@@ -112,7 +112,8 @@ class Tally(Generic[K]):
                         return False
                     break
             else:
-                return False  # none of `key` here (counts are positive)
+                if n > 0:
+                    return False  # none of `key` here
         return True
 
     def __str__(self) -> str:

@@ -41,10 +41,13 @@ def buy_legal(state: GameState, seat: int) -> list[Action]:
     (`core._generate`; the oracle `core.legal_actions_oracle` still filters the candidates
     by `buy_precondition`): each member in the bag is there by construction, and the coin
     (MASS-02) is the same for every member, so it is asked once, not per member."""
+    numbers = numbers_at(state, seat, BLACK_BAG)
+    if not numbers:
+        return []  # no candidate, so nothing for the oracle to check either
     present(state.mass, "mass.buy_legal", "the mass in progress")
     if state.is_carla(seat) or state.players[seat].coins < state.rules.data.mass_coin_price:
         return []  # solo: Carla never buys (SOLO-03)
-    return [BuyFromBag(n) for n in numbers_at(state, seat, BLACK_BAG)]
+    return [BuyFromBag(n) for n in numbers]
 
 
 def buy_precondition(state: GameState, seat: int, action: Action) -> str | None:

