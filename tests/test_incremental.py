@@ -319,3 +319,89 @@ def test_the_module_checks_are_the_full_checks_in_order() -> None:
         inv.SEATS,
         inv.BOARD,
     ]
+
+
+# --- the verdict caches: a wrong cached verdict is caught by the comparison ---------------
+
+
+class _Liar(dict):  # type: ignore[type-arg]
+    """A cache that answers `answer` for every key (a planted bug in a verdict cache)."""
+
+    def __init__(self, answer: object) -> None:
+        super().__init__()
+        self.answer = answer
+
+    def get(self, key: object, default: object = None) -> object:
+        return self.answer
+
+
+def _differs_somewhere(edition: str, players: int, seed: int, checker: IncrementalChecker) -> bool:
+    """Whether `checker` and the full checks disagree at some step of a seeded game."""
+    state = new_game(builtin_edition(edition), players, seed)
+    rng = random.Random(seed)
+    while not state.is_terminal:
+        legal = _legal(state)
+        action = (
+            sample(chance_outcomes(state), rng) if state.is_chance else random_policy(state, legal or [], rng)
+        )
+        after = apply(state, action)
+        after_legal = _legal(after)
+        if checker.step(state, action, after, after_legal) != _full(state, action, after, after_legal):
+            return True
+        state = after
+    return False
+
+
+def test_a_wrong_cached_chance_verdict_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The chance verdicts are cached per (seeding draw, green bag) and (refill, pile): a
+    cache answering a wrong verdict makes the seeded-game comparison fail."""
+    assert not _differs_somewhere("big-box-2023", 3, 8, IncrementalChecker())
+    fake = [Violation(inv.CHANCE, "outcomes", "planted", "planted")]
+    monkeypatch.setattr(incremental, "_chance_verdicts", _Liar(fake))
+    assert _differs_somewhere("big-box-2023", 3, 8, IncrementalChecker())
+
+
+@pytest.mark.parametrize("cache", ["_cube_scans", "_cube_deltas"])
+def test_a_wrong_cached_cube_verdict_is_caught(
+    mid_game: tuple[GameState, Action, GameState], monkeypatch: pytest.MonkeyPatch, cache: str
+) -> None:
+    """The per-step and per-pair cube caches: one answering 'conserved, nothing negative'
+    for a step that lost a cube makes the comparison with the full checks fail."""
+    before, action, after = mid_game
+    legal = _legal(after)
+    bad = _lose_a_cube(after)
+    want = _full(after, Skip(), bad, legal)
+    assert inv.CUBES in {v.invariant for v in want}
+    checker = IncrementalChecker()
+    checker.step(before, action, after, legal)
+    assert checker.step(after, Skip(), bad, legal) == want  # the real caches: exact
+    if cache == "_cube_deltas":  # the per-step cache must miss for the pair cache to answer
+        monkeypatch.setattr(incremental, "_cube_scans", _Liar(None))
+    monkeypatch.setattr(incremental, cache, _Liar((True, False) if cache == "_cube_scans" else ((), False)))
+    checker = IncrementalChecker()
+    checker.step(before, action, after, legal)
+    assert checker.step(after, Skip(), bad, legal) != want
+
+
+def test_a_phase_verdict_is_rechecked_when_a_seat_it_reads_changes(
+    mid_game: tuple[GameState, Action, GameState], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The phase verdict is kept while the pending step's type (and, for the steps whose
+    check reads it, its seat) and the other fields it reads are the same: a dying choice
+    moving to a seat that owes no death is found, and without the seat in the key it
+    would not be (the comparison catches that planted bug)."""
+    before, action, after = mid_game
+    owing = replace(after, pending=ChooseDying(0), deaths_owed=(1, 0, 0, 0))
+    other = replace(owing, pending=ChooseDying(1))
+    legal: list[Action] = [Skip()]  # given, so the checker does not fall back to the full checks
+    want = [v for v in _full(owing, Skip(), other, legal) if v.invariant != inv.LEGAL_SET]
+    assert inv.PHASE in {v.invariant for v in want}
+
+    def run() -> list[Violation]:
+        checker = IncrementalChecker(oracle=False)
+        checker.step(before, action, owing, legal)
+        return checker.step(owing, Skip(), other, legal)
+
+    assert run() == want
+    monkeypatch.setattr(incremental, "_PHASE_SEAT_TYPES", frozenset())
+    assert run() != want

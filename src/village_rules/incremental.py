@@ -38,7 +38,9 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import fields
 from functools import lru_cache
+from itertools import compress
 from operator import attrgetter, is_not
+from typing import TypeVar
 
 from village_rules import invariants as inv
 from village_rules.actions import Action
@@ -56,7 +58,16 @@ from village_rules.components import (
     Unborn,
 )
 from village_rules.invariants import Violation
-from village_rules.pending import CHANCE_TYPES, GameOver
+from village_rules.pending import (
+    CHANCE_TYPES,
+    ChooseAction,
+    ChooseDying,
+    GameOver,
+    MarketChoice,
+    MassBuy,
+    RefillDraw,
+    SeedDraw,
+)
 from village_rules.state import GameState, PlayerState, Supply
 from village_rules.tally import Tally
 
@@ -79,6 +90,8 @@ def _mask(*names: str) -> int:
 
 
 StateCheck = Callable[[GameState], list[Violation]]
+FastTest = Callable[[GameState, int], list[Violation] | None]
+"""A sound-test: [] when the check would find nothing, None when unsure (run the check)."""
 
 # Each state check of `invariants.state_violations`, in its order, with the fields it
 # reads ("p.x": field x of any player; every check reading players also reads their number,
@@ -166,16 +179,33 @@ _ALWAYS_VALID = (Unborn, Farmyard, InBlackBag)
 _NON_NEGATIVE = [name for name, _, _ in _CHECKS].index(inv.NON_NEGATIVE)
 
 
-@lru_cache(maxsize=4096)
+_state_masks: dict[tuple[bool, ...], int] = {}
+"""Which state fields differ (a tuple of `is not`) -> their bits. Few patterns occur (a
+seeding draw changes the green bag, the spaces and the pending step; a cube take the
+spaces, a player and the pending step; ...), so a plain dict (bounded) answers at once."""
+_player_masks: dict[tuple[bool, ...], int] = {}
+"""As `_state_masks`, for the fields of one player."""
+_MASK_LIMIT = 4096
+
+
 def _state_mask(differs: tuple[bool, ...]) -> int:
-    """The bits of the state fields that differ (few patterns occur: cached)."""
-    return sum(1 << i for i, d in enumerate(differs) if d)
+    """The bits of the state fields that differ (few patterns occur: kept)."""
+    mask = _state_masks.get(differs)
+    if mask is None:
+        if len(_state_masks) >= _MASK_LIMIT:
+            _state_masks.clear()
+        mask = _state_masks[differs] = sum(1 << i for i, d in enumerate(differs) if d)
+    return mask
 
 
-@lru_cache(maxsize=1024)
 def _player_mask(differs: tuple[bool, ...]) -> int:
     """The bits of the player fields that differ."""
-    return sum(bit for bit, d in zip(_PLAYER_BITS, differs, strict=True) if d)
+    mask = _player_masks.get(differs)
+    if mask is None:
+        if len(_player_masks) >= _MASK_LIMIT:
+            _player_masks.clear()
+        mask = _player_masks[differs] = sum(bit for bit, d in zip(_PLAYER_BITS, differs, strict=True) if d)
+    return mask
 
 
 @lru_cache(maxsize=4096)
@@ -225,11 +255,16 @@ class IncrementalChecker:
         self._changed_seats: list[int] = []
         self._pairs: list[tuple[Tally[Cube], Tally[Cube]]] | None = None
         self._unsure = False
+        self._phase_key: object = None
+        """What `phase_violations` read of the pending step when it last ran: its type,
+        and its seat for the types whose check reads the seat (`_PHASE_SEAT_TYPES`)."""
+        self._scan: object = _UNSCANNED
+        """`_cube_scan`'s answer for the state being checked (or `_UNSCANNED`)."""
         self._board_spaces: object = None
         self._board_cubes = False
         """Whether `_board_spaces` hold a cube (`GameState.cubes_on_board` is not 0)."""
         # per check of `_CHECKS`: a sound-test of the changed parts, or None
-        tests: dict[str, Callable[[GameState, int], list[Violation] | None]] = {
+        tests: dict[str, FastTest] = {
             inv.CUBES: self._cubes_fast,
             inv.NON_NEGATIVE: self._non_negative_fast,
             inv.SEATS: _seats_fast,
@@ -242,6 +277,16 @@ class IncrementalChecker:
             inv.MEMBERS: self._members_fast,
         }
         self._fast_tests = [tests.get(name) for name, _, _ in _CHECKS]
+        self._runs: dict[int, tuple[tuple[int, StateCheck, FastTest | None], ...]] = {}
+        """Per change mask: (index, check, sound-test) of each check of `_CHECKS` that reads a
+        changed field, in order: the step's routine, looked up once per pattern."""
+
+    def _plan(self, changed: int) -> tuple[tuple[int, StateCheck, FastTest | None], ...]:
+        runs = self._runs
+        if len(runs) >= _MASK_LIMIT:
+            runs.clear()
+        plan = runs[changed] = tuple((i, _CHECKS[i][1], self._fast_tests[i]) for i in _to_run(changed))
+        return plan
 
     def reset(self) -> None:
         """Forget the last state: the next check runs in full."""
@@ -252,6 +297,7 @@ class IncrementalChecker:
         self._player_parts = []
         self._chance_state = None
         self._board_spaces = None
+        self._phase_key = None
 
     # --- the public checks ---------------------------------------------------------------
 
@@ -275,15 +321,19 @@ class IncrementalChecker:
         changed = self._last_changed = self._changed(state)
         self._pairs = None
         self._unsure = False
+        self._scan = _UNSCANNED
         results = self._results
         if changed:
-            fast = self._fast_tests
-            for i in _to_run(changed):
-                found = None
-                test = fast[i]
-                if test is not None and not results[i] and changed != _ALL:
+            runs = self._runs.get(changed)
+            if runs is None:
+                runs = self._plan(changed)
+            whole = changed == _ALL
+            for i, check, test in runs:
+                if test is None or whole or results[i]:
+                    results[i] = check(state)
+                else:
                     found = test(state, changed)
-                results[i] = _CHECKS[i][1](state) if found is None else found
+                    results[i] = check(state) if found is None else found
         out: list[Violation] = []
         if any(results[:_N_CHECKS]):
             for found in results[:_N_CHECKS]:
@@ -296,11 +346,16 @@ class IncrementalChecker:
                 out += inv.legal_set_violations(state, legal)
         if chance:
             if changed or self._chance_state is not state:
-                results[_CHANCE] = inv.chance_violations(state)
+                results[_CHANCE] = _chance_verdict(state)
                 self._chance_state = state
             out += results[_CHANCE]
         if changed & _PHASE_MASK:
-            results[_PHASE] = inv.phase_violations(state)
+            pending = state.pending
+            kind = type(pending)
+            key = (kind, pending.seat) if kind in _PHASE_SEAT_TYPES else kind  # type: ignore[union-attr]
+            if changed & _PHASE_OTHERS or key != self._phase_key:
+                results[_PHASE] = inv.phase_violations(state)
+                self._phase_key = key
         out += results[_PHASE]
         if changed & _CARLA_MASK:  # (without Carla's board it finds nothing)
             results[_CARLA] = [] if state.carla is None else inv.carla_violations(state)
@@ -376,19 +431,21 @@ class IncrementalChecker:
         if last is None or last[0] is not parts[0]:
             return self._start(players)
         self._previous = last
-        changed = _state_mask(tuple(map(is_not, parts, last)))
+        differs = tuple(map(is_not, parts, last))
+        changed = _state_masks.get(differs)
+        if changed is None:
+            changed = _state_mask(differs)
         if changed & _PLAYERS:
             old = self._players
             if len(old) != len(players):
                 return self._start(players)
             olds = self._player_parts
-            seats = self._changed_seats = []
-            for seat, p in enumerate(players):
-                if p is old[seat]:
-                    continue
-                seats.append(seat)
-                mine = _player_parts(p)
-                changed |= _player_mask(tuple(map(is_not, mine, olds[seat])))
+            seats = self._changed_seats = list(compress(range(len(players)), map(is_not, players, old)))
+            for seat in seats:
+                mine = _player_parts(players[seat])
+                differs = tuple(map(is_not, mine, olds[seat]))
+                bits = _player_masks.get(differs)
+                changed |= _player_mask(differs) if bits is None else bits
                 olds[seat] = mine
             self._players = players
         return changed
@@ -427,7 +484,7 @@ class IncrementalChecker:
             if len(spaces) != len(olds):
                 self._unsure = True
                 return None
-            pairs += [(b, a) for a, b in zip(spaces, olds, strict=True) if a is not b]
+            pairs += compress(zip(olds, spaces, strict=True), map(is_not, olds, spaces))
         if changed & _P_CUBES:
             players = state.players
             before: tuple[PlayerState, ...] = last[_PLAYERS_AT]  # type: ignore[assignment]
@@ -438,20 +495,44 @@ class IncrementalChecker:
                     pairs.append((old, new))
         return pairs
 
+    def _cube_scan(self, state: GameState, changed: int) -> tuple[bool, bool] | None:
+        """(the changed cube tallies hold, per colour, as many cubes as before; one of them
+        has a negative count), or None when unsure: one pass over `_cube_pairs` through
+        the per-pair delta cache, shared by the conservation and negative-count tests."""
+        scan = self._scan
+        if scan is not _UNSCANNED:
+            return scan  # type: ignore[return-value]
+        pairs = self._cube_pairs(state, changed)
+        if pairs is None:
+            self._scan = None
+            return None
+        whole = tuple([t.items for pair in pairs for t in pair])
+        found = _cube_scans.get(whole)
+        if found is not None:
+            self._scan = found
+            return found
+        total: dict[Cube, int] = {}
+        get = total.get
+        negative = False
+        memo = _cube_deltas
+        for old, new in pairs:
+            key = (old.items, new.items)
+            known = memo.get(key)
+            delta, minus = _delta(memo, key) if known is None else known
+            negative |= minus
+            for colour, n in delta:
+                total[colour] = get(colour, 0) + n
+        found = self._scan = (not any(total.values()), negative)
+        if len(_cube_scans) >= _DELTA_LIMIT:
+            _cube_scans.clear()
+        _cube_scans[whole] = found
+        return found
+
     def _cubes_fast(self, state: GameState, changed: int) -> list[Violation] | None:
         """Conservation of cubes: the last state had every cube, so this one has them all
         if the changed tallies hold, per colour, as many cubes as they held before."""
-        pairs = self._cube_pairs(state, changed)
-        if pairs is None:
-            return None
-        delta: dict[Cube, int] = {}
-        get = delta.get
-        for old, new in pairs:
-            for key, n in old.items:
-                delta[key] = get(key, 0) - n
-            for key, n in new.items:
-                delta[key] = get(key, 0) + n
-        return None if any(delta.values()) else []
+        scan = self._cube_scan(state, changed)
+        return [] if scan is not None and scan[0] else None
 
     def _changed_players(self, state: GameState, changed: int) -> list[tuple[PlayerState, PlayerState]]:
         """(before, now) of each player that is not the object of the last state."""
@@ -483,16 +564,18 @@ class IncrementalChecker:
         old: Supply = self._previous[_SUPPLY_AT]  # type: ignore[assignment]
         pairs = [(p.goods, q.goods) for p, q in self._changed_players(state, changed)]
         pairs.append((old.goods, state.supply.goods))
-        delta: dict[Good, int] = {}
-        get = delta.get
+        total: dict[Good, int] = {}
+        get = total.get
+        memo = _good_deltas
         for before, now in pairs:
             if before is now:
                 continue
-            for key, n in before.items:
-                delta[key] = get(key, 0) - n
-            for key, n in now.items:
-                delta[key] = get(key, 0) + n
-        return None if any(delta.values()) else []
+            key = (before.items, now.items)
+            known = memo.get(key)
+            delta = (_delta(memo, key) if known is None else known)[0]
+            for good, n in delta:
+                total[good] = get(good, 0) + n
+        return None if any(total.values()) else []
 
     def _lifetime_fast(self, state: GameState, changed: int) -> list[Violation] | None:
         """Only the changed players' life-time tokens can have left the track."""
@@ -549,13 +632,9 @@ class IncrementalChecker:
                 and (day is None or day.held_deaths >= 0)
             ):
                 return None
-        pairs = self._cube_pairs(state, changed)
-        if pairs is None:
+        scan = self._cube_scan(state, changed)
+        if scan is None or scan[1]:
             return None
-        for _, tally in pairs:
-            for _, n in tally.items:
-                if n < 0:
-                    return None
         if changed & _SUPPLY:
             for _, n in state.supply.goods.items:
                 if n < 0:
@@ -586,6 +665,74 @@ class IncrementalChecker:
         if self._board_cubes:
             return []
         return inv.well_violations(state, legal)
+
+
+_PHASE_SEAT_TYPES = frozenset({ChooseAction, ChooseDying, MarketChoice, MassBuy})
+"""The pending steps whose `phase_violations` verdict reads their seat; for every other
+step it reads only the type (and the other fields of `_PHASE_MASK`)."""
+_PHASE_OTHERS = _PHASE_MASK & ~_BIT["pending"]
+
+_chance_verdicts: dict[tuple[type, object], list[Violation]] = {}
+"""`chance_violations` per (pending step type, what its outcomes are computed from): a
+seeding draw's outcomes are a function of the green bag's items alone, a refill draw's of
+the customer pile (`engine.core._chance_outcomes`); both keys are tuples of str-enum /
+int values that hash in C, and the same bags and piles recur across games. Bounded
+(cleared when full). Other chance steps (the mass draw, Carla's fate tiles) are checked
+in full."""
+_VERDICT_LIMIT = 1 << 15
+
+
+def _chance_verdict(state: GameState) -> list[Violation]:
+    """`inv.chance_violations(state)`, through `_chance_verdicts` where it has a key."""
+    kind = type(state.pending)
+    if kind is SeedDraw:
+        key: tuple[type, object] = (kind, state.green_bag.items)
+    elif kind is RefillDraw:
+        key = (kind, state.customer_pile)
+    else:
+        return inv.chance_violations(state)
+    found = _chance_verdicts.get(key)
+    if found is None:
+        found = inv.chance_violations(state)
+        if len(_chance_verdicts) >= _VERDICT_LIMIT:
+            _chance_verdicts.clear()
+        _chance_verdicts[key] = found
+    return found
+
+
+_K = TypeVar("_K", Cube, Good)
+_Items = tuple[tuple[_K, int], ...]
+_DeltaKey = tuple[_Items[_K], _Items[_K]]
+_Delta = tuple[_Items[_K], bool]
+_DELTA_LIMIT = 1 << 15
+_cube_deltas: dict[_DeltaKey[Cube], _Delta[Cube]] = {}
+"""(a cube tally's items before, after) -> (its nonzero per-colour change, a negative count
+after). Keyed by value: the pairs are (str-enum, int) tuples, which hash and compare in C,
+and the same small tallies recur (a space with one cube more, a bag with one cube less),
+so a step's tallies are usually answered without a Python loop. Bounded (cleared when
+full); the answer is a pure function of the key."""
+_good_deltas: dict[_DeltaKey[Good], _Delta[Good]] = {}
+_cube_scans: dict[tuple[_Items[Cube], ...], tuple[bool, bool]] = {}
+"""`_cube_scan`'s answer per step, keyed by the items of all its (before, after) pairs in
+order (a cube take: one space and one farmyard; a seeding draw: the bag and one space):
+the whole step in one C-level look-up, the per-pair cache on a miss."""
+"""As `_cube_deltas`, for goods tallies."""
+_UNSCANNED = object()
+
+
+def _delta(memo: dict[_DeltaKey[_K], _Delta[_K]], key: _DeltaKey[_K]) -> _Delta[_K]:
+    """Compute and keep the answer of a delta cache for `key` = (items before, after)."""
+    old, new = key
+    counts: dict[_K, int] = {}
+    for k, n in old:
+        counts[k] = counts.get(k, 0) - n
+    for k, n in new:
+        counts[k] = counts.get(k, 0) + n
+    found = (tuple([(k, n) for k, n in counts.items() if n]), any(n < 0 for _, n in new))
+    if len(memo) >= _DELTA_LIMIT:
+        memo.clear()
+    memo[key] = found
+    return found
 
 
 def _members_kept(before: tuple[Location, ...], after: tuple[Location, ...]) -> bool:
