@@ -321,63 +321,27 @@ def test_the_module_checks_are_the_full_checks_in_order() -> None:
     ]
 
 
-# --- the verdict caches: a wrong cached verdict is caught by the comparison ---------------
+# --- shared sound-tests and kept verdicts: a wrong answer is caught by the comparison ---
 
 
-class _Liar(dict):  # type: ignore[type-arg]
-    """A cache that answers `answer` for every key (a planted bug in a verdict cache)."""
-
-    def __init__(self, answer: object) -> None:
-        super().__init__()
-        self.answer = answer
-
-    def get(self, key: object, default: object = None) -> object:
-        return self.answer
-
-
-def _differs_somewhere(edition: str, players: int, seed: int, checker: IncrementalChecker) -> bool:
-    """Whether `checker` and the full checks disagree at some step of a seeded game."""
-    state = new_game(builtin_edition(edition), players, seed)
-    rng = random.Random(seed)
-    while not state.is_terminal:
-        legal = _legal(state)
-        action = (
-            sample(chance_outcomes(state), rng) if state.is_chance else random_policy(state, legal or [], rng)
-        )
-        after = apply(state, action)
-        after_legal = _legal(after)
-        if checker.step(state, action, after, after_legal) != _full(state, action, after, after_legal):
-            return True
-        state = after
-    return False
-
-
-def test_a_wrong_cached_chance_verdict_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The chance verdicts are cached per (seeding draw, green bag) and (refill, pile): a
-    cache answering a wrong verdict makes the seeded-game comparison fail."""
-    assert not _differs_somewhere("big-box-2023", 3, 8, IncrementalChecker())
-    fake = [Violation(inv.CHANCE, "outcomes", "planted", "planted")]
-    monkeypatch.setattr(incremental, "_chance_verdicts", _Liar(fake))
-    assert _differs_somewhere("big-box-2023", 3, 8, IncrementalChecker())
-
-
-@pytest.mark.parametrize("cache", ["_cube_scans", "_cube_deltas"])
-def test_a_wrong_cached_cube_verdict_is_caught(
-    mid_game: tuple[GameState, Action, GameState], monkeypatch: pytest.MonkeyPatch, cache: str
+@pytest.mark.parametrize("breaks", [_lose_a_cube, _negative_cubes], ids=lambda f: f.__name__.strip("_"))
+def test_a_wrong_shared_cube_scan_is_caught(
+    mid_game: tuple[GameState, Action, GameState],
+    monkeypatch: pytest.MonkeyPatch,
+    breaks: Callable[[GameState], GameState],
 ) -> None:
-    """The per-step and per-pair cube caches: one answering 'conserved, nothing negative'
-    for a step that lost a cube makes the comparison with the full checks fail."""
+    """Conservation and the negative-count test share one pass over the changed cube
+    tallies (`_cube_scan`): a scan answering 'conserved, nothing negative' for a step that
+    lost a cube or made a count negative makes the comparison with the full checks fail."""
     before, action, after = mid_game
     legal = _legal(after)
-    bad = _lose_a_cube(after)
+    bad = breaks(after)
     want = _full(after, Skip(), bad, legal)
-    assert inv.CUBES in {v.invariant for v in want}
+    assert {inv.CUBES, inv.NON_NEGATIVE} & {v.invariant for v in want}
     checker = IncrementalChecker()
     checker.step(before, action, after, legal)
-    assert checker.step(after, Skip(), bad, legal) == want  # the real caches: exact
-    if cache == "_cube_deltas":  # the per-step cache must miss for the pair cache to answer
-        monkeypatch.setattr(incremental, "_cube_scans", _Liar(None))
-    monkeypatch.setattr(incremental, cache, _Liar((True, False) if cache == "_cube_scans" else ((), False)))
+    assert checker.step(after, Skip(), bad, legal) == want  # the real scan: exact
+    monkeypatch.setattr(IncrementalChecker, "_cube_scan", lambda self, state, changed: (True, False))
     checker = IncrementalChecker()
     checker.step(before, action, after, legal)
     assert checker.step(after, Skip(), bad, legal) != want
@@ -405,3 +369,38 @@ def test_a_phase_verdict_is_rechecked_when_a_seat_it_reads_changes(
     assert run() == want
     monkeypatch.setattr(incremental, "_PHASE_SEAT_TYPES", frozenset())
     assert run() != want
+
+
+FUSED_BREAKS = [
+    _lose_a_cube,
+    _negative_cubes,
+    _negative_coins,
+    _extra_cube_in_the_bag,
+    _grain_over_capacity,
+    _lifetime_off_track,
+    _monks_aside_outside_a_mass,
+]
+"""Broken states that change only fields the fused sound-test covers (`incremental._FUSED`)."""
+
+
+@pytest.mark.parametrize("breaks", FUSED_BREAKS, ids=lambda f: f.__name__.strip("_"))
+def test_the_fused_sound_test_is_what_catches_these_breaks(
+    mid_game: tuple[GameState, Action, GameState],
+    monkeypatch: pytest.MonkeyPatch,
+    breaks: Callable[[GameState], GameState],
+) -> None:
+    """These broken steps go through the fused sound-test (they change only fields it
+    covers, after a sound state): with the real one the result is the full checks'; with
+    a planted one that passes everything the comparison fails."""
+    before, action, after = mid_game
+    legal = _legal(after)
+    bad = breaks(after)
+    want = _full(after, Skip(), bad, legal)
+    checker = IncrementalChecker()
+    checker.step(before, action, after, legal)
+    assert checker.step(after, Skip(), bad, legal) == want
+    assert not checker._last_changed & incremental._UNFUSED, "the break stays within the fused fields"
+    monkeypatch.setattr(IncrementalChecker, "_fused", lambda self, state, changed, seatless: True)
+    checker = IncrementalChecker()
+    checker.step(before, action, after, legal)
+    assert checker.step(after, Skip(), bad, legal) != want

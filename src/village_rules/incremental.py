@@ -40,7 +40,6 @@ from dataclasses import fields
 from functools import lru_cache
 from itertools import compress
 from operator import attrgetter, is_not
-from typing import TypeVar
 
 from village_rules import invariants as inv
 from village_rules.actions import Action
@@ -65,8 +64,6 @@ from village_rules.pending import (
     GameOver,
     MarketChoice,
     MassBuy,
-    RefillDraw,
-    SeedDraw,
 )
 from village_rules.state import GameState, PlayerState, Supply
 from village_rules.tally import Tally
@@ -208,6 +205,15 @@ def _player_mask(differs: tuple[bool, ...]) -> int:
     return mask
 
 
+_seat_lists: dict[tuple[bool, ...], tuple[int, ...]] = {}
+"""Which players are new objects (a tuple of `is not`) -> their seats."""
+
+
+def _seat_list(moved: tuple[bool, ...]) -> tuple[int, ...]:
+    seats = _seat_lists[moved] = tuple(i for i, m in enumerate(moved) if m)  # 2**5 keys at most
+    return seats
+
+
 @lru_cache(maxsize=4096)
 def _to_run(changed: int) -> tuple[int, ...]:
     """The checks of `_CHECKS` that read a changed field."""
@@ -252,9 +258,15 @@ class IncrementalChecker:
         self._last_changed = _ALL
         """What changed between the last two states checked (`_changed`)."""
         """The fields of the state checked before the last one (what `changed` is against)."""
-        self._changed_seats: list[int] = []
+        self._changed_seats: tuple[int, ...] = ()
+        self._checked: GameState | None = None
+        """The last state checked, and the one checked before it when that was of the same
+        game (`_previous` holds its fields): `transition` knows the step at once."""
+        self._checked_before: GameState | None = None
         self._pairs: list[tuple[Tally[Cube], Tally[Cube]]] | None = None
         self._unsure = False
+        self._all_sound = False
+        """Whether every check of `_CHECKS` found nothing in the last state checked."""
         self._phase_key: object = None
         """What `phase_violations` read of the pending step when it last ran: its type,
         and its seat for the types whose check reads the seat (`_PHASE_SEAT_TYPES`)."""
@@ -291,6 +303,7 @@ class IncrementalChecker:
     def reset(self) -> None:
         """Forget the last state: the next check runs in full."""
         self._parts = None
+        self._checked = self._checked_before = None
         self._last_changed = _ALL
         self._previous = ()
         self._players = ()
@@ -319,11 +332,15 @@ class IncrementalChecker:
             self.reset()
             return self._full(state, legal)
         changed = self._last_changed = self._changed(state)
-        self._pairs = None
-        self._unsure = False
-        self._scan = _UNSCANNED
         results = self._results
-        if changed:
+        if not changed:
+            pass
+        elif not changed & _UNFUSED and self._all_sound and self._fused(state, changed, chance or terminal):
+            pass  # every check of `_CHECKS` still finds nothing (their results stay [])
+        else:
+            self._pairs = None
+            self._unsure = False
+            self._scan = _UNSCANNED
             runs = self._runs.get(changed)
             if runs is None:
                 runs = self._plan(changed)
@@ -334,8 +351,9 @@ class IncrementalChecker:
                 else:
                     found = test(state, changed)
                     results[i] = check(state) if found is None else found
+            self._all_sound = not any(results[:_N_CHECKS])
         out: list[Violation] = []
-        if any(results[:_N_CHECKS]):
+        if not self._all_sound:
             for found in results[:_N_CHECKS]:
                 out += found
         out += self._well(state, legal, chance, terminal)
@@ -346,7 +364,7 @@ class IncrementalChecker:
                 out += inv.legal_set_violations(state, legal)
         if chance:
             if changed or self._chance_state is not state:
-                results[_CHANCE] = _chance_verdict(state)
+                results[_CHANCE] = inv.chance_violations(state)
                 self._chance_state = state
             out += results[_CHANCE]
         if changed & _PHASE_MASK:
@@ -365,23 +383,18 @@ class IncrementalChecker:
     def transition(self, before: GameState, action: Action, after: GameState) -> list[Violation]:
         """`transition_violations(before, action, after)`: players that are the same object
         before and after are skipped; anything that may be wrong runs the full check."""
+        if (
+            after is self._checked
+            and before is self._checked_before
+            and not self._last_changed & _TRANSITION_READS
+        ):
+            # `before` and `after` are the last two states checked (so `_last_changed` is
+            # what the step changed), and the step changed nothing the transition checks
+            # read (the round; prestige, customers, markers and members of any player):
+            # they all hold
+            return []
         now = self._parts
         last = self._previous
-        if (
-            now is not None
-            and last
-            and not self._last_changed & _TRANSITION_READS
-            and now[_PLAYERS_AT] is after.players
-            and last[_PLAYERS_AT] is before.players
-            and now[_ROUND_AT] is after.round
-            and last[_ROUND_AT] is before.round
-            and now[0] is after.rules
-            and last[0] is before.rules
-        ):
-            # `before` and `after` are the last two states checked, and the step changed
-            # nothing the transition checks read (the round; prestige, customers, markers
-            # and members of any player): they all hold
-            return []
         if before.rules is not after.rules or len(before.players) != len(after.players):
             return inv.transition_violations(before, action, after)
         if after.round < before.round:
@@ -429,8 +442,11 @@ class IncrementalChecker:
         self._parts = parts
         players = state.players
         if last is None or last[0] is not parts[0]:
+            self._checked = state
             return self._start(players)
         self._previous = last
+        self._checked_before = self._checked
+        self._checked = state
         differs = tuple(map(is_not, parts, last))
         changed = _state_masks.get(differs)
         if changed is None:
@@ -438,9 +454,14 @@ class IncrementalChecker:
         if changed & _PLAYERS:
             old = self._players
             if len(old) != len(players):
+                self._checked = state
                 return self._start(players)
             olds = self._player_parts
-            seats = self._changed_seats = list(compress(range(len(players)), map(is_not, players, old)))
+            moved = tuple(map(is_not, players, old))
+            seats = _seat_lists.get(moved)
+            if seats is None:
+                seats = _seat_list(moved)
+            self._changed_seats = seats
             for seat in seats:
                 mine = _player_parts(players[seat])
                 differs = tuple(map(is_not, mine, olds[seat]))
@@ -453,6 +474,7 @@ class IncrementalChecker:
     def _start(self, players: tuple[PlayerState, ...]) -> int:
         """Everything changed: remember the players, forget the state before."""
         self._previous = ()
+        self._checked_before = None
         self._remember_players(players)
         return _ALL
 
@@ -495,10 +517,128 @@ class IncrementalChecker:
                     pairs.append((old, new))
         return pairs
 
+    def _fused(self, state: GameState, changed: int, seatless: bool) -> bool:
+        """Every sound-test a step of the common kinds needs, in one pass: True when every
+        check of `_CHECKS` would again find nothing. Only for steps that changed no field
+        outside `_FUSED` and follow a state on which every check found nothing; False
+        (unsure: the per-check path runs) at the first doubt.
+
+        Over the changed parts only, as the per-check sound-tests: the cubes, coins, grain,
+        goods and monks that left the changed places arrived at the others, no count there
+        is negative, the changed farmyards are within the grain capacity and their
+        life-time tokens on the track, the pending step's and the turn's seats are seats,
+        and the board still has its action spaces (the rest of what the checks read is
+        the last state's, which passed). `seatless`: the pending step is a chance event or
+        the end (it names no seat to decide)."""
+        last = self._previous
+        cubes: dict[Cube, int] = {}
+        get = cubes.get
+        coins = grain = 0
+        goods: dict[Good, int] | None = None
+        if changed & _SUPPLY:
+            old_supply: Supply = last[_SUPPLY_AT]  # type: ignore[assignment]
+            supply = state.supply
+            if supply.coins < 0 or supply.grain < 0:
+                return False
+            coins = supply.coins - old_supply.coins
+            grain = supply.grain - old_supply.grain
+            if supply.cubes is not old_supply.cubes:
+                for colour, n in old_supply.cubes.items:
+                    cubes[colour] = get(colour, 0) - n
+                for colour, n in supply.cubes.items:
+                    if n < 0:
+                        return False
+                    cubes[colour] = get(colour, 0) + n
+            if supply.goods is not old_supply.goods:
+                goods = {}
+                for good, n in old_supply.goods.items:
+                    goods[good] = goods.get(good, 0) - n
+                for good, n in supply.goods.items:
+                    if n < 0:
+                        return False
+                    goods[good] = goods.get(good, 0) + n
+        if changed & _BAG:
+            bag: Tally[Cube] = last[_BAG_AT]  # type: ignore[assignment]
+            for colour, n in bag.items:
+                cubes[colour] = get(colour, 0) - n
+            for colour, n in state.green_bag.items:
+                if n < 0:
+                    return False
+                cubes[colour] = get(colour, 0) + n
+        if changed & _SPACES:
+            spaces = state.spaces
+            olds: tuple[Tally[Cube], ...] = last[_SPACES_AT]  # type: ignore[assignment]
+            if len(spaces) != len(ActionSpace) or len(olds) != len(spaces):
+                return False
+            for old, new in compress(zip(olds, spaces, strict=True), map(is_not, olds, spaces)):
+                for colour, n in old.items:
+                    cubes[colour] = get(colour, 0) - n
+                for colour, n in new.items:
+                    if n < 0:
+                        return False
+                    cubes[colour] = get(colour, 0) + n
+        if changed & _PLAYERS:
+            before: tuple[PlayerState, ...] = last[_PLAYERS_AT]  # type: ignore[assignment]
+            players = state.players
+            data = state.rules.data
+            cap = data.grain_capacity
+            length = data.lifetime_track_length
+            for seat in self._changed_seats:
+                p = before[seat]
+                q = players[seat]
+                if q.coins < 0 or not 0 <= q.grain <= cap or q.prestige < 0 or not 0 <= q.lifetime < length:
+                    return False
+                coins += q.coins - p.coins
+                grain += q.grain - p.grain
+                if q.cubes is not p.cubes:
+                    for colour, n in p.cubes.items:
+                        cubes[colour] = get(colour, 0) - n
+                    for colour, n in q.cubes.items:
+                        if n < 0:
+                            return False
+                        cubes[colour] = get(colour, 0) + n
+                if q.goods is not p.goods:
+                    if goods is None:
+                        goods = {}
+                    for good, n in p.goods.items:
+                        goods[good] = goods.get(good, 0) - n
+                    for good, n in q.goods.items:
+                        if n < 0:
+                            return False
+                        goods[good] = goods.get(good, 0) + n
+        if coins or grain or any(cubes.values()) or (goods is not None and any(goods.values())):
+            return False
+        if changed & _MONKS:
+            old_bag: int = last[_BAG_MONKS_AT]  # type: ignore[assignment]
+            old_aside: int = last[_MONKS_ASIDE_AT]  # type: ignore[assignment]
+            bag_monks = state.bag_monks
+            aside = state.monks_aside
+            if (
+                bag_monks < 0
+                or aside < 0
+                or bag_monks + aside != old_bag + old_aside
+                or (aside and state.mass is None)
+            ):
+                return False
+        n_players = len(state.players)
+        if (
+            changed & _B_PENDING
+            and not seatless
+            and not _seat_ok(getattr(state.pending, "seat", None), n_players)
+        ):
+            return False
+        if changed & _B_TURN:
+            turn = state.turn
+            if turn is not None and not _seat_ok(turn.seat, n_players):
+                return False
+        return True
+
     def _cube_scan(self, state: GameState, changed: int) -> tuple[bool, bool] | None:
         """(the changed cube tallies hold, per colour, as many cubes as before; one of them
-        has a negative count), or None when unsure: one pass over `_cube_pairs` through
-        the per-pair delta cache, shared by the conservation and negative-count tests."""
+        has a negative count now), or None when unsure: one pass over `_cube_pairs`,
+        shared by the conservation and negative-count tests (a plain loop over the few
+        pairs: a value-keyed cache of these answers was tried and lost, its hit rate in a
+        playout being ~25%)."""
         scan = self._scan
         if scan is not _UNSCANNED:
             return scan  # type: ignore[return-value]
@@ -506,26 +646,17 @@ class IncrementalChecker:
         if pairs is None:
             self._scan = None
             return None
-        whole = tuple([t.items for pair in pairs for t in pair])
-        found = _cube_scans.get(whole)
-        if found is not None:
-            self._scan = found
-            return found
         total: dict[Cube, int] = {}
         get = total.get
         negative = False
-        memo = _cube_deltas
         for old, new in pairs:
-            key = (old.items, new.items)
-            known = memo.get(key)
-            delta, minus = _delta(memo, key) if known is None else known
-            negative |= minus
-            for colour, n in delta:
+            for colour, n in old.items:
+                total[colour] = get(colour, 0) - n
+            for colour, n in new.items:
+                if n < 0:
+                    negative = True
                 total[colour] = get(colour, 0) + n
         found = self._scan = (not any(total.values()), negative)
-        if len(_cube_scans) >= _DELTA_LIMIT:
-            _cube_scans.clear()
-        _cube_scans[whole] = found
         return found
 
     def _cubes_fast(self, state: GameState, changed: int) -> list[Violation] | None:
@@ -564,18 +695,16 @@ class IncrementalChecker:
         old: Supply = self._previous[_SUPPLY_AT]  # type: ignore[assignment]
         pairs = [(p.goods, q.goods) for p, q in self._changed_players(state, changed)]
         pairs.append((old.goods, state.supply.goods))
-        total: dict[Good, int] = {}
-        get = total.get
-        memo = _good_deltas
+        delta: dict[Good, int] = {}
+        get = delta.get
         for before, now in pairs:
             if before is now:
                 continue
-            key = (before.items, now.items)
-            known = memo.get(key)
-            delta = (_delta(memo, key) if known is None else known)[0]
-            for good, n in delta:
-                total[good] = get(good, 0) + n
-        return None if any(total.values()) else []
+            for key, n in before.items:
+                delta[key] = get(key, 0) - n
+            for key, n in now.items:
+                delta[key] = get(key, 0) + n
+        return None if any(delta.values()) else []
 
     def _lifetime_fast(self, state: GameState, changed: int) -> list[Violation] | None:
         """Only the changed players' life-time tokens can have left the track."""
@@ -672,67 +801,32 @@ _PHASE_SEAT_TYPES = frozenset({ChooseAction, ChooseDying, MarketChoice, MassBuy}
 step it reads only the type (and the other fields of `_PHASE_MASK`)."""
 _PHASE_OTHERS = _PHASE_MASK & ~_BIT["pending"]
 
-_chance_verdicts: dict[tuple[type, object], list[Violation]] = {}
-"""`chance_violations` per (pending step type, what its outcomes are computed from): a
-seeding draw's outcomes are a function of the green bag's items alone, a refill draw's of
-the customer pile (`engine.core._chance_outcomes`); both keys are tuples of str-enum /
-int values that hash in C, and the same bags and piles recur across games. Bounded
-(cleared when full). Other chance steps (the mass draw, Carla's fate tiles) are checked
-in full."""
-_VERDICT_LIMIT = 1 << 15
-
-
-def _chance_verdict(state: GameState) -> list[Violation]:
-    """`inv.chance_violations(state)`, through `_chance_verdicts` where it has a key."""
-    kind = type(state.pending)
-    if kind is SeedDraw:
-        key: tuple[type, object] = (kind, state.green_bag.items)
-    elif kind is RefillDraw:
-        key = (kind, state.customer_pile)
-    else:
-        return inv.chance_violations(state)
-    found = _chance_verdicts.get(key)
-    if found is None:
-        found = inv.chance_violations(state)
-        if len(_chance_verdicts) >= _VERDICT_LIMIT:
-            _chance_verdicts.clear()
-        _chance_verdicts[key] = found
-    return found
-
-
-_K = TypeVar("_K", Cube, Good)
-_Items = tuple[tuple[_K, int], ...]
-_DeltaKey = tuple[_Items[_K], _Items[_K]]
-_Delta = tuple[_Items[_K], bool]
-_DELTA_LIMIT = 1 << 15
-_cube_deltas: dict[_DeltaKey[Cube], _Delta[Cube]] = {}
-"""(a cube tally's items before, after) -> (its nonzero per-colour change, a negative count
-after). Keyed by value: the pairs are (str-enum, int) tuples, which hash and compare in C,
-and the same small tallies recur (a space with one cube more, a bag with one cube less),
-so a step's tallies are usually answered without a Python loop. Bounded (cleared when
-full); the answer is a pure function of the key."""
-_good_deltas: dict[_DeltaKey[Good], _Delta[Good]] = {}
-_cube_scans: dict[tuple[_Items[Cube], ...], tuple[bool, bool]] = {}
-"""`_cube_scan`'s answer per step, keyed by the items of all its (before, after) pairs in
-order (a cube take: one space and one farmyard; a seeding draw: the bag and one space):
-the whole step in one C-level look-up, the per-pair cache on a miss."""
-"""As `_cube_deltas`, for goods tallies."""
+_MONKS = _mask("bag_monks", "monks_aside")
+_BAG_MONKS_AT = _STATE_FIELDS.index("bag_monks")
+_MONKS_ASIDE_AT = _STATE_FIELDS.index("monks_aside")
+_FUSED = _mask(
+    "supply",
+    "green_bag",
+    "spaces",
+    "players",
+    "bag_monks",
+    "monks_aside",
+    "pending",
+    "turn",
+    "p.colour",
+    "p.grain",
+    "p.coins",
+    "p.cubes",
+    "p.goods",
+    "p.lifetime",
+    "p.prestige",
+)
+"""The fields whose changes `IncrementalChecker._fused` tests (seeding draws, cube takes,
+payments, mass draws, most actions: ~85% of a playout's steps); a step changing any other
+field takes the per-check path."""
+_UNFUSED = _ALL & ~_FUSED
 _UNSCANNED = object()
-
-
-def _delta(memo: dict[_DeltaKey[_K], _Delta[_K]], key: _DeltaKey[_K]) -> _Delta[_K]:
-    """Compute and keep the answer of a delta cache for `key` = (items before, after)."""
-    old, new = key
-    counts: dict[_K, int] = {}
-    for k, n in old:
-        counts[k] = counts.get(k, 0) - n
-    for k, n in new:
-        counts[k] = counts.get(k, 0) + n
-    found = (tuple([(k, n) for k, n in counts.items() if n]), any(n < 0 for _, n in new))
-    if len(memo) >= _DELTA_LIMIT:
-        memo.clear()
-    memo[key] = found
-    return found
+"""`IncrementalChecker._scan` before `_cube_scan` ran for the state being checked."""
 
 
 def _members_kept(before: tuple[Location, ...], after: tuple[Location, ...]) -> bool:
