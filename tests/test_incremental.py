@@ -379,6 +379,9 @@ FUSED_BREAKS = [
     _grain_over_capacity,
     _lifetime_off_track,
     _monks_aside_outside_a_mass,
+    _member_off_the_board,
+    _born_member_to_an_unknown_city,
+    _member_twice,
 ]
 """Broken states that change only fields the fused sound-test covers (`incremental._FUSED`)."""
 

@@ -20,9 +20,22 @@ entries left out), but
   changed fields exist, … If the sound-test passes, the
   full check would find nothing; if it does not, the full check itself runs and its
   violations are returned, so every violation text comes from the reference;
-- the transition checks return at once when the step changed nothing they read (the
-  round, prestige, customers, markers, members), else look only at the players that
-  changed, and run `transition_violations` itself when anything looks wrong.
+- after a state on which every check found nothing, a step that changed only fields of
+  `_FUSED` (the supply, bag, spaces, monks, pending step, turn, market day, mass, deaths
+  owed, farmyard counts and members: most steps of a playout) runs one fused sound-test,
+  `_fused`, over the changed parts instead of one call per check; "unsure" sends it down
+  the per-check path;
+- the phase verdict is kept while the pending step's type (and its seat, where the check
+  reads it) and the other fields the phase check reads stay (`_PHASE_SEAT_TYPES`);
+- the transition checks return at once when the step is the one between the last two
+  states checked (by identity) and changed nothing they read (the round, prestige,
+  customers, markers, members), else look only at the players that changed, and run
+  `transition_violations` itself when anything looks wrong.
+
+Value-keyed verdict caches (per green bag, per tally pair, per step) were tried and
+dropped: their hit rate over 20 playouts was 13-57% and a miss cost more than the loop it
+saved. The per-mask tables (`_state_masks`, `_player_masks`, `_seat_lists`, `_runs`) are
+keyed by a few dozen change patterns and bounded.
 
 A loop calls it on the states of one game in order (the fuzzer, `VillageMachine`, the
 benchmarks); a state given out of order is still checked exactly, only with more work.
@@ -568,7 +581,7 @@ class IncrementalChecker:
         if changed & _SPACES:
             spaces = state.spaces
             olds: tuple[Tally[Cube], ...] = last[_SPACES_AT]  # type: ignore[assignment]
-            if len(spaces) != len(ActionSpace) or len(olds) != len(spaces):
+            if len(spaces) != _N_SPACES or len(olds) != _N_SPACES:
                 return False
             for old, new in compress(zip(olds, spaces, strict=True), map(is_not, olds, spaces)):
                 for colour, n in old.items:
@@ -621,15 +634,41 @@ class IncrementalChecker:
             ):
                 return False
         n_players = len(state.players)
-        if (
-            changed & _B_PENDING
-            and not seatless
-            and not _seat_ok(getattr(state.pending, "seat", None), n_players)
-        ):
+        if changed & _FUSED_SEATED and not self._seated(state, changed, n_players):
             return False
+        if changed & _P_MEMBERS and self._members_fast(state, changed) is None:
+            return False
+        if changed & _B_PENDING and not seatless:
+            who: object = getattr(state.pending, "seat", None)
+            if type(who) is not int or not 0 <= who < n_players:
+                return False
         if changed & _B_TURN:
             turn = state.turn
-            if turn is not None and not _seat_ok(turn.seat, n_players):
+            if turn is not None and (type(turn.seat) is not int or not 0 <= turn.seat < n_players):
+                return False
+        return True
+
+    def _seated(self, state: GameState, changed: int, n: int) -> bool:
+        """The fused test's part for the deaths owed, the market day and the mass: no
+        negative count (deaths owed, held deaths, masses bought), their seats are seats,
+        one death count per seat, and monks aside only during a mass."""
+        if changed & _B_DEATHS_OWED:
+            owed = state.deaths_owed
+            if len(owed) != n or min(owed, default=0) < 0:
+                return False
+        if changed & _B_MARKET_DAY:
+            day = state.market_day
+            if day is not None and (
+                day.held_deaths < 0
+                or not all(_seat_ok(s, n) for s in (day.trigger, day.current, *day.passed))
+            ):
+                return False
+        if changed & _B_MASS:
+            mass = state.mass
+            if mass is None:
+                if state.monks_aside:
+                    return False
+            elif mass.bought < 0 or not all(_seat_ok(s, n) for s in mass.stopped):
                 return False
         return True
 
@@ -813,7 +852,11 @@ _FUSED = _mask(
     "monks_aside",
     "pending",
     "turn",
+    "deaths_owed",
+    "market_day",
+    "mass",
     "p.colour",
+    "p.members",
     "p.grain",
     "p.coins",
     "p.cubes",
@@ -822,9 +865,13 @@ _FUSED = _mask(
     "p.prestige",
 )
 """The fields whose changes `IncrementalChecker._fused` tests (seeding draws, cube takes,
-payments, mass draws, most actions: ~85% of a playout's steps); a step changing any other
-field takes the per-check path."""
+payments, masses, deaths, most actions and market-day steps); a step changing any other
+field (the market rows and pile, customers, markers, the round, the start player, the end)
+takes the per-check path."""
 _UNFUSED = _ALL & ~_FUSED
+_FUSED_SEATED = _mask("deaths_owed", "market_day", "mass")
+_P_MEMBERS = _BIT["p.members"]
+_N_SPACES = len(ActionSpace)  # (an enum's len is a Python-level call: counted once)
 _UNSCANNED = object()
 """`IncrementalChecker._scan` before `_cube_scan` ran for the state being checked."""
 
@@ -915,7 +962,7 @@ def _board_fast(state: GameState, changed: int) -> list[Violation] | None:
     (the last state passed, so the rows and the pile are as they were)."""
     if changed & _BOARD_SHAPE:
         return None
-    if len(state.spaces) != len(ActionSpace):
+    if len(state.spaces) != _N_SPACES:
         return None
     if state.monks_aside and state.mass is None:
         return None
