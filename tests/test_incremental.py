@@ -407,3 +407,44 @@ def test_the_fused_sound_test_is_what_catches_these_breaks(
     checker = IncrementalChecker()
     checker.step(before, action, after, legal)
     assert checker.step(after, Skip(), bad, legal) != want
+
+
+def test_the_fused_fields_are_those_its_sound_test_was_written_for() -> None:
+    """`_fused` answers for every check of `_CHECKS` over the fields of `_FUSED`; a new
+    check reading one of them, or a new fused field, needs its part in `_fused` first (this
+    list is what it covers, check by check)."""
+    covered = {
+        name: sorted(n for n, bit in incremental._BIT.items() if deps & bit & incremental._FUSED)
+        for name, _, deps in incremental._CHECKS
+    }
+    assert covered == {
+        inv.CUBES: sorted(["supply", "green_bag", "spaces", "p.cubes"]),
+        inv.COINS: sorted(["supply", "p.coins"]),
+        inv.GRAIN: sorted(["supply", "p.grain"]),
+        inv.GOODS: sorted(["supply", "p.goods"]),
+        inv.CUSTOMERS: [],
+        inv.MONKS: sorted(["bag_monks", "monks_aside"]),
+        inv.MARKERS: [],
+        inv.MEMBERS: ["p.members"],
+        inv.GRAIN_CAPACITY: ["p.grain"],
+        inv.NON_NEGATIVE: sorted(
+            [
+                "supply",
+                "bag_monks",
+                "monks_aside",
+                "deaths_owed",
+                "mass",
+                "market_day",
+                "green_bag",
+                "spaces",
+                "p.coins",
+                "p.grain",
+                "p.prestige",
+                "p.cubes",
+                "p.goods",
+            ]
+        ),
+        inv.LIFETIME: ["p.lifetime"],
+        inv.SEATS: sorted(["pending", "turn", "market_day", "mass", "deaths_owed"]),
+        inv.BOARD: sorted(["spaces", "monks_aside", "mass"]),
+    }
