@@ -333,13 +333,21 @@ class IncrementalChecker:
         """`state_violations(after, legal) + transition_violations(before, action, after)`
         (without `structure.legal_set` when `oracle` is off)."""
         out = self.state(after, legal)
+        if (
+            after is self._checked
+            and before is self._checked_before
+            and not self._last_changed & _TRANSITION_READS
+        ):
+            return out  # `transition`'s first answer, without the call
         out += self.transition(before, action, after)
         return out
 
     def state(self, state: GameState, legal: Sequence[Action] | None) -> list[Violation]:
         """`state_violations(state, legal)` (without `structure.legal_set` when `oracle`
         is off)."""
-        chance, terminal = _kind(state.pending)
+        pending = state.pending
+        known = _kinds.get(type(pending))
+        chance, terminal = _kind(pending) if known is None else known
         if legal is None and not (chance or terminal):
             # the full checks would compute the legal actions for the well: do as they do
             self.reset()
@@ -369,7 +377,10 @@ class IncrementalChecker:
         if not self._all_sound:
             for found in results[:_N_CHECKS]:
                 out += found
-        out += self._well(state, legal, chance, terminal)
+        if not (chance or terminal):
+            found = self._well(state, legal, chance, terminal)
+            if found:
+                out += found
         if legal is not None:
             if not (chance or terminal or legal):
                 out += inv.has_move_violations(state, legal)
@@ -379,18 +390,20 @@ class IncrementalChecker:
             if changed or self._chance_state is not state:
                 results[_CHANCE] = inv.chance_violations(state)
                 self._chance_state = state
-            out += results[_CHANCE]
+            if results[_CHANCE]:
+                out += results[_CHANCE]
         if changed & _PHASE_MASK:
-            pending = state.pending
             kind = type(pending)
             key = (kind, pending.seat) if kind in _PHASE_SEAT_TYPES else kind  # type: ignore[union-attr]
             if changed & _PHASE_OTHERS or key != self._phase_key:
                 results[_PHASE] = inv.phase_violations(state)
                 self._phase_key = key
-        out += results[_PHASE]
+        if results[_PHASE]:
+            out += results[_PHASE]
         if changed & _CARLA_MASK:  # (without Carla's board it finds nothing)
-            results[_CARLA] = [] if state.carla is None else inv.carla_violations(state)
-        out += results[_CARLA]
+            results[_CARLA] = _NOTHING if state.carla is None else inv.carla_violations(state)
+        if results[_CARLA]:
+            out += results[_CARLA]
         return out
 
     def transition(self, before: GameState, action: Action, after: GameState) -> list[Violation]:
@@ -873,6 +886,8 @@ _FUSED_SEATED = _mask("deaths_owed", "market_day", "mass")
 _P_MEMBERS = _BIT["p.members"]
 _N_SPACES = len(ActionSpace)  # (an enum's len is a Python-level call: counted once)
 _UNSCANNED = object()
+_NOTHING: list[Violation] = []
+"""A shared empty result (results are only ever read, never extended in place)."""
 """`IncrementalChecker._scan` before `_cube_scan` ran for the state being checked."""
 
 
