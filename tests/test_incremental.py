@@ -319,3 +319,132 @@ def test_the_module_checks_are_the_full_checks_in_order() -> None:
         inv.SEATS,
         inv.BOARD,
     ]
+
+
+# --- shared sound-tests and kept verdicts: a wrong answer is caught by the comparison ---
+
+
+@pytest.mark.parametrize("breaks", [_lose_a_cube, _negative_cubes], ids=lambda f: f.__name__.strip("_"))
+def test_a_wrong_shared_cube_scan_is_caught(
+    mid_game: tuple[GameState, Action, GameState],
+    monkeypatch: pytest.MonkeyPatch,
+    breaks: Callable[[GameState], GameState],
+) -> None:
+    """Conservation and the negative-count test share one pass over the changed cube
+    tallies (`_cube_scan`): a scan answering 'conserved, nothing negative' for a step that
+    lost a cube or made a count negative makes the comparison with the full checks fail."""
+    before, action, after = mid_game
+    legal = _legal(after)
+    bad = breaks(after)
+    want = _full(after, Skip(), bad, legal)
+    assert {inv.CUBES, inv.NON_NEGATIVE} & {v.invariant for v in want}
+    checker = IncrementalChecker()
+    checker.step(before, action, after, legal)
+    assert checker.step(after, Skip(), bad, legal) == want  # the real scan: exact
+    monkeypatch.setattr(IncrementalChecker, "_cube_scan", lambda self, state, changed: (True, False))
+    checker = IncrementalChecker()
+    checker.step(before, action, after, legal)
+    assert checker.step(after, Skip(), bad, legal) != want
+
+
+def test_a_phase_verdict_is_rechecked_when_a_seat_it_reads_changes(
+    mid_game: tuple[GameState, Action, GameState], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The phase verdict is kept while the pending step's type (and, for the steps whose
+    check reads it, its seat) and the other fields it reads are the same: a dying choice
+    moving to a seat that owes no death is found, and without the seat in the key it
+    would not be (the comparison catches that planted bug)."""
+    before, action, after = mid_game
+    owing = replace(after, pending=ChooseDying(0), deaths_owed=(1, 0, 0, 0))
+    other = replace(owing, pending=ChooseDying(1))
+    legal: list[Action] = [Skip()]  # given, so the checker does not fall back to the full checks
+    want = [v for v in _full(owing, Skip(), other, legal) if v.invariant != inv.LEGAL_SET]
+    assert inv.PHASE in {v.invariant for v in want}
+
+    def run() -> list[Violation]:
+        checker = IncrementalChecker(oracle=False)
+        checker.step(before, action, owing, legal)
+        return checker.step(owing, Skip(), other, legal)
+
+    assert run() == want
+    monkeypatch.setattr(incremental, "_PHASE_SEAT_TYPES", frozenset())
+    assert run() != want
+
+
+FUSED_BREAKS = [
+    _lose_a_cube,
+    _negative_cubes,
+    _negative_coins,
+    _extra_cube_in_the_bag,
+    _grain_over_capacity,
+    _lifetime_off_track,
+    _monks_aside_outside_a_mass,
+    _member_off_the_board,
+    _born_member_to_an_unknown_city,
+    _member_twice,
+]
+"""Broken states that change only fields the fused sound-test covers (`incremental._FUSED`)."""
+
+
+@pytest.mark.parametrize("breaks", FUSED_BREAKS, ids=lambda f: f.__name__.strip("_"))
+def test_the_fused_sound_test_is_what_catches_these_breaks(
+    mid_game: tuple[GameState, Action, GameState],
+    monkeypatch: pytest.MonkeyPatch,
+    breaks: Callable[[GameState], GameState],
+) -> None:
+    """These broken steps go through the fused sound-test (they change only fields it
+    covers, after a sound state): with the real one the result is the full checks'; with
+    a planted one that passes everything the comparison fails."""
+    before, action, after = mid_game
+    legal = _legal(after)
+    bad = breaks(after)
+    want = _full(after, Skip(), bad, legal)
+    checker = IncrementalChecker()
+    checker.step(before, action, after, legal)
+    assert checker.step(after, Skip(), bad, legal) == want
+    assert not checker._last_changed & incremental._UNFUSED, "the break stays within the fused fields"
+    monkeypatch.setattr(IncrementalChecker, "_fused", lambda self, state, changed, seatless: True)
+    checker = IncrementalChecker()
+    checker.step(before, action, after, legal)
+    assert checker.step(after, Skip(), bad, legal) != want
+
+
+def test_the_fused_fields_are_those_its_sound_test_was_written_for() -> None:
+    """`_fused` answers for every check of `_CHECKS` over the fields of `_FUSED`; a new
+    check reading one of them, or a new fused field, needs its part in `_fused` first (this
+    list is what it covers, check by check)."""
+    covered = {
+        name: sorted(n for n, bit in incremental._BIT.items() if deps & bit & incremental._FUSED)
+        for name, _, deps in incremental._CHECKS
+    }
+    assert covered == {
+        inv.CUBES: sorted(["supply", "green_bag", "spaces", "p.cubes"]),
+        inv.COINS: sorted(["supply", "p.coins"]),
+        inv.GRAIN: sorted(["supply", "p.grain"]),
+        inv.GOODS: sorted(["supply", "p.goods"]),
+        inv.CUSTOMERS: [],
+        inv.MONKS: sorted(["bag_monks", "monks_aside"]),
+        inv.MARKERS: [],
+        inv.MEMBERS: ["p.members"],
+        inv.GRAIN_CAPACITY: ["p.grain"],
+        inv.NON_NEGATIVE: sorted(
+            [
+                "supply",
+                "bag_monks",
+                "monks_aside",
+                "deaths_owed",
+                "mass",
+                "market_day",
+                "green_bag",
+                "spaces",
+                "p.coins",
+                "p.grain",
+                "p.prestige",
+                "p.cubes",
+                "p.goods",
+            ]
+        ),
+        inv.LIFETIME: ["p.lifetime"],
+        inv.SEATS: sorted(["pending", "turn", "market_day", "mass", "deaths_owed"]),
+        inv.BOARD: sorted(["spaces", "monks_aside", "mass"]),
+    }

@@ -20,9 +20,22 @@ entries left out), but
   changed fields exist, … If the sound-test passes, the
   full check would find nothing; if it does not, the full check itself runs and its
   violations are returned, so every violation text comes from the reference;
-- the transition checks return at once when the step changed nothing they read (the
-  round, prestige, customers, markers, members), else look only at the players that
-  changed, and run `transition_violations` itself when anything looks wrong.
+- after a state on which every check found nothing, a step that changed only fields of
+  `_FUSED` (the supply, bag, spaces, monks, pending step, turn, market day, mass, deaths
+  owed, farmyard counts and members: most steps of a playout) runs one fused sound-test,
+  `_fused`, over the changed parts instead of one call per check; "unsure" sends it down
+  the per-check path;
+- the phase verdict is kept while the pending step's type (and its seat, where the check
+  reads it) and the other fields the phase check reads stay (`_PHASE_SEAT_TYPES`);
+- the transition checks return at once when the step is the one between the last two
+  states checked (by identity) and changed nothing they read (the round, prestige,
+  customers, markers, members), else look only at the players that changed, and run
+  `transition_violations` itself when anything looks wrong.
+
+Value-keyed verdict caches (per green bag, per tally pair, per step) were tried and
+dropped: their hit rate over 20 playouts was 13-57% and a miss cost more than the loop it
+saved. The per-mask tables (`_state_masks`, `_player_masks`, `_seat_lists`, `_runs`) are
+keyed by a few dozen change patterns and bounded.
 
 A loop calls it on the states of one game in order (the fuzzer, `VillageMachine`, the
 benchmarks); a state given out of order is still checked exactly, only with more work.
@@ -38,6 +51,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import fields
 from functools import lru_cache
+from itertools import compress
 from operator import attrgetter, is_not
 
 from village_rules import invariants as inv
@@ -56,7 +70,14 @@ from village_rules.components import (
     Unborn,
 )
 from village_rules.invariants import Violation
-from village_rules.pending import CHANCE_TYPES, GameOver
+from village_rules.pending import (
+    CHANCE_TYPES,
+    ChooseAction,
+    ChooseDying,
+    GameOver,
+    MarketChoice,
+    MassBuy,
+)
 from village_rules.state import GameState, PlayerState, Supply
 from village_rules.tally import Tally
 
@@ -79,6 +100,8 @@ def _mask(*names: str) -> int:
 
 
 StateCheck = Callable[[GameState], list[Violation]]
+FastTest = Callable[[GameState, int], list[Violation] | None]
+"""A sound-test: [] when the check would find nothing, None when unsure (run the check)."""
 
 # Each state check of `invariants.state_violations`, in its order, with the fields it
 # reads ("p.x": field x of any player; every check reading players also reads their number,
@@ -166,16 +189,42 @@ _ALWAYS_VALID = (Unborn, Farmyard, InBlackBag)
 _NON_NEGATIVE = [name for name, _, _ in _CHECKS].index(inv.NON_NEGATIVE)
 
 
-@lru_cache(maxsize=4096)
+_state_masks: dict[tuple[bool, ...], int] = {}
+"""Which state fields differ (a tuple of `is not`) -> their bits. Few patterns occur (a
+seeding draw changes the green bag, the spaces and the pending step; a cube take the
+spaces, a player and the pending step; ...), so a plain dict (bounded) answers at once."""
+_player_masks: dict[tuple[bool, ...], int] = {}
+"""As `_state_masks`, for the fields of one player."""
+_MASK_LIMIT = 4096
+
+
 def _state_mask(differs: tuple[bool, ...]) -> int:
-    """The bits of the state fields that differ (few patterns occur: cached)."""
-    return sum(1 << i for i, d in enumerate(differs) if d)
+    """The bits of the state fields that differ (few patterns occur: kept)."""
+    mask = _state_masks.get(differs)
+    if mask is None:
+        if len(_state_masks) >= _MASK_LIMIT:
+            _state_masks.clear()
+        mask = _state_masks[differs] = sum(1 << i for i, d in enumerate(differs) if d)
+    return mask
 
 
-@lru_cache(maxsize=1024)
 def _player_mask(differs: tuple[bool, ...]) -> int:
     """The bits of the player fields that differ."""
-    return sum(bit for bit, d in zip(_PLAYER_BITS, differs, strict=True) if d)
+    mask = _player_masks.get(differs)
+    if mask is None:
+        if len(_player_masks) >= _MASK_LIMIT:
+            _player_masks.clear()
+        mask = _player_masks[differs] = sum(bit for bit, d in zip(_PLAYER_BITS, differs, strict=True) if d)
+    return mask
+
+
+_seat_lists: dict[tuple[bool, ...], tuple[int, ...]] = {}
+"""Which players are new objects (a tuple of `is not`) -> their seats."""
+
+
+def _seat_list(moved: tuple[bool, ...]) -> tuple[int, ...]:
+    seats = _seat_lists[moved] = tuple(i for i, m in enumerate(moved) if m)  # 2**5 keys at most
+    return seats
 
 
 @lru_cache(maxsize=4096)
@@ -222,14 +271,25 @@ class IncrementalChecker:
         self._last_changed = _ALL
         """What changed between the last two states checked (`_changed`)."""
         """The fields of the state checked before the last one (what `changed` is against)."""
-        self._changed_seats: list[int] = []
+        self._changed_seats: tuple[int, ...] = ()
+        self._checked: GameState | None = None
+        """The last state checked, and the one checked before it when that was of the same
+        game (`_previous` holds its fields): `transition` knows the step at once."""
+        self._checked_before: GameState | None = None
         self._pairs: list[tuple[Tally[Cube], Tally[Cube]]] | None = None
         self._unsure = False
+        self._all_sound = False
+        """Whether every check of `_CHECKS` found nothing in the last state checked."""
+        self._phase_key: object = None
+        """What `phase_violations` read of the pending step when it last ran: its type,
+        and its seat for the types whose check reads the seat (`_PHASE_SEAT_TYPES`)."""
+        self._scan: object = _UNSCANNED
+        """`_cube_scan`'s answer for the state being checked (or `_UNSCANNED`)."""
         self._board_spaces: object = None
         self._board_cubes = False
         """Whether `_board_spaces` hold a cube (`GameState.cubes_on_board` is not 0)."""
         # per check of `_CHECKS`: a sound-test of the changed parts, or None
-        tests: dict[str, Callable[[GameState, int], list[Violation] | None]] = {
+        tests: dict[str, FastTest] = {
             inv.CUBES: self._cubes_fast,
             inv.NON_NEGATIVE: self._non_negative_fast,
             inv.SEATS: _seats_fast,
@@ -242,16 +302,28 @@ class IncrementalChecker:
             inv.MEMBERS: self._members_fast,
         }
         self._fast_tests = [tests.get(name) for name, _, _ in _CHECKS]
+        self._runs: dict[int, tuple[tuple[int, StateCheck, FastTest | None], ...]] = {}
+        """Per change mask: (index, check, sound-test) of each check of `_CHECKS` that reads a
+        changed field, in order: the step's routine, looked up once per pattern."""
+
+    def _plan(self, changed: int) -> tuple[tuple[int, StateCheck, FastTest | None], ...]:
+        runs = self._runs
+        if len(runs) >= _MASK_LIMIT:
+            runs.clear()
+        plan = runs[changed] = tuple((i, _CHECKS[i][1], self._fast_tests[i]) for i in _to_run(changed))
+        return plan
 
     def reset(self) -> None:
         """Forget the last state: the next check runs in full."""
         self._parts = None
+        self._checked = self._checked_before = None
         self._last_changed = _ALL
         self._previous = ()
         self._players = ()
         self._player_parts = []
         self._chance_state = None
         self._board_spaces = None
+        self._phase_key = None
 
     # --- the public checks ---------------------------------------------------------------
 
@@ -261,34 +333,54 @@ class IncrementalChecker:
         """`state_violations(after, legal) + transition_violations(before, action, after)`
         (without `structure.legal_set` when `oracle` is off)."""
         out = self.state(after, legal)
+        if (
+            after is self._checked
+            and before is self._checked_before
+            and not self._last_changed & _TRANSITION_READS
+        ):
+            return out  # `transition`'s first answer, without the call
         out += self.transition(before, action, after)
         return out
 
     def state(self, state: GameState, legal: Sequence[Action] | None) -> list[Violation]:
         """`state_violations(state, legal)` (without `structure.legal_set` when `oracle`
         is off)."""
-        chance, terminal = _kind(state.pending)
+        pending = state.pending
+        known = _kinds.get(type(pending))
+        chance, terminal = _kind(pending) if known is None else known
         if legal is None and not (chance or terminal):
             # the full checks would compute the legal actions for the well: do as they do
             self.reset()
             return self._full(state, legal)
         changed = self._last_changed = self._changed(state)
-        self._pairs = None
-        self._unsure = False
         results = self._results
-        if changed:
-            fast = self._fast_tests
-            for i in _to_run(changed):
-                found = None
-                test = fast[i]
-                if test is not None and not results[i] and changed != _ALL:
+        if not changed:
+            pass
+        elif not changed & _UNFUSED and self._all_sound and self._fused(state, changed, chance or terminal):
+            pass  # every check of `_CHECKS` still finds nothing (their results stay [])
+        else:
+            self._pairs = None
+            self._unsure = False
+            self._scan = _UNSCANNED
+            runs = self._runs.get(changed)
+            if runs is None:
+                runs = self._plan(changed)
+            whole = changed == _ALL
+            for i, check, test in runs:
+                if test is None or whole or results[i]:
+                    results[i] = check(state)
+                else:
                     found = test(state, changed)
-                results[i] = _CHECKS[i][1](state) if found is None else found
+                    results[i] = check(state) if found is None else found
+            self._all_sound = not any(results[:_N_CHECKS])
         out: list[Violation] = []
-        if any(results[:_N_CHECKS]):
+        if not self._all_sound:
             for found in results[:_N_CHECKS]:
                 out += found
-        out += self._well(state, legal, chance, terminal)
+        if not (chance or terminal):
+            found = self._well(state, legal, chance, terminal)
+            if found:
+                out += found
         if legal is not None:
             if not (chance or terminal or legal):
                 out += inv.has_move_violations(state, legal)
@@ -298,35 +390,37 @@ class IncrementalChecker:
             if changed or self._chance_state is not state:
                 results[_CHANCE] = inv.chance_violations(state)
                 self._chance_state = state
-            out += results[_CHANCE]
+            if results[_CHANCE]:
+                out += results[_CHANCE]
         if changed & _PHASE_MASK:
-            results[_PHASE] = inv.phase_violations(state)
-        out += results[_PHASE]
+            kind = type(pending)
+            key = (kind, pending.seat) if kind in _PHASE_SEAT_TYPES else kind  # type: ignore[union-attr]
+            if changed & _PHASE_OTHERS or key != self._phase_key:
+                results[_PHASE] = inv.phase_violations(state)
+                self._phase_key = key
+        if results[_PHASE]:
+            out += results[_PHASE]
         if changed & _CARLA_MASK:  # (without Carla's board it finds nothing)
-            results[_CARLA] = [] if state.carla is None else inv.carla_violations(state)
-        out += results[_CARLA]
+            results[_CARLA] = _NOTHING if state.carla is None else inv.carla_violations(state)
+        if results[_CARLA]:
+            out += results[_CARLA]
         return out
 
     def transition(self, before: GameState, action: Action, after: GameState) -> list[Violation]:
         """`transition_violations(before, action, after)`: players that are the same object
         before and after are skipped; anything that may be wrong runs the full check."""
+        if (
+            after is self._checked
+            and before is self._checked_before
+            and not self._last_changed & _TRANSITION_READS
+        ):
+            # `before` and `after` are the last two states checked (so `_last_changed` is
+            # what the step changed), and the step changed nothing the transition checks
+            # read (the round; prestige, customers, markers and members of any player):
+            # they all hold
+            return []
         now = self._parts
         last = self._previous
-        if (
-            now is not None
-            and last
-            and not self._last_changed & _TRANSITION_READS
-            and now[_PLAYERS_AT] is after.players
-            and last[_PLAYERS_AT] is before.players
-            and now[_ROUND_AT] is after.round
-            and last[_ROUND_AT] is before.round
-            and now[0] is after.rules
-            and last[0] is before.rules
-        ):
-            # `before` and `after` are the last two states checked, and the step changed
-            # nothing the transition checks read (the round; prestige, customers, markers
-            # and members of any player): they all hold
-            return []
         if before.rules is not after.rules or len(before.players) != len(after.players):
             return inv.transition_violations(before, action, after)
         if after.round < before.round:
@@ -374,21 +468,31 @@ class IncrementalChecker:
         self._parts = parts
         players = state.players
         if last is None or last[0] is not parts[0]:
+            self._checked = state
             return self._start(players)
         self._previous = last
-        changed = _state_mask(tuple(map(is_not, parts, last)))
+        self._checked_before = self._checked
+        self._checked = state
+        differs = tuple(map(is_not, parts, last))
+        changed = _state_masks.get(differs)
+        if changed is None:
+            changed = _state_mask(differs)
         if changed & _PLAYERS:
             old = self._players
             if len(old) != len(players):
+                self._checked = state
                 return self._start(players)
             olds = self._player_parts
-            seats = self._changed_seats = []
-            for seat, p in enumerate(players):
-                if p is old[seat]:
-                    continue
-                seats.append(seat)
-                mine = _player_parts(p)
-                changed |= _player_mask(tuple(map(is_not, mine, olds[seat])))
+            moved = tuple(map(is_not, players, old))
+            seats = _seat_lists.get(moved)
+            if seats is None:
+                seats = _seat_list(moved)
+            self._changed_seats = seats
+            for seat in seats:
+                mine = _player_parts(players[seat])
+                differs = tuple(map(is_not, mine, olds[seat]))
+                bits = _player_masks.get(differs)
+                changed |= _player_mask(differs) if bits is None else bits
                 olds[seat] = mine
             self._players = players
         return changed
@@ -396,6 +500,7 @@ class IncrementalChecker:
     def _start(self, players: tuple[PlayerState, ...]) -> int:
         """Everything changed: remember the players, forget the state before."""
         self._previous = ()
+        self._checked_before = None
         self._remember_players(players)
         return _ALL
 
@@ -427,7 +532,7 @@ class IncrementalChecker:
             if len(spaces) != len(olds):
                 self._unsure = True
                 return None
-            pairs += [(b, a) for a, b in zip(spaces, olds, strict=True) if a is not b]
+            pairs += compress(zip(olds, spaces, strict=True), map(is_not, olds, spaces))
         if changed & _P_CUBES:
             players = state.players
             before: tuple[PlayerState, ...] = last[_PLAYERS_AT]  # type: ignore[assignment]
@@ -438,20 +543,179 @@ class IncrementalChecker:
                     pairs.append((old, new))
         return pairs
 
+    def _fused(self, state: GameState, changed: int, seatless: bool) -> bool:
+        """Every sound-test a step of the common kinds needs, in one pass: True when every
+        check of `_CHECKS` would again find nothing. Only for steps that changed no field
+        outside `_FUSED` and follow a state on which every check found nothing; False
+        (unsure: the per-check path runs) at the first doubt.
+
+        Over the changed parts only, as the per-check sound-tests: the cubes, coins, grain,
+        goods and monks that left the changed places arrived at the others, no count there
+        is negative, the changed farmyards are within the grain capacity and their
+        life-time tokens on the track, the pending step's and the turn's seats are seats,
+        and the board still has its action spaces (the rest of what the checks read is
+        the last state's, which passed). `seatless`: the pending step is a chance event or
+        the end (it names no seat to decide)."""
+        last = self._previous
+        cubes: dict[Cube, int] = {}
+        get = cubes.get
+        coins = grain = 0
+        goods: dict[Good, int] | None = None
+        if changed & _SUPPLY:
+            old_supply: Supply = last[_SUPPLY_AT]  # type: ignore[assignment]
+            supply = state.supply
+            if supply.coins < 0 or supply.grain < 0:
+                return False
+            coins = supply.coins - old_supply.coins
+            grain = supply.grain - old_supply.grain
+            if supply.cubes is not old_supply.cubes:
+                for colour, n in old_supply.cubes.items:
+                    cubes[colour] = get(colour, 0) - n
+                for colour, n in supply.cubes.items:
+                    if n < 0:
+                        return False
+                    cubes[colour] = get(colour, 0) + n
+            if supply.goods is not old_supply.goods:
+                goods = {}
+                for good, n in old_supply.goods.items:
+                    goods[good] = goods.get(good, 0) - n
+                for good, n in supply.goods.items:
+                    if n < 0:
+                        return False
+                    goods[good] = goods.get(good, 0) + n
+        if changed & _BAG:
+            bag: Tally[Cube] = last[_BAG_AT]  # type: ignore[assignment]
+            for colour, n in bag.items:
+                cubes[colour] = get(colour, 0) - n
+            for colour, n in state.green_bag.items:
+                if n < 0:
+                    return False
+                cubes[colour] = get(colour, 0) + n
+        if changed & _SPACES:
+            spaces = state.spaces
+            olds: tuple[Tally[Cube], ...] = last[_SPACES_AT]  # type: ignore[assignment]
+            if len(spaces) != _N_SPACES or len(olds) != _N_SPACES:
+                return False
+            for old, new in compress(zip(olds, spaces, strict=True), map(is_not, olds, spaces)):
+                for colour, n in old.items:
+                    cubes[colour] = get(colour, 0) - n
+                for colour, n in new.items:
+                    if n < 0:
+                        return False
+                    cubes[colour] = get(colour, 0) + n
+        if changed & _PLAYERS:
+            before: tuple[PlayerState, ...] = last[_PLAYERS_AT]  # type: ignore[assignment]
+            players = state.players
+            data = state.rules.data
+            cap = data.grain_capacity
+            length = data.lifetime_track_length
+            for seat in self._changed_seats:
+                p = before[seat]
+                q = players[seat]
+                if q.coins < 0 or not 0 <= q.grain <= cap or q.prestige < 0 or not 0 <= q.lifetime < length:
+                    return False
+                coins += q.coins - p.coins
+                grain += q.grain - p.grain
+                if q.cubes is not p.cubes:
+                    for colour, n in p.cubes.items:
+                        cubes[colour] = get(colour, 0) - n
+                    for colour, n in q.cubes.items:
+                        if n < 0:
+                            return False
+                        cubes[colour] = get(colour, 0) + n
+                if q.goods is not p.goods:
+                    if goods is None:
+                        goods = {}
+                    for good, n in p.goods.items:
+                        goods[good] = goods.get(good, 0) - n
+                    for good, n in q.goods.items:
+                        if n < 0:
+                            return False
+                        goods[good] = goods.get(good, 0) + n
+        if coins or grain or any(cubes.values()) or (goods is not None and any(goods.values())):
+            return False
+        if changed & _MONKS:
+            old_bag: int = last[_BAG_MONKS_AT]  # type: ignore[assignment]
+            old_aside: int = last[_MONKS_ASIDE_AT]  # type: ignore[assignment]
+            bag_monks = state.bag_monks
+            aside = state.monks_aside
+            if (
+                bag_monks < 0
+                or aside < 0
+                or bag_monks + aside != old_bag + old_aside
+                or (aside and state.mass is None)
+            ):
+                return False
+        n_players = len(state.players)
+        if changed & _FUSED_SEATED and not self._seated(state, changed, n_players):
+            return False
+        if changed & _P_MEMBERS and self._members_fast(state, changed) is None:
+            return False
+        if changed & _B_PENDING and not seatless:
+            who: object = getattr(state.pending, "seat", None)
+            if type(who) is not int or not 0 <= who < n_players:
+                return False
+        if changed & _B_TURN:
+            turn = state.turn
+            if turn is not None and (type(turn.seat) is not int or not 0 <= turn.seat < n_players):
+                return False
+        return True
+
+    def _seated(self, state: GameState, changed: int, n: int) -> bool:
+        """The fused test's part for the deaths owed, the market day and the mass: no
+        negative count (deaths owed, held deaths, masses bought), their seats are seats,
+        one death count per seat, and monks aside only during a mass."""
+        if changed & _B_DEATHS_OWED:
+            owed = state.deaths_owed
+            if len(owed) != n or min(owed, default=0) < 0:
+                return False
+        if changed & _B_MARKET_DAY:
+            day = state.market_day
+            if day is not None and (
+                day.held_deaths < 0
+                or not all(_seat_ok(s, n) for s in (day.trigger, day.current, *day.passed))
+            ):
+                return False
+        if changed & _B_MASS:
+            mass = state.mass
+            if mass is None:
+                if state.monks_aside:
+                    return False
+            elif mass.bought < 0 or not all(_seat_ok(s, n) for s in mass.stopped):
+                return False
+        return True
+
+    def _cube_scan(self, state: GameState, changed: int) -> tuple[bool, bool] | None:
+        """(the changed cube tallies hold, per colour, as many cubes as before; one of them
+        has a negative count now), or None when unsure: one pass over `_cube_pairs`,
+        shared by the conservation and negative-count tests (a plain loop over the few
+        pairs: a value-keyed cache of these answers was tried and lost, its hit rate in a
+        playout being ~25%)."""
+        scan = self._scan
+        if scan is not _UNSCANNED:
+            return scan  # type: ignore[return-value]
+        pairs = self._cube_pairs(state, changed)
+        if pairs is None:
+            self._scan = None
+            return None
+        total: dict[Cube, int] = {}
+        get = total.get
+        negative = False
+        for old, new in pairs:
+            for colour, n in old.items:
+                total[colour] = get(colour, 0) - n
+            for colour, n in new.items:
+                if n < 0:
+                    negative = True
+                total[colour] = get(colour, 0) + n
+        found = self._scan = (not any(total.values()), negative)
+        return found
+
     def _cubes_fast(self, state: GameState, changed: int) -> list[Violation] | None:
         """Conservation of cubes: the last state had every cube, so this one has them all
         if the changed tallies hold, per colour, as many cubes as they held before."""
-        pairs = self._cube_pairs(state, changed)
-        if pairs is None:
-            return None
-        delta: dict[Cube, int] = {}
-        get = delta.get
-        for old, new in pairs:
-            for key, n in old.items:
-                delta[key] = get(key, 0) - n
-            for key, n in new.items:
-                delta[key] = get(key, 0) + n
-        return None if any(delta.values()) else []
+        scan = self._cube_scan(state, changed)
+        return [] if scan is not None and scan[0] else None
 
     def _changed_players(self, state: GameState, changed: int) -> list[tuple[PlayerState, PlayerState]]:
         """(before, now) of each player that is not the object of the last state."""
@@ -549,13 +813,9 @@ class IncrementalChecker:
                 and (day is None or day.held_deaths >= 0)
             ):
                 return None
-        pairs = self._cube_pairs(state, changed)
-        if pairs is None:
+        scan = self._cube_scan(state, changed)
+        if scan is None or scan[1]:
             return None
-        for _, tally in pairs:
-            for _, n in tally.items:
-                if n < 0:
-                    return None
         if changed & _SUPPLY:
             for _, n in state.supply.goods.items:
                 if n < 0:
@@ -586,6 +846,49 @@ class IncrementalChecker:
         if self._board_cubes:
             return []
         return inv.well_violations(state, legal)
+
+
+_PHASE_SEAT_TYPES = frozenset({ChooseAction, ChooseDying, MarketChoice, MassBuy})
+"""The pending steps whose `phase_violations` verdict reads their seat; for every other
+step it reads only the type (and the other fields of `_PHASE_MASK`)."""
+_PHASE_OTHERS = _PHASE_MASK & ~_BIT["pending"]
+
+_MONKS = _mask("bag_monks", "monks_aside")
+_BAG_MONKS_AT = _STATE_FIELDS.index("bag_monks")
+_MONKS_ASIDE_AT = _STATE_FIELDS.index("monks_aside")
+_FUSED = _mask(
+    "supply",
+    "green_bag",
+    "spaces",
+    "players",
+    "bag_monks",
+    "monks_aside",
+    "pending",
+    "turn",
+    "deaths_owed",
+    "market_day",
+    "mass",
+    "p.colour",
+    "p.members",
+    "p.grain",
+    "p.coins",
+    "p.cubes",
+    "p.goods",
+    "p.lifetime",
+    "p.prestige",
+)
+"""The fields whose changes `IncrementalChecker._fused` tests (seeding draws, cube takes,
+payments, masses, deaths, most actions and market-day steps); a step changing any other
+field (the market rows and pile, customers, markers, the round, the start player, the end)
+takes the per-check path."""
+_UNFUSED = _ALL & ~_FUSED
+_FUSED_SEATED = _mask("deaths_owed", "market_day", "mass")
+_P_MEMBERS = _BIT["p.members"]
+_N_SPACES = len(ActionSpace)  # (an enum's len is a Python-level call: counted once)
+_UNSCANNED = object()
+_NOTHING: list[Violation] = []
+"""A shared empty result (results are only ever read, never extended in place)."""
+"""`IncrementalChecker._scan` before `_cube_scan` ran for the state being checked."""
 
 
 def _members_kept(before: tuple[Location, ...], after: tuple[Location, ...]) -> bool:
@@ -674,7 +977,7 @@ def _board_fast(state: GameState, changed: int) -> list[Violation] | None:
     (the last state passed, so the rows and the pile are as they were)."""
     if changed & _BOARD_SHAPE:
         return None
-    if len(state.spaces) != len(ActionSpace):
+    if len(state.spaces) != _N_SPACES:
         return None
     if state.monks_aside and state.mass is None:
         return None

@@ -43,7 +43,9 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
+from itertools import repeat
 from math import lcm
+from operator import floordiv, itemgetter, mul
 from typing import TypeVar, assert_never
 
 from village_rules.actions import Action, Well, format_action, parse_action
@@ -891,11 +893,19 @@ def chance_outcome_violations(outcomes: Sequence[tuple[Action, Fraction]]) -> li
         return [Violation(CHANCE, "outcomes", "at least one outcome", "none")]
     # A sound distribution passes with one look at each probability (this runs at every
     # chance step of a fuzz run); anything else is explained by the loop below.
-    ratios = [p.as_integer_ratio() for _, p in outcomes]
-    if len({a for a, _ in outcomes}) == len(ratios) and all(0 < n <= d for n, d in ratios):
-        common = lcm(*[d for _, d in ratios])
-        if sum([n * (common // d) for n, d in ratios]) == common:
-            return []
+    denominators = []
+    numerators = []
+    for _, p in outcomes:
+        n, d = p.as_integer_ratio()
+        if not 0 < n <= d:
+            break
+        numerators.append(n)
+        denominators.append(d)
+    else:
+        if len(set(map(_first, outcomes))) == len(outcomes):
+            common = lcm(*denominators)
+            if sum(map(mul, numerators, map(floordiv, repeat(common), denominators))) == common:
+                return []
     out = []
     seen: set[Action] = set()
     for action, p in outcomes:
@@ -911,6 +921,9 @@ def chance_outcome_violations(outcomes: Sequence[tuple[Action, Fraction]]) -> li
         total = Fraction(numerator, common)
         out.append(Violation(CHANCE, "outcomes", "probabilities summing to 1", str(total)))
     return out
+
+
+_first = itemgetter(0)
 
 
 def chance_violations(state: GameState) -> list[Violation]:
