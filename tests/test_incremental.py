@@ -301,24 +301,33 @@ def test_the_fuzzer_catches_an_injected_bug_through_the_incremental_checker(
     assert steps, "the fuzzer checked its steps through the incremental checker"
 
 
-def test_the_module_checks_are_the_full_checks_in_order() -> None:
-    """The checks the incremental checker reruns are `state_violations`' own, in its order."""
-    names = [name for name, _, _ in incremental._CHECKS]
-    assert names == [
-        inv.CUBES,
-        inv.COINS,
-        inv.GRAIN,
-        inv.GOODS,
-        inv.CUSTOMERS,
-        inv.MONKS,
-        inv.MARKERS,
-        inv.MEMBERS,
-        inv.GRAIN_CAPACITY,
-        inv.NON_NEGATIVE,
-        inv.LIFETIME,
-        inv.SEATS,
-        inv.BOARD,
-    ]
+def test_the_module_checks_are_the_full_checks_in_order(
+    monkeypatch: pytest.MonkeyPatch, mid_game: tuple[GameState, Action, GameState]
+) -> None:
+    """The checks the incremental checker reruns are `state_violations`' own functions, in
+    the order it calls them, each under the invariant name it reports."""
+    checks = incremental._CHECKS
+    for _, check, _ in checks:
+        assert getattr(inv, check.__name__) is check  # the module's own function
+    called: list[str] = []
+
+    def recorder(name: str) -> Callable[[GameState], list[Violation]]:
+        def record(state: GameState) -> list[Violation]:
+            called.append(name)
+            return []
+
+        return record
+
+    for _, check, _ in checks:
+        monkeypatch.setattr(inv, check.__name__, recorder(check.__name__))
+    inv.state_violations(new_game("big-box-2023", 3, seed=1))
+    assert called == [check.__name__ for _, check, _ in checks]  # state_violations' order
+    monkeypatch.undo()
+    broken = _lose_a_cube(mid_game[2])
+    for name, check, _ in checks:
+        found = {v.invariant for v in check(broken)}
+        assert found <= {name}, (name, check.__name__, found)  # each reports its own name
+    assert {v.invariant for v in inv.cube_violations(broken)} == {inv.CUBES}
 
 
 # --- shared sound-tests and kept verdicts: a wrong answer is caught by the comparison ---

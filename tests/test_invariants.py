@@ -503,6 +503,9 @@ def test_chance_outcomes_must_be_a_distribution() -> None:
     for outcomes in cases:
         found = inv.chance_outcome_violations(outcomes)
         assert found and {v.invariant for v in found} == {inv.CHANCE}, outcomes
+    # floats that happen to sum to 1 are not exact probabilities: refused, not passed
+    inexact = inv.chance_outcome_violations([(green, 0.5), (brown, 0.5)])  # type: ignore[list-item]
+    assert [v.expected for v in inexact] == ["an exact probability (a Fraction)"] * 2
 
 
 def test_real_chance_states_pass() -> None:

@@ -127,3 +127,18 @@ def test_chance_outcomes_are_remembered_for_the_last_state_only() -> None:
     assert drawn != first
     assert chance_outcomes(state) == first  # recomputed for the older state, not nxt's
     assert chance_outcomes(nxt) == drawn
+
+
+def test_the_member_memo_tells_a_solo_game_from_a_two_seat_one() -> None:
+    """Carla's members beside the church track are sound only in a solo game: the same
+    members in a state without Carla's board are reported, whether or not the memos have
+    just passed them in the solo state (the memo keys include whether the game is solo)."""
+    solo = new_game("big-box-2023", 1, seed=0)
+    two_seats = replace(solo, carla=None)
+    assert inv.member_violations(solo) == []
+    after_solo = inv.member_violations(two_seats)
+    inv._last_passed.clear()
+    inv._sound_members.clear()
+    fresh = inv.member_violations(two_seats)
+    assert fresh and after_solo == fresh
+    assert {v.invariant for v in fresh} == {inv.LOCATIONS}

@@ -261,7 +261,7 @@ _sound_players: dict[int, object] = {}
 """Player states with no negative count (ints, cubes, goods), by id."""
 _sound_markers: dict[int, tuple[object, EditionData]] = {}
 """Marker tuples that passed `marker_violations`'s per-seat checks, by id, with the data."""
-_sound_members: dict[int, tuple[object, EditionData, tuple[tuple[Category, int], ...], int, int]] = {}
+_sound_members: dict[int, tuple[object, EditionData, tuple[tuple[Category, int], ...], int, int, bool]] = {}
 """Member tuples of the right length at valid places, by id, with the data and their
 chronicle counts, graves and removed members."""
 
@@ -463,7 +463,9 @@ def member_violations(state: GameState) -> list[Violation]:
     places on the board, chronicle and graveyard within their open spaces, removed
     members only once the end is triggered, the end triggered exactly when the chronicle
     or the graveyard is full (structure)."""
-    parts = (state.rules, state.end_triggered_by, *(p.members for p in state.players))
+    # whether the game is solo too: Carla's seat may hold members beside the church track
+    solo = state.carla is not None
+    parts = (state.rules, state.end_triggered_by, solo, *(p.members for p in state.players))
     if _passed_before(MEMBERS, parts):
         return []
     return _passed(MEMBERS, parts, _member_violations(state))
@@ -477,8 +479,9 @@ def _member_violations(state: GameState) -> list[Violation]:
     graves = 0
     removed = 0
     for seat, p in enumerate(state.players):
+        carla = state.is_carla(seat)
         known = _sound_members.get(id(p.members))
-        if known is not None and known[0] is p.members and known[1] is d:
+        if known is not None and known[0] is p.members and known[1] is d and known[5] is carla:
             for category, n in known[2]:
                 chronicle[category] = chronicle.get(category, 0) + n
             graves += known[3]
@@ -505,7 +508,7 @@ def _member_violations(state: GameState) -> list[Violation]:
             if kind is Removed:
                 my_removed += 1
                 continue
-            if kind is ChurchReserve and state.is_carla(seat):
+            if kind is ChurchReserve and carla:
                 continue  # solo: Carla's "3"s and "4"s on the church (SOLO-04)
             if _valid_place(loc, d, totals):
                 continue
@@ -526,7 +529,8 @@ def _member_violations(state: GameState) -> list[Violation]:
         graves += my_graves
         removed += my_removed
         if len(out) == before:
-            _remember(_sound_members, p.members, (p.members, d, tuple(mine.items()), my_graves, my_removed))
+            entry = (p.members, d, tuple(mine.items()), my_graves, my_removed, carla)
+            _remember(_sound_members, p.members, entry)
     chronicle_open, graves_open = _capacity(d, state.num_players)
     chronicle_free = 0
     category_full = False  # AMB-12 b: one full category ends the game
@@ -896,6 +900,8 @@ def chance_outcome_violations(outcomes: Sequence[tuple[Action, Fraction]]) -> li
     denominators = []
     numerators = []
     for _, p in outcomes:
+        if type(p) is not Fraction:
+            break
         n, d = p.as_integer_ratio()
         if not 0 < n <= d:
             break
@@ -906,6 +912,13 @@ def chance_outcome_violations(outcomes: Sequence[tuple[Action, Fraction]]) -> li
             common = lcm(*denominators)
             if sum(map(mul, numerators, map(floordiv, repeat(common), denominators))) == common:
                 return []
+    inexact = [
+        Violation(CHANCE, format_action(action), "an exact probability (a Fraction)", type(p).__name__)
+        for action, p in outcomes
+        if not isinstance(p, Fraction)
+    ]
+    if inexact:  # a float would pass or fail a sum by rounding: refused as such
+        return inexact
     out = []
     seen: set[Action] = set()
     for action, p in outcomes:
