@@ -106,6 +106,10 @@ FastTest = Callable[[GameState, int], list[Violation] | None]
 # Each state check of `invariants.state_violations`, in its order, with the fields it
 # reads ("p.x": field x of any player; every check reading players also reads their number,
 # which changes only with the `players` field, and then all player bits are set).
+_COINS_OF: Callable[[Supply | PlayerState], int] = attrgetter("coins")
+_GRAIN_OF: Callable[[Supply | PlayerState], int] = attrgetter("grain")
+
+
 _CHECKS: tuple[tuple[str, StateCheck, int], ...] = (
     (inv.CUBES, inv.cube_violations, _mask("rules", "supply", "green_bag", "spaces", "p.cubes")),
     (inv.COINS, inv.coin_violations, _mask("rules", "supply", "p.coins")),
@@ -728,18 +732,21 @@ class IncrementalChecker:
     def _coins_fast(self, state: GameState, changed: int) -> list[Violation] | None:
         """The coins that left the changed places arrived at the others (the last state
         had all of them)."""
-        old: Supply = self._previous[_SUPPLY_AT]  # type: ignore[assignment]
-        delta = state.supply.coins - old.coins
-        for p, q in self._changed_players(state, changed):
-            delta += q.coins - p.coins
-        return None if delta else []
+        return self._amount_fast(state, changed, _COINS_OF)
 
     def _grain_fast(self, state: GameState, changed: int) -> list[Violation] | None:
         """As `_coins_fast`, for grain."""
+        return self._amount_fast(state, changed, _GRAIN_OF)
+
+    def _amount_fast(
+        self, state: GameState, changed: int, amount: Callable[[Supply | PlayerState], int]
+    ) -> list[Violation] | None:
+        """`amount` (coins or grain) summed over the supply and the changed farmyards is
+        what it was."""
         old: Supply = self._previous[_SUPPLY_AT]  # type: ignore[assignment]
-        delta = state.supply.grain - old.grain
+        delta = amount(state.supply) - amount(old)
         for p, q in self._changed_players(state, changed):
-            delta += q.grain - p.grain
+            delta += amount(q) - amount(p)
         return None if delta else []
 
     def _goods_fast(self, state: GameState, changed: int) -> list[Violation] | None:
