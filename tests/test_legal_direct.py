@@ -500,3 +500,14 @@ def test_a_hand_built_short_board_gets_the_oracles_turn_choice() -> None:
     state = _decisions("big-box-2023", 3, range(1), Variant(), lambda s: isinstance(s.pending, ChooseTurn))[0]
     short = replace(state, spaces=state.spaces[:-1])
     assert _assert_generator_is_the_oracle(short)
+
+
+def test_a_hand_built_zero_count_on_a_space_gets_the_oracles_turn_choice() -> None:
+    """A tally built by hand with a zero count (which `Tally.of` never stores): the turn
+    choice offers no take of that colour, as the oracle (whose precondition refuses it)."""
+    state = _decisions("big-box-2023", 3, range(1), Variant(), lambda s: isinstance(s.pending, ChooseTurn))[0]
+    space = next(i for i, cubes in enumerate(state.spaces) if cubes.items)
+    spaces = list(state.spaces)
+    absent = next(c for c in Cube if spaces[space][c] == 0)
+    spaces[space] = Tally(tuple(sorted(((absent, 0), *spaces[space].items))))
+    assert _assert_generator_is_the_oracle(replace(state, spaces=tuple(spaces)))

@@ -41,7 +41,7 @@ def candidates(state: GameState, seat: int) -> list[Action]:
         if items:
             hit = memo.get(items)
             if hit is None:
-                hit = memo[items] = tuple(takes[cube] for cube, _ in items)
+                hit = memo[items] = tuple(takes[cube] for cube, n in items if n > 0)  # as the oracle
             out += hit
     if out:
         p = state.players[seat]
