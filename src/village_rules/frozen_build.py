@@ -21,7 +21,7 @@ import dataclasses
 from collections.abc import Callable
 from typing import TypeVar
 
-__all__ = ["fast_constructor", "fast_replacer", "replace_function"]
+__all__ = ["fast_constructor", "replace_function"]
 
 _T = TypeVar("_T")
 
@@ -38,22 +38,6 @@ def fast_constructor(cls: type[_T]) -> Callable[..., _T]:
 
     build.__doc__ = f"`{cls.__name__}(*values)`, built without the frozen per-field setattr."
     return build
-
-
-def fast_replacer(cls: type[_T]) -> Callable[[_T, dict[str, object]], _T | None]:
-    """A function `(obj, changes)` returning what `dataclasses.replace(obj, **changes)`
-    returns for an instance of `cls`, or None when a name in `changes` is not a
-    constructor field (the caller then asks `dataclasses.replace`, for its error)."""
-    by_names: dict[tuple[str, ...], Callable[[_T, dict[str, object]], _T] | None] = {}
-
-    def replace(obj: _T, changes: dict[str, object]) -> _T | None:
-        names = tuple(changes)
-        if names not in by_names:
-            by_names[names] = replace_function(cls, names)
-        function = by_names[names]
-        return None if function is None else function(obj, changes)
-
-    return replace
 
 
 def replace_function(cls: type[_T], names: tuple[str, ...]) -> Callable[[_T, dict[str, object]], _T] | None:

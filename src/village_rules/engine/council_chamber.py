@@ -4,11 +4,12 @@ or use a privilege of a stage one of your members has reached."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from functools import cache, lru_cache
+from functools import lru_cache
 
 from village_rules.actions import Action, CouncilAdvance, CouncilPlace, Privilege
 from village_rules.components import FARMYARD, Farmyard, OnCouncil
 from village_rules.edition import Cost, EditionData
+from village_rules.engine import shared
 from village_rules.engine.common import find_member, gain_prestige, move_member, numbers_at
 from village_rules.engine.context import Ctx
 from village_rules.engine.guards import present
@@ -55,20 +56,18 @@ def legal(state: GameState, seat: int) -> list[Action]:
             on_stage.setdefault(loc.stage, set()).add(numbers[i])
     out: list[Action] = []
     if farm and _payable(d.council_place, player):
-        out += [_place(n) for n in sorted(farm)]
+        out += [shared.council_place(n) for n in sorted(farm)]
     for stage in range(1, d.council_stages):
         here = on_stage.get(stage)
         if here and _payable(_advance_costs(d, stage), player):
-            out += [_advance(stage, n) for n in sorted(here)]
+            out += [shared.council_advance(stage, n) for n in sorted(here)]
     top = max(on_stage, default=0)
-    out += [_privilege(k) for k in range(1, top + 1) if privilege_precondition(state, seat, k, top) is None]
+    out += [
+        shared.privilege(k) for k in range(1, top + 1) if privilege_precondition(state, seat, k, top) is None
+    ]
     return out
 
 
-# One shared object per council action value, built on first use.
-_place = cache(CouncilPlace)
-_advance = cache(CouncilAdvance)
-_privilege = cache(Privilege)
 
 
 def _payable(alternatives: Sequence[Cost], player: PlayerState) -> bool:

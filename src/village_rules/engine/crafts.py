@@ -3,11 +3,10 @@ member for time, buy with cubes (grain at the stables), or the mill's coins."""
 
 from __future__ import annotations
 
-from functools import cache
-
 from village_rules.actions import Action, Buy, Mill, Produce, Train
 from village_rules.components import FARMYARD, AtCraft
 from village_rules.edition import Cost
+from village_rules.engine import shared
 from village_rules.engine.common import find_member, move_member, numbers_at, take_coins, take_good
 from village_rules.engine.context import Ctx
 from village_rules.engine.guards import present
@@ -52,24 +51,20 @@ def legal(state: GameState, seat: int) -> list[Action]:
         b = craft.building
         goods = craft.goods
         if farm_numbers:
-            out += [_train(b, n, g) for n in farm_numbers for g in goods]
+            out += [shared.train(b, n, g) for n in farm_numbers for g in goods]
             if alone:
-                out += [_train(b, n, None) for n in farm_numbers]
+                out += [shared.train(b, n, None) for n in farm_numbers]
         if goods:
             if b in trained:
-                out += [_produce(b, g) for g in goods]
+                out += [shared.produce(b, g) for g in goods]
             if can_pay(craft.purchase, player, True):
-                out += [_buy(b, g) for g in goods]
+                out += [shared.buy(b, g) for g in goods]
     if can_pay(data.mill_cost, player, True):
         out.append(_MILL)
     return out
 
 
 _MILL = Mill()
-# One shared object per crafts action value (a handful per edition), built on first use.
-_train = cache(Train)
-_produce = cache(Produce)
-_buy = cache(Buy)
 
 
 def train_alone_allowed(state: GameState) -> bool:

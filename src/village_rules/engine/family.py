@@ -17,6 +17,7 @@ from village_rules.components import (
     is_on_board,
 )
 from village_rules.edition import Cost
+from village_rules.engine import shared
 from village_rules.engine.common import find_member, move_member
 from village_rules.engine.context import Ctx
 from village_rules.engine.guards import expect, present
@@ -57,7 +58,7 @@ def legal(state: GameState, seat: int) -> list[Action]:
     allowed = _EMPLOYED if employed_only else _ON_BOARD
     calls = {(loc, numbers[i]) for i, loc in enumerate(members) if type(loc) in allowed}
     ordered = sorted(calls, key=lambda call: (_label(call[0]), call[1]))
-    out: list[Action] = [_call_home(loc, n) for loc, n in ordered]
+    out: list[Action] = [shared.call_home(loc, n) for loc, n in ordered]
     if UNBORN in members:
         out.insert(0, _BIRTH)
     return out
@@ -68,7 +69,6 @@ _ON_BOARD = frozenset({AtCraft, OnCouncil, OnChurch, Travelling})
 _EMPLOYED = frozenset({AtCraft, OnCouncil})
 """The location classes AMB-24 b lets a member be called home from."""
 _BIRTH = Birth()
-_call_home = cache(CallHome)
 _label = cache(format_location)
 """`format_location`, kept per location value (the order of the calls home)."""
 

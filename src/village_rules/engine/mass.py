@@ -5,12 +5,11 @@ and 2 prestige for the church majority."""
 from __future__ import annotations
 
 from fractions import Fraction
-from functools import cache
 
 from village_rules.actions import Action, BuyFromBag, ChurchStep, DrawMember, DrawMonk
 from village_rules.chance import proportional
 from village_rules.components import BLACK_BAG, InBlackBag, OnChurch
-from village_rules.engine import solo_mass
+from village_rules.engine import shared, solo_mass
 from village_rules.engine.common import find_member, gain_prestige, move_member, numbers_at
 from village_rules.engine.context import Ctx
 from village_rules.engine.guards import expect, present
@@ -164,13 +163,12 @@ def draw_outcomes(state: GameState) -> list[tuple[Action, Fraction]]:
                 key = (seat, numbers[index])
                 counts[key] = counts.get(key, 0) + 1
     pieces: list[tuple[Action, int]] = [(_DRAW_MONK, state.bag_monks)]
-    pieces += [(_draw_member(seat, number), n) for (seat, number), n in counts.items()]
+    pieces += [(shared.draw_member(seat, number), n) for (seat, number), n in counts.items()]
     return proportional(pieces)
 
 
 _DRAW_MONK = DrawMonk()
-_draw_member = cache(DrawMember)
-"""One shared object per drawable member (seat, number), built on first use."""
+
 
 
 def draw(state: GameState, pending: MassDraw, outcome: Action, ctx: Ctx) -> tuple[GameState, Pending | None]:

@@ -4,7 +4,8 @@ Actions, pending steps and the turn marker are frozen values, so one object per 
 be handed out again and again: building a frozen dataclass costs one Python-level
 `object.__setattr__` per field, and a playout built ~7 of these per `apply` (a seeding
 draw's five `DrawCube` outcomes, a `Skip` per action step, a `ChooseTurn`, `Turn` and
-`ChooseAction` per turn…). Each function here returns the object `Cls(*args)` would
+`ChooseAction` per turn, the crafts, council, family, travel and mass-draw actions of
+the generators…). Each function here returns the object `Cls(*args)` would
 build, equal to it in every way, kept per argument values (a few hundred in all).
 """
 
@@ -12,7 +13,21 @@ from __future__ import annotations
 
 from functools import cache
 
-from village_rules.actions import DrawCube, DrawCustomer, Pass, Skip
+from village_rules.actions import (
+    Buy,
+    CallHome,
+    CouncilAdvance,
+    CouncilPlace,
+    DrawCube,
+    DrawCustomer,
+    DrawMember,
+    Pass,
+    Privilege,
+    Produce,
+    Skip,
+    Train,
+    Travel,
+)
 from village_rules.pending import ChooseAction, ChooseTurn, MarketChoice, SeedDraw
 from village_rules.state import Turn
 
@@ -26,3 +41,14 @@ choose_action = cache(ChooseAction)
 market_choice = cache(MarketChoice)
 seed_draw = cache(SeedDraw)
 turn = cache(Turn)
+
+# the rule modules' generators (crafts, council chamber, family, travel, mass)
+train = cache(Train)
+produce = cache(Produce)
+buy = cache(Buy)
+council_place = cache(CouncilPlace)
+council_advance = cache(CouncilAdvance)
+privilege = cache(Privilege)
+call_home = cache(CallHome)
+travel = cache(Travel)
+draw_member = cache(DrawMember)

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from functools import cache, lru_cache
+from functools import lru_cache
 
 from village_rules.actions import Action, Travel
 from village_rules.components import FARMYARD, Location, Travelling
 from village_rules.edition import City, Cost, EditionData, RewardKind
+from village_rules.engine import shared
 from village_rules.engine.common import find_member, gain_prestige, move_member, numbers_at, take_coins
 from village_rules.engine.context import Ctx
 from village_rules.engine.guards import expect, present
@@ -71,20 +72,18 @@ def legal(state: GameState, seat: int) -> list[Action]:
         from_village = payable_from(village)
         starts = [(start, payable_from(start)) for start in marked_starts(state, seat)]
         for n in farm:
-            out += [_travel(village, c, n) for c in from_village]
+            out += [shared.travel(village, c, n) for c in from_village]
             for start, destinations in starts:
-                out += [_travel(start, c, n) for c in destinations]
+                out += [shared.travel(start, c, n) for c in destinations]
     for origin in member_cities(state, seat):
         numbers = numbers_at(state, seat, Travelling(origin))
         if numbers:
             destinations = payable_from(origin)
             for n in numbers:
-                out += [_travel(origin, c, n) for c in destinations]
+                out += [shared.travel(origin, c, n) for c in destinations]
     return out
 
 
-_travel = cache(Travel)
-"""One shared object per journey value, built on first use."""
 
 
 @lru_cache(maxsize=1024)
