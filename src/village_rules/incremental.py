@@ -7,9 +7,10 @@ work the transition requires.
 entries left out), but
 
 - it compares `after`'s fields (and, when the players changed, each player's fields) by
-  identity with the last state it checked: one `attrgetter` call each. States are
-  immutable and share their unchanged parts, so a field that is the same object holds the
-  same value;
+  identity with the last state it checked: one `attrgetter` call each, then one `is not`
+  per field into a bit mask (as fast in the playout loop as the tables of `is not` tuples
+  it replaced, and no cache to bound). States are immutable and share their unchanged
+  parts, so a field that is the same object holds the same value;
 - each state check names the fields it reads (`_CHECKS`); a check none of whose fields
   changed returns its last result again (a check is a pure function of what it reads);
 - a check whose fields changed, and whose last result was empty (so every unchanged part
@@ -34,8 +35,7 @@ entries left out), but
 
 Value-keyed verdict caches (per green bag, per tally pair, per step) were tried and
 dropped: their hit rate over 20 playouts was 13-57% and a miss cost more than the loop it
-saved. The per-mask tables (`_state_masks`, `_player_masks`, `_seat_lists`, `_runs`) are
-keyed by a few dozen change patterns and bounded.
+saved. The per-mask table `_runs` is keyed by a few dozen change patterns and bounded.
 
 A loop calls it on the states of one game in order (the fuzzer, `VillageMachine`, the
 benchmarks); a state given out of order is still checked exactly, only with more work.
@@ -193,42 +193,8 @@ _ALWAYS_VALID = (Unborn, Farmyard, InBlackBag)
 _NON_NEGATIVE = [name for name, _, _ in _CHECKS].index(inv.NON_NEGATIVE)
 
 
-_state_masks: dict[tuple[bool, ...], int] = {}
-"""Which state fields differ (a tuple of `is not`) -> their bits. Few patterns occur (a
-seeding draw changes the green bag, the spaces and the pending step; a cube take the
-spaces, a player and the pending step; ...), so a plain dict (bounded) answers at once."""
-_player_masks: dict[tuple[bool, ...], int] = {}
-"""As `_state_masks`, for the fields of one player."""
 _MASK_LIMIT = 4096
-
-
-def _state_mask(differs: tuple[bool, ...]) -> int:
-    """The bits of the state fields that differ (few patterns occur: kept)."""
-    mask = _state_masks.get(differs)
-    if mask is None:
-        if len(_state_masks) >= _MASK_LIMIT:
-            _state_masks.clear()
-        mask = _state_masks[differs] = sum(1 << i for i, d in enumerate(differs) if d)
-    return mask
-
-
-def _player_mask(differs: tuple[bool, ...]) -> int:
-    """The bits of the player fields that differ."""
-    mask = _player_masks.get(differs)
-    if mask is None:
-        if len(_player_masks) >= _MASK_LIMIT:
-            _player_masks.clear()
-        mask = _player_masks[differs] = sum(bit for bit, d in zip(_PLAYER_BITS, differs, strict=True) if d)
-    return mask
-
-
-_seat_lists: dict[tuple[bool, ...], tuple[int, ...]] = {}
-"""Which players are new objects (a tuple of `is not`) -> their seats."""
-
-
-def _seat_list(moved: tuple[bool, ...]) -> tuple[int, ...]:
-    seats = _seat_lists[moved] = tuple(i for i, m in enumerate(moved) if m)  # 2**5 keys at most
-    return seats
+"""The most change patterns `IncrementalChecker._runs` keeps (a few dozen occur)."""
 
 
 @lru_cache(maxsize=4096)
@@ -477,27 +443,29 @@ class IncrementalChecker:
         self._previous = last
         self._checked_before = self._checked
         self._checked = state
-        differs = tuple(map(is_not, parts, last))
-        changed = _state_masks.get(differs)
-        if changed is None:
-            changed = _state_mask(differs)
+        changed = 0
+        bit = 1
+        for i in range(len(parts)):
+            if parts[i] is not last[i]:
+                changed |= bit
+            bit <<= 1
         if changed & _PLAYERS:
             old = self._players
             if len(old) != len(players):
                 self._checked = state
                 return self._start(players)
             olds = self._player_parts
-            moved = tuple(map(is_not, players, old))
-            seats = _seat_lists.get(moved)
-            if seats is None:
-                seats = _seat_list(moved)
-            self._changed_seats = seats
-            for seat in seats:
-                mine = _player_parts(players[seat])
-                differs = tuple(map(is_not, mine, olds[seat]))
-                bits = _player_masks.get(differs)
-                changed |= _player_mask(differs) if bits is None else bits
-                olds[seat] = mine
+            moved: list[int] = []
+            for seat in range(len(players)):
+                if players[seat] is not old[seat]:
+                    moved.append(seat)
+                    mine = _player_parts(players[seat])
+                    was = olds[seat]
+                    for i in range(len(mine)):
+                        if mine[i] is not was[i]:
+                            changed |= _PLAYER_BITS[i]
+                    olds[seat] = mine
+            self._changed_seats = tuple(moved)
             self._players = players
         return changed
 
