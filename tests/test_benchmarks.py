@@ -3,6 +3,7 @@ machine and load). The python-chess side needs the `bench` extra."""
 
 from __future__ import annotations
 
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -34,7 +35,11 @@ def test_bench_vs_chess_prints_every_figure() -> None:
 
 def test_bench_checks_prints_every_figure() -> None:
     out = subprocess.run(
-        [sys.executable, str(BENCHMARKS / "bench_checks.py"), "--games", "2"],
+        [
+            sys.executable,
+            str(BENCHMARKS / "bench_checks.py"),
+            *("--games", "2", "--loop-games", "1", "--rounds", "1"),
+        ],
         capture_output=True,
         text=True,
         check=True,
@@ -45,6 +50,31 @@ def test_bench_checks_prints_every_figure() -> None:
         "cube_violations",
         "every check but the oracle",
         "the oracle",
+        "in the playout loop",
+        "+ spotting and the chance check",
+        "+ IncrementalChecker, no oracle",
+        "a ratio of 0.8 allows",
+    ):
+        assert figure in out, out
+
+
+@pytest.mark.slow
+def test_bench_compiled_checker_compares_both_checkers() -> None:
+    """The script compiles a copy of the checker with mypyc (the dev extra's) and measures
+    it against the interpreted one; each probe reports which checker it imported."""
+    if shutil.which("cc") is None and shutil.which("gcc") is None:
+        pytest.skip("no C compiler: mypyc cannot build the checker")
+    out = subprocess.run(
+        [sys.executable, str(BENCHMARKS / "bench_compiled_checker.py"), "--rounds", "1", "--games", "2"],
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=600,
+    ).stdout
+    for figure in (
+        "compiled with mypyc: invariants.py, incremental.py",
+        "median invariant-checked / bare, interpreted checker:",
+        "median invariant-checked / bare, compiled checker:",
     ):
         assert figure in out, out
 
