@@ -16,17 +16,23 @@ chance check computes the chance outcomes itself; in a playout the policy's
 `chance_outcomes` call reuses them.)
 
 Then the same in the playout loop, where the figures that decide the invariant-checked /
-bare ratio are made: a check between two engine steps costs about 1.4x what it costs
-replayed on its own (measured: the engine's work between two checks evicts the checker's
-code and data from the CPU caches). Per step, by CPU time, the median of `--rounds`
-rounds of `--loop-games` games: the bare loop; the loop with the calls a checked loop makes
-(the legal actions of the state after, which the next step reuses) but no check; plus only
-spotting what changed
-(the identity of every field, as the checker does first); plus spotting and the chance
-check (the outcomes of every chance state form a distribution); plus the whole
-`IncrementalChecker` without the oracle. The first two added rows are a floor: an exact
-checker that does not trust the engine's own account of what it changed pays at least
-for them at every step, and the ratio they leave bounds what any such checker can reach.
+bare ratio are made: a check between two engine steps costs about 1.35x what it costs
+replayed on its own (most likely the engine's work evicts the checker's code and data from
+the CPU caches: an unrelated `apply` between two replayed checks has the same effect). Per
+step, by CPU time, the median of `--rounds` rounds of `--loop-games` games:
+
+- the bare loop;
+- the loop with the calls a checked loop makes (the legal actions of the state after,
+  which the next step reuses) but no check;
+- plus only spotting what changed (the identity of every field, as the checker does first);
+- plus spotting and the chance check (the outcomes of every chance state form a
+  distribution);
+- plus the whole `IncrementalChecker` without the oracle.
+
+The spotting and chance rows are a floor: an exact checker that does not trust the
+engine's own account of what it changed pays at least for them at every step, so the
+ratio they leave bounds what any such checker can reach. The loop (`loop_per_step`) is
+also what bench_compiled_checker.py times.
 """
 
 from __future__ import annotations

@@ -30,39 +30,19 @@ PACKAGE = Path(__file__).resolve().parent.parent / "src" / "village_rules"
 COMPILED = ("invariants.py", "incremental.py")
 ERROR_CLASS = "class InvariantError(VillageError, AssertionError):"
 
-# Run in a child process: prints "bare checked" CPU µs per step of the same seeded games.
+# Run in a child process (whose `village_rules` is the one on its PYTHONPATH): prints
+# whether its checker is interpreted, then bare and checked CPU µs per step of the same
+# seeded games, timed by bench_checks.py's playout loop (its modes 0 and 4).
 PROBE = """
-import random, sys, time
-from village_rules import apply, chance_outcomes, legal_actions, new_game
-from village_rules.chance import sample
-from village_rules.incremental import IncrementalChecker
-import village_rules.incremental as m
+import sys
+sys.path.insert(0, sys.argv[3])
+import bench_checks
+import village_rules.incremental as incremental
 games, players = int(sys.argv[1]), int(sys.argv[2])
-EDITIONS = ("big-box-2023", "original-2011")
-def run(check):
-    rng = random.Random(0)
-    checker = IncrementalChecker(oracle=False)
-    steps = 0
-    start = time.process_time()
-    for g in range(games):
-        state = new_game(EDITIONS[g % 2], min(players, 4 if g % 2 else 5), g)
-        while not state.is_terminal:
-            if state.is_chance:
-                action = sample(chance_outcomes(state), rng)
-            else:
-                options = legal_actions(state)
-                action = options[rng.randrange(len(options))]
-            after = apply(state, action)
-            steps += 1
-            if check:
-                legal = None if after.is_chance or after.is_terminal else legal_actions(after)
-                found = checker.step(state, action, after, legal)
-                if found:
-                    raise AssertionError(found)
-            state = after
-    return (time.process_time() - start) * 1e6 / steps
-run(True)  # warm the caches of both sides
-print(m.__file__.endswith(".py"), run(False), run(True))
+bench_checks.loop_per_step(games, players, 4)  # warm the caches of both sides
+bare = bench_checks.loop_per_step(games, players, 0)
+checked = bench_checks.loop_per_step(games, players, 4)
+print(incremental.__file__.endswith(".py"), bare, checked)
 """
 
 
@@ -98,7 +78,7 @@ def probe(path: Path | None, games: int, players: int) -> tuple[bool, float, flo
     if path is not None:
         env["PYTHONPATH"] = str(path)
     out = subprocess.run(
-        [sys.executable, "-c", PROBE, str(games), str(players)],
+        [sys.executable, "-c", PROBE, str(games), str(players), str(Path(__file__).resolve().parent)],
         env=env,
         capture_output=True,
         text=True,
