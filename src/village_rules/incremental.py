@@ -79,7 +79,7 @@ from village_rules.pending import (
     MassBuy,
 )
 from village_rules.state import GameState, PlayerState, Supply
-from village_rules.tally import Tally
+from village_rules.tally import K, Tally
 
 _STATE_FIELDS = tuple(f.name for f in fields(GameState) if f.name != "legal_cache")
 _PLAYER_FIELDS = tuple(f.name for f in fields(PlayerState))
@@ -530,7 +530,6 @@ class IncrementalChecker:
         the end (it names no seat to decide)."""
         last = self._previous
         cubes: dict[Cube, int] = {}
-        get = cubes.get
         coins = grain = 0
         goods: dict[Good, int] | None = None
         if changed & _SUPPLY:
@@ -540,41 +539,24 @@ class IncrementalChecker:
                 return False
             coins = supply.coins - old_supply.coins
             grain = supply.grain - old_supply.grain
-            if supply.cubes is not old_supply.cubes:
-                for colour, n in old_supply.cubes.items:
-                    cubes[colour] = get(colour, 0) - n
-                for colour, n in supply.cubes.items:
-                    if n < 0:
-                        return False
-                    cubes[colour] = get(colour, 0) + n
+            if supply.cubes is not old_supply.cubes and _shift(cubes, old_supply.cubes, supply.cubes):
+                return False
             if supply.goods is not old_supply.goods:
                 goods = {}
-                for good, n in old_supply.goods.items:
-                    goods[good] = goods.get(good, 0) - n
-                for good, n in supply.goods.items:
-                    if n < 0:
-                        return False
-                    goods[good] = goods.get(good, 0) + n
+                if _shift(goods, old_supply.goods, supply.goods):
+                    return False
         if changed & _BAG:
             bag: Tally[Cube] = last[_BAG_AT]  # type: ignore[assignment]
-            for colour, n in bag.items:
-                cubes[colour] = get(colour, 0) - n
-            for colour, n in state.green_bag.items:
-                if n < 0:
-                    return False
-                cubes[colour] = get(colour, 0) + n
+            if _shift(cubes, bag, state.green_bag):
+                return False
         if changed & _SPACES:
             spaces = state.spaces
             olds: tuple[Tally[Cube], ...] = last[_SPACES_AT]  # type: ignore[assignment]
             if len(spaces) != _N_SPACES or len(olds) != _N_SPACES:
                 return False
             for old, new in compress(zip(olds, spaces, strict=True), map(is_not, olds, spaces)):
-                for colour, n in old.items:
-                    cubes[colour] = get(colour, 0) - n
-                for colour, n in new.items:
-                    if n < 0:
-                        return False
-                    cubes[colour] = get(colour, 0) + n
+                if _shift(cubes, old, new):
+                    return False
         if changed & _PLAYERS:
             before: tuple[PlayerState, ...] = last[_PLAYERS_AT]  # type: ignore[assignment]
             players = state.players
@@ -588,22 +570,13 @@ class IncrementalChecker:
                     return False
                 coins += q.coins - p.coins
                 grain += q.grain - p.grain
-                if q.cubes is not p.cubes:
-                    for colour, n in p.cubes.items:
-                        cubes[colour] = get(colour, 0) - n
-                    for colour, n in q.cubes.items:
-                        if n < 0:
-                            return False
-                        cubes[colour] = get(colour, 0) + n
+                if q.cubes is not p.cubes and _shift(cubes, p.cubes, q.cubes):
+                    return False
                 if q.goods is not p.goods:
                     if goods is None:
                         goods = {}
-                    for good, n in p.goods.items:
-                        goods[good] = goods.get(good, 0) - n
-                    for good, n in q.goods.items:
-                        if n < 0:
-                            return False
-                        goods[good] = goods.get(good, 0) + n
+                    if _shift(goods, p.goods, q.goods):
+                        return False
         if coins or grain or any(cubes.values()) or (goods is not None and any(goods.values())):
             return False
         if changed & _MONKS:
@@ -671,15 +644,9 @@ class IncrementalChecker:
             self._scan = None
             return None
         total: dict[Cube, int] = {}
-        get = total.get
         negative = False
         for old, new in pairs:
-            for colour, n in old.items:
-                total[colour] = get(colour, 0) - n
-            for colour, n in new.items:
-                if n < 0:
-                    negative = True
-                total[colour] = get(colour, 0) + n
+            negative = _shift(total, old, new) or negative
         found = self._scan = (not any(total.values()), negative)
         return found
 
@@ -723,14 +690,9 @@ class IncrementalChecker:
         pairs = [(p.goods, q.goods) for p, q in self._changed_players(state, changed)]
         pairs.append((old.goods, state.supply.goods))
         delta: dict[Good, int] = {}
-        get = delta.get
         for before, now in pairs:
-            if before is now:
-                continue
-            for key, n in before.items:
-                delta[key] = get(key, 0) - n
-            for key, n in now.items:
-                delta[key] = get(key, 0) + n
+            if before is not now:
+                _shift(delta, before, now)  # (a negative count is the non-negative check's)
         return None if any(delta.values()) else []
 
     def _lifetime_fast(self, state: GameState, changed: int) -> list[Violation] | None:
@@ -864,6 +826,21 @@ _UNSCANNED = object()
 _NOTHING: list[Violation] = []
 """A shared empty result (results are only ever read, never extended in place)."""
 """`IncrementalChecker._scan` before `_cube_scan` ran for the state being checked."""
+
+
+def _shift(delta: dict[K, int], old: Tally[K], new: Tally[K]) -> bool:
+    """Per key, take `old`'s counts out of `delta` and put `new`'s in (so over the tallies
+    that changed, `delta` ends all zero when every piece that left one arrived at another);
+    True when `new` has a negative count. The one loop of every conservation sound-test."""
+    get = delta.get
+    for key, n in old.items:
+        delta[key] = get(key, 0) - n
+    negative = False
+    for key, n in new.items:
+        if n < 0:
+            negative = True
+        delta[key] = get(key, 0) + n
+    return negative
 
 
 def _members_kept(before: tuple[Location, ...], after: tuple[Location, ...]) -> bool:
