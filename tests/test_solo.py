@@ -88,6 +88,17 @@ def with_carla_cube(state: GameState, cube: Cube) -> GameState:
     return replace(state, carla=replace(state.carla, last_cube=cube))
 
 
+def carla_next_takes_pink(state: GameState) -> GameState:
+    """Carla's board at its first space with her last cube pink (one from the supply) and
+    the quill face up as her fate: her next take is a pink cube (the scenarios that make
+    her take one from a chosen space)."""
+    assert state.carla is not None
+    state = replace(
+        state, carla=replace(state.carla, space=0, last_cube=Cube.PINK, fate=(FateTile.QUILL, *(None,) * 5))
+    )
+    return with_carla_cube(state, Cube.PINK)
+
+
 def move(state: GameState, seat: int, number: int, frm: object, to: object) -> GameState:
     p = state.players[seat]
     members = list(p.members)
@@ -344,11 +355,7 @@ def test_solo14_a_quill_kills_into_the_category_of_the_cube_space(
 def test_solo14_a_face_up_quill_passed_again_kills_again() -> None:
     """SOLO-14: a face up quill passed again kills again."""
     state = put_cubes(solo(), S.TRAVEL, {Cube.PINK: 2})
-    assert state.carla is not None
-    state = replace(
-        state, carla=replace(state.carla, space=0, last_cube=Cube.PINK, fate=(FateTile.QUILL, *(None,) * 5))
-    )
-    state = with_carla_cube(state, Cube.PINK)
+    state = carla_next_takes_pink(state)
     state = run(state, "take travel pink")  # AMB-37 a: no chance event, a death
     assert state.players[CARLA].members.count(InChronicle(Category.TRAVEL)) == 1
 
@@ -359,11 +366,7 @@ def test_solo14_no_free_chronicle_space_goes_to_the_graveyard() -> None:
     open_travel = state.rules.data.chronicle_open(Category.TRAVEL, 2)
     for _ in range(open_travel):
         state = move(state, PLAYER, 1, FARMYARD, InChronicle(Category.TRAVEL))
-    assert state.carla is not None
-    state = replace(
-        state, carla=replace(state.carla, space=0, last_cube=Cube.PINK, fate=(FateTile.QUILL, *(None,) * 5))
-    )
-    state = with_carla_cube(state, Cube.PINK)
+    state = carla_next_takes_pink(state)
     trace: list[str] = []
     state = run(state, "take travel pink", trace=trace)
     assert "DEATH-04" in trace and state.players[CARLA].members.count(GRAVEYARD) == 1
@@ -425,11 +428,7 @@ def carla_without_ones_and_twos() -> GameState:
 
 def _quill_on(base: GameState, space: ActionSpace) -> tuple[GameState, list[str]]:
     state = put_cubes(base, space, {Cube.PINK: 2})
-    assert state.carla is not None
-    state = replace(
-        state, carla=replace(state.carla, space=0, last_cube=Cube.PINK, fate=(FateTile.QUILL, *(None,) * 5))
-    )
-    state = with_carla_cube(state, Cube.PINK)
+    state = carla_next_takes_pink(state)
     trace: list[str] = []
     state = run(state, f"take {space.value} pink", trace=trace)
     return state, trace
@@ -580,11 +579,7 @@ def test_solo28_the_game_ends_as_usual_without_final_actions_for_carla() -> None
     assert base.graveyard_free() == 1
     state = put_cubes(base, S.MARKET, {Cube.PINK: 2})
     state = put_cubes(state, S.TRAVEL, {Cube.ORANGE: 2})
-    assert state.carla is not None
-    state = replace(
-        state, carla=replace(state.carla, space=0, last_cube=Cube.PINK, fate=(FateTile.QUILL, *(None,) * 5))
-    )
-    state = with_carla_cube(state, Cube.PINK)
+    state = carla_next_takes_pink(state)
     trace: list[str] = []
     state = apply(state, TakeCube(S.MARKET, Cube.PINK), trace=trace)
     while not (isinstance(state.pending, ChooseTurn) and not state.is_chance):

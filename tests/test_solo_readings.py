@@ -9,7 +9,11 @@ from __future__ import annotations
 from dataclasses import replace
 
 import pytest
-from test_solo_review import finish_turn, last_grave_for_the_player
+from test_solo_review import (
+    before_the_players_death_in_carlas_market_day,
+    finish_turn,
+    one_time_from_the_last_grave,
+)
 
 from village_rules import apply, chance_outcomes, legal_actions
 from village_rules.actions import Pass, RevealFate, Serve, Skip, TakeCube
@@ -358,9 +362,7 @@ def player_ends_the_game(letter: str) -> tuple[GameState, list[str]]:
     plague cube, which is on the church (SOLO-11). Played to the next choice or the mass."""
     state = put_cubes(solo({"AMB-41": letter}), S.TRAVEL, {Cube.PLAGUE: 1})
     state = put_cubes(state, S.CHURCH, {Cube.PLAGUE: 1})
-    state = last_grave_for_the_player(state)
-    length = state.rules.data.lifetime_track_length
-    state = state.with_player(PLAYER, replace(state.players[PLAYER], lifetime=length - 1))
+    state = one_time_from_the_last_grave(state)
     trace: list[str] = []
     state = take(state, S.TRAVEL, Cube.PLAGUE, trace)
     return finish_turn(state, trace), trace
@@ -393,9 +395,7 @@ def owed_choice_after_the_end(letter: str = "a") -> GameState:
     left on the board; the travel space offers brown and orange, SOLO-12): reached under a."""
     state = put_cubes(solo({"AMB-41": letter}), S.TRAVEL, {Cube.PLAGUE: 1, Cube.BROWN: 1, Cube.ORANGE: 1})
     state = state.with_space(S.GRAIN_HARVEST, state.space(S.GRAIN_HARVEST).remove(Cube.PLAGUE))
-    state = last_grave_for_the_player(state)
-    length = state.rules.data.lifetime_track_length
-    state = state.with_player(PLAYER, replace(state.players[PLAYER], lifetime=length - 1))
+    state = one_time_from_the_last_grave(state)
     state = take(state, S.TRAVEL, Cube.PLAGUE, [])
     while not isinstance(state.pending, ChooseCarlaCube):
         options = legal_actions(state)
@@ -509,14 +509,7 @@ def test_end04_amb41_her_take_after_the_players_final_action_under_both(letter: 
     """AMB-41 b drops only the take owed when the player's action ends the game: after the
     final action END-04 gives him (his death in Carla's market day), she takes her cube
     under either reading (SOLO-10 … SOLO-13)."""
-    state = put_cubes(solo({"AMB-41": letter}), S.CRAFTS, {Cube.GREEN: 1})
-    state = put_cubes(state, S.MARKET, {Cube.GREEN: 1})
-    state = put_cubes(state, S.TRAVEL, {Cube.PINK: 1})
-    state = arrange_market(state, [5, 2, 8], [1, 3, 4, 6, 7])
-    state = give(state, PLAYER, grain=3)
-    state = last_grave_for_the_player(state)
-    length = state.rules.data.lifetime_track_length
-    state = state.with_player(PLAYER, replace(state.players[PLAYER], lifetime=length - 1))
+    state = before_the_players_death_in_carlas_market_day(solo({"AMB-41": letter}))
     trace: list[str] = []
     state = take(state, S.CRAFTS, Cube.GREEN, trace)
     state = apply(state, Serve(2), trace=trace)  # the later-sale cost: his death, END-01

@@ -12,7 +12,7 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
-from test_solo import BB, S, carla_without_ones_and_twos, move, run, set_board, solo, with_carla_cube
+from test_solo import BB, S, carla_next_takes_pink, carla_without_ones_and_twos, move, run, set_board, solo
 
 from village_rules import apply, chance_outcomes, legal_actions
 from village_rules.actions import Pass, Serve, TakeCube, Well
@@ -32,7 +32,6 @@ from village_rules.loader import load_edition
 from village_rules.pending import ChooseTurn, MarketChoice
 from village_rules.scenario import arrange_market, give, put_cubes
 from village_rules.serialization import from_json, to_json
-from village_rules.solo_data import FateTile
 from village_rules.state import GameState
 
 
@@ -45,6 +44,28 @@ def last_grave_for_the_player(state: GameState) -> GameState:
     while state.graveyard_free() > 1:
         state = move(state, CARLA, 1, FARMYARD, GRAVEYARD)
     assert state.players[PLAYER].members.count(FARMYARD) >= 1
+    return state
+
+
+def one_time_from_the_last_grave(state: GameState) -> GameState:
+    """`last_grave_for_the_player`, and the player's life-time token one space short of
+    the track's end: the next time the player spends kills a member into the last grave."""
+    state = last_grave_for_the_player(state)
+    length = state.rules.data.lifetime_track_length
+    return state.with_player(PLAYER, replace(state.players[PLAYER], lifetime=length - 1))
+
+
+def before_the_players_death_in_carlas_market_day(state: GameState) -> GameState:
+    """`state` (a solo game) arranged so that the player's cube take from the crafts lets
+    Carla trigger the market day, where the player's sale (`Serve(2)`) costs the time that
+    kills his member into the last grave: the end triggered by another player than the
+    market day's (END-04)."""
+    state = put_cubes(state, S.CRAFTS, {Cube.GREEN: 1})
+    state = put_cubes(state, S.MARKET, {Cube.GREEN: 1})
+    state = put_cubes(state, S.TRAVEL, {Cube.PINK: 1})
+    state = arrange_market(state, [5, 2, 8], [1, 3, 4, 6, 7])
+    state = give(state, PLAYER, grain=3)
+    state = one_time_from_the_last_grave(state)
     return state
 
 
@@ -65,14 +86,7 @@ def test_end04_the_players_death_in_carlas_market_day_leaves_the_player_a_final_
     player's member dies into the last grave during Carla's market day, so the end was
     triggered by another player than the market day's: every player gets one final
     action, and Carla takes none (SOLO-28): the player takes one."""
-    state = put_cubes(solo(), S.CRAFTS, {Cube.GREEN: 1})
-    state = put_cubes(state, S.MARKET, {Cube.GREEN: 1})
-    state = put_cubes(state, S.TRAVEL, {Cube.PINK: 1})
-    state = arrange_market(state, [5, 2, 8], [1, 3, 4, 6, 7])
-    state = give(state, PLAYER, grain=3)
-    state = last_grave_for_the_player(state)
-    length = state.rules.data.lifetime_track_length
-    state = state.with_player(PLAYER, replace(state.players[PLAYER], lifetime=length - 1))
+    state = before_the_players_death_in_carlas_market_day(solo())
     trace: list[str] = []
     state = run(state, "take crafts green", trace=trace)
     assert state.market_day is not None and state.market_day.trigger == CARLA
@@ -93,9 +107,7 @@ def test_end02_the_players_death_in_the_own_market_day_ends_the_turns() -> None:
     state = put_cubes(state, S.FAMILY, {Cube.PINK: 1})
     state = arrange_market(state, [5, 2, 8], [1, 3, 4, 6, 7])
     state = give(state, PLAYER, grain=5)
-    state = last_grave_for_the_player(state)
-    length = state.rules.data.lifetime_track_length
-    state = state.with_player(PLAYER, replace(state.players[PLAYER], lifetime=length - 1))
+    state = one_time_from_the_last_grave(state)
     trace: list[str] = []
     state = run(state, "take market green", "serve 2", trace=trace)  # free first sale
     state = apply(state, Serve(8), trace=trace)  # a later sale: 1 time passes the quill
@@ -119,11 +131,7 @@ def test_end02_carlas_death_outside_a_market_day_gives_the_player_a_final_action
             FARMYARD
         ) else move(base, CARLA, 2, FARMYARD, GRAVEYARD)
     state = put_cubes(base, S.COUNCIL_CHAMBER, {Cube.PINK: 2})
-    assert state.carla is not None
-    state = replace(
-        state, carla=replace(state.carla, space=0, last_cube=Cube.PINK, fate=(FateTile.QUILL, *(None,) * 5))
-    )
-    state = with_carla_cube(state, Cube.PINK)
+    state = carla_next_takes_pink(state)
     trace: list[str] = []
     state = apply(state, TakeCube(S.COUNCIL_CHAMBER, Cube.PINK), trace=trace)
     state = finish_turn(state, trace)
@@ -164,9 +172,7 @@ def test_amb41_carlas_owed_cube_comes_before_the_end_the_player_triggered() -> N
     begins (END-02: the player has no final action)."""
     state = put_cubes(solo(), S.TRAVEL, {Cube.PLAGUE: 1})
     state = put_cubes(state, S.CHURCH, {Cube.PLAGUE: 1})
-    state = last_grave_for_the_player(state)
-    length = state.rules.data.lifetime_track_length
-    state = state.with_player(PLAYER, replace(state.players[PLAYER], lifetime=length - 1))
+    state = one_time_from_the_last_grave(state)
     trace: list[str] = []
     state = run(state, "take travel plague", trace=trace)
     state = finish_turn(state, trace)
@@ -189,11 +195,7 @@ def test_amb38_the_church_reaction_before_the_death_with_one_member_left_on_the_
     assert base.players[CARLA].members.count(CHURCH_RESERVE) == 1
     state = put_cubes(base, S.CHURCH, {Cube.PINK: 2})
     state = put_cubes(state, S.TRAVEL, {Cube.ORANGE: 1})
-    assert state.carla is not None
-    state = replace(
-        state, carla=replace(state.carla, space=0, last_cube=Cube.PINK, fate=(FateTile.QUILL, *(None,) * 5))
-    )
-    state = with_carla_cube(state, Cube.PINK)
+    state = carla_next_takes_pink(state)
     trace: list[str] = []
     state = run(state, "take church pink", trace=trace)
     assert trace.index("SOLO-20") < trace.index("SOLO-24") and "SOLO-21" not in trace
