@@ -170,14 +170,25 @@ def loop_rows(games: int, players: int, rounds: int) -> list[float]:
     return [statistics.median(c) for c in costs]
 
 
+def positive_int(text: str) -> int:
+    """An argparse type: a whole number from 1 (else argparse's usage error, no traceback)."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be 1 or more, not {value}")
+    return value
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
-    parser.add_argument("--games", type=int, default=20)
-    parser.add_argument("--players", type=int, default=4)
-    parser.add_argument("--loop-games", type=int, default=20, help="games per round in the loop")
-    parser.add_argument("--rounds", type=int, default=3, help="rounds of the loop figures")
+    parser.add_argument("--games", type=positive_int, default=20)
+    parser.add_argument("--players", type=int, choices=range(2, 6), default=4)
+    parser.add_argument("--loop-games", type=positive_int, default=20, help="games per round in the loop")
+    parser.add_argument("--rounds", type=positive_int, default=3, help="rounds of the loop figures")
     args = parser.parse_args()
     load = os.getloadavg()
     print(f"load average before: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f} on {os.cpu_count()} cores")

@@ -26,6 +26,8 @@ import sys
 import tempfile
 from pathlib import Path
 
+from bench_checks import positive_int  # (this script's folder is on sys.path)
+
 PACKAGE = Path(__file__).resolve().parent.parent / "src" / "village_rules"
 COMPILED = ("invariants.py", "incremental.py")
 ERROR_CLASS = "class InvariantError(VillageError, AssertionError):"
@@ -91,9 +93,9 @@ def main() -> int:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
-    parser.add_argument("--rounds", type=int, default=3)
-    parser.add_argument("--games", type=int, default=20)
-    parser.add_argument("--players", type=int, default=4)
+    parser.add_argument("--rounds", type=positive_int, default=3)
+    parser.add_argument("--games", type=positive_int, default=20)
+    parser.add_argument("--players", type=int, choices=range(2, 6), default=4)
     args = parser.parse_args()
     load = os.getloadavg()
     print(f"load average before: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f} on {os.cpu_count()} cores")

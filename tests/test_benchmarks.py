@@ -100,3 +100,27 @@ def test_bench_paired_prints_every_figure() -> None:
     ).stdout
     for figure in ("median other:", "median  this:", "this / other (bare):", "load average after:"):
         assert figure in out, out
+
+
+@pytest.mark.parametrize(
+    ("script", "args", "message"),
+    [
+        ("bench_checks.py", ["--rounds", "0"], "argument --rounds: must be 1 or more, not 0"),
+        ("bench_checks.py", ["--loop-games", "x"], "argument --loop-games: 'x' is not a whole number"),
+        ("bench_checks.py", ["--players", "7"], "argument --players: invalid choice: 7"),
+        ("bench_compiled_checker.py", ["--games", "0"], "argument --games: must be 1 or more, not 0"),
+    ],
+)
+def test_a_bad_count_is_a_usage_error_before_any_work(script: str, args: list[str], message: str) -> None:
+    """A count the loop cannot use is refused by name (exit 2, argparse's usage line), not a
+    traceback from the median of no rounds, and before anything is timed or compiled."""
+    done = subprocess.run(
+        [sys.executable, str(BENCHMARKS / script), *args],
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=120,
+    )
+    assert done.returncode == 2, done
+    assert message in done.stderr and "Traceback" not in done.stderr, done.stderr
+    assert done.stdout == "", done.stdout
