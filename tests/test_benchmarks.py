@@ -3,10 +3,13 @@ machine and load). The python-chess side needs the `bench` extra."""
 
 from __future__ import annotations
 
+import importlib
+import re
 import shutil
 import subprocess
 import sys
 from pathlib import Path
+from types import ModuleType
 
 import pytest
 
@@ -77,6 +80,129 @@ def test_bench_compiled_checker_compares_both_checkers() -> None:
         "median invariant-checked / bare, compiled checker:",
     ):
         assert figure in out, out
+
+
+@pytest.mark.slow
+def test_bench_compiled_checker_with_the_engine_plays_the_same_games() -> None:
+    """`--with-engine` compiles the engine as well; the compiled copy must play the very
+    games the interpreted package plays, else it is refused before any figure."""
+    if shutil.which("cc") is None and shutil.which("gcc") is None:
+        pytest.skip("no C compiler: mypyc cannot build the copy")
+    out = subprocess.run(
+        [
+            sys.executable,
+            str(BENCHMARKS / "bench_compiled_checker.py"),
+            "--rounds",
+            "1",
+            "--games",
+            "2",
+            "--with-engine",
+        ],
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=900,
+    ).stdout
+    for figure in (
+        "compiled with mypyc: invariants.py, incremental.py, bounds.py",
+        "both played the same 2 seeded games in every round",
+        "median invariant-checked / bare, interpreted checker:",
+        "median invariant-checked / bare, compiled checker and engine:",
+    ):
+        assert figure in out, out
+
+
+def _compiled_bench(monkeypatch: pytest.MonkeyPatch) -> ModuleType:
+    monkeypatch.syspath_prepend(str(BENCHMARKS))
+    return importlib.import_module("bench_compiled_checker")
+
+
+def test_the_compile_patches_apply_to_this_tree(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every adaptation the compiled copy needs still finds its text in this tree's
+    sources (an edit that moves one away fails here, not as a build that is silently
+    unpatched), and the adapted modules are valid Python without a slotted dataclass."""
+    bench = _compiled_bench(monkeypatch)
+    package = tmp_path / "village_rules"
+    shutil.copytree(bench.PACKAGE, package)
+    bench._patch(package, bench.PATCHES + bench.ENGINE_PATCHES)
+    for name, _, replacement, _ in bench.PATCHES + bench.ENGINE_PATCHES:
+        assert replacement in (package / name).read_text(encoding="utf-8"), name
+    modules = bench._sources(package, bench.COMPILED + bench.ENGINE)
+    assert len(modules) > len(bench.COMPILED + bench.ENGINE)  # the engine/*.py pattern matched
+    for path in modules:
+        source = bench.SLOTS.sub("", path.read_text(encoding="utf-8"))
+        assert re.search(r"@dataclass\([^)]*slots=True", source) is None, path
+        compile(source, str(path), "exec")
+
+
+def test_a_patch_whose_text_is_gone_is_refused_by_name(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    bench = _compiled_bench(monkeypatch)
+    (tmp_path / "tally.py").write_text("class Tally:\n    pass\n", encoding="utf-8")
+    with pytest.raises(SystemExit, match=r"tally\.py: .* not found: update this script"):
+        bench._patch(tmp_path, bench.ENGINE_PATCHES[:1])
+
+
+@pytest.mark.parametrize(
+    ("reported", "message"),
+    [
+        ((False, False, "other"), "the compiled package played other games than the interpreted one"),
+        ((False, True, "same"), "the compiled run imported another package than"),  # engine interpreted
+        ((True, False, "same"), "the compiled run imported another package than"),  # checker interpreted
+    ],
+)
+def test_a_compiled_copy_is_timed_only_when_it_is_what_it_claims(
+    reported: tuple[bool, bool, str],
+    message: str,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """With the build and the probes replaced: a compiled copy that plays other games, or
+    whose probe imported an interpreted checker or engine, is refused instead of timed."""
+    bench = _compiled_bench(monkeypatch)
+
+    def probe(path: Path | None, games: int, players: int) -> tuple[bool, bool, str, float, float]:
+        if path is None:
+            return True, True, "same", 18.0, 30.0
+        return (*reported, 15.0, 20.0)
+
+    monkeypatch.setattr(bench, "compile_copy", lambda target, with_engine=False: tmp_path)
+    monkeypatch.setattr(bench, "probe", probe)
+    monkeypatch.setattr(sys, "argv", ["bench_compiled_checker.py", "--rounds", "1", "--with-engine"])
+    with pytest.raises(SystemExit, match=message):
+        bench.main()
+    assert "median invariant-checked" not in capsys.readouterr().out
+
+
+def test_a_probe_that_fails_is_reported_with_its_error(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A copy that cannot even be imported ends the run with the probe's own error text
+    (a usage-level message), not a CalledProcessError traceback of this script."""
+    bench = _compiled_bench(monkeypatch)
+    (tmp_path / "village_rules").mkdir()
+    (tmp_path / "village_rules" / "__init__.py").write_text("raise ImportError('broken copy')\n")
+    with pytest.raises(SystemExit, match=r"(?s)the probe of .* failed \(exit 1\):.*broken copy"):
+        bench.probe(tmp_path, 1, 2)
+
+
+def test_a_compiled_copy_that_plays_the_same_games_is_timed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    bench = _compiled_bench(monkeypatch)
+
+    def probe(path: Path | None, games: int, players: int) -> tuple[bool, bool, str, float, float]:
+        return (True, True, "d" * 64, 18.0, 30.0) if path is None else (False, False, "d" * 64, 15.0, 18.0)
+
+    monkeypatch.setattr(bench, "compile_copy", lambda target, with_engine=False: tmp_path)
+    monkeypatch.setattr(bench, "probe", probe)
+    monkeypatch.setattr(sys, "argv", ["bench_compiled_checker.py", "--rounds", "1", "--with-engine"])
+    assert bench.main() == 0
+    out = capsys.readouterr().out
+    assert "median invariant-checked / bare, interpreted checker: 0.60" in out, out
+    assert "median invariant-checked / bare, compiled checker and engine: 0.83" in out, out
 
 
 def test_bench_paired_prints_every_figure() -> None:
