@@ -62,52 +62,33 @@ def test_bench_checks_prints_every_figure() -> None:
 
 
 @pytest.mark.slow
-def test_bench_compiled_checker_compares_both_checkers() -> None:
-    """The script compiles a copy of the checker with mypyc (the dev extra's) and measures
-    it against the interpreted one; each probe reports which checker it imported."""
-    if shutil.which("cc") is None and shutil.which("gcc") is None:
-        pytest.skip("no C compiler: mypyc cannot build the checker")
-    out = subprocess.run(
-        [sys.executable, str(BENCHMARKS / "bench_compiled_checker.py"), "--rounds", "1", "--games", "2"],
-        capture_output=True,
-        text=True,
-        check=True,
-        timeout=600,
-    ).stdout
-    for figure in (
-        "compiled with mypyc: invariants.py, incremental.py",
-        "median invariant-checked / bare, interpreted checker:",
-        "median invariant-checked / bare, compiled checker:",
-    ):
-        assert figure in out, out
-
-
-@pytest.mark.slow
-def test_bench_compiled_checker_with_the_engine_plays_the_same_games() -> None:
-    """`--with-engine` compiles the engine as well; the compiled copy must play the very
-    games the interpreted package plays, else it is refused before any figure."""
+@pytest.mark.parametrize(
+    ("options", "figures"),
+    [
+        ([], ("compiled with mypyc: invariants.py, incremental.py (the engine", "compiled checker:")),
+        (["--with-engine"], ("incremental.py, bounds.py", "compiled checker and engine:")),
+    ],
+)
+def test_bench_compiled_checker_compares_the_compiled_copy(
+    options: list[str], figures: tuple[str, ...]
+) -> None:
+    """The script compiles a copy of the checker (with `--with-engine`, of the engine too)
+    with mypyc (the dev extra's) and measures it against the interpreted package; each
+    probe reports what it imported and the copy must play the very same games."""
     if shutil.which("cc") is None and shutil.which("gcc") is None:
         pytest.skip("no C compiler: mypyc cannot build the copy")
+    script = str(BENCHMARKS / "bench_compiled_checker.py")
     out = subprocess.run(
-        [
-            sys.executable,
-            str(BENCHMARKS / "bench_compiled_checker.py"),
-            "--rounds",
-            "1",
-            "--games",
-            "2",
-            "--with-engine",
-        ],
+        [sys.executable, script, "--rounds", "1", "--games", "2", *options],
         capture_output=True,
         text=True,
         check=True,
         timeout=900,
     ).stdout
     for figure in (
-        "compiled with mypyc: invariants.py, incremental.py, bounds.py",
+        *figures,
         "both played the same 2 seeded games in every round",
         "median invariant-checked / bare, interpreted checker:",
-        "median invariant-checked / bare, compiled checker and engine:",
     ):
         assert figure in out, out
 
