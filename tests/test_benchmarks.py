@@ -8,6 +8,7 @@ import re
 import shutil
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from types import ModuleType
 
@@ -98,6 +99,17 @@ def _compiled_bench(monkeypatch: pytest.MonkeyPatch) -> ModuleType:
     return importlib.import_module("bench_compiled_checker")
 
 
+Probe = Callable[[Path | None, int, int], tuple[bool, bool, str, float, float]]
+
+
+def _with_probes(bench: ModuleType, probe: Probe, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`bench.main()` will run `--rounds 1 --with-engine` with no build and `probe` for
+    the probes (its path None for the interpreted package)."""
+    monkeypatch.setattr(bench, "compile_copy", lambda target, with_engine=False: tmp_path)
+    monkeypatch.setattr(bench, "probe", probe)
+    monkeypatch.setattr(sys, "argv", ["bench_compiled_checker.py", "--rounds", "1", "--with-engine"])
+
+
 def test_the_compile_patches_apply_to_this_tree(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Every adaptation the compiled copy needs still finds its text in this tree's
     sources (an edit that moves one away fails here, not as a build that is silently
@@ -107,7 +119,9 @@ def test_the_compile_patches_apply_to_this_tree(tmp_path: Path, monkeypatch: pyt
     shutil.copytree(bench.PACKAGE, package)
     bench._patch(package, bench.PATCHES + bench.ENGINE_PATCHES)
     for name, _, replacement, _ in bench.PATCHES + bench.ENGINE_PATCHES:
-        assert replacement in (package / name).read_text(encoding="utf-8"), name
+        patched = (package / name).read_text(encoding="utf-8")
+        assert replacement in patched, name
+        assert patched != (bench.PACKAGE / name).read_text(encoding="utf-8"), name
     modules = bench._sources(package, bench.COMPILED + bench.ENGINE)
     assert len(modules) > len(bench.COMPILED + bench.ENGINE)  # the engine/*.py pattern matched
     for path in modules:
@@ -149,9 +163,7 @@ def test_a_compiled_copy_is_timed_only_when_it_is_what_it_claims(
             return True, True, "same", 18.0, 30.0
         return (*reported, 15.0, 20.0)
 
-    monkeypatch.setattr(bench, "compile_copy", lambda target, with_engine=False: tmp_path)
-    monkeypatch.setattr(bench, "probe", probe)
-    monkeypatch.setattr(sys, "argv", ["bench_compiled_checker.py", "--rounds", "1", "--with-engine"])
+    _with_probes(bench, probe, tmp_path, monkeypatch)
     with pytest.raises(SystemExit, match=message):
         bench.main()
     assert "median invariant-checked" not in capsys.readouterr().out
@@ -177,9 +189,7 @@ def test_a_compiled_copy_that_plays_the_same_games_is_timed(
     def probe(path: Path | None, games: int, players: int) -> tuple[bool, bool, str, float, float]:
         return (True, True, "d" * 64, 18.0, 30.0) if path is None else (False, False, "d" * 64, 15.0, 18.0)
 
-    monkeypatch.setattr(bench, "compile_copy", lambda target, with_engine=False: tmp_path)
-    monkeypatch.setattr(bench, "probe", probe)
-    monkeypatch.setattr(sys, "argv", ["bench_compiled_checker.py", "--rounds", "1", "--with-engine"])
+    _with_probes(bench, probe, tmp_path, monkeypatch)
     assert bench.main() == 0
     out = capsys.readouterr().out
     assert "median invariant-checked / bare, interpreted checker: 0.60" in out, out
