@@ -46,11 +46,11 @@ import time
 from collections.abc import Callable
 
 from village_rules import apply, chance_outcomes, legal_actions, new_game
-from village_rules import invariants as inv
-from village_rules.actions import Action
-from village_rules.chance import sample
-from village_rules.incremental import IncrementalChecker
-from village_rules.state import GameState
+from village_rules.checks import invariants as inv
+from village_rules.checks.incremental import IncrementalChecker
+from village_rules.model.actions import Action
+from village_rules.model.chance import sample
+from village_rules.model.state import GameState
 
 EDITIONS = ("big-box-2023", "original-2011")
 Step = tuple[GameState, Action, GameState, list[Action] | None]

@@ -41,19 +41,19 @@ from pathlib import Path
 from bench_checks import positive_int  # (this script's folder is on sys.path)
 
 PACKAGE = Path(__file__).resolve().parent.parent / "src" / "village_rules"
-COMPILED = ("invariants.py", "incremental.py")
+COMPILED = ("checks/invariants.py", "checks/incremental.py")
 ENGINE = (
-    "bounds.py",
-    "carla_board.py",
-    "chance.py",
-    "components.py",
-    "pending.py",
-    "play.py",
-    "rules.py",
-    "scoring.py",
-    "state.py",
-    "state_checks.py",
-    "tally.py",
+    "adapters/bounds.py",
+    "model/carla_board.py",
+    "model/chance.py",
+    "data/components.py",
+    "model/pending.py",
+    "drivers/play.py",
+    "rules/variant.py",
+    "engine/scoring.py",
+    "model/state.py",
+    "checks/state_checks.py",
+    "data/tally.py",
     "engine/*.py",
 )
 """The engine modules `--with-engine` compiles (paths in the package; `*` as in a glob)."""
@@ -66,7 +66,7 @@ occurrence is replaced."""
 
 PATCHES: tuple[Patch, ...] = (
     (
-        "invariants.py",
+        "checks/invariants.py",
         "class InvariantError(VillageError, AssertionError):",
         _NON_NATIVE + "class InvariantError(VillageError, AssertionError):",
         "mypyc's native classes cannot derive from AssertionError",
@@ -74,25 +74,25 @@ PATCHES: tuple[Patch, ...] = (
 )
 ENGINE_PATCHES: tuple[Patch, ...] = (
     (
-        "tally.py",
+        "data/tally.py",
         "@dataclass(frozen=True, slots=True)\nclass Tally(Generic[K]):",
         _NON_NATIVE + "@dataclass(frozen=True)\nclass Tally(Generic[K]):",
         "a generic frozen dataclass cannot be a native class (its import fails)",
     ),
     (
-        "frozen_build.py",
+        "model/frozen_build.py",
         "    twin, _ = _twin(cls)\n",
         "    return cls  # compiled: a native class's own constructor\n",
         "the builder twin's `__class__` swap needs the same layout, which native classes refuse",
     ),
     (
-        "frozen_build.py",
+        "model/frozen_build.py",
         "    twin, params = _twin(cls)\n",
         "    twin, params = cls, [f.name for f in dataclasses.fields(cls) if f.init]  # compiled\n",
         "as above: the replace functions call the native class's constructor instead",
     ),
     (
-        "frozen_build.py",
+        "model/frozen_build.py",
         '        "    new.__class__ = cls\\n"\n',
         "",
         "as above",
@@ -116,9 +116,9 @@ PROBE = """
 import hashlib, sys
 sys.path.insert(0, sys.argv[3])
 import bench_checks
-import village_rules.incremental as incremental
-import village_rules.state as state
-from village_rules.actions import format_action
+import village_rules.checks.incremental as incremental
+import village_rules.model.state as state
+from village_rules.model.actions import format_action
 games, players = int(sys.argv[1]), int(sys.argv[2])
 digest = hashlib.sha256()
 for step in bench_checks.record(games, players):

@@ -13,10 +13,10 @@ import sys
 import time
 import tracemalloc
 
-from village_rules.loader import builtin_edition
-from village_rules.play import play_logged
-from village_rules.serialization import to_json
-from village_rules.setup import new_game
+from village_rules.data.loader import builtin_edition
+from village_rules.drivers.play import play_logged
+from village_rules.drivers.serialization import to_json
+from village_rules.engine.setup import new_game
 
 
 def main() -> int:

@@ -24,10 +24,10 @@ import time
 from collections import defaultdict
 
 from village_rules import apply, chance_outcomes, legal_actions, new_game
-from village_rules.chance import sample
 from village_rules.engine import core
-from village_rules.pending import ChooseAction, Pending
-from village_rules.state import GameState
+from village_rules.model.chance import sample
+from village_rules.model.pending import ChooseAction, Pending
+from village_rules.model.state import GameState
 
 EDITIONS = ("big-box-2023", "original-2011")
 

@@ -28,11 +28,11 @@ HERE = Path(__file__).resolve().parent.parent / "src"
 PLAYOUTS = r"""
 import random, sys, time
 from village_rules import apply, chance_outcomes, legal_actions, new_game
-from village_rules.chance import sample
-from village_rules.invariants import has_move_violations, state_violations, transition_violations
+from village_rules.model.chance import sample
+from village_rules.checks.invariants import has_move_violations, state_violations, transition_violations
 
 try:  # the checker the fuzzer uses; a tree from before it has only the full checks
-    from village_rules.incremental import IncrementalChecker
+    from village_rules.checks.incremental import IncrementalChecker
 except ImportError:
     IncrementalChecker = None
 

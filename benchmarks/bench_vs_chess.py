@@ -28,9 +28,9 @@ import tracemalloc
 from collections.abc import Callable
 
 from village_rules import apply, chance_outcomes, legal_actions, new_game
-from village_rules.chance import sample
-from village_rules.incremental import IncrementalChecker
-from village_rules.state import GameState
+from village_rules.checks.incremental import IncrementalChecker
+from village_rules.model.chance import sample
+from village_rules.model.state import GameState
 
 EDITIONS = ("big-box-2023", "original-2011")
 

@@ -17,9 +17,9 @@ import json
 import sys
 from pathlib import Path
 
-from village_rules.loader import builtin_edition
-from village_rules.play import play_logged
-from village_rules.serialization import to_json
+from village_rules.data.loader import builtin_edition
+from village_rules.drivers.play import play_logged
+from village_rules.drivers.serialization import to_json
 
 GOLDEN_DIR = Path(__file__).resolve().parent.parent / "tests" / "data" / "engine-golden"
 SEEDS = (1, 2, 3)

@@ -18,10 +18,10 @@ from village_rules import (
     legal_actions,
     score_breakdown,
 )
-from village_rules.actions import Action
-from village_rules.bounds import DEFAULT_MAX_MOVES, max_chance_outcomes, score_bounds
-from village_rules.chance import sample
-from village_rules.loader import EDITIONS, builtin_edition
+from village_rules.adapters.bounds import DEFAULT_MAX_MOVES, max_chance_outcomes, score_bounds
+from village_rules.data.loader import EDITIONS, builtin_edition
+from village_rules.model.actions import Action
+from village_rules.model.chance import sample
 
 
 def main() -> None:

@@ -14,9 +14,9 @@ import sys
 from pathlib import Path
 
 from village_rules import apply, builtin_edition
-from village_rules.actions import parse_action
-from village_rules.play import play_logged, replay
-from village_rules.svg import actor_of, state_svg, travel_map_svg
+from village_rules.drivers.play import play_logged, replay
+from village_rules.model.actions import parse_action
+from village_rules.pictures.svg import actor_of, state_svg, travel_map_svg
 
 IMAGES = Path(__file__).resolve().parents[1] / "docs" / "images"
 

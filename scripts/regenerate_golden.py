@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from village_rules.golden import write_all
+from village_rules.adapters.golden import write_all
 
 
 def main() -> None:

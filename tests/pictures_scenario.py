@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from village_rules import scenario
-from village_rules.components import ActionSpace, Cube, OnChurch, OnCouncil, Travelling
-from village_rules.state import GameState
+from village_rules.data.components import ActionSpace, Cube, OnChurch, OnCouncil, Travelling
+from village_rules.drivers import scenario
+from village_rules.model.state import GameState
 
 
 def known_state() -> GameState:

@@ -12,12 +12,12 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from village_rules.actions import Action, Serve
-from village_rules.components import ActionSpace, Cube, Location
+from village_rules.data.components import ActionSpace, Cube, Location
+from village_rules.drivers.scenario import acting, emptied, put_cubes
 from village_rules.engine.core import apply
-from village_rules.rules import Variant
-from village_rules.scenario import acting, emptied, put_cubes
-from village_rules.state import GameState
+from village_rules.model.actions import Action, Serve
+from village_rules.model.state import GameState
+from village_rules.rules.variant import Variant
 
 KeyPath = tuple[str | int, ...]
 

@@ -10,7 +10,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from village_rules import EDITIONS, apply, builtin_edition, new_game, to_json
-from village_rules.actions import (
+from village_rules.data.components import ActionSpace, Cube, OnCouncil
+from village_rules.data.tally import Tally
+from village_rules.errors import ActionTypeError, VillageError
+from village_rules.model.actions import (
     ActionSyntaxError,
     CallHome,
     Pay,
@@ -22,9 +25,6 @@ from village_rules.actions import (
     format_action,
     parse_action,
 )
-from village_rules.components import ActionSpace, Cube, OnCouncil
-from village_rules.errors import ActionTypeError, VillageError
-from village_rules.tally import Tally
 
 CANONICAL = sorted({format_action(a) for e in EDITIONS for a in action_universe(builtin_edition(e))})
 

@@ -9,14 +9,14 @@ from collections.abc import Callable
 
 import pytest
 
-from village_rules.chance import sample
+from village_rules.drivers.serialization import to_json
 from village_rules.engine import core
 from village_rules.engine.context import Ctx
 from village_rules.engine.core import apply, chance_outcomes, legal_actions
-from village_rules.pending import Pending
-from village_rules.serialization import to_json
-from village_rules.setup import new_game
-from village_rules.state import GameState
+from village_rules.engine.setup import new_game
+from village_rules.model.chance import sample
+from village_rules.model.pending import Pending
+from village_rules.model.state import GameState
 
 
 def _changed_inputs(edition: str, players: int, seed: int) -> int:

@@ -134,7 +134,8 @@ def test_a_patch_whose_text_is_gone_is_refused_by_name(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     bench = _compiled_bench(monkeypatch)
-    (tmp_path / "tally.py").write_text("class Tally:\n    pass\n", encoding="utf-8")
+    (tmp_path / "data").mkdir()
+    (tmp_path / "data" / "tally.py").write_text("class Tally:\n    pass\n", encoding="utf-8")
     with pytest.raises(SystemExit, match=r"tally\.py: .* not found: update this script"):
         bench._patch(tmp_path, bench.ENGINE_PATCHES[:1])
 

@@ -14,15 +14,15 @@ from village_rules import (
     legal_actions,
     score_breakdown,
 )
-from village_rules.actions import Action
-from village_rules.bounds import (
+from village_rules.adapters.bounds import (
     DEFAULT_MAX_MOVES,
     max_chance_outcomes,
     prestige_per_move,
     score_bounds,
 )
-from village_rules.chance import sample
-from village_rules.loader import builtin_edition
+from village_rules.data.loader import builtin_edition
+from village_rules.model.actions import Action
+from village_rules.model.chance import sample
 
 
 def excess(edition: str, players: int, seed: int, outcome_bound: int, move_bound: int) -> list[str]:

@@ -10,11 +10,11 @@ from pathlib import Path
 
 import pytest
 
-import village_rules.check as check_module
-import village_rules.fuzz as fuzz_module
-import village_rules.report as report_module
-from village_rules.actions import Action, parse_action
-from village_rules.check import (
+import village_rules.check.report as report_module
+import village_rules.check.steps as check_module
+import village_rules.fuzz.games as fuzz_module
+from village_rules.check.report import NO_PLOTS_NOTE, write_report
+from village_rules.check.steps import (
     CheckContext,
     FuzzResult,
     FuzzStep,
@@ -24,14 +24,14 @@ from village_rules.check import (
     format_outcome,
     run_check,
 )
-from village_rules.components import Category
+from village_rules.checks.incremental import IncrementalChecker
+from village_rules.checks.invariants import Violation
+from village_rules.data.components import Category
+from village_rules.drivers.play import play_logged, replay
 from village_rules.engine.core import apply as engine_apply
-from village_rules.incremental import IncrementalChecker
-from village_rules.invariants import Violation
-from village_rules.play import play_logged, replay
-from village_rules.report import NO_PLOTS_NOTE, write_report
-from village_rules.rules import Variant
-from village_rules.state import GameState
+from village_rules.model.actions import Action, parse_action
+from village_rules.model.state import GameState
+from village_rules.rules.variant import Variant
 
 
 @pytest.fixture(scope="module")

@@ -9,8 +9,8 @@ import json
 import shutil
 from pathlib import Path
 
-from village_rules.check import CheckContext, DivergenceStep, ProofsStep, default_steps
-from village_rules.play import GameLog
+from village_rules.check.steps import CheckContext, DivergenceStep, ProofsStep, default_steps
+from village_rules.drivers.play import GameLog
 from village_rules.proofs.stored import check_proof, check_stored, check_witness, proof_files, witness_files
 
 WITNESSES = Path(__file__).resolve().parent.parent / "proofs" / "witnesses"

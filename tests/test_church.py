@@ -9,28 +9,28 @@ import pytest
 from support import bare_with_spare_cubes as bare
 from support import count_at, do
 
-from village_rules.actions import (
-    ChurchEnter,
-    Pay,
-)
-from village_rules.components import (
+from village_rules.data.components import (
     BLACK_BAG,
     FARMYARD,
     ActionSpace,
     Cube,
     OnCouncil,
 )
-from village_rules.engine.core import apply, legal_actions
-from village_rules.errors import IllegalActionError
-from village_rules.pending import (
-    ChoosePayment,
-    ChooseTurn,
-)
-from village_rules.scenario import (
+from village_rules.data.tally import Tally
+from village_rules.drivers.scenario import (
     give,
     place,
 )
-from village_rules.tally import Tally
+from village_rules.engine.core import apply, legal_actions
+from village_rules.errors import IllegalActionError
+from village_rules.model.actions import (
+    ChurchEnter,
+    Pay,
+)
+from village_rules.model.pending import (
+    ChoosePayment,
+    ChooseTurn,
+)
 
 NONE: Tally[Cube] = Tally()
 

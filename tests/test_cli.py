@@ -10,19 +10,19 @@ from typing import Any
 import pytest
 
 import village_rules
-import village_rules.play as play_module
+import village_rules.drivers.play as play_module
 from village_rules import (
     ActionSyntaxError,
     IllegalActionError,
     LogFormatError,
     Variant,
     VillageError,
-    cli,
     from_json,
     load_edition,
 )
-from village_rules.cli import main
-from village_rules.play import GameLog, play_logged, replay
+from village_rules.cli import main as cli
+from village_rules.cli.main import main
+from village_rules.drivers.play import GameLog, play_logged, replay
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:

@@ -7,14 +7,14 @@ from pathlib import Path
 
 import pytest
 
-from village_rules import cli_pictures
-from village_rules.actions import Action
-from village_rules.cli import main
-from village_rules.cli_pictures import state_at
+from village_rules.cli import pictures as cli_pictures
+from village_rules.cli.main import main
+from village_rules.cli.pictures import state_at
+from village_rules.drivers.play import GameLog, play_logged, replay
 from village_rules.engine.core import apply as engine_apply
 from village_rules.errors import ShowError
-from village_rules.play import GameLog, play_logged, replay
-from village_rules.state import GameState
+from village_rules.model.actions import Action
+from village_rules.model.state import GameState
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:

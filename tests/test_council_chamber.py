@@ -11,7 +11,21 @@ import pytest
 from support import bare_with_spare_cubes as bare
 from support import do
 
-from village_rules.actions import (
+from village_rules.data.components import (
+    ActionSpace,
+    Cube,
+    Good,
+    OnCouncil,
+)
+from village_rules.data.tally import Tally
+from village_rules.drivers.scenario import (
+    acting,
+    give,
+    place,
+)
+from village_rules.engine.core import apply, legal_actions
+from village_rules.errors import IllegalActionError
+from village_rules.model.actions import (
     CouncilAdvance,
     CouncilPlace,
     Pay,
@@ -20,28 +34,14 @@ from village_rules.actions import (
     Privilege,
     Skip,
 )
-from village_rules.components import (
-    ActionSpace,
-    Cube,
-    Good,
-    OnCouncil,
-)
-from village_rules.engine.core import apply, legal_actions
-from village_rules.errors import IllegalActionError
-from village_rules.pending import (
+from village_rules.model.pending import (
     ChoosePayment,
     ChoosePrivilege,
     ChooseSupplyCube,
     ChooseSupplyGood,
     ChooseTurn,
 )
-from village_rules.scenario import (
-    acting,
-    give,
-    place,
-)
-from village_rules.state import GameState
-from village_rules.tally import Tally
+from village_rules.model.state import GameState
 
 NONE: Tally[Cube] = Tally()
 

@@ -9,13 +9,7 @@ import pytest
 from support import bare_with_spare_cubes as bare
 from support import count_at, do
 
-from village_rules.actions import (
-    Buy,
-    Mill,
-    Produce,
-    Train,
-)
-from village_rules.components import (
+from village_rules.data.components import (
     FARMYARD,
     ActionSpace,
     AtCraft,
@@ -23,14 +17,20 @@ from village_rules.components import (
     Cube,
     Good,
 )
-from village_rules.engine.core import legal_actions
-from village_rules.errors import IllegalActionError
-from village_rules.scenario import (
+from village_rules.data.tally import Tally
+from village_rules.drivers.scenario import (
     acting,
     give,
     place,
 )
-from village_rules.tally import Tally
+from village_rules.engine.core import legal_actions
+from village_rules.errors import IllegalActionError
+from village_rules.model.actions import (
+    Buy,
+    Mill,
+    Produce,
+    Train,
+)
 
 WAINWRIGHT = AtCraft(Building.WAINWRIGHT)
 NONE: Tally[Cube] = Tally()

@@ -18,10 +18,10 @@ from test_state_mutations import play_checked
 
 import village_rules
 from village_rules import EDITIONS, from_json, new_game, to_json
+from village_rules.data.loader import parse_edition
 from village_rules.errors import DataError
-from village_rules.loader import parse_edition
-from village_rules.readings import random_choices
-from village_rules.rules import Variant
+from village_rules.rules.register import random_choices
+from village_rules.rules.variant import Variant
 
 DATA = village_rules.__file__.rsplit("/", 1)[0] + "/data"
 

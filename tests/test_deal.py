@@ -9,11 +9,11 @@ from fractions import Fraction
 import pytest
 
 from village_rules import SetupError, Variant, deal_outcomes, game_from_deal, new_game, to_json
-from village_rules.actions import Action, DrawCube, DrawCustomer
-from village_rules.chance import sample
-from village_rules.components import Cube
-from village_rules.loader import builtin_edition
-from village_rules.setup import board_after
+from village_rules.data.components import Cube
+from village_rules.data.loader import builtin_edition
+from village_rules.engine.setup import board_after
+from village_rules.model.actions import Action, DrawCube, DrawCustomer
+from village_rules.model.chance import sample
 
 CONFIGS = [("original-2011", n) for n in (2, 3, 4)] + [("big-box-2023", n) for n in (2, 3, 4, 5)]
 VARIANTS = [Variant(), Variant(starting_compensation=False), Variant(readings={"AMB-01": "b"})]

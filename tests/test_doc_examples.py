@@ -16,7 +16,7 @@ from types import ModuleType
 
 import pytest
 
-from village_rules.cli import _parser
+from village_rules.cli.main import _parser
 
 ROOT = Path(__file__).resolve().parents[1]
 PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
@@ -76,7 +76,7 @@ def test_python_fragments_compile_and_import_real_names(page: Path) -> None:
 
 def test_a_stale_import_in_a_fragment_is_caught(tmp_path: Path) -> None:
     page = tmp_path / "page.md"
-    page.write_text("```python\nfrom village_rules.svg import no_such_thing\n```\n")
+    page.write_text("```python\nfrom village_rules.pictures.svg import no_such_thing\n```\n")
     with pytest.raises(AssertionError, match="no_such_thing"):
         test_python_fragments_compile_and_import_real_names(page)
 

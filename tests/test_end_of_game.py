@@ -12,19 +12,8 @@ from fractions import Fraction
 import pytest
 
 from village_rules import from_json, to_json
-from village_rules.actions import (
-    Action,
-    BuyFromBag,
-    DrawCustomer,
-    DrawMonk,
-    FreeAction,
-    Harvest,
-    Serve,
-    Skip,
-    TakeCube,
-    Well,
-)
-from village_rules.components import (
+from village_rules.checks.invariants import check
+from village_rules.data.components import (
     BLACK_BAG,
     GRAVEYARD,
     REMOVED,
@@ -38,22 +27,7 @@ from village_rules.components import (
     OnChurch,
     OnCouncil,
 )
-from village_rules.engine.core import apply, chance_outcomes, legal_actions
-from village_rules.engine.end_of_game import final_order
-from village_rules.errors import IllegalActionError, StateFormatError
-from village_rules.invariants import check
-from village_rules.pending import (
-    ChooseAction,
-    ChooseTurn,
-    GameOver,
-    MarketChoice,
-    MassBuy,
-    MassDraw,
-    RefillDraw,
-    SeedDraw,
-)
-from village_rules.rules import Variant
-from village_rules.scenario import (
+from village_rules.drivers.scenario import (
     arrange_market,
     at,
     clear_board,
@@ -64,8 +38,34 @@ from village_rules.scenario import (
     set_lifetime,
     strip,
 )
-from village_rules.scoring import score_breakdown, winners
-from village_rules.state import TERMINAL, GameState, Mass
+from village_rules.engine.core import apply, chance_outcomes, legal_actions
+from village_rules.engine.end_of_game import final_order
+from village_rules.engine.scoring import score_breakdown, winners
+from village_rules.errors import IllegalActionError, StateFormatError
+from village_rules.model.actions import (
+    Action,
+    BuyFromBag,
+    DrawCustomer,
+    DrawMonk,
+    FreeAction,
+    Harvest,
+    Serve,
+    Skip,
+    TakeCube,
+    Well,
+)
+from village_rules.model.pending import (
+    ChooseAction,
+    ChooseTurn,
+    GameOver,
+    MarketChoice,
+    MassBuy,
+    MassDraw,
+    RefillDraw,
+    SeedDraw,
+)
+from village_rules.model.state import TERMINAL, GameState, Mass
+from village_rules.rules.variant import Variant
 
 EDITIONS = ["big-box-2023", "original-2011"]
 FY, CR, TR, CO, CH = (

@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from village_rules.play import GameLog, play_logged, replay
-from village_rules.serialization import to_json
+from village_rules.drivers.play import GameLog, play_logged, replay
+from village_rules.drivers.serialization import to_json
 
 GOLDEN = Path(__file__).parent / "data" / "engine-golden"
 HASHES: dict[str, str] = json.loads((GOLDEN / "final-states.json").read_text())

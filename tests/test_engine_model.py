@@ -28,7 +28,21 @@ from village_rules import (
     parse_action,
     to_json,
 )
-from village_rules.actions import (
+from village_rules.data.components import BLACK_BAG, ActionSpace, Cube, OnCouncil
+from village_rules.data.loader import builtin_edition, load_edition
+from village_rules.drivers.play import GameLog, play, play_logged, random_policy, replay
+from village_rules.drivers.scenario import (
+    acting,
+    at,
+    clear_board,
+    give,
+    place,
+    put_cubes,
+    strip_all,
+)
+from village_rules.engine.setup import new_game
+from village_rules.errors import VillageError
+from village_rules.model.actions import (
     Action,
     BuyFromBag,
     CouncilAdvance,
@@ -46,23 +60,9 @@ from village_rules.actions import (
     action_id,
     action_universe,
 )
-from village_rules.components import BLACK_BAG, ActionSpace, Cube, OnCouncil
-from village_rules.errors import VillageError
-from village_rules.loader import builtin_edition, load_edition
-from village_rules.pending import ChooseAction, ChooseTurn, MassBuy, SeedDraw
-from village_rules.play import GameLog, play, play_logged, random_policy, replay
-from village_rules.rules import Variant
-from village_rules.scenario import (
-    acting,
-    at,
-    clear_board,
-    give,
-    place,
-    put_cubes,
-    strip_all,
-)
-from village_rules.setup import new_game
-from village_rules.state import GameState, Mass
+from village_rules.model.pending import ChooseAction, ChooseTurn, MassBuy, SeedDraw
+from village_rules.model.state import GameState, Mass
+from village_rules.rules.variant import Variant
 
 EDITIONS = ("big-box-2023", "original-2011")
 EDITION_COUNTS = [("big-box-2023", n) for n in (2, 3, 4, 5)] + [("original-2011", n) for n in (2, 3, 4)]

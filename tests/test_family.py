@@ -9,12 +9,7 @@ import pytest
 from support import bare_with_spare_cubes as bare
 from support import count_at, do
 
-from village_rules.actions import (
-    Birth,
-    CallHome,
-    Skip,
-)
-from village_rules.components import (
+from village_rules.data.components import (
     BLACK_BAG,
     FARMYARD,
     UNBORN,
@@ -28,11 +23,16 @@ from village_rules.components import (
     OnCouncil,
     Travelling,
 )
-from village_rules.engine.core import legal_actions
-from village_rules.errors import IllegalActionError
-from village_rules.scenario import (
+from village_rules.drivers.scenario import (
     acting,
     place,
+)
+from village_rules.engine.core import legal_actions
+from village_rules.errors import IllegalActionError
+from village_rules.model.actions import (
+    Birth,
+    CallHome,
+    Skip,
 )
 
 

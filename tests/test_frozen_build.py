@@ -10,10 +10,10 @@ from dataclasses import dataclass, field
 import pytest
 
 from village_rules import new_game
-from village_rules.evolve import replace
-from village_rules.frozen_build import fast_constructor, replace_function
-from village_rules.state import GameState, MarketDay, PlayerState, Supply
-from village_rules.tally import Tally
+from village_rules.data.tally import Tally
+from village_rules.model.evolve import replace
+from village_rules.model.frozen_build import fast_constructor, replace_function
+from village_rules.model.state import GameState, MarketDay, PlayerState, Supply
 
 
 def _init_values(obj: object) -> list[object]:

@@ -20,8 +20,7 @@ from typing import Any
 import pytest
 
 import village_rules
-from village_rules.chance import sample
-from village_rules.components import (
+from village_rules.data.components import (
     INFLUENCE,
     AtCraft,
     Category,
@@ -36,11 +35,12 @@ from village_rules.components import (
     Removed,
     Travelling,
 )
+from village_rules.drivers.play import play_logged, random_policy, replay
 from village_rules.engine.core import apply, chance_outcomes, legal_actions
-from village_rules.play import play_logged, random_policy, replay
-from village_rules.scoring import score_breakdown, winners
-from village_rules.setup import new_game
-from village_rules.state import TERMINAL, GameState
+from village_rules.engine.scoring import score_breakdown, winners
+from village_rules.engine.setup import new_game
+from village_rules.model.chance import sample
+from village_rules.model.state import TERMINAL, GameState
 
 ED23 = "big-box-2023"
 ED11 = "original-2011"

@@ -13,7 +13,7 @@ from types import ModuleType
 
 import pytest
 
-from village_rules.fuzz import Shard, run_fuzz
+from village_rules.fuzz.runner import Shard, run_fuzz
 
 ray: ModuleType = pytest.importorskip("ray")
 

@@ -13,11 +13,11 @@ from typing import Any
 import pytest
 from support import loses_a_coin_at_the_market
 
-import village_rules.fuzz_report as report_module
-from village_rules.cli import main
+import village_rules.fuzz.report as report_module
+from village_rules.cli.main import main
 from village_rules.errors import FuzzReportError, VillageError
-from village_rules.fuzz import FuzzSummary, Shard, run_fuzz
-from village_rules.fuzz_report import merge_shards, parse_report, read_report, report_json
+from village_rules.fuzz.report import merge_shards, parse_report, read_report, report_json
+from village_rules.fuzz.runner import FuzzSummary, Shard, run_fuzz
 
 SEED = 2024
 GAMES = 7
@@ -105,7 +105,7 @@ def test_the_merge_refuses_reports_that_are_not_one_runs_shards(
 def test_a_merged_run_with_a_failure_reports_the_lowest_failing_game(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr("village_rules.fuzz.apply", loses_a_coin_at_the_market)
+    monkeypatch.setattr("village_rules.fuzz.games.apply", loses_a_coin_at_the_market)
     one = run_fuzz(4, 3, 1, None, None, tmp_path)
     parts = [run_fuzz(4, 3, 1, None, None, tmp_path, shard=Shard(k, 2)) for k in (1, 2)]
     parts = [parse_report(report_json(p)) for p in parts]

@@ -17,9 +17,11 @@ from pathlib import Path
 import pytest
 from support import loses_a_coin_at_the_market
 
-from village_rules.cli import main
+from village_rules.checks.invariants import COINS
+from village_rules.cli.main import main
+from village_rules.drivers.play import GameLog
 from village_rules.errors import FuzzArgumentError, VillageError
-from village_rules.fuzz import (
+from village_rules.fuzz.runner import (
     MAX_GAMES,
     FuzzInterrupted,
     FuzzSummary,
@@ -27,8 +29,6 @@ from village_rules.fuzz import (
     run_fuzz,
     write_atomically,
 )
-from village_rules.invariants import COINS
-from village_rules.play import GameLog
 
 SEED = 2024
 GAMES = 7
@@ -99,7 +99,7 @@ def test_a_shard_with_no_games_is_refused(tmp_path: Path) -> None:
 def test_each_shard_stops_at_its_own_first_failure_and_the_lowest_is_the_runs(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr("village_rules.fuzz.apply", loses_a_coin_at_the_market)
+    monkeypatch.setattr("village_rules.fuzz.games.apply", loses_a_coin_at_the_market)
     whole = run_fuzz(5, 3, 1, None, None, tmp_path / "whole")
     shards = [run_fuzz(5, 3, 1, None, None, tmp_path / f"s{k}", shard=Shard(k, 2)) for k in (1, 2)]
     assert whole.failure is not None
@@ -224,7 +224,7 @@ def test_ctrl_c_keeps_the_games_finished_so_they_match_the_full_run(
 def test_ctrl_c_after_a_failing_game_still_writes_its_whole_log(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr("village_rules.fuzz.apply", loses_a_coin_at_the_market)
+    monkeypatch.setattr("village_rules.fuzz.games.apply", loses_a_coin_at_the_market)
     with pytest.raises(FuzzInterrupted) as caught:  # Ctrl-C as the failing game is reported
         run_fuzz(5, 3, 1, None, None, tmp_path, StopAfter(1))
     summary = caught.value.summary
@@ -269,7 +269,7 @@ def test_the_interrupted_write_check_catches_a_plain_write(
 
 # --- Ctrl-C, a real SIGINT to the command ----------------------------------------------------
 
-COMMAND = [sys.executable, "-c", "import sys; from village_rules.cli import main; sys.exit(main())"]
+COMMAND = [sys.executable, "-c", "import sys; from village_rules.cli.main import main; sys.exit(main())"]
 PROGRESS = re.compile(rb"\] ([1-9]\d*)/\d+ games")
 
 

@@ -1,4 +1,4 @@
-"""Golden playthroughs (village_rules.golden): replay every recorded game and diff it
+"""Golden playthroughs (village_rules.adapters.golden): replay every recorded game and diff it
 against tests/golden/. A failure means the rules now play differently; if that is
 intended, regenerate with `.venv/bin/python scripts/regenerate_golden.py` and review."""
 
@@ -9,11 +9,17 @@ from pathlib import Path
 
 import pytest
 
+from village_rules.adapters.golden import (
+    GOLDEN_GAMES,
+    GoldenGame,
+    first_difference,
+    playthrough,
+    transcript_path,
+)
 from village_rules.engine import turn
 from village_rules.engine.context import Ctx
 from village_rules.engine.time_and_death import spend_time
-from village_rules.golden import GOLDEN_GAMES, GoldenGame, first_difference, playthrough, transcript_path
-from village_rules.state import GameState
+from village_rules.model.state import GameState
 
 GOLDEN = Path(__file__).parent / "golden"
 REGENERATE = ".venv/bin/python scripts/regenerate_golden.py"

@@ -9,31 +9,31 @@ import pytest
 from support import bare_with_spare_cubes as bare
 from support import do
 
-from village_rules.actions import (
-    Harvest,
-    Skip,
-    TakeCube,
-)
-from village_rules.components import (
+from village_rules.data.components import (
     ActionSpace,
     Cube,
     Good,
     OnCouncil,
 )
-from village_rules.engine.core import apply, legal_actions
-from village_rules.errors import IllegalActionError
-from village_rules.pending import (
-    ChooseAction,
-    ChooseTurn,
-)
-from village_rules.scenario import (
+from village_rules.data.tally import Tally
+from village_rules.drivers.scenario import (
     acting,
     at,
     give,
     place,
     put_cubes,
 )
-from village_rules.tally import Tally
+from village_rules.engine.core import apply, legal_actions
+from village_rules.errors import IllegalActionError
+from village_rules.model.actions import (
+    Harvest,
+    Skip,
+    TakeCube,
+)
+from village_rules.model.pending import (
+    ChooseAction,
+    ChooseTurn,
+)
 
 
 def test_p5_plague_cube_example_then_harvest() -> None:

@@ -22,9 +22,9 @@ from village_rules import (
     num_distinct_actions,
     parse_action,
 )
-from village_rules.actions import ActionSyntaxError, action_universe
-from village_rules.chance import sample
-from village_rules.loader import builtin_edition
+from village_rules.data.loader import builtin_edition
+from village_rules.model.actions import ActionSyntaxError, action_universe
+from village_rules.model.chance import sample
 
 
 @pytest.mark.parametrize("edition", ["original-2011", "big-box-2023"])

@@ -12,21 +12,21 @@ from dataclasses import replace
 import pytest
 from support import loses_a_coin_at_the_market
 
-from village_rules import incremental
-from village_rules import invariants as inv
-from village_rules.actions import Action, Skip, TakeCube, parse_action
-from village_rules.chance import sample
-from village_rules.components import REMOVED, ActionSpace, Cube, Farmyard, OnCouncil, Travelling
+from village_rules.checks import incremental
+from village_rules.checks import invariants as inv
+from village_rules.checks.incremental import IncrementalChecker
+from village_rules.checks.invariants import Violation, state_violations, transition_violations
+from village_rules.data.components import REMOVED, ActionSpace, Cube, Farmyard, OnCouncil, Travelling
+from village_rules.data.loader import builtin_edition
+from village_rules.data.tally import Tally
+from village_rules.drivers.play import play_logged, random_policy
 from village_rules.engine.core import apply, chance_outcomes, legal_actions
-from village_rules.fuzz import plan_game, play_game
-from village_rules.incremental import IncrementalChecker
-from village_rules.invariants import Violation, state_violations, transition_violations
-from village_rules.loader import builtin_edition
-from village_rules.pending import ChooseDying, MassDraw
-from village_rules.play import play_logged, random_policy
-from village_rules.setup import new_game
-from village_rules.state import GameState
-from village_rules.tally import Tally
+from village_rules.engine.setup import new_game
+from village_rules.fuzz.games import plan_game, play_game
+from village_rules.model.actions import Action, Skip, TakeCube, parse_action
+from village_rules.model.chance import sample
+from village_rules.model.pending import ChooseDying, MassDraw
+from village_rules.model.state import GameState
 
 GAMES = [
     ("big-box-2023", 1, 0),
@@ -293,8 +293,8 @@ def test_the_fuzzer_catches_an_injected_bug_through_the_incremental_checker(
             steps.append(1)
             return super().step(before, action, after, legal)  # type: ignore[arg-type]
 
-    monkeypatch.setattr("village_rules.fuzz.IncrementalChecker", Counting)
-    monkeypatch.setattr("village_rules.fuzz.apply", bug)
+    monkeypatch.setattr("village_rules.fuzz.games.IncrementalChecker", Counting)
+    monkeypatch.setattr("village_rules.fuzz.games.apply", bug)
     games = (plan_game(3, i, edition="big-box-2023", players=3) for i in range(10))
     result = next(r for r in map(play_game, games) if r.failed)
     assert invariant in {v.invariant for v in result.violations}

@@ -16,9 +16,13 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import village_rules
-import village_rules.cli as cli_module
+import village_rules.cli.main as cli_module
 from village_rules import from_json, new_game, to_json
-from village_rules.cli import main
+from village_rules.checks.invariants import check
+from village_rules.cli.main import main
+from village_rules.data.jsonio import MAX_DATA_CHARS, MAX_LOG_CHARS, MAX_STATE_CHARS
+from village_rules.data.loader import load_edition, parse_edition
+from village_rules.drivers.play import GameLog, play_logged, replay_log
 from village_rules.errors import (
     ArgumentTypeError,
     DataError,
@@ -28,10 +32,6 @@ from village_rules.errors import (
     StateFormatError,
     VillageError,
 )
-from village_rules.invariants import check
-from village_rules.jsonio import MAX_DATA_CHARS, MAX_LOG_CHARS, MAX_STATE_CHARS
-from village_rules.loader import load_edition, parse_edition
-from village_rules.play import GameLog, play_logged, replay_log
 
 DATA = Path(village_rules.__file__).resolve().parent / "data" / "big-box-2023.json"
 

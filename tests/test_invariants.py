@@ -16,10 +16,16 @@ from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis.stateful import run_state_machine_as_test
 from support import loses_a_coin_at_the_market
 
-from village_rules import invariants as inv
-from village_rules.actions import Action, DrawCube, FreeAction, Skip, Well, format_action
-from village_rules.chance import sample
-from village_rules.components import (
+from village_rules.checks import invariants as inv
+from village_rules.checks.invariants import (
+    InvariantError,
+    Violation,
+    check,
+    check_game,
+    check_transition,
+    replay_checked,
+)
+from village_rules.data.components import (
     FARMYARD,
     GRAVEYARD,
     REMOVED,
@@ -38,17 +44,13 @@ from village_rules.components import (
     Travelling,
     Unborn,
 )
+from village_rules.data.tally import Tally
+from village_rules.drivers.play import GameLog, play_logged, replay
 from village_rules.engine.core import apply, chance_outcomes, legal_actions
 from village_rules.errors import VillageError
-from village_rules.invariants import (
-    InvariantError,
-    Violation,
-    check,
-    check_game,
-    check_transition,
-    replay_checked,
-)
-from village_rules.pending import (
+from village_rules.model.actions import Action, DrawCube, FreeAction, Skip, Well, format_action
+from village_rules.model.chance import sample
+from village_rules.model.pending import (
     ChooseAction,
     ChooseDying,
     ChooseTurn,
@@ -57,9 +59,7 @@ from village_rules.pending import (
     MassDraw,
     RefillDraw,
 )
-from village_rules.play import GameLog, play_logged, replay
-from village_rules.state import GameState, Mass, PlayerState, Turn
-from village_rules.tally import Tally
+from village_rules.model.state import GameState, Mass, PlayerState, Turn
 from village_rules.testing import VillageMachine, reachable_states
 
 # --- real mid-game states -----------------------------------------------------------------

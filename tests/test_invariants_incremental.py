@@ -6,12 +6,12 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from village_rules import invariants as inv
-from village_rules.components import Cube, OnCouncil
-from village_rules.invariants import state_violations
-from village_rules.play import play_logged
-from village_rules.state import GameState
-from village_rules.tally import Tally
+from village_rules.checks import invariants as inv
+from village_rules.checks.invariants import state_violations
+from village_rules.data.components import Cube, OnCouncil
+from village_rules.data.tally import Tally
+from village_rules.drivers.play import play_logged
+from village_rules.model.state import GameState
 
 
 def _mid_game() -> GameState:

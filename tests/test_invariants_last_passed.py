@@ -11,16 +11,16 @@ from dataclasses import replace
 import pytest
 
 from village_rules import apply, chance_outcomes, legal_actions, new_game
-from village_rules import invariants as inv
-from village_rules.actions import TakeCube
-from village_rules.chance import sample
-from village_rules.components import Cube, Good
+from village_rules.checks import invariants as inv
+from village_rules.checks.invariants import state_violations, transition_violations
+from village_rules.data.components import Cube, Good
+from village_rules.data.tally import Tally
+from village_rules.drivers.play import play_logged
 from village_rules.engine import turn
 from village_rules.engine.context import Ctx
-from village_rules.invariants import state_violations, transition_violations
-from village_rules.play import play_logged
-from village_rules.state import GameState
-from village_rules.tally import Tally
+from village_rules.model.actions import TakeCube
+from village_rules.model.chance import sample
+from village_rules.model.state import GameState
 
 
 def _forget() -> None:

@@ -20,20 +20,9 @@ from types import ModuleType
 
 import pytest
 
-from village_rules.actions import (
-    Action,
-    Birth,
-    BuyFromBag,
-    ChurchEnter,
-    ChurchStep,
-    Harvest,
-    Mill,
-    Skip,
-    TakeCube,
-)
-from village_rules.carla_board import CARLA
-from village_rules.chance import sample
-from village_rules.components import FARMYARD, UNBORN, ActionSpace, Cube
+from village_rules.checks.invariants import LEGAL_SET, Violation
+from village_rules.data.components import FARMYARD, UNBORN, ActionSpace, Cube
+from village_rules.data.tally import Tally
 from village_rules.engine import (
     church,
     council_chamber,
@@ -45,13 +34,24 @@ from village_rules.engine import (
     travel,
 )
 from village_rules.engine.core import apply, chance_outcomes, legal_actions, legal_actions_oracle
-from village_rules.fuzz import plan_game, play_game
-from village_rules.invariants import LEGAL_SET, Violation
-from village_rules.pending import ChooseAction, ChooseTurn, MarketChoice, MassAdvance, MassBuy
-from village_rules.rules import Variant
-from village_rules.setup import new_game
-from village_rules.state import GameState, PlayerState
-from village_rules.tally import Tally
+from village_rules.engine.setup import new_game
+from village_rules.fuzz.games import plan_game, play_game
+from village_rules.model.actions import (
+    Action,
+    Birth,
+    BuyFromBag,
+    ChurchEnter,
+    ChurchStep,
+    Harvest,
+    Mill,
+    Skip,
+    TakeCube,
+)
+from village_rules.model.carla_board import CARLA
+from village_rules.model.chance import sample
+from village_rules.model.pending import ChooseAction, ChooseTurn, MarketChoice, MassAdvance, MassBuy
+from village_rules.model.state import GameState, PlayerState
+from village_rules.rules.variant import Variant
 
 Generator = Callable[[GameState, int], list[Action]]
 

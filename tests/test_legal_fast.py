@@ -9,14 +9,14 @@ from pathlib import Path
 
 import pytest
 
-from village_rules.actions import Action, Skip
-from village_rules.chance import sample
+from village_rules.checks.invariants import LEGAL_SET, InvariantError, replay_checked, state_violations
+from village_rules.drivers.play import GameLog, random_policy
 from village_rules.engine import core
 from village_rules.engine.core import apply, chance_outcomes, legal_actions, legal_actions_oracle
-from village_rules.invariants import LEGAL_SET, InvariantError, replay_checked, state_violations
-from village_rules.play import GameLog, random_policy
-from village_rules.setup import new_game
-from village_rules.state import GameState
+from village_rules.engine.setup import new_game
+from village_rules.model.actions import Action, Skip
+from village_rules.model.chance import sample
+from village_rules.model.state import GameState
 
 GOLDEN = Path(__file__).parent / "data" / "engine-golden"
 

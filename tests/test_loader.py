@@ -25,13 +25,21 @@ from support import KeyPath, get_at
 
 import village_rules
 from village_rules import DataError, builtin_edition, load_edition, new_game
-from village_rules.components import ActionSpace, Building, Category, Compensation, Cube, Good, TieBreaker
-from village_rules.edition import Cost, RewardKind, Row
-from village_rules.loader import EDITIONS
-from village_rules.play import play, random_policy
-from village_rules.provenance import SourceKind
-from village_rules.tally import Tally
-from village_rules.travel_map import adjacent
+from village_rules.data.components import (
+    ActionSpace,
+    Building,
+    Category,
+    Compensation,
+    Cube,
+    Good,
+    TieBreaker,
+)
+from village_rules.data.edition import Cost, RewardKind, Row
+from village_rules.data.loader import EDITIONS
+from village_rules.data.provenance import SourceKind
+from village_rules.data.tally import Tally
+from village_rules.drivers.play import play, random_policy
+from village_rules.engine.travel_map import adjacent
 
 DATA_DIR = Path(village_rules.__file__).resolve().parent / "data"
 RULES_DIR = Path(__file__).resolve().parents[2] / "shared" / "rules"  # ../shared/rules/ beside the repository

@@ -18,17 +18,18 @@ from hypothesis import strategies as st
 from support import loses_a_coin_at_the_market
 
 import village_rules
-from village_rules import invariants as inv
-from village_rules.actions import Action, action_universe, format_action
+from village_rules.checks import invariants as inv
+from village_rules.checks.invariants import InvariantError, replay_checked
+from village_rules.drivers.play import GameLog, play_logged, replay
+from village_rules.drivers.serialization import from_json, to_json
 from village_rules.engine.core import apply, chance_outcomes, legal_actions
+from village_rules.engine.scoring import score_breakdown, winners
 from village_rules.errors import IllegalActionError
-from village_rules.fuzz import plan_game, play_game, run_fuzz
-from village_rules.invariants import InvariantError, replay_checked
-from village_rules.play import GameLog, play_logged, replay
+from village_rules.fuzz.games import plan_game, play_game
+from village_rules.fuzz.runner import run_fuzz
+from village_rules.model.actions import Action, action_universe, format_action
+from village_rules.model.state import GameState
 from village_rules.rule_ids import TRACED_RULE_IDS
-from village_rules.scoring import score_breakdown, winners
-from village_rules.serialization import from_json, to_json
-from village_rules.state import GameState
 from village_rules.testing import (
     GameRun,
     VillageMachine,
@@ -187,8 +188,8 @@ def test_the_score_breakdown_of_a_random_game_adds_up(run: GameRun) -> None:
 
 _FRESH_PROCESS = """
 import hashlib, json, sys
-from village_rules.play import play_logged
-from village_rules.serialization import to_json
+from village_rules.drivers.play import play_logged
+from village_rules.drivers.serialization import to_json
 edition, players, seed = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
 final, log = play_logged(edition, players, seed)
 print(json.dumps({"log": log.to_json(), "final": hashlib.sha256(to_json(final).encode()).hexdigest()}))
@@ -276,7 +277,7 @@ def test_fuzz_summary_format(tmp_path: Path) -> None:
 def test_fuzz_stops_at_the_first_violation_and_writes_a_replayable_log(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr("village_rules.fuzz.apply", loses_a_coin_at_the_market)
+    monkeypatch.setattr("village_rules.fuzz.games.apply", loses_a_coin_at_the_market)
     summary = run_fuzz(5, 3, 1, None, None, tmp_path)
     failure = summary.failure
     assert failure is not None
@@ -306,7 +307,7 @@ def test_fuzz_reports_an_engine_exception(tmp_path: Path, monkeypatch: pytest.Mo
             raise RuntimeError("boom")
         return after
 
-    monkeypatch.setattr("village_rules.fuzz.apply", crashes_on_the_third_round)
+    monkeypatch.setattr("village_rules.fuzz.games.apply", crashes_on_the_third_round)
     summary = run_fuzz(3, 8, 1, "big-box-2023", 2, tmp_path)
     assert summary.failure is not None and summary.games == 1
     (v,) = summary.failure.violations

@@ -8,9 +8,8 @@ from fractions import Fraction
 
 import pytest
 
-from village_rules import divergence
-from village_rules.actions import Action, Die, DrawCustomer, Pass, Pay, Serve, Skip, TakeCube, Well
-from village_rules.components import (
+from village_rules.checks.invariants import check
+from village_rules.data.components import (
     ActionSpace,
     Category,
     Cube,
@@ -19,12 +18,8 @@ from village_rules.components import (
     InChronicle,
     OnCouncil,
 )
-from village_rules.engine.core import apply, chance_outcomes, legal_actions
-from village_rules.errors import IllegalActionError, StateFormatError
-from village_rules.invariants import check
-from village_rules.pending import ChooseDying, ChoosePayment, ChooseTurn, MarketChoice, RefillDraw
-from village_rules.rules import Variant
-from village_rules.scenario import (
+from village_rules.data.tally import Tally
+from village_rules.drivers.scenario import (
     arrange_market,
     at,
     clear_board,
@@ -35,10 +30,15 @@ from village_rules.scenario import (
     set_lifetime,
     strip,
 )
-from village_rules.scoring import score_breakdown
-from village_rules.serialization import from_json, to_json
-from village_rules.state import GameState
-from village_rules.tally import Tally
+from village_rules.drivers.serialization import from_json, to_json
+from village_rules.engine.core import apply, chance_outcomes, legal_actions
+from village_rules.engine.scoring import score_breakdown
+from village_rules.errors import IllegalActionError, StateFormatError
+from village_rules.model.actions import Action, Die, DrawCustomer, Pass, Pay, Serve, Skip, TakeCube, Well
+from village_rules.model.pending import ChooseDying, ChoosePayment, ChooseTurn, MarketChoice, RefillDraw
+from village_rules.model.state import GameState
+from village_rules.readings import divergence
+from village_rules.rules.variant import Variant
 
 ED23 = "big-box-2023"
 ED11 = "original-2011"

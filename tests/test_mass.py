@@ -11,7 +11,18 @@ from fractions import Fraction
 import pytest
 from support import bare
 
-from village_rules.actions import (
+from village_rules.data.components import (
+    BLACK_BAG,
+    FARMYARD,
+    ActionSpace,
+    Cube,
+    Location,
+    OnChurch,
+)
+from village_rules.drivers.scenario import at, clear_board, give, place, put_cubes
+from village_rules.engine.core import apply, chance_outcomes, legal_actions
+from village_rules.errors import IllegalActionError
+from village_rules.model.actions import (
     Birth,
     BuyFromBag,
     ChurchStep,
@@ -20,17 +31,7 @@ from village_rules.actions import (
     Skip,
     TakeCube,
 )
-from village_rules.components import (
-    BLACK_BAG,
-    FARMYARD,
-    ActionSpace,
-    Cube,
-    Location,
-    OnChurch,
-)
-from village_rules.engine.core import apply, chance_outcomes, legal_actions
-from village_rules.errors import IllegalActionError
-from village_rules.pending import (
+from village_rules.model.pending import (
     ChooseAction,
     ChooseTurn,
     MassAdvance,
@@ -38,8 +39,7 @@ from village_rules.pending import (
     MassDraw,
     SeedDraw,
 )
-from village_rules.scenario import at, clear_board, give, place, put_cubes
-from village_rules.state import GameState, Mass
+from village_rules.model.state import GameState, Mass
 
 
 def in_mass(state: GameState, pending: MassBuy | MassAdvance | MassDraw) -> GameState:

@@ -10,19 +10,19 @@ from pathlib import Path
 import pytest
 
 from village_rules import apply, chance_outcomes, deal_outcomes, legal_actions, new_game, to_json
-from village_rules.actions import Action
-from village_rules.chance import sample
-from village_rules.errors import ParameterError
-from village_rules.loader import builtin_edition
-from village_rules.observation import (
+from village_rules.adapters.observation import (
     OBSERVATION_VERSION,
     layout,
     observation_string,
     observation_tensor,
     tensor_size,
 )
-from village_rules.setup import board_after
-from village_rules.state import GameState
+from village_rules.data.loader import builtin_edition
+from village_rules.engine.setup import board_after
+from village_rules.errors import ParameterError
+from village_rules.model.actions import Action
+from village_rules.model.chance import sample
+from village_rules.model.state import GameState
 
 Encoder = Callable[[GameState, int], list[float]]
 

@@ -1,4 +1,4 @@
-"""The OpenSpiel game (village_rules.openspiel): OpenSpiel's own conformance test with the
+"""The OpenSpiel game (village_rules.adapters.openspiel): OpenSpiel's own conformance test with the
 engine's invariants as state checker, the setup as chance nodes, observations, truncation,
 and an MCTS bot playing a full game. Needs the `openspiel` extra."""
 
@@ -18,17 +18,17 @@ from open_spiel.python.algorithms import mcts  # noqa: E402
 from open_spiel.python.bots import uniform_random  # noqa: E402
 from open_spiel.python.observation import make_observation  # noqa: E402
 
-import village_rules.openspiel as adapter  # noqa: E402
+import village_rules.adapters.openspiel as adapter  # noqa: E402
 from village_rules import deal_outcomes, new_game, to_json  # noqa: E402
-from village_rules.actions import Action, action_from_id, action_id  # noqa: E402
-from village_rules.chance import sample  # noqa: E402
+from village_rules.adapters.observation import tensor_size  # noqa: E402
+from village_rules.adapters.openspiel import VillageState, check_state  # noqa: E402
+from village_rules.checks.invariants import InvariantError  # noqa: E402
+from village_rules.data.loader import builtin_edition  # noqa: E402
 from village_rules.engine.core import apply as real_apply  # noqa: E402
 from village_rules.errors import ParameterError  # noqa: E402
-from village_rules.invariants import InvariantError  # noqa: E402
-from village_rules.loader import builtin_edition  # noqa: E402
-from village_rules.observation import tensor_size  # noqa: E402
-from village_rules.openspiel import VillageState, check_state  # noqa: E402
-from village_rules.state import GameState  # noqa: E402
+from village_rules.model.actions import Action, action_from_id, action_id  # noqa: E402
+from village_rules.model.chance import sample  # noqa: E402
+from village_rules.model.state import GameState  # noqa: E402
 
 CONFIGS = [("original-2011", n) for n in (2, 3, 4)] + [("big-box-2023", n) for n in (2, 3, 4, 5)]
 
@@ -47,7 +47,7 @@ def _random_to_end(state: VillageState, rng: random.Random, limit: int = 10**6) 
 @pytest.mark.parametrize(("edition", "players"), CONFIGS)
 def test_random_sim_test_with_the_invariants_as_state_checker(edition: str, players: int) -> None:
     """OpenSpiel's random_sim_test (legal actions sorted, chance outcomes sum to 1, returns
-    in range, ...) with village_rules.invariants.check on every state."""
+    in range, ...) with village_rules.checks.invariants.check on every state."""
     game = pyspiel.load_game(f"python_village(edition={edition},players={players})")
     pyspiel.random_sim_test(game, num_sims=2, serialize=False, verbose=False, state_checker_fn=check_state)
 

@@ -1,4 +1,4 @@
-"""The PettingZoo AEC environment (village_rules.pettingzoo): PettingZoo's own api_test,
+"""The PettingZoo AEC environment (village_rules.adapters.pettingzoo): PettingZoo's own api_test,
 seed_test, render_test and performance_benchmark, and what they do not check. Needs the
 `pettingzoo` extra."""
 
@@ -15,7 +15,7 @@ np = pytest.importorskip("numpy")
 from pettingzoo.test import api_test, performance_benchmark, render_test, seed_test  # noqa: E402
 
 from village_rules import IllegalActionError, ParameterError, legal_action_ids, returns  # noqa: E402
-from village_rules.pettingzoo import VillageEnv, env, raw_env  # noqa: E402
+from village_rules.adapters.pettingzoo import VillageEnv, env, raw_env  # noqa: E402
 
 CONFIGS = [("original-2011", n) for n in (2, 3, 4)] + [("big-box-2023", n) for n in (2, 3, 4, 5)]
 
@@ -102,7 +102,7 @@ def test_score_returns_truncation_and_bad_parameters() -> None:
 def test_the_ten_line_example_of_docs_rl_runs(capsys: pytest.CaptureFixture[str]) -> None:
     text = (Path(__file__).parents[1] / "docs" / "rl.md").read_text(encoding="utf-8")
     blocks = text.split("```python\n")[1:]
-    block = next(b for b in blocks if "village_rules.pettingzoo" in b.split("\n", 2)[1])
+    block = next(b for b in blocks if "village_rules.adapters.pettingzoo" in b.split("\n", 2)[1])
     code = block.split("```")[0]
     assert len([line for line in code.splitlines() if line.strip()]) <= 12
     exec(compile(code, "docs/rl.md", "exec"), {})

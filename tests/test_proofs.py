@@ -11,12 +11,15 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, settings
 
-from village_rules.actions import parse_action
-from village_rules.cli import main
+from village_rules.cli.main import main
+from village_rules.drivers.play import GameLog, play, random_policy
 from village_rules.engine import mass
 from village_rules.engine.common import gain_prestige
 from village_rules.engine.core import apply, chance_outcomes, legal_actions
-from village_rules.play import GameLog, play, random_policy
+from village_rules.engine.scoring import score_breakdown
+from village_rules.engine.setup import new_game
+from village_rules.model.actions import parse_action
+from village_rules.model.state import GameState
 from village_rules.proofs.abstraction import abstract
 from village_rules.proofs.catalogue import CATALOGUE, _passive, _pump_fingerprint, by_name, fingerprint
 from village_rules.proofs.errors import UnknownQueryError
@@ -26,9 +29,6 @@ from village_rules.proofs.refinement import RefinementMachine, check_game, check
 from village_rules.proofs.run import REACHABLE, prove
 from village_rules.proofs.search import Steer, _choose
 from village_rules.proofs.solver import bmc, k_induction
-from village_rules.scoring import score_breakdown
-from village_rules.setup import new_game
-from village_rules.state import GameState
 
 WITNESSES = Path(__file__).resolve().parent.parent / "proofs" / "witnesses"
 ALL_COUNTS = [("original-2011", n) for n in (2, 3, 4)] + [("big-box-2023", n) for n in (2, 3, 4, 5)]

@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
+from village_rules.data.loader import builtin_edition, load_edition
+from village_rules.data.provenance import Provenance, SourceKind
 from village_rules.errors import DataError
-from village_rules.loader import builtin_edition, load_edition
-from village_rules.provenance import Provenance, SourceKind
 
 
 def test_kinds_are_ranked_by_authority() -> None:

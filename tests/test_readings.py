@@ -1,4 +1,4 @@
-"""Switchable readings (issue 9): the `Variant` options of `village_rules.readings`, both
+"""Switchable readings (issue 9): the `Variant` options of `village_rules.rules.register`, both
 readings of every option, the literal defaults per edition, and their JSON and CLI forms."""
 
 from __future__ import annotations
@@ -11,8 +11,38 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings
 
-from village_rules import divergence
-from village_rules.actions import (
+from village_rules.checks.invariants import check, legal_set_violations, state_violations
+from village_rules.cli.main import main
+from village_rules.data.components import (
+    BLACK_BAG,
+    FARMYARD,
+    INFLUENCE,
+    REMOVED,
+    UNBORN,
+    ActionSpace,
+    AtCraft,
+    Building,
+    Category,
+    Cube,
+    Good,
+    InChronicle,
+    OnChurch,
+    OnCouncil,
+    Travelling,
+)
+from village_rules.data.tally import Tally
+from village_rules.drivers.play import GameLog
+from village_rules.drivers.scenario import acting, at, emptied, give, place, put_cubes, ready, set_lifetime
+from village_rules.drivers.serialization import from_json, to_json
+from village_rules.engine import core
+from village_rules.engine.context import Ctx
+from village_rules.engine.core import apply, chance_outcomes, legal_actions, legal_actions_oracle
+from village_rules.engine.setup import new_game
+from village_rules.engine.time_and_death import spend_time
+from village_rules.engine.travel_map import adjacent
+from village_rules.errors import IllegalActionError, LogFormatError, ReadingError, StateFormatError
+from village_rules.fuzz.games import plan_game
+from village_rules.model.actions import (
     Action,
     Birth,
     Buy,
@@ -32,42 +62,19 @@ from village_rules.actions import (
     format_action,
     parse_action,
 )
-from village_rules.cli import main
-from village_rules.components import (
-    BLACK_BAG,
-    FARMYARD,
-    INFLUENCE,
-    REMOVED,
-    UNBORN,
-    ActionSpace,
-    AtCraft,
-    Building,
-    Category,
-    Cube,
-    Good,
-    InChronicle,
-    OnChurch,
-    OnCouncil,
-    Travelling,
+from village_rules.model.pending import ChooseDying, ChoosePayment, ChooseTurn, MassBuy, MassDraw, SeedDraw
+from village_rules.model.state import GameState, Mass
+from village_rules.readings import divergence
+from village_rules.rules.register import (
+    BIG_BOX,
+    FIXED,
+    ORIGINAL,
+    READINGS,
+    parse_choice,
+    random_choices,
 )
-from village_rules.engine import core
-from village_rules.engine.context import Ctx
-from village_rules.engine.core import apply, chance_outcomes, legal_actions, legal_actions_oracle
-from village_rules.engine.time_and_death import spend_time
-from village_rules.errors import IllegalActionError, LogFormatError, ReadingError, StateFormatError
-from village_rules.fuzz import plan_game
-from village_rules.invariants import check, legal_set_violations, state_violations
-from village_rules.pending import ChooseDying, ChoosePayment, ChooseTurn, MassBuy, MassDraw, SeedDraw
-from village_rules.play import GameLog
-from village_rules.readings import BIG_BOX, FIXED, ORIGINAL, READINGS, parse_choice, random_choices
-from village_rules.rules import Variant
-from village_rules.scenario import acting, at, emptied, give, place, put_cubes, ready, set_lifetime
-from village_rules.serialization import from_json, to_json
-from village_rules.setup import new_game
-from village_rules.state import GameState, Mass
-from village_rules.tally import Tally
+from village_rules.rules.variant import Variant
 from village_rules.testing.strategies import variants
-from village_rules.travel_map import adjacent
 
 # --- the register and the Variant -----------------------------------------------------------
 

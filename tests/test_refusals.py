@@ -10,14 +10,14 @@ import networkx as nx
 import pytest
 
 from village_rules import StateFormatError, apply, from_json, new_game, to_json
-from village_rules.actions import PickGood, Privilege, TakeCube, parse_action
-from village_rules.components import ActionSpace, Cube, Good, OnCouncil
+from village_rules.data.components import ActionSpace, Cube, Good, OnCouncil
+from village_rules.data.loader import builtin_edition, load_edition
+from village_rules.drivers.scenario import acting, at, clear_board, give, place, put_cubes, ready
+from village_rules.engine.travel_map import adjacent, travel_graph
 from village_rules.errors import DataError
-from village_rules.fuzz import plan_game
-from village_rules.loader import builtin_edition, load_edition
-from village_rules.pending import ChooseSupplyGood, ChooseTurn, MarketChoice
-from village_rules.scenario import acting, at, clear_board, give, place, put_cubes, ready
-from village_rules.travel_map import adjacent, travel_graph
+from village_rules.fuzz.games import plan_game
+from village_rules.model.actions import PickGood, Privilege, TakeCube, parse_action
+from village_rules.model.pending import ChooseSupplyGood, ChooseTurn, MarketChoice
 
 SHIPPED = Path(__file__).resolve().parents[1] / "src" / "village_rules" / "data" / "big-box-2023.json"
 

@@ -9,8 +9,8 @@ from fractions import Fraction
 import pytest
 
 from village_rules import ParameterError, new_game, returns, score_breakdown, winners
-from village_rules.pending import GameOver
-from village_rules.play import play, random_policy
+from village_rules.drivers.play import play, random_policy
+from village_rules.model.pending import GameOver
 
 
 @pytest.mark.parametrize(("edition", "players", "seed"), [("original-2011", 2, 1), ("big-box-2023", 4, 2)])

@@ -16,7 +16,7 @@ from types import ModuleType
 import pytest
 
 from village_rules import rule_ids
-from village_rules.fuzz import FuzzSummary
+from village_rules.fuzz.runner import FuzzSummary
 from village_rules.rule_ids import TRACED_RULE_IDS, RuleId
 
 ROOT = Path(__file__).resolve().parents[1]

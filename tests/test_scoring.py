@@ -8,7 +8,7 @@ from dataclasses import replace
 
 import pytest
 
-from village_rules.components import (
+from village_rules.data.components import (
     BLACK_BAG,
     GRAVEYARD,
     REMOVED,
@@ -22,9 +22,9 @@ from village_rules.components import (
     OnCouncil,
     Travelling,
 )
-from village_rules.scenario import give, place, ready, strip
-from village_rules.scoring import ScoreBreakdown, ranking_key, score_breakdown, winners
-from village_rules.state import GameState
+from village_rules.drivers.scenario import give, place, ready, strip
+from village_rules.engine.scoring import ScoreBreakdown, ranking_key, score_breakdown, winners
+from village_rules.model.state import GameState
 
 ED23 = "big-box-2023"
 ED11 = "original-2011"

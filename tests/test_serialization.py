@@ -36,8 +36,8 @@ from village_rules import (
     new_game,
     to_json,
 )
-from village_rules.play import play, random_policy
-from village_rules.serialization import _PENDING_TYPES
+from village_rules.drivers.play import play, random_policy
+from village_rules.drivers.serialization import _PENDING_TYPES
 from village_rules.testing.strategies import reading_choices
 
 DATA_DIR = Path(village_rules.__file__).resolve().parent / "data"
@@ -526,7 +526,7 @@ REFERENCES: list[Bad] = [
 
 @pytest.mark.parametrize("bad", REFERENCES, ids=[b.id for b in REFERENCES])
 def test_from_json_rejects_references_the_edition_cannot_have(bad: Bad) -> None:
-    """BUG (src/village_rules/serialization.py): `from_json` range-checks `start_player`
+    """BUG (src/village_rules/drivers/serialization.py): `from_json` range-checks `start_player`
     and `turn.seat` against the player count, but not a pending step's seat, stages, city
     ids, customer ids or the market row lengths. Such a state is returned and then breaks
     the engine (e.g. `legal_actions` raises IndexError for a pending seat 7 of 2)."""

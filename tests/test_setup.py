@@ -25,8 +25,7 @@ from village_rules import (
     new_game,
     to_json,
 )
-from village_rules.actions import DrawCube, PickCube
-from village_rules.components import (
+from village_rules.data.components import (
     FARMYARD,
     INFLUENCE,
     UNBORN,
@@ -35,10 +34,11 @@ from village_rules.components import (
     Cube,
     Good,
 )
-from village_rules.edition import Row
-from village_rules.pending import ChooseCompensationCube, SeedDraw
-from village_rules.state import PLAYER_COLOURS, GameState
-from village_rules.tally import Tally
+from village_rules.data.edition import Row
+from village_rules.data.tally import Tally
+from village_rules.model.actions import DrawCube, PickCube
+from village_rules.model.pending import ChooseCompensationCube, SeedDraw
+from village_rules.model.state import PLAYER_COLOURS, GameState
 
 BB = "big-box-2023"
 OE = "original-2011"

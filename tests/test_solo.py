@@ -12,7 +12,26 @@ from fractions import Fraction
 import pytest
 
 from village_rules import apply, chance_outcomes, legal_actions, new_game, score_breakdown
-from village_rules.actions import (
+from village_rules.data.components import (
+    BLACK_BAG,
+    CHURCH_RESERVE,
+    FARMYARD,
+    GRAVEYARD,
+    ActionSpace,
+    Category,
+    Cube,
+    Good,
+    InChronicle,
+    OnChurch,
+)
+from village_rules.data.loader import builtin_edition
+from village_rules.data.solo_data import FateTile
+from village_rules.data.tally import Tally
+from village_rules.drivers.play import play, random_policy
+from village_rules.drivers.scenario import arrange_market, clear_board, give, put_cubes, ready, strip_all
+from village_rules.engine.core import legal_actions_oracle
+from village_rules.errors import IllegalActionError, SetupError
+from village_rules.model.actions import (
     CarlaCube,
     ChurchStep,
     DrawCustomer,
@@ -26,29 +45,17 @@ from village_rules.actions import (
     Well,
     parse_action,
 )
-from village_rules.carla_board import CARLA, PLAYER
-from village_rules.chance import sample
-from village_rules.components import (
-    BLACK_BAG,
-    CHURCH_RESERVE,
-    FARMYARD,
-    GRAVEYARD,
-    ActionSpace,
-    Category,
-    Cube,
-    Good,
-    InChronicle,
-    OnChurch,
+from village_rules.model.carla_board import CARLA, PLAYER
+from village_rules.model.chance import sample
+from village_rules.model.pending import (
+    ChooseAction,
+    ChooseCarlaCube,
+    ChooseTurn,
+    FateReveal,
+    MarketChoice,
+    MassBuy,
 )
-from village_rules.engine.core import legal_actions_oracle
-from village_rules.errors import IllegalActionError, SetupError
-from village_rules.loader import builtin_edition
-from village_rules.pending import ChooseAction, ChooseCarlaCube, ChooseTurn, FateReveal, MarketChoice, MassBuy
-from village_rules.play import play, random_policy
-from village_rules.scenario import arrange_market, clear_board, give, put_cubes, ready, strip_all
-from village_rules.solo_data import FateTile
-from village_rules.state import GameState, Mass
-from village_rules.tally import Tally
+from village_rules.model.state import GameState, Mass
 
 BB = "big-box-2023"
 S = ActionSpace
@@ -614,7 +621,7 @@ def test_solo30_ranks_and_the_result() -> None:
     mine = score_breakdown(final)[PLAYER]
     assert mine.rank == solo_data.rank(mine.total)
     assert f"rank={mine.rank!r}" in repr(mine)
-    from village_rules.scoring import returns, winners  # noqa: PLC0415
+    from village_rules.engine.scoring import returns, winners  # noqa: PLC0415
 
     assert winners(final) == (PLAYER,) and returns(final) == (Fraction(1), Fraction(0))
     assert returns(final, "score") == (Fraction(mine.total), Fraction(0))
@@ -672,8 +679,8 @@ def test_the_p17_example_carla_after_a_market_day() -> None:
 
 
 def test_observation_supports_solo_one_to_one() -> None:
-    from village_rules.observation import layout, observation_tensor, tensor_size  # noqa: PLC0415
-    from village_rules.serialization import to_json  # noqa: PLC0415
+    from village_rules.adapters.observation import layout, observation_tensor, tensor_size  # noqa: PLC0415
+    from village_rules.drivers.serialization import to_json  # noqa: PLC0415
 
     data = builtin_edition(BB)
     segments = layout(data, 1)
@@ -697,8 +704,8 @@ def test_observation_supports_solo_one_to_one() -> None:
 def test_solo_states_roundtrip_through_json_and_broken_ones_are_refused() -> None:
     import json  # noqa: PLC0415
 
+    from village_rules.drivers.serialization import from_json, to_json  # noqa: PLC0415
     from village_rules.errors import StateFormatError  # noqa: PLC0415
-    from village_rules.serialization import from_json, to_json  # noqa: PLC0415
 
     state = put_cubes(solo(), S.TRAVEL, {Cube.PINK: 2})
     state = set_board(state, 0)
@@ -750,8 +757,8 @@ def test_bad_solo_data_is_refused_with_the_key(tmp_path: object) -> None:
     import json  # noqa: PLC0415
     from pathlib import Path  # noqa: PLC0415
 
+    from village_rules.data.loader import EDITIONS, load_edition  # noqa: PLC0415
     from village_rules.errors import DataError  # noqa: PLC0415
-    from village_rules.loader import EDITIONS, load_edition  # noqa: PLC0415
 
     assert BB in EDITIONS
     source = Path(builtin_edition(BB).source)
@@ -788,7 +795,7 @@ def test_bad_solo_data_is_refused_with_the_key(tmp_path: object) -> None:
 
 
 def test_cli_setup_and_play_one_player(capsys: pytest.CaptureFixture[str]) -> None:
-    from village_rules.cli import main  # noqa: PLC0415
+    from village_rules.cli.main import main  # noqa: PLC0415
 
     assert main(["setup", "--players", "1", "--seed", "3"]) == 0
     out = capsys.readouterr().out
@@ -807,7 +814,7 @@ def test_cli_setup_and_play_one_player(capsys: pytest.CaptureFixture[str]) -> No
 
 
 def test_pictures_draw_a_solo_game() -> None:
-    from village_rules.svg import state_svg  # noqa: PLC0415
+    from village_rules.pictures.svg import state_svg  # noqa: PLC0415
 
     state = new_game(BB, 1, seed=2)
     final, _ = play(state, [random_policy] * 2, random.Random(2), max_steps=150)
@@ -821,7 +828,7 @@ def test_the_fuzzer_and_the_machine_draw_solo_games_for_2023_only() -> None:
     from hypothesis import find  # noqa: PLC0415
     from hypothesis.errors import NoSuchExample  # noqa: PLC0415
 
-    from village_rules.fuzz import plan_game  # noqa: PLC0415
+    from village_rules.fuzz.games import plan_game  # noqa: PLC0415
     from village_rules.testing import player_counts  # noqa: PLC0415
 
     plans = {(g.edition, g.players) for g in (plan_game(3, i) for i in range(200))}
@@ -833,7 +840,7 @@ def test_the_fuzzer_and_the_machine_draw_solo_games_for_2023_only() -> None:
 
 def test_proofs_stay_two_to_five_players(capsys: pytest.CaptureFixture[str]) -> None:
     """The z3 catalogue models no Carla: `prove --players 1` is refused, clearly."""
-    from village_rules.cli import main  # noqa: PLC0415
+    from village_rules.cli.main import main  # noqa: PLC0415
 
     assert main(["prove", "--players", "1"]) != 0
     err = capsys.readouterr().err
@@ -851,8 +858,8 @@ def test_carla_never_decides_at_the_mass_even_when_it_costs_nothing(tmp_path: ob
     import json  # noqa: PLC0415
     from pathlib import Path  # noqa: PLC0415
 
-    from village_rules.invariants import state_violations  # noqa: PLC0415
-    from village_rules.loader import load_edition  # noqa: PLC0415
+    from village_rules.checks.invariants import state_violations  # noqa: PLC0415
+    from village_rules.data.loader import load_edition  # noqa: PLC0415
 
     raw = json.loads(
         (Path(__file__).parents[1] / "src" / "village_rules" / "data" / f"{BB}.json").read_text()

@@ -16,11 +16,9 @@ from test_solo_review import (
 )
 
 from village_rules import apply, chance_outcomes, legal_actions
-from village_rules.actions import Pass, RevealFate, Serve, Skip, TakeCube
-from village_rules.carla_board import CARLA, PLAYER
-from village_rules.cli import main
-from village_rules.cli_readings import WITNESSES, witness_from_json
-from village_rules.components import (
+from village_rules.checks.state_checks import phase_problems
+from village_rules.cli.main import main
+from village_rules.data.components import (
     BLACK_BAG,
     CHURCH_RESERVE,
     FARMYARD,
@@ -32,18 +30,20 @@ from village_rules.components import (
     Location,
     OnChurch,
 )
-from village_rules.divergence import replay_both, search
+from village_rules.data.solo_data import FateTile
+from village_rules.drivers.scenario import arrange_market, clear_board, give, put_cubes, ready, strip_all
+from village_rules.drivers.serialization import from_json, to_json
 from village_rules.engine import carla, market_day
 from village_rules.engine.context import Ctx
 from village_rules.errors import StateFormatError
-from village_rules.pending import ChooseAction, ChooseCarlaCube, ChooseTurn, FateReveal, MarketChoice
-from village_rules.readings import NEVER_PART, ORIGINAL, SOLO_READINGS
-from village_rules.rules import Rules, Variant
-from village_rules.scenario import arrange_market, clear_board, give, put_cubes, ready, strip_all
-from village_rules.serialization import from_json, to_json
-from village_rules.solo_data import FateTile
-from village_rules.state import GameState
-from village_rules.state_checks import phase_problems
+from village_rules.model.actions import Pass, RevealFate, Serve, Skip, TakeCube
+from village_rules.model.carla_board import CARLA, PLAYER
+from village_rules.model.pending import ChooseAction, ChooseCarlaCube, ChooseTurn, FateReveal, MarketChoice
+from village_rules.model.state import GameState
+from village_rules.readings.divergence import replay_both, search
+from village_rules.readings.witnesses import WITNESSES, witness_from_json
+from village_rules.rules.register import NEVER_PART, ORIGINAL, SOLO_READINGS
+from village_rules.rules.variant import Rules, Variant
 
 BB = "big-box-2023"
 S = ActionSpace

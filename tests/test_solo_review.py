@@ -15,9 +15,7 @@ import pytest
 from test_solo import BB, S, carla_next_takes_pink, carla_without_ones_and_twos, move, run, set_board, solo
 
 from village_rules import apply, chance_outcomes, legal_actions
-from village_rules.actions import Pass, Serve, TakeCube, Well
-from village_rules.carla_board import CARLA, PLAYER
-from village_rules.components import (
+from village_rules.data.components import (
     BLACK_BAG,
     CHURCH_RESERVE,
     FARMYARD,
@@ -27,12 +25,14 @@ from village_rules.components import (
     InChronicle,
     OnChurch,
 )
+from village_rules.data.loader import load_edition
+from village_rules.drivers.scenario import arrange_market, give, put_cubes
+from village_rules.drivers.serialization import from_json, to_json
 from village_rules.errors import DataError, VillageError
-from village_rules.loader import load_edition
-from village_rules.pending import ChooseTurn, MarketChoice
-from village_rules.scenario import arrange_market, give, put_cubes
-from village_rules.serialization import from_json, to_json
-from village_rules.state import GameState
+from village_rules.model.actions import Pass, Serve, TakeCube, Well
+from village_rules.model.carla_board import CARLA, PLAYER
+from village_rules.model.pending import ChooseTurn, MarketChoice
+from village_rules.model.state import GameState
 
 
 def last_grave_for_the_player(state: GameState) -> GameState:
@@ -246,7 +246,7 @@ def test_solo25_end04_the_new_marks_of_carlas_board_are_checked_on_load() -> Non
 def test_solo25_the_observation_shows_the_well_turn() -> None:
     """SOLO-25: whether Carla will serve in this market day is visible to the player's
     observation (the well-turn mark), so two states that differ only in it differ there."""
-    from village_rules.observation import observation_tensor  # noqa: PLC0415
+    from village_rules.adapters.observation import observation_tensor  # noqa: PLC0415
 
     state = put_cubes(solo(), S.TRAVEL, {Cube.PINK: 2})
     state = arrange_market(state, [5, 2, 8], [1, 3, 4, 6, 7])

@@ -19,7 +19,7 @@ import pytest
 
 import village_rules
 from village_rules.errors import InternalError, VillageError
-from village_rules.rules import Variant
+from village_rules.rules.variant import Variant
 
 SRC = Path(__file__).resolve().parents[1] / "src" / "village_rules"
 
@@ -102,4 +102,4 @@ def test_the_export_check_catches_an_undocumented_name(monkeypatch: pytest.Monke
     monkeypatch.setattr(village_rules, "Bare", Bare, raising=False)
     monkeypatch.setattr(village_rules, "__all__", [*village_rules.__all__, "bare_function", "Bare"])
     assert undocumented_exports(village_rules) == ["bare_function", "Bare"]
-    assert not _documented_in_source("village_rules.loader", "_IDENT")
+    assert not _documented_in_source("village_rules.data.loader", "_IDENT")

@@ -1,4 +1,4 @@
-"""`village_rules.state_checks`: every state the engine reaches passes the cross-field
+"""`village_rules.checks.state_checks`: every state the engine reaches passes the cross-field
 checks (so `from_json` never refuses a real state), and each check refuses the states the
 hardening round found loading and then crashing."""
 
@@ -10,11 +10,11 @@ import random
 import pytest
 
 from village_rules import EDITIONS, builtin_edition, from_json, new_game, to_json
+from village_rules.checks.state_checks import phase_problems
+from village_rules.drivers.play import play, random_policy
 from village_rules.errors import StateFormatError
-from village_rules.play import play, random_policy
-from village_rules.rules import Variant
-from village_rules.state import GameState
-from village_rules.state_checks import phase_problems
+from village_rules.model.state import GameState
+from village_rules.rules.variant import Variant
 
 GAMES = [(e, n) for e in EDITIONS for n in builtin_edition(e).player_counts]
 

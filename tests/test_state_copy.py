@@ -11,12 +11,12 @@ from pathlib import Path
 
 import pytest
 
-from village_rules.edition import EditionData, resolve_edition
+from village_rules.data.edition import EditionData
+from village_rules.data.loader import builtin_edition, load_edition, resolve_edition
+from village_rules.drivers.play import play_logged
 from village_rules.engine.core import apply, chance_outcomes, legal_actions
+from village_rules.engine.setup import new_game
 from village_rules.errors import DataError
-from village_rules.loader import builtin_edition, load_edition
-from village_rules.play import play_logged
-from village_rules.setup import new_game
 
 
 def test_copy_and_deepcopy_return_the_state_itself() -> None:

@@ -16,16 +16,16 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from support import get_at, json_paths
 
-import village_rules.serialization as serialization
+import village_rules.drivers.serialization as serialization
 from village_rules import EDITIONS, StateFormatError, apply, builtin_edition, from_json, new_game, to_json
-from village_rules.actions import Action
-from village_rules.chance import sample
+from village_rules.checks.invariants import state_violations, transition_violations
+from village_rules.drivers.play import play, random_policy
 from village_rules.engine.core import chance_outcomes, legal_actions
 from village_rules.errors import InternalError
-from village_rules.invariants import state_violations, transition_violations
-from village_rules.play import play, random_policy
-from village_rules.rules import Variant
-from village_rules.state import GameState
+from village_rules.model.actions import Action
+from village_rules.model.chance import sample
+from village_rules.model.state import GameState
+from village_rules.rules.variant import Variant
 
 GAMES = [(e, n) for e in EDITIONS for n in builtin_edition(e).player_counts]
 Raw = dict[str, Any]

@@ -7,12 +7,12 @@ import random
 import pytest
 
 from village_rules import new_game
-from village_rules.actions import Action
-from village_rules.components import Cube
-from village_rules.evolve import replace
-from village_rules.play import play, random_policy
-from village_rules.state import GameState
-from village_rules.tally import Tally
+from village_rules.data.components import Cube
+from village_rules.data.tally import Tally
+from village_rules.drivers.play import play, random_policy
+from village_rules.model.actions import Action
+from village_rules.model.evolve import replace
+from village_rules.model.state import GameState
 
 
 @pytest.mark.parametrize(

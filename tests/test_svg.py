@@ -1,4 +1,4 @@
-"""village_rules.svg: the state and the travel map as SVG, read back as XML."""
+"""village_rules.pictures.svg: the state and the travel map as SVG, read back as XML."""
 
 from __future__ import annotations
 
@@ -10,11 +10,12 @@ import pytest
 from pictures_scenario import known_state
 
 from village_rules import builtin_edition, new_game
-from village_rules.actions import Harvest, Serve, TakeCube, Travel, parse_action
-from village_rules.components import ActionSpace, Cube
-from village_rules.invariants import check
-from village_rules.play import play_logged
-from village_rules.svg import (
+from village_rules.checks.invariants import check
+from village_rules.data.components import ActionSpace, Cube
+from village_rules.drivers.play import play_logged
+from village_rules.engine.travel_map import travel_graph
+from village_rules.model.actions import Harvest, Serve, TakeCube, Travel, parse_action
+from village_rules.pictures.svg import (
     CUBE_COLOURS,
     PLAYER_FILLS,
     map_layout,
@@ -22,7 +23,6 @@ from village_rules.svg import (
     touched_regions,
     travel_map_svg,
 )
-from village_rules.travel_map import travel_graph
 
 NS = "{http://www.w3.org/2000/svg}"
 

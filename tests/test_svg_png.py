@@ -15,10 +15,10 @@ pytest.importorskip("PIL")
 
 from PIL import Image  # noqa: E402
 
-import village_rules.svg as svg_module  # noqa: E402
+import village_rules.pictures.svg as svg_module  # noqa: E402
 from village_rules import builtin_edition  # noqa: E402
-from village_rules.components import Cube  # noqa: E402
-from village_rules.svg import CUBE_COLOURS, state_svg, travel_map_svg  # noqa: E402
+from village_rules.data.components import Cube  # noqa: E402
+from village_rules.pictures.svg import CUBE_COLOURS, state_svg, travel_map_svg  # noqa: E402
 
 
 def png(svg: str) -> Image.Image:

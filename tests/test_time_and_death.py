@@ -13,20 +13,7 @@ from pathlib import Path
 import pytest
 from support import bare, with_spare_cubes
 
-from village_rules.actions import (
-    Birth,
-    ChurchEnter,
-    Die,
-    DrawMonk,
-    Mill,
-    Pass,
-    Produce,
-    Serve,
-    Skip,
-    TakeCube,
-    Train,
-)
-from village_rules.components import (
+from village_rules.data.components import (
     BLACK_BAG,
     FARMYARD,
     GRAVEYARD,
@@ -43,19 +30,9 @@ from village_rules.components import (
     OnCouncil,
     Travelling,
 )
-from village_rules.edition import EditionData
-from village_rules.engine.context import Ctx
-from village_rules.engine.core import apply, chance_outcomes, legal_actions
-from village_rules.engine.time_and_death import spend_time
-from village_rules.errors import IllegalActionError
-from village_rules.loader import load_edition
-from village_rules.pending import (
-    ChooseAction,
-    ChooseDying,
-    ChooseTurn,
-    MarketChoice,
-)
-from village_rules.scenario import (
+from village_rules.data.edition import EditionData
+from village_rules.data.loader import load_edition
+from village_rules.drivers.scenario import (
     acting,
     arrange_market,
     at,
@@ -65,7 +42,30 @@ from village_rules.scenario import (
     put_cubes,
     set_lifetime,
 )
-from village_rules.state import GameState
+from village_rules.engine.context import Ctx
+from village_rules.engine.core import apply, chance_outcomes, legal_actions
+from village_rules.engine.time_and_death import spend_time
+from village_rules.errors import IllegalActionError
+from village_rules.model.actions import (
+    Birth,
+    ChurchEnter,
+    Die,
+    DrawMonk,
+    Mill,
+    Pass,
+    Produce,
+    Serve,
+    Skip,
+    TakeCube,
+    Train,
+)
+from village_rules.model.pending import (
+    ChooseAction,
+    ChooseDying,
+    ChooseTurn,
+    MarketChoice,
+)
+from village_rules.model.state import GameState
 
 SMITHY = AtCraft(Building.SMITHY)
 

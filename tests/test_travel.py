@@ -7,8 +7,7 @@ from dataclasses import replace
 import networkx as nx
 import pytest
 
-from village_rules.actions import PickCube, Skip, Travel
-from village_rules.components import (
+from village_rules.data.components import (
     FARMYARD,
     UNBORN,
     ActionSpace,
@@ -17,16 +16,12 @@ from village_rules.components import (
     Good,
     Travelling,
 )
-from village_rules.edition import Cost, RewardKind
+from village_rules.data.edition import Cost, RewardKind
+from village_rules.data.loader import builtin_edition
+from village_rules.data.tally import Tally
+from village_rules.drivers.scenario import acting, give, place, ready, strip
 from village_rules.engine.core import apply, legal_actions
-from village_rules.errors import IllegalActionError
-from village_rules.loader import builtin_edition
-from village_rules.pending import ChooseAction, ChooseSupplyCube, ChooseTurn
-from village_rules.rules import Variant
-from village_rules.scenario import acting, give, place, ready, strip
-from village_rules.state import GameState
-from village_rules.tally import Tally
-from village_rules.travel_map import (
+from village_rules.engine.travel_map import (
     adjacent,
     city,
     member_cities,
@@ -34,6 +29,11 @@ from village_rules.travel_map import (
     reachable_cities,
     travel_graph,
 )
+from village_rules.errors import IllegalActionError
+from village_rules.model.actions import PickCube, Skip, Travel
+from village_rules.model.pending import ChooseAction, ChooseSupplyCube, ChooseTurn
+from village_rules.model.state import GameState
+from village_rules.rules.variant import Variant
 
 EDITIONS = ["big-box-2023", "original-2011"]
 ED23 = "big-box-2023"

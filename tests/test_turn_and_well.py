@@ -12,7 +12,20 @@ from fractions import Fraction
 import pytest
 from support import bare
 
-from village_rules.actions import (
+from village_rules.data.components import INFLUENCE, ActionSpace, Cube, Farmyard
+from village_rules.data.loader import builtin_edition
+from village_rules.data.tally import Tally
+from village_rules.drivers.scenario import (
+    arrange_market,
+    at,
+    give,
+    put_cubes,
+)
+from village_rules.engine import seeding
+from village_rules.engine.core import apply, chance_outcomes, legal_actions
+from village_rules.engine.setup import new_game
+from village_rules.errors import IllegalActionError
+from village_rules.model.actions import (
     Birth,
     DrawCube,
     DrawMonk,
@@ -24,12 +37,7 @@ from village_rules.actions import (
     TakeCube,
     Well,
 )
-from village_rules.components import INFLUENCE, ActionSpace, Cube, Farmyard
-from village_rules.engine import seeding
-from village_rules.engine.core import apply, chance_outcomes, legal_actions
-from village_rules.errors import IllegalActionError
-from village_rules.loader import builtin_edition
-from village_rules.pending import (
+from village_rules.model.pending import (
     ChooseAction,
     ChoosePayment,
     ChooseTurn,
@@ -37,16 +45,8 @@ from village_rules.pending import (
     MassDraw,
     SeedDraw,
 )
-from village_rules.rules import Variant
-from village_rules.scenario import (
-    arrange_market,
-    at,
-    give,
-    put_cubes,
-)
-from village_rules.setup import new_game
-from village_rules.state import GameState, Mass
-from village_rules.tally import Tally
+from village_rules.model.state import GameState, Mass
+from village_rules.rules.variant import Variant
 
 EDITION_COUNTS = [("big-box-2023", n) for n in (2, 3, 4, 5)] + [("original-2011", n) for n in (2, 3, 4)]
 

@@ -17,10 +17,10 @@ from dataclasses import replace
 import pytest
 
 from village_rules import apply, chance_outcomes, deal_outcomes, game_from_deal, legal_actions, to_json
-from village_rules.actions import Action, DrawCube, DrawMonk, Pass, Pay, Skip, TakeCube, Well
-from village_rules.components import INFLUENCE, ActionSpace, Cube
-from village_rules.pending import ChoosePayment, ChooseTurn, MassDraw, SeedDraw
-from village_rules.state import GameState
+from village_rules.data.components import INFLUENCE, ActionSpace, Cube
+from village_rules.model.actions import Action, DrawCube, DrawMonk, Pass, Pay, Skip, TakeCube, Well
+from village_rules.model.pending import ChoosePayment, ChooseTurn, MassDraw, SeedDraw
+from village_rules.model.state import GameState
 
 
 def _chance(state: GameState) -> Action | None:

@@ -10,17 +10,26 @@ from pathlib import Path
 
 import pytest
 
-from village_rules.cli import main
-from village_rules.cli_readings import WITNESSES, paragraph, witness_from_json, witness_name
-from village_rules.divergence import LEGAL, STATE, WINNER, Difference, difference, replay_both, search, walk
+from village_rules.checks.invariants import check_step, replay_checked
+from village_rules.cli.main import main
+from village_rules.data.loader import EDITIONS
+from village_rules.drivers.play import GameLog, replay
+from village_rules.drivers.serialization import from_json, to_json
 from village_rules.engine import crafts
 from village_rules.engine.core import apply, chance_outcomes, legal_actions
-from village_rules.invariants import check_step, replay_checked
-from village_rules.loader import EDITIONS
-from village_rules.play import GameLog, replay
-from village_rules.readings import NEVER_PART, READINGS
-from village_rules.rules import Variant
-from village_rules.serialization import from_json, to_json
+from village_rules.readings.divergence import (
+    LEGAL,
+    STATE,
+    WINNER,
+    Difference,
+    difference,
+    replay_both,
+    search,
+    walk,
+)
+from village_rules.readings.witnesses import WITNESSES, paragraph, witness_from_json, witness_name
+from village_rules.rules.register import NEVER_PART, READINGS
+from village_rules.rules.variant import Variant
 
 STORED = sorted(p for p in WITNESSES.glob("*.json") if not p.name.endswith(".log.json"))
 

@@ -8,14 +8,25 @@ Start here:
 - for game-tree and RL code (docs/rl.md): `legal_action_ids`, `legal_mask`,
   `chance_outcome_ids`, `action_id` / `action_from_id`, `returns`, `score_bounds`, the
   explicit setup deal `deal_outcomes` / `game_from_deal`, and the adapters
-  `village_rules.openspiel` and `village_rules.pettingzoo` (optional extras).
+  `village_rules.adapters.openspiel` and `village_rules.adapters.pettingzoo` (optional extras).
 """
 
 from __future__ import annotations
 
-from village_rules.actions import Action, ActionSyntaxError, format_action, parse_action
-from village_rules.bounds import ScoreBounds, max_chance_outcomes, score_bounds
+from village_rules.adapters.bounds import ScoreBounds, max_chance_outcomes, score_bounds
+from village_rules.adapters.ids import (
+    action_from_id,
+    action_id,
+    chance_outcome_ids,
+    legal_action_ids,
+    legal_mask,
+    num_distinct_actions,
+)
+from village_rules.data.loader import EDITIONS, builtin_edition, load_edition
+from village_rules.drivers.serialization import from_json, to_json
 from village_rules.engine.core import apply, chance_outcomes, legal_actions
+from village_rules.engine.scoring import ScoreBreakdown, returns, score_breakdown, winners
+from village_rules.engine.setup import deal_outcomes, game_from_deal, new_game
 from village_rules.errors import (
     ActionTypeError,
     ArgumentTypeError,
@@ -28,20 +39,9 @@ from village_rules.errors import (
     StateFormatError,
     VillageError,
 )
-from village_rules.ids import (
-    action_from_id,
-    action_id,
-    chance_outcome_ids,
-    legal_action_ids,
-    legal_mask,
-    num_distinct_actions,
-)
-from village_rules.loader import EDITIONS, builtin_edition, load_edition
-from village_rules.rules import Rules, Variant
-from village_rules.scoring import ScoreBreakdown, returns, score_breakdown, winners
-from village_rules.serialization import from_json, to_json
-from village_rules.setup import deal_outcomes, game_from_deal, new_game
-from village_rules.state import CHANCE, TERMINAL, GameState
+from village_rules.model.actions import Action, ActionSyntaxError, format_action, parse_action
+from village_rules.model.state import CHANCE, TERMINAL, GameState
+from village_rules.rules.variant import Rules, Variant
 
 __all__ = [
     "CHANCE",

@@ -44,7 +44,7 @@ class SetupError(VillageError, ValueError):
 
 
 class FuzzArgumentError(VillageError, ValueError):
-    """A fuzz run that cannot be made as asked (`village_rules.fuzz.run_fuzz`, `village-rules
+    """A fuzz run that cannot be made as asked (`village_rules.fuzz.runner.run_fuzz`, `village-rules
     fuzz`): names the option at fault, e.g. ``--games``, ``--shard`` or ``--backend``."""
 
     def __init__(self, option: str, problem: str) -> None:
@@ -94,7 +94,7 @@ class IllegalActionError(VillageError, ValueError):
 
 
 class LogFormatError(VillageError, ValueError):
-    """A game log (see `village_rules.play.GameLog`) that cannot be read: names the field at fault."""
+    """A game log (see `village_rules.drivers.play.GameLog`) that cannot be read: names the field at fault."""
 
 
 class ShowError(VillageError, ValueError):
@@ -115,7 +115,7 @@ class ParameterError(VillageError, ValueError):
 
 
 class ReadingError(VillageError, ValueError):
-    """An unknown ambiguity ID or reading letter (see `village_rules.readings`)."""
+    """An unknown ambiguity ID or reading letter (see `village_rules.rules.register`)."""
 
 
 class InternalError(VillageError, RuntimeError):

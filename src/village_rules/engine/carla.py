@@ -12,10 +12,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from village_rules.actions import Action, RevealFate
-from village_rules.carla_board import CARLA, PLAYER, CarlaBoard
-from village_rules.chance import proportional
-from village_rules.components import (
+from village_rules.data.components import (
     BLACK_BAG,
     CHURCH_RESERVE,
     FARMYARD,
@@ -27,15 +24,18 @@ from village_rules.components import (
     Location,
     OnChurch,
 )
+from village_rules.data.solo_data import FateTile, SoloData
 from village_rules.engine import market_day
 from village_rules.engine.context import Ctx
 from village_rules.engine.guards import expect, present
 from village_rules.engine.time_and_death import chronicle_full
-from village_rules.evolve import replace
-from village_rules.pending import ChooseCarlaCube, FateReveal, Pending
+from village_rules.model.actions import Action, RevealFate
+from village_rules.model.carla_board import CARLA, PLAYER, CarlaBoard
+from village_rules.model.chance import proportional
+from village_rules.model.evolve import replace
+from village_rules.model.pending import ChooseCarlaCube, FateReveal, Pending
+from village_rules.model.state import GameState
 from village_rules.rule_ids import RuleId
-from village_rules.solo_data import FateTile, SoloData
-from village_rules.state import GameState
 
 
 def solo_data(state: GameState) -> SoloData:

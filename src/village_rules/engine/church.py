@@ -2,16 +2,16 @@
 
 from __future__ import annotations
 
-from village_rules.actions import Action, ChurchEnter
-from village_rules.components import BLACK_BAG, FARMYARD
-from village_rules.edition import Cost
+from village_rules.data.components import BLACK_BAG, FARMYARD
+from village_rules.data.edition import Cost
 from village_rules.engine.common import find_member, move_member, numbers_at
 from village_rules.engine.context import Ctx
 from village_rules.engine.guards import expect, present
 from village_rules.engine.payment import can_pay
-from village_rules.pending import Pending
+from village_rules.model.actions import Action, ChurchEnter
+from village_rules.model.pending import Pending
+from village_rules.model.state import GameState
 from village_rules.rule_ids import RuleId
-from village_rules.state import GameState
 
 
 def candidates(state: GameState, seat: int) -> list[Action]:

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from village_rules.components import Cube, Good, Location
-from village_rules.evolve import replace
-from village_rules.state import GameState
+from village_rules.data.components import Cube, Good, Location
+from village_rules.model.evolve import replace
+from village_rules.model.state import GameState
 
 
 def find_member(state: GameState, seat: int, location: Location, number: int) -> int | None:

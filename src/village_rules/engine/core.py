@@ -12,7 +12,32 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Protocol, assert_never
 
-from village_rules.actions import (
+from village_rules.data.components import INFLUENCE, ActionSpace, Cube, Good
+from village_rules.data.edition import Cost
+from village_rules.engine import (
+    carla,
+    church,
+    council_chamber,
+    crafts,
+    family,
+    harvest,
+    market_day,
+    mass,
+    seeding,
+    shared,
+    supply,
+    travel,
+    turn,
+)
+from village_rules.engine.common import take_cube, take_good
+from village_rules.engine.context import Ctx
+from village_rules.engine.end_of_game import end_of_turn
+from village_rules.engine.guards import expect, present
+from village_rules.engine.payment import coin_splits, describe_shortfall, pay, payment_options
+from village_rules.engine.spaces import SpaceRules, rules_of, space_rules
+from village_rules.engine.time_and_death import death_candidates, kill, resolve_deaths
+from village_rules.errors import IllegalActionError, InternalError, NotARule
+from village_rules.model.actions import (
     Action,
     Birth,
     Buy,
@@ -47,34 +72,9 @@ from village_rules.actions import (
     check_action,
     format_action,
 )
-from village_rules.chance import proportional
-from village_rules.components import INFLUENCE, ActionSpace, Cube, Good
-from village_rules.edition import Cost
-from village_rules.engine import (
-    carla,
-    church,
-    council_chamber,
-    crafts,
-    family,
-    harvest,
-    market_day,
-    mass,
-    seeding,
-    shared,
-    supply,
-    travel,
-    turn,
-)
-from village_rules.engine.common import take_cube, take_good
-from village_rules.engine.context import Ctx
-from village_rules.engine.end_of_game import end_of_turn
-from village_rules.engine.guards import expect, present
-from village_rules.engine.payment import coin_splits, describe_shortfall, pay, payment_options
-from village_rules.engine.spaces import SpaceRules, rules_of, space_rules
-from village_rules.engine.time_and_death import death_candidates, kill, resolve_deaths
-from village_rules.errors import IllegalActionError, InternalError, NotARule
-from village_rules.evolve import replace
-from village_rules.pending import (
+from village_rules.model.chance import proportional
+from village_rules.model.evolve import replace
+from village_rules.model.pending import (
     CHANCE_TYPES,
     ChooseAction,
     ChooseCarlaCube,
@@ -95,8 +95,8 @@ from village_rules.pending import (
     RefillDraw,
     SeedDraw,
 )
+from village_rules.model.state import GameState
 from village_rules.rule_ids import RuleId
-from village_rules.state import GameState
 
 # How the core dispatches (every `match` below ends in `assert_never`, so a new pending
 # step or action that is not handled is a mypy error):

@@ -6,19 +6,19 @@ from __future__ import annotations
 from collections.abc import Sequence
 from functools import lru_cache
 
-from village_rules.actions import Action, CouncilAdvance, CouncilPlace, Privilege
-from village_rules.components import FARMYARD, Farmyard, OnCouncil
-from village_rules.edition import Cost, EditionData
+from village_rules.data.components import FARMYARD, Farmyard, OnCouncil
+from village_rules.data.edition import Cost, EditionData
 from village_rules.engine import shared
 from village_rules.engine.common import find_member, gain_prestige, move_member, numbers_at
 from village_rules.engine.context import Ctx
 from village_rules.engine.guards import present
 from village_rules.engine.payment import can_pay
 from village_rules.errors import InternalError
-from village_rules.evolve import replace
-from village_rules.pending import ChoosePrivilege, ChooseSupplyCube, ChooseSupplyGood, Pending
+from village_rules.model.actions import Action, CouncilAdvance, CouncilPlace, Privilege
+from village_rules.model.evolve import replace
+from village_rules.model.pending import ChoosePrivilege, ChooseSupplyCube, ChooseSupplyGood, Pending
+from village_rules.model.state import GameState, PlayerState
 from village_rules.rule_ids import RuleId
-from village_rules.state import GameState, PlayerState
 
 
 def highest_stage(state: GameState, seat: int) -> int:

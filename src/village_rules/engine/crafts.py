@@ -3,18 +3,18 @@ member for time, buy with cubes (grain at the stables), or the mill's coins."""
 
 from __future__ import annotations
 
-from village_rules.actions import Action, Buy, Mill, Produce, Train
-from village_rules.components import FARMYARD, AtCraft
-from village_rules.edition import Cost
+from village_rules.data.components import FARMYARD, AtCraft
+from village_rules.data.edition import Cost
 from village_rules.engine import shared
 from village_rules.engine.common import find_member, move_member, numbers_at, take_coins, take_good
 from village_rules.engine.context import Ctx
 from village_rules.engine.guards import present
 from village_rules.engine.payment import can_pay
 from village_rules.errors import InternalError
-from village_rules.pending import Pending
+from village_rules.model.actions import Action, Buy, Mill, Produce, Train
+from village_rules.model.pending import Pending
+from village_rules.model.state import GameState
 from village_rules.rule_ids import RuleId
-from village_rules.state import GameState
 
 
 def candidates(state: GameState, seat: int) -> list[Action]:

@@ -3,14 +3,14 @@
 
 from __future__ import annotations
 
-from village_rules.carla_board import PLAYER
 from village_rules.engine import carla, mass, shared
 from village_rules.engine.context import Ctx
 from village_rules.engine.guards import present
-from village_rules.evolve import replace
-from village_rules.pending import Pending
+from village_rules.model.carla_board import PLAYER
+from village_rules.model.evolve import replace
+from village_rules.model.pending import Pending
+from village_rules.model.state import GameState
 from village_rules.rule_ids import RuleId
-from village_rules.state import GameState
 
 
 def market_player(state: GameState, turn_seat: int) -> int:

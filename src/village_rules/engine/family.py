@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from functools import cache
 
-from village_rules.actions import Action, Birth, CallHome
-from village_rules.components import (
+from village_rules.data.components import (
     FARMYARD,
     UNBORN,
     AtCraft,
@@ -16,14 +15,15 @@ from village_rules.components import (
     format_location,
     is_on_board,
 )
-from village_rules.edition import Cost
+from village_rules.data.edition import Cost
 from village_rules.engine import shared
 from village_rules.engine.common import find_member, move_member
 from village_rules.engine.context import Ctx
 from village_rules.engine.guards import expect, present
-from village_rules.pending import Pending
+from village_rules.model.actions import Action, Birth, CallHome
+from village_rules.model.pending import Pending
+from village_rules.model.state import GameState
 from village_rules.rule_ids import RuleId
-from village_rules.state import GameState
 
 
 def can_call_home(state: GameState, location: Location) -> bool:

@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from village_rules.actions import Action, Harvest
-from village_rules.components import FARMYARD, Good
-from village_rules.edition import Cost
+from village_rules.data.components import FARMYARD, Good
+from village_rules.data.edition import Cost
 from village_rules.engine.common import take_grain
 from village_rules.engine.context import Ctx
-from village_rules.pending import Pending
+from village_rules.model.actions import Action, Harvest
+from village_rules.model.pending import Pending
+from village_rules.model.state import GameState
 from village_rules.rule_ids import RuleId
-from village_rules.state import GameState
 
 
 def candidates(state: GameState, seat: int) -> list[Action]:

@@ -11,18 +11,18 @@ from __future__ import annotations
 from fractions import Fraction
 from functools import lru_cache
 
-from village_rules.actions import Action, Pass, Serve
-from village_rules.chance import uniform
-from village_rules.edition import Cost, EditionData
+from village_rules.data.edition import Cost, EditionData
 from village_rules.engine import shared
 from village_rules.engine.context import Ctx
 from village_rules.engine.guards import expect, present
 from village_rules.engine.payment import can_pay, payment_options
 from village_rules.engine.time_and_death import cap_owed
-from village_rules.evolve import replace
-from village_rules.pending import Pending, RefillDraw
+from village_rules.model.actions import Action, Pass, Serve
+from village_rules.model.chance import uniform
+from village_rules.model.evolve import replace
+from village_rules.model.pending import Pending, RefillDraw
+from village_rules.model.state import GameState, MarketDay
 from village_rules.rule_ids import RuleId
-from village_rules.state import GameState, MarketDay
 
 
 def start(state: GameState, seat: int, ctx: Ctx) -> GameState:

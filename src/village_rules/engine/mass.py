@@ -6,17 +6,17 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from village_rules.actions import Action, BuyFromBag, ChurchStep, DrawMember, DrawMonk
-from village_rules.chance import proportional
-from village_rules.components import BLACK_BAG, InBlackBag, OnChurch
+from village_rules.data.components import BLACK_BAG, InBlackBag, OnChurch
 from village_rules.engine import shared, solo_mass
 from village_rules.engine.common import find_member, gain_prestige, move_member, numbers_at
 from village_rules.engine.context import Ctx
 from village_rules.engine.guards import expect, present
-from village_rules.evolve import replace
-from village_rules.pending import MassAdvance, MassBuy, MassDraw, Pending
+from village_rules.model.actions import Action, BuyFromBag, ChurchStep, DrawMember, DrawMonk
+from village_rules.model.chance import proportional
+from village_rules.model.evolve import replace
+from village_rules.model.pending import MassAdvance, MassBuy, MassDraw, Pending
+from village_rules.model.state import GameState, Mass
 from village_rules.rule_ids import RuleId
-from village_rules.state import GameState, Mass
 
 
 def start(state: GameState, final: bool, ctx: Ctx) -> tuple[GameState, Pending]:

@@ -9,15 +9,15 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from itertools import product
 
-from village_rules.actions import Pay
-from village_rules.components import Cube
-from village_rules.edition import Cost
+from village_rules.data.components import Cube
+from village_rules.data.edition import Cost
+from village_rules.data.tally import Tally
 from village_rules.engine.context import Ctx
 from village_rules.engine.time_and_death import spend_time
-from village_rules.evolve import replace
+from village_rules.model.actions import Pay
+from village_rules.model.evolve import replace
+from village_rules.model.state import GameState, PlayerState
 from village_rules.rule_ids import RuleId
-from village_rules.state import GameState, PlayerState
-from village_rules.tally import Tally
 
 
 def coin_splits(cost: Cost, player: PlayerState, coins_allowed: bool) -> Iterator[Tally[Cube]]:

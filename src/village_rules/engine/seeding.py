@@ -4,14 +4,14 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from village_rules.components import INFLUENCE, ActionSpace, Cube
-from village_rules.edition import EditionData
+from village_rules.data.components import INFLUENCE, ActionSpace, Cube
+from village_rules.data.edition import EditionData
+from village_rules.data.tally import Tally
 from village_rules.engine import shared
 from village_rules.engine.end_of_game import after_reseeding
-from village_rules.evolve import replace
-from village_rules.pending import SeedDraw
-from village_rules.state import GameState
-from village_rules.tally import Tally
+from village_rules.model.evolve import replace
+from village_rules.model.pending import SeedDraw
+from village_rules.model.state import GameState
 
 _SPACES: tuple[ActionSpace, ...] = tuple(ActionSpace)
 _SPACE_INDEX: dict[ActionSpace, int] = {s: i for i, s in enumerate(ActionSpace)}

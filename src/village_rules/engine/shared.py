@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from functools import cache
 
-from village_rules.actions import (
+from village_rules.model.actions import (
     Buy,
     CallHome,
     CouncilAdvance,
@@ -28,8 +28,8 @@ from village_rules.actions import (
     Train,
     Travel,
 )
-from village_rules.pending import ChooseAction, ChooseTurn, MarketChoice, SeedDraw
-from village_rules.state import Turn
+from village_rules.model.pending import ChooseAction, ChooseTurn, MarketChoice, SeedDraw
+from village_rules.model.state import Turn
 
 SKIP = Skip()
 PASS = Pass()

@@ -7,11 +7,11 @@ for the majority, but she never receives prestige (p. 15)."""
 
 from __future__ import annotations
 
-from village_rules.carla_board import CARLA
-from village_rules.components import OnChurch
+from village_rules.data.components import OnChurch
 from village_rules.engine.context import Ctx
+from village_rules.model.carla_board import CARLA
+from village_rules.model.state import GameState
 from village_rules.rule_ids import RuleId
-from village_rules.state import GameState
 
 CARLA_DOES_NOT_PAY = "solo: Carla buys no member out of the bag and moves none up (she has no coin or grain)"
 """SOLO-03: why Carla's mass steps offer her nothing but to skip, whatever the data's prices."""

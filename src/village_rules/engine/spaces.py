@@ -15,7 +15,20 @@ from __future__ import annotations
 
 from typing import Protocol, assert_never
 
-from village_rules.actions import (
+from village_rules.data.components import ActionSpace
+from village_rules.data.edition import Cost
+from village_rules.engine import (
+    church,
+    council_chamber,
+    crafts,
+    family,
+    harvest,
+    market_day,
+    travel,
+    turn,
+)
+from village_rules.engine.context import Ctx
+from village_rules.model.actions import (
     Action,
     Birth,
     Buy,
@@ -48,21 +61,8 @@ from village_rules.actions import (
     Travel,
     Well,
 )
-from village_rules.components import ActionSpace
-from village_rules.edition import Cost
-from village_rules.engine import (
-    church,
-    council_chamber,
-    crafts,
-    family,
-    harvest,
-    market_day,
-    travel,
-    turn,
-)
-from village_rules.engine.context import Ctx
-from village_rules.pending import Pending
-from village_rules.state import GameState
+from village_rules.model.pending import Pending
+from village_rules.model.state import GameState
 
 
 class SpaceRules(Protocol):

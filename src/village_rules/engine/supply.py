@@ -13,12 +13,12 @@ the action's costs are paid (the register entry says why).
 
 from __future__ import annotations
 
-from village_rules.actions import Action, Buy, Harvest, Mill, Privilege, Produce, Train, Travel
-from village_rules.components import INFLUENCE
-from village_rules.edition import RewardKind
+from village_rules.data.components import INFLUENCE
+from village_rules.data.edition import RewardKind
 from village_rules.engine import harvest, travel
+from village_rules.model.actions import Action, Buy, Harvest, Mill, Privilege, Produce, Train, Travel
+from village_rules.model.state import GameState
 from village_rules.rule_ids import RuleId
-from village_rules.state import GameState
 
 RULE = RuleId.TURN_04
 """The rule that refuses an action under AMB-03 b (specs/rules.md)."""

@@ -7,7 +7,7 @@ owed until they are resolved: after the action, or at once during a market day.
 
 from __future__ import annotations
 
-from village_rules.components import (
+from village_rules.data.components import (
     GRAVEYARD,
     REMOVED,
     InChronicle,
@@ -17,10 +17,10 @@ from village_rules.components import (
     workplace,
 )
 from village_rules.engine.context import Ctx
-from village_rules.evolve import replace
-from village_rules.pending import ChooseDying
+from village_rules.model.evolve import replace
+from village_rules.model.pending import ChooseDying
+from village_rules.model.state import GameState
 from village_rules.rule_ids import RuleId
-from village_rules.state import GameState
 
 
 def spend_time(state: GameState, seat: int, amount: int, ctx: Ctx) -> GameState:

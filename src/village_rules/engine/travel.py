@@ -1,23 +1,23 @@
-"""Travel (2023 p. 10; 2011 "Travel") on the networkx map of `village_rules.travel_map`."""
+"""Travel (2023 p. 10; 2011 "Travel") on the networkx map of `village_rules.engine.travel_map`."""
 
 from __future__ import annotations
 
 from functools import lru_cache
 
-from village_rules.actions import Action, Travel
-from village_rules.components import FARMYARD, Location, Travelling
-from village_rules.edition import City, Cost, EditionData, RewardKind
+from village_rules.data.components import FARMYARD, Location, Travelling
+from village_rules.data.edition import City, Cost, EditionData, RewardKind
 from village_rules.engine import shared
 from village_rules.engine.common import find_member, gain_prestige, move_member, numbers_at, take_coins
 from village_rules.engine.context import Ctx
 from village_rules.engine.guards import expect, present
 from village_rules.engine.payment import can_pay
+from village_rules.engine.travel_map import adjacent, city, member_cities, path_cost
 from village_rules.errors import InternalError
-from village_rules.evolve import replace
-from village_rules.pending import ChooseSupplyCube, Pending
+from village_rules.model.actions import Action, Travel
+from village_rules.model.evolve import replace
+from village_rules.model.pending import ChooseSupplyCube, Pending
+from village_rules.model.state import GameState
 from village_rules.rule_ids import RuleId
-from village_rules.state import GameState
-from village_rules.travel_map import adjacent, city, member_cities, path_cost
 
 
 def marked_starts(state: GameState, seat: int) -> tuple[str, ...]:

@@ -5,18 +5,18 @@ from __future__ import annotations
 
 from functools import cache, lru_cache
 
-from village_rules.actions import Action, FreeAction, TakeCube, Well
-from village_rules.components import INFLUENCE, ActionSpace, Cube
-from village_rules.edition import Cost
+from village_rules.data.components import INFLUENCE, ActionSpace, Cube
+from village_rules.data.edition import Cost
+from village_rules.data.tally import Tally
 from village_rules.engine import carla, market_day, shared
 from village_rules.engine.context import Ctx
 from village_rules.engine.time_and_death import spend_time
 from village_rules.errors import InternalError
-from village_rules.evolve import replace
-from village_rules.pending import Pending
+from village_rules.model.actions import Action, FreeAction, TakeCube, Well
+from village_rules.model.evolve import replace
+from village_rules.model.pending import Pending
+from village_rules.model.state import GameState
 from village_rules.rule_ids import RuleId
-from village_rules.state import GameState
-from village_rules.tally import Tally
 
 _SPACES = tuple(ActionSpace)
 _SPACE_INDEX = {space: i for i, space in enumerate(_SPACES)}

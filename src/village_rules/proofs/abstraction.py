@@ -15,9 +15,9 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import assert_never
 
-from village_rules.components import InBlackBag, InChronicle, InGraveyard, Removed, Unborn
+from village_rules.data.components import InBlackBag, InChronicle, InGraveyard, Removed, Unborn
 from village_rules.errors import InternalError
-from village_rules.pending import (
+from village_rules.model.pending import (
     ChooseAction,
     ChooseCarlaCube,
     ChooseCompensationCube,
@@ -36,7 +36,7 @@ from village_rules.pending import (
     RefillDraw,
     SeedDraw,
 )
-from village_rules.state import GameState
+from village_rules.model.state import GameState
 
 PHASE_TURN = 0
 """A seat chooses a cube or the well (ChooseTurn)."""

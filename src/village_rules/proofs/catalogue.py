@@ -13,7 +13,13 @@ from typing import Any
 
 import z3
 
-from village_rules.actions import (
+from village_rules.data.components import Cube, InBlackBag, OnChurch, Unborn, is_alive
+from village_rules.drivers.serialization import to_json
+from village_rules.engine.end_of_game import final_order
+from village_rules.engine.harvest import harvest_yield
+from village_rules.engine.scoring import ranking_key, score_breakdown, winners
+from village_rules.errors import InternalError
+from village_rules.model.actions import (
     Action,
     Birth,
     BuyFromBag,
@@ -33,17 +39,11 @@ from village_rules.actions import (
     Travel,
     Well,
 )
-from village_rules.components import Cube, InBlackBag, OnChurch, Unborn, is_alive
-from village_rules.engine.end_of_game import final_order
-from village_rules.engine.harvest import harvest_yield
-from village_rules.errors import InternalError
+from village_rules.model.state import GameState
 from village_rules.proofs.errors import UnknownQueryError
 from village_rules.proofs.history import History, dead, earlier_round_start, turn_start
 from village_rules.proofs.model import Constants, Vars
 from village_rules.proofs.search import Scorer, Steer
-from village_rules.scoring import ranking_key, score_breakdown, winners
-from village_rules.serialization import to_json
-from village_rules.state import GameState
 
 AbstractPredicate = Callable[[Vars, Constants], Any]
 ConcretePredicate = Callable[[History], bool]

@@ -5,10 +5,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from village_rules.actions import Action
-from village_rules.components import InChronicle, InGraveyard, Removed
-from village_rules.pending import ChooseTurn
-from village_rules.state import GameState
+from village_rules.data.components import InChronicle, InGraveyard, Removed
+from village_rules.model.actions import Action
+from village_rules.model.pending import ChooseTurn
+from village_rules.model.state import GameState
 
 
 @dataclass

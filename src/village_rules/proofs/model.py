@@ -17,7 +17,7 @@ from typing import Any, Protocol
 
 import z3
 
-from village_rules.edition import EditionData
+from village_rules.data.edition import EditionData
 from village_rules.proofs.abstraction import PHASE_OVER, AbstractState, field_names
 
 

@@ -16,15 +16,15 @@ from dataclasses import dataclass, replace
 
 from hypothesis import strategies as st
 
-from village_rules.actions import Action, format_action
+from village_rules.drivers.play import play, random_policy
 from village_rules.engine.core import apply
+from village_rules.engine.setup import new_game
 from village_rules.errors import ParameterError
-from village_rules.play import play, random_policy
+from village_rules.model.actions import Action, format_action
+from village_rules.model.state import GameState
 from village_rules.proofs.abstraction import AbstractState, abstract
 from village_rules.proofs.model import Constants, broken_clauses, broken_initial
-from village_rules.rules import Variant
-from village_rules.setup import new_game
-from village_rules.state import GameState
+from village_rules.rules.variant import Variant
 from village_rules.testing.machine import VillageMachine
 from village_rules.testing.strategies import GameSetup, game_setups
 

@@ -12,14 +12,14 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from village_rules.play import GameLog
+from village_rules.drivers.play import GameLog
+from village_rules.engine.setup import new_game
+from village_rules.model.render import render
 from village_rules.proofs.abstraction import abstract
 from village_rules.proofs.catalogue import Query
 from village_rules.proofs.model import Constants
 from village_rules.proofs.search import Witness, search
 from village_rules.proofs.solver import bmc, k_induction
-from village_rules.render import render
-from village_rules.setup import new_game
 
 REACHABLE = "reachable"
 UNREACHABLE = "unreachable"

@@ -15,13 +15,13 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from village_rules.actions import Action, format_action
+from village_rules.drivers.play import GameLog
 from village_rules.engine.core import apply, chance_outcomes, legal_actions
-from village_rules.play import GameLog
+from village_rules.engine.setup import new_game
+from village_rules.model.actions import Action, format_action
+from village_rules.model.state import GameState
 from village_rules.proofs.history import History
-from village_rules.rules import Variant
-from village_rules.setup import new_game
-from village_rules.state import GameState
+from village_rules.rules.variant import Variant
 
 Scorer = Callable[[GameState, Action], float]
 """Higher is preferred. Called for decisions and for chance outcomes alike."""

@@ -13,16 +13,16 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
-from village_rules.actions import parse_action
+from village_rules.drivers.play import GameLog
 from village_rules.engine.core import apply
+from village_rules.engine.setup import new_game
 from village_rules.errors import VillageError
-from village_rules.play import GameLog
+from village_rules.model.actions import parse_action
 from village_rules.proofs.abstraction import abstract
 from village_rules.proofs.catalogue import CATALOGUE, Query, by_name
 from village_rules.proofs.history import History
 from village_rules.proofs.model import Constants
 from village_rules.proofs.solver import bmc, k_induction
-from village_rules.setup import new_game
 
 PROOF_DEPTH = 6
 """The bound and induction depth the stored proofs were made with (`run.prove`)."""

@@ -27,22 +27,22 @@ from hypothesis import strategies as st
 from hypothesis.control import currently_in_test_context
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
 
-from village_rules.actions import Action, Harvest, Pass, Skip, format_action
-from village_rules.chance import sample
+from village_rules.checks.incremental import IncrementalChecker
+from village_rules.checks.invariants import InvariantError, Violation
+from village_rules.drivers.play import GameLog, random_policy
 from village_rules.engine.core import apply, chance_outcomes, legal_actions
+from village_rules.engine.scoring import winners
 from village_rules.errors import IllegalActionError, InternalError
-from village_rules.incremental import IncrementalChecker
-from village_rules.invariants import InvariantError, Violation
-from village_rules.play import GameLog, random_policy
-from village_rules.scoring import winners
-from village_rules.state import GameState
+from village_rules.model.actions import Action, Harvest, Pass, Skip, format_action
+from village_rules.model.chance import sample
+from village_rules.model.state import GameState
 from village_rules.testing.strategies import GameSetup, game_setups, seeds
 
 
 class VillageMachine(RuleBasedStateMachine):
     """Plays one game per example: an `@initialize` rule sets it up, `act` takes the next
     action (a legal action, or a chance outcome, chosen by Hypothesis), and the invariants
-    of `village_rules.invariants` are checked after every action."""
+    of `village_rules.checks.invariants` are checked after every action."""
 
     fast_forward_limit: ClassVar[int] = 25
     """Most actions one `fast_forward` step plays with a seeded random policy (0 = never):

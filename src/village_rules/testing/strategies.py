@@ -13,14 +13,14 @@ from dataclasses import dataclass, field
 
 from hypothesis import strategies as st
 
-from village_rules.actions import Action, action_universe, format_action
+from village_rules.data.loader import EDITIONS, builtin_edition
+from village_rules.drivers.play import GameLog, random_policy, step
 from village_rules.engine.core import apply, chance_outcomes, legal_actions
-from village_rules.loader import EDITIONS, builtin_edition
-from village_rules.play import GameLog, random_policy, step
-from village_rules.readings import READINGS
-from village_rules.rules import Variant
-from village_rules.setup import new_game
-from village_rules.state import GameState
+from village_rules.engine.setup import new_game
+from village_rules.model.actions import Action, action_universe, format_action
+from village_rules.model.state import GameState
+from village_rules.rules.register import READINGS
+from village_rules.rules.variant import Variant
 
 MAX_SEED = 2**32 - 1
 
@@ -75,7 +75,7 @@ def player_counts(edition: str) -> st.SearchStrategy[int]:
 
 
 def reading_choices() -> st.SearchStrategy[tuple[tuple[str, str], ...]]:
-    """Explicit AMB choices (`village_rules.readings`): each entry keeps its edition
+    """Explicit AMB choices (`village_rules.rules.register`): each entry keeps its edition
     default or gets one of its letters; shrinks towards no choice at all."""
     per_entry = [st.one_of(st.none(), st.sampled_from(entry.letter_names)) for entry in READINGS]
 

@@ -1,0 +1,87 @@
+"""The report's plots, drawn with matplotlib as SVG files (the optional `report` extra).
+
+Imported only when matplotlib is installed (`village_rules.check.report.plots_available`). The
+files are deterministic: no date in the metadata, a fixed hash salt for element ids.
+"""
+
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+from pathlib import Path
+
+import matplotlib
+
+matplotlib.use("Agg")  # no display: files only
+import matplotlib.pyplot as plt
+from matplotlib.figure import Figure
+from matplotlib.ticker import MaxNLocator
+
+from village_rules.check.steps import FuzzResult
+
+plt.rcParams["svg.hashsalt"] = "village-rules"
+plt.rcParams["svg.fonttype"] = "none"
+
+
+def write_plots(directory: Path, stem: str, result: FuzzResult) -> list[str]:
+    """Write the plots of one step's games; returns their file names (relative)."""
+    games = result.games
+    names = []
+
+    fig, ax = plt.subplots(figsize=(6, 3.6))
+    by_edition: dict[str, list[int]] = defaultdict(list)
+    for g in games:
+        by_edition[g.edition].append(g.actions)
+    ax.hist([v for _, v in sorted(by_edition.items())], bins=20, label=sorted(by_edition), stacked=True)
+    ax.set_xlabel("actions per game (chance outcomes included)")
+    ax.set_ylabel("games")
+    ax.yaxis.set_major_locator(MaxNLocator(integer=True))
+    ax.set_title("game length")
+    ax.legend()
+    names.append(_save(fig, directory, f"{stem}-length.svg"))
+
+    fig, ax = plt.subplots(figsize=(6, 3.6))
+    counts = Counter((g.edition, g.ended_by) for g in games)
+    labels = [f"{e}\n{how}" for e, how in sorted(counts)]
+    ax.bar(range(len(labels)), [counts[k] for k in sorted(counts)], color="#8b5a2b")
+    ax.set_xticks(range(len(labels)), labels, fontsize=7)
+    ax.set_ylabel("games")
+    ax.yaxis.set_major_locator(MaxNLocator(integer=True))
+    ax.set_title("how the games ended")
+    names.append(_save(fig, directory, f"{stem}-ended.svg"))
+
+    fig, ax = plt.subplots(figsize=(6, 3.6))
+    by_seat: dict[int, list[int]] = defaultdict(list)
+    for g in games:
+        for seat, score in enumerate(g.scores):
+            by_seat[seat].append(score)
+    seats = sorted(by_seat)
+    if seats:
+        ax.boxplot([by_seat[s] for s in seats], tick_labels=[f"seat {s}" for s in seats])
+    ax.set_ylabel("final prestige")
+    ax.set_title("score distribution per seat")
+    names.append(_save(fig, directory, f"{stem}-scores.svg"))
+
+    if result.summary is not None:
+        s = result.summary
+        rule_counts = dict(s.rule_counts)
+        known = sorted({*s.known_rule_ids, *rule_counts})
+        fig, ax = plt.subplots(figsize=(12, 3.6))
+        values = [rule_counts.get(r, 0) for r in known]
+        ax.bar(
+            range(len(known)),
+            [max(v, 0.5) for v in values],
+            color=["#c62828" if v == 0 else "#2ca02c" for v in values],
+        )
+        ax.set_yscale("log")
+        ax.set_xticks(range(len(known)), known, rotation=90, fontsize=7)
+        ax.set_ylabel("times applied (log)")
+        ax.set_title(f"rule-ID coverage: {len(rule_counts)} of {len(known)} fired (red: never)")
+        names.append(_save(fig, directory, f"{stem}-rules.svg"))
+    return names
+
+
+def _save(fig: Figure, directory: Path, name: str) -> str:
+    fig.tight_layout()
+    fig.savefig(directory / name, format="svg", metadata={"Date": None})
+    plt.close(fig)
+    return name

@@ -1,0 +1,213 @@
+"""The static HTML verification report written by `village-rules check` and `report`.
+
+One `index.html` (plus the plots, logs and pictures beside it) that a person reads at a
+glance: the verdict of every step, then for fuzzed or logged games the game lengths, how
+the games ended (chronicle or graveyard), the score distributions per seat, the rule-ID
+coverage and the invariant checks run, then every finding (failing games, proof verdicts,
+divergence witnesses) with links to its log and picture.
+
+Plots need matplotlib (`pip install "village-rules[report]"`): without it the report
+shows the same figures as tables and says so; `plots_available()` tells which.
+"""
+
+from __future__ import annotations
+
+import html
+import statistics
+from collections import Counter, defaultdict
+from collections.abc import Sequence
+from pathlib import Path
+
+from village_rules.check.steps import CheckOutcome, FuzzResult, GameStats, StepResult
+from village_rules.checks.invariants import STATE_INVARIANTS, TRANSITION_INVARIANTS
+from village_rules.errors import InternalError
+
+NO_PLOTS_NOTE = 'tables only: install "village-rules[report]" (matplotlib) for plots'
+
+_CSS = """
+body { font-family: system-ui, sans-serif; margin: 2em auto; max-width: 70em; color: #222; }
+h1 { margin-bottom: 0.2em; } .verdict { font-size: 1.4em; font-weight: bold; }
+.pass { color: #1a7f37; } .fail { color: #c62828; }
+table { border-collapse: collapse; margin: 0.5em 0 1.2em; }
+th, td { border: 1px solid #ccc; padding: 0.25em 0.6em; text-align: left; vertical-align: top; }
+th { background: #f3ecd8; } td.num { text-align: right; }
+.plots img { max-width: 48%; border: 1px solid #ddd; margin: 0.3em; }
+.plots img.wide { max-width: 98%; }
+.picture img { max-width: 100%; border: 1px solid #ddd; }
+.note { color: #666; font-style: italic; }
+"""
+
+
+def plots_available() -> bool:
+    """True when matplotlib can be imported (the `report` extra)."""
+    try:
+        import matplotlib  # noqa: F401, PLC0415 - optional extra
+    except ImportError:
+        return False
+    return True
+
+
+def write_report(directory: Path, outcome: CheckOutcome, title: str = "village-rules check") -> Path:
+    """Write `index.html` (and plots, when matplotlib is there) into `directory`."""
+    directory.mkdir(parents=True, exist_ok=True)
+    plots = plots_available()
+    verdict = "PASS" if outcome.passed else "FAIL"
+    body = [
+        f"<h1>{_e(title)}</h1>",
+        f'<p class="verdict {verdict.lower()}">{verdict}</p>',
+        f"<p>{len(outcome.results)} step(s) in {outcome.seconds:.0f} s.</p>",
+    ]
+    if not plots:
+        body.append(f'<p class="note">{_e(NO_PLOTS_NOTE)}</p>')
+    body.append("<table><tr><th>step</th><th>verdict</th><th>summary</th><th>time</th></tr>")
+    for r in outcome.results:
+        mark = "PASS" if r.passed else "FAIL"
+        details = "".join(f"<br>{_e(d)}" for d in r.details)
+        body.append(
+            f'<tr><td>{_e(r.name)}</td><td class="{mark.lower()}">{mark}</td>'
+            f'<td>{_e(r.headline)}{details}</td><td class="num">{r.seconds:.1f} s</td></tr>'
+        )
+    body.append("</table>")
+    for k, r in enumerate(outcome.results):
+        body += _step_section(directory, k, r, plots)
+    page = (
+        '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
+        f"<title>{_e(title)}</title><style>{_CSS}</style></head><body>\n"
+        + "\n".join(body)
+        + "\n</body></html>\n"
+    )
+    index = directory / "index.html"
+    index.write_text(page, encoding="utf-8")
+    return index
+
+
+def _e(text: object) -> str:
+    return html.escape(str(text))
+
+
+def _step_section(directory: Path, k: int, r: StepResult, plots: bool) -> list[str]:
+    out = [f"<h2>{_e(r.name)}</h2>"]
+    if isinstance(r, FuzzResult) and r.games:
+        out += _games_section(directory, f"{k}-{r.name}", r, plots)
+    if r.findings:
+        out.append(
+            "<h3>findings</h3><table><tr><th>what</th><th>verdict</th><th>detail</th><th>evidence</th></tr>"
+        )
+        for f in r.findings:
+            links = []
+            if f.log:
+                links.append(f'<a href="{_e(f.log)}">log</a>')
+            if f.picture:
+                links.append(f'<a href="{_e(f.picture)}">picture</a>')
+            cls = "fail" if f.verdict.startswith("FAIL") else "pass"
+            out.append(
+                f'<tr><td>{_e(f.title)}</td><td class="{cls}">{_e(f.verdict)}</td><td>{_e(f.detail)}</td>'
+                f"<td>{' '.join(links)}</td></tr>"
+            )
+        out.append("</table>")
+        first = next((f for f in r.findings if f.picture), None)
+        if first is not None:
+            out.append(
+                f'<div class="picture"><p>{_e(first.title)}: the last state</p>'
+                f'<img src="{_e(first.picture)}" alt="{_e(first.title)}"></div>'
+            )
+    return out
+
+
+def _games_section(directory: Path, stem: str, r: FuzzResult, plots: bool) -> list[str]:
+    games = r.games
+    out = ["<h3>games</h3>"]
+    if plots:
+        from village_rules.check import plots as report_plots  # noqa: PLC0415 - optional extra
+
+        names = report_plots.write_plots(directory, stem, r)
+        out.append(
+            '<div class="plots">'
+            + "".join(
+                f'<img src="{_e(n)}" alt="{_e(n)}"{" class=wide" if n.endswith("-rules.svg") else ""}>'
+                for n in names
+            )
+        )
+        out.append("</div>")
+    out += _length_table(games)
+    out += _ended_table(games)
+    out += _score_table(games)
+    if r.summary is not None:
+        out += _coverage_table(r)
+    return out
+
+
+def _length_table(games: Sequence[GameStats]) -> list[str]:
+    rows = [
+        "<table><tr><th>edition</th><th>players</th><th>games</th><th>actions: min</th>"
+        "<th>median</th><th>max</th><th>rounds: median</th></tr>"
+    ]
+    groups: dict[tuple[str, int], list[GameStats]] = defaultdict(list)
+    for g in games:
+        groups[(g.edition, g.players)].append(g)
+    for (edition, players), gs in sorted(groups.items()):
+        lengths = [g.actions for g in gs]
+        rows.append(
+            f"<tr><td>{_e(edition)}</td><td class=num>{players}</td><td class=num>{len(gs)}</td>"
+            f"<td class=num>{min(lengths)}</td><td class=num>{statistics.median(lengths):g}</td>"
+            f"<td class=num>{max(lengths)}</td>"
+            f"<td class=num>{statistics.median(g.rounds for g in gs):g}</td></tr>"
+        )
+    rows.append("</table>")
+    return ["<h4>game length</h4>", *rows]
+
+
+def _ended_table(games: Sequence[GameStats]) -> list[str]:
+    counts = Counter((g.edition, g.ended_by) for g in games)
+    rows = ["<h4>how the games ended</h4><table><tr><th>edition</th><th>ended by</th><th>games</th></tr>"]
+    for (edition, how), k in sorted(counts.items()):
+        rows.append(f"<tr><td>{_e(edition)}</td><td>{_e(how)}</td><td class=num>{k}</td></tr>")
+    rows.append("</table>")
+    return rows
+
+
+def _score_table(games: Sequence[GameStats]) -> list[str]:
+    by_seat: dict[int, list[int]] = defaultdict(list)
+    wins: Counter[int] = Counter()
+    for g in games:
+        for seat, score in enumerate(g.scores):
+            by_seat[seat].append(score)
+        wins.update(g.winners)
+    rows = [
+        "<h4>final scores per seat</h4><table><tr><th>seat</th><th>games</th><th>min</th><th>median</th>"
+        "<th>mean</th><th>max</th><th>wins</th></tr>"
+    ]
+    for seat, scores in sorted(by_seat.items()):
+        rows.append(
+            f"<tr><td class=num>{seat}</td><td class=num>{len(scores)}</td><td class=num>{min(scores)}</td>"
+            f"<td class=num>{statistics.median(scores):g}</td>"
+            f"<td class=num>{statistics.fmean(scores):.1f}</td>"
+            f"<td class=num>{max(scores)}</td><td class=num>{wins[seat]}</td></tr>"
+        )
+    rows.append("</table>")
+    return rows
+
+
+def _coverage_table(r: FuzzResult) -> list[str]:
+    s = r.summary
+    if s is None:
+        raise InternalError("report._coverage_table", "the fuzz result has no summary")
+    counts = dict(s.rule_counts)
+    known = sorted({*s.known_rule_ids, *counts})
+    states = s.steps + s.games
+    rows = [
+        "<h4>invariant checks run</h4>",
+        f"<p>{states:,} states x {len(STATE_INVARIANTS)} state invariants and {s.steps:,} transitions x "
+        f"{len(TRANSITION_INVARIANTS)} transition invariants: "
+        f"{states * len(STATE_INVARIANTS) + s.steps * len(TRANSITION_INVARIANTS):,} checks, "
+        f"{s.violations} violation(s).</p>",
+        "<p>" + _e(", ".join((*STATE_INVARIANTS, *TRANSITION_INVARIANTS))) + "</p>",
+        f"<h4>rule-ID coverage ({len(counts)} of {len(known)} fired)</h4>",
+        "<table><tr><th>rule</th><th>times applied</th></tr>",
+    ]
+    for rule in known:
+        k = counts.get(rule, 0)
+        cls = ' class="fail"' if k == 0 else ""
+        rows.append(f"<tr><td{cls}>{_e(rule)}</td><td class=num>{k:,}</td></tr>")
+    rows.append("</table>")
+    return rows

@@ -1,0 +1,580 @@
+"""`village-rules check`: the library's verification, run as a list of independent steps.
+
+A step is anything with a `name` and a `run(context) -> StepResult` (the `CheckStep`
+protocol). `run_check` runs the steps in order, each on its own (a failing step does not
+stop the next), and the verdict is PASS only if every step passed. The HTML report
+(`village_rules.check.report`) draws every result; a `FuzzResult` also carries per-game figures
+for the plots.
+
+Steps today:
+- `FuzzStep`: seeded random games of both editions with every state and transition
+  invariant checked after every action (`village_rules.fuzz.runner.run_fuzz`), then every game
+  played again without the checks, which must give the same game bit for bit (same
+  digest), and the per-game figures (length, how it ended, scores) for the report.
+- `LogsStep`: logged games (`village-rules play --log`) replayed with every invariant
+  checked (`village-rules report LOG...`).
+
+- `ProofsStep`: the stored verdicts of the z3 proof catalogue (`village-rules prove
+  --out proofs/witnesses`): every witness replayed on the engine to its query's situation,
+  every unreachability proof re-proved (`village_rules.proofs.stored`).
+
+- `DivergenceStep`: the stored divergence witnesses of the ambiguity register
+  (`village-rules diverge --write specs/witnesses`): each replayed under both readings,
+  which must still part at the stored action in the stored way.
+
+More verification plugs in at `default_steps()` below: one more `CheckStep` returning a
+`StepResult` whose `findings` list each verdict or witness with its log and picture.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import time
+from collections import Counter
+from collections.abc import Callable, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Protocol
+
+from village_rules.checks.invariants import STATE_INVARIANTS, TRANSITION_INVARIANTS, replay_checked
+from village_rules.data.components import Category
+from village_rules.drivers.play import GameLog, play_logged
+from village_rules.drivers.serialization import to_json
+from village_rules.engine.core import apply
+from village_rules.engine.scoring import score_breakdown, winners
+from village_rules.errors import InternalError, LogFormatError, VillageError
+from village_rules.fuzz.games import plan_game
+from village_rules.fuzz.runner import FuzzSummary, run_fuzz
+from village_rules.model.actions import Action, parse_action
+from village_rules.model.state import GameState
+from village_rules.pictures.svg import actor_of, state_svg
+from village_rules.proofs.stored import check_stored, witness_files
+from village_rules.readings.divergence import replay_both
+from village_rules.readings.witnesses import witness_from_json
+
+DEFAULT_GAMES = 300
+"""Games `check` plays by default, chosen so that the checked play and the second,
+unchecked play of every game take about a minute on 2 idle cores."""
+
+
+@dataclass(frozen=True, slots=True)
+class CheckContext:
+    """What every step gets: where to write files, and the common knobs."""
+
+    out_dir: Path
+    """The report directory; steps write logs and pictures below it."""
+    seed: int = 0
+    workers: int = 1
+    progress: Callable[[str, int, int], None] | None = None
+    """Called with (step name, done, total) as a step advances."""
+
+
+@dataclass(frozen=True, slots=True)
+class Finding:
+    """One item a step wants shown with its evidence: a failing game, a proof verdict, a
+    divergence witness. Paths are relative to the report directory."""
+
+    title: str
+    verdict: str
+    detail: str = ""
+    log: str | None = None
+    picture: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class StepResult:
+    """The outcome of one step: a verdict, one headline line, a few detail lines."""
+
+    name: str
+    passed: bool
+    headline: str
+    details: tuple[str, ...] = ()
+    findings: tuple[Finding, ...] = ()
+    seconds: float = 0.0
+
+
+class CheckStep(Protocol):
+    """One independent piece of verification."""
+
+    @property
+    def name(self) -> str:
+        """The step's name, as the report shows it."""
+
+    def run(self, context: CheckContext) -> StepResult:
+        """Run the step and return its result (a failure is a result, not an exception)."""
+
+
+# --- per-game figures ---------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class GameStats:
+    """What the report plots about one game."""
+
+    label: str
+    edition: str
+    players: int
+    seed: int
+    actions: int
+    rounds: int
+    ended_by: str
+    """"chronicle", "graveyard", "chronicle and graveyard", or "not ended"."""
+    scores: tuple[int, ...]
+    winners: tuple[int, ...]
+
+
+def ended_by(state: GameState) -> str:
+    """What filled up and so ended the game (END-01): the chronicle, the graveyard, both;
+    under AMB-12 b one full chronicle category is enough ("chronicle category")."""
+    if not state.is_terminal:
+        return "not ended"
+    chronicle = state.chronicle_free_total() <= 0
+    category = not chronicle and any(state.chronicle_free(c) <= 0 for c in Category)
+    full = [
+        name
+        for name, ok in (
+            ("chronicle", chronicle),
+            ("chronicle category", category and state.rules.reading("AMB-12") == "b"),
+            ("graveyard", state.graveyard_free() <= 0),
+        )
+        if ok
+    ]
+    return " and ".join(full) or "not ended"
+
+
+def game_stats(label: str, log: GameLog, final: GameState) -> GameStats:
+    """The figures of one replayed game (length, rounds, scores) for the report."""
+    return GameStats(
+        label=label,
+        edition=log.edition,
+        players=log.players,
+        seed=log.seed,
+        actions=len(log.actions),
+        rounds=final.round,
+        ended_by=ended_by(final),
+        # Solo: the player's score only (Carla scores nothing, SOLO-03).
+        scores=tuple(b.total for b in score_breakdown(final) if not final.is_carla(b.seat))
+        if final.is_terminal
+        else (),
+        winners=winners(final) if final.is_terminal else (),
+    )
+
+
+def game_digest(log: GameLog, final: GameState) -> str:
+    """The fuzzer's digest of a game: SHA-256 of its log and its final state."""
+    return hashlib.sha256((log.to_json() + "\n" + to_json(final)).encode()).hexdigest()
+
+
+def _unchecked_game(seed: int, index: int) -> tuple[GameStats, str, str]:
+    """Game `index` of a fuzz run played again without invariant checks (the same game,
+    as `village_rules.fuzz.runner` documents): its figures, digest and log."""
+    g = plan_game(seed, index)
+    final, log = play_logged(g.edition, g.players, g.seed, g.variant)
+    return game_stats(f"game {index}", log, final), game_digest(log, final), log.to_json()
+
+
+# --- the fuzz step ------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class FuzzResult(StepResult):
+    """A `StepResult` with what the report plots."""
+
+    summary: FuzzSummary | None = None
+    games: tuple[GameStats, ...] = ()
+    state_invariants: int = len(STATE_INVARIANTS)
+    transition_invariants: int = len(TRANSITION_INVARIANTS)
+
+
+@dataclass(frozen=True, slots=True)
+class FuzzStep:
+    """Seeded random games of both editions, every invariant checked after every action."""
+
+    games: int = DEFAULT_GAMES
+    samples: int = 2
+    """Games whose log and final picture are written to the report (the first of each edition)."""
+    name: str = "fuzz"
+
+    def run(self, context: CheckContext) -> FuzzResult:
+        """Play the fuzz games, replay each, and collect their figures and findings."""
+        start = time.perf_counter()
+        out = context.out_dir
+
+        def fuzz_progress(done: int, total: int) -> None:
+            if context.progress is not None:
+                context.progress("fuzz (checked)", done, total)
+
+        summary = run_fuzz(
+            self.games, context.seed, context.workers, None, None, out / "failures", fuzz_progress
+        )
+        findings: list[Finding] = []
+        if summary.failure is not None:
+            findings.append(_failure_finding(summary, out))
+        # Play every passing game again without checks: the same digest, or non-determinism.
+        passing = summary.games - (1 if summary.failure is not None else 0)
+        stats: list[GameStats] = []
+        mismatched: list[int] = []
+        logs: dict[int, str] = {}
+        for index, (st, digest, log_json) in enumerate(
+            _map_games(context.seed, passing, context.workers, context.progress)
+        ):
+            stats.append(st)
+            if digest != summary.game_digests[index]:
+                mismatched.append(index)
+            logs[index] = log_json
+        for index in mismatched[:3]:
+            findings.append(
+                Finding(
+                    f"game {index}",
+                    "FAIL: not reproducible",
+                    "played again without checks, the game differs from the checked one",
+                    log=_write(out, f"games/game-{index}.json", logs[index]),
+                )
+            )
+        findings += _samples(stats, logs, out, self.samples)
+        editions = Counter(s.edition for s in stats)
+        passed = summary.failure is None and not mismatched
+        violations = summary.violations + len(mismatched)
+        per_edition = ", ".join(f"{k} {e}" for e, k in sorted(editions.items()))
+        headline = f"{summary.games} random games ({per_edition or 'none'}), {summary.steps:,} actions"
+        fired = len(summary.rule_counts)
+        known = len({*summary.known_rule_ids, *summary.rules_fired})
+        details = [
+            f"{len(STATE_INVARIANTS)} state + {len(TRANSITION_INVARIANTS)} transition invariants "
+            f"checked after every action: {violations} violation(s)",
+            f"rule IDs fired: {fired} of {known}"
+            + (f" (never: {', '.join(summary.rules_never_fired)})" if summary.rules_never_fired else ""),
+            "replayed without checks: "
+            + ("every game identical" if not mismatched else f"{len(mismatched)} game(s) differ"),
+        ]
+        if summary.failure is not None:
+            f = summary.failure
+            details.append(f"FAILED game {f.game.index} after {f.actions} actions: {f.violations[0]}")
+            details.append(f"replayable log: {f.log_path}")
+        return FuzzResult(
+            name=self.name,
+            passed=passed,
+            headline=headline,
+            details=tuple(details),
+            findings=tuple(findings),
+            seconds=time.perf_counter() - start,
+            summary=summary,
+            games=tuple(stats),
+        )
+
+
+def _map_games(
+    seed: int, games: int, workers: int, progress: Callable[[str, int, int], None] | None
+) -> list[tuple[GameStats, str, str]]:
+    results: list[tuple[GameStats, str, str]] = []
+    if workers == 1:
+        for i in range(games):
+            results.append(_unchecked_game(seed, i))
+            if progress is not None:
+                progress("fuzz (replayed)", i + 1, games)
+        return results
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        chunk = max(1, games // (workers * 4))
+        for i, r in enumerate(pool.map(_unchecked_game, [seed] * games, range(games), chunksize=chunk)):
+            results.append(r)
+            if progress is not None:
+                progress("fuzz (replayed)", i + 1, games)
+    return results
+
+
+def _final_picture(out: Path, relative: str, log_text: str) -> str:
+    """A picture of the last state a logged game reaches, written to the report."""
+    state, last, actor = last_good_state(GameLog.from_json(log_text))
+    return _write(out, relative, state_svg(state, last, actor))
+
+
+def _write(out: Path, relative: str, text: str) -> str:
+    path = out / relative
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+    return relative
+
+
+def _samples(stats: list[GameStats], logs: dict[int, str], out: Path, count: int) -> list[Finding]:
+    """The log and the final picture of the first game of each edition (up to `count`)."""
+    chosen: dict[str, int] = {}
+    for index, st in enumerate(stats):
+        if st.edition not in chosen and len(chosen) < count:
+            chosen[st.edition] = index
+    findings = []
+    for edition, index in sorted(chosen.items()):
+        log = GameLog.from_json(logs[index])
+        final, last, actor = last_good_state(log)
+        st = stats[index]
+        findings.append(
+            Finding(
+                f"sample game {index} ({edition}, {st.players} players)",
+                "passed",
+                f"{st.actions} actions, ended by the {st.ended_by}; scores {list(st.scores)}",
+                log=_write(out, f"games/game-{index}.json", logs[index]),
+                picture=_write(out, f"games/game-{index}.svg", state_svg(final, last, actor)),
+            )
+        )
+    return findings
+
+
+def _failure_finding(summary: FuzzSummary, out: Path) -> Finding:
+    """The failing game: its log (already written by the fuzzer, copied here) and a picture
+    of the last state reached before the first violation."""
+    f = summary.failure
+    if f is None:
+        raise InternalError("check._failure_finding", "the fuzz summary has no failure")
+    text = f.log_path.read_text(encoding="utf-8")
+    log = GameLog.from_json(text)
+    state, last, actor = last_good_state(log)
+    return Finding(
+        f"game {f.game.index} ({f.game.edition}, {f.game.players} players, seed {f.game.seed})",
+        "FAIL",
+        "; ".join(str(v) for v in f.violations[:3]),
+        log=_write(out, f"failures/game-{f.game.index}.json", text),
+        picture=_write(out, f"failures/game-{f.game.index}.svg", state_svg(state, last, actor)),
+    )
+
+
+def last_good_state(log: GameLog) -> tuple[GameState, Action | None, int | None]:
+    """The state after the longest prefix of the log that applies, its last action, and
+    the seat that took it (None for a chance outcome or an empty prefix)."""
+    state = log.initial_state()
+    last: Action | None = None
+    actor: int | None = None
+    for text in log.actions:
+        try:
+            action = parse_action(text)
+            after = apply(state, action)
+        except Exception:  # a failure log may end in an engine crash: stop before it
+            break
+        last, actor, state = action, actor_of(state), after
+    return state, last, actor
+
+
+# --- logged games -------------------------------------------------------------------------
+
+
+def read_log(path: Path) -> GameLog:
+    """A game log file; raises `LogFormatError` naming the file and the field at fault."""
+    try:
+        text = path.read_bytes().decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise LogFormatError(f"{path}: not a UTF-8 text file ({exc.reason} at byte {exc.start})") from None
+    try:
+        return GameLog.from_json(text)
+    except LogFormatError as exc:
+        raise LogFormatError(f"{path}: {exc}") from None
+
+
+@dataclass(frozen=True, slots=True)
+class LogsStep:
+    """Logged games replayed with every invariant checked; each gets a picture."""
+
+    logs: tuple[Path, ...]
+    name: str = "logs"
+
+    def run(self, context: CheckContext) -> FuzzResult:
+        """Replay the stored golden games and collect their figures and findings."""
+        start = time.perf_counter()
+        stats: list[GameStats] = []
+        findings: list[Finding] = []
+        failed = 0
+        actions = 0
+        for k, path in enumerate(self.logs):
+            log = read_log(path)
+            text = path.read_text(encoding="utf-8")
+            stem = f"logs/{k}-{path.stem}"
+            log_rel = _write(context.out_dir, f"{stem}.json", text)
+            try:
+                final = replay_checked(log)
+            except VillageError as exc:
+                failed += 1
+                state, last, actor = last_good_state(log)
+                picture = _write(context.out_dir, f"{stem}.svg", state_svg(state, last, actor))
+                findings.append(Finding(str(path), "FAIL", str(exc), log=log_rel, picture=picture))
+                continue
+            actions += len(log.actions)
+            st = game_stats(str(path), log, final)
+            stats.append(st)
+            _, last, actor = last_good_state(log)
+            picture = _write(context.out_dir, f"{stem}.svg", state_svg(final, last, actor))
+            verdict = f"ended by the {st.ended_by}" if final.is_terminal else "not finished"
+            findings.append(
+                Finding(str(path), "passed", f"{st.actions} actions, {verdict}", log=log_rel, picture=picture)
+            )
+            if context.progress is not None:
+                context.progress(self.name, k + 1, len(self.logs))
+        return FuzzResult(
+            name=self.name,
+            passed=failed == 0,
+            headline=(
+                f"{len(self.logs)} logged game(s) replayed, {actions:,} actions, every invariant checked "
+                f"after every action: {failed} failed"
+            ),
+            findings=tuple(findings),
+            seconds=time.perf_counter() - start,
+            games=tuple(stats),
+        )
+
+
+# --- running the steps --------------------------------------------------------------------
+
+
+# --- stored proofs ------------------------------------------------------------------------
+
+PROOFS_DIR = Path("proofs") / "witnesses"
+"""Where a clone of the repository keeps the proof catalogue's stored verdicts."""
+
+
+@dataclass(frozen=True, slots=True)
+class ProofsStep:
+    """Replay every stored proof witness and re-prove every stored unreachability proof."""
+
+    directory: Path = PROOFS_DIR
+    name: str = "proofs"
+
+    def run(self, context: CheckContext) -> StepResult:
+        """Recheck every stored proof witness against the real engine."""
+        start = time.perf_counter()
+        if not witness_files(self.directory):
+            return StepResult(
+                self.name,
+                False,
+                f"no stored witnesses in {self.directory} (run check from a clone of the repository, "
+                "or regenerate them with `village-rules prove --out proofs/witnesses`)",
+                seconds=time.perf_counter() - start,
+            )
+        checks = check_stored(self.directory)
+        failed = [c for c in checks if not c.passed]
+        witnesses = sum(1 for c in checks if c.kind == "witness")
+        proofs = len(checks) - witnesses
+        findings = []
+        for c in checks:
+            log = picture = None
+            if c.kind == "witness":
+                text = c.path.read_text(encoding="utf-8")
+                log = _write(context.out_dir, f"proofs/{c.path.name}", text)
+                picture = _final_picture(context.out_dir, f"proofs/{c.path.stem}.svg", text)
+            verdict = "passed" if c.passed else "FAIL"
+            findings.append(Finding(f"{c.kind} {c.path.stem}", verdict, c.detail, log=log, picture=picture))
+        headline = (
+            f"{witnesses} reachable verdicts replayed on the engine, {proofs} unreachable verdicts "
+            f"re-proved: {len(failed)} failed"
+        )
+        details = tuple(f"FAILED {c.path.name}: {c.detail}" for c in failed[:5])
+        return StepResult(
+            self.name, not failed, headline, details, tuple(findings), time.perf_counter() - start
+        )
+
+
+# --- divergence witnesses -----------------------------------------------------------------
+
+DIVERGENCE_DIR = Path("specs") / "witnesses"
+"""Where a clone of the repository keeps the register's divergence witnesses."""
+
+
+@dataclass(frozen=True, slots=True)
+class DivergenceStep:
+    """Replay every stored divergence witness under both of its readings."""
+
+    directory: Path = DIVERGENCE_DIR
+    name: str = "readings"
+
+    def run(self, context: CheckContext) -> StepResult:
+        """Replay every stored divergence witness under both of its readings."""
+        start = time.perf_counter()
+        paths = sorted(p for p in self.directory.glob("*.json") if not p.name.endswith(".log.json"))
+        if not paths:
+            return StepResult(
+                self.name,
+                False,
+                f"no stored divergence witnesses in {self.directory} (run check from a clone of the "
+                "repository, or write them with `village-rules diverge --all --write specs/witnesses`)",
+                seconds=time.perf_counter() - start,
+            )
+        findings = []
+        failed = []
+        entries: set[str] = set()
+        for path in paths:
+            witness = witness_from_json(path.read_text(encoding="utf-8"))
+            entries.add(witness.amb)
+            diff = replay_both(witness)
+            ok = diff is not None and (diff.kind, diff.detail) == (witness.kind, witness.detail)
+            detail = (
+                f"{witness.amb} {witness.left_letter}/{witness.right_letter} part after "
+                f"{len(witness.actions)} actions: {witness.kind}"
+                if ok
+                else "the readings no longer part as stored"
+            )
+            if not ok:
+                failed.append(f"FAILED {path.name}: {detail}")
+            # the replayable log of the first reading, and a picture of where the two part
+            replayable = path.parent / f"{path.stem}.{witness.left_letter}.log.json"
+            log = picture = None
+            if replayable.is_file():
+                text = replayable.read_text(encoding="utf-8")
+                log = _write(context.out_dir, f"readings/{replayable.name}", text)
+                picture = _final_picture(context.out_dir, f"readings/{path.stem}.svg", text)
+            verdict = "passed" if ok else "FAIL"
+            findings.append(Finding(f"witness {path.stem}", verdict, detail, log=log, picture=picture))
+        headline = (
+            f"{len(paths)} divergence witnesses of {len(entries)} register entries replayed under both "
+            f"readings: {len(failed)} failed"
+        )
+        return StepResult(
+            self.name, not failed, headline, tuple(failed[:5]), tuple(findings), time.perf_counter() - start
+        )
+
+
+def default_steps(games: int = DEFAULT_GAMES) -> list[CheckStep]:
+    """The steps of `village-rules check`, in order."""
+    steps: list[CheckStep] = [FuzzStep(games=games), ProofsStep(), DivergenceStep()]
+    return steps
+
+
+@dataclass(frozen=True, slots=True)
+class CheckOutcome:
+    """The results of a whole `village-rules check` run, step by step."""
+    results: tuple[StepResult, ...]
+    seconds: float
+    notes: tuple[str, ...] = field(default=())
+
+    @property
+    def passed(self) -> bool:
+        """True when every step passed."""
+        return all(r.passed for r in self.results)
+
+
+def run_check(steps: Sequence[CheckStep], context: CheckContext) -> CheckOutcome:
+    """Run every step in order (each independently) and collect the results."""
+    if context.workers < 1:
+        raise ValueError("workers must be >= 1")
+    start = time.perf_counter()
+    context.out_dir.mkdir(parents=True, exist_ok=True)
+    results = tuple(step.run(context) for step in steps)
+    return CheckOutcome(results, time.perf_counter() - start)
+
+
+def format_outcome(outcome: CheckOutcome, report: Path | None, report_note: str = "") -> str:
+    """The short summary printed by `village-rules check`."""
+    lines = []
+    for r in outcome.results:
+        mark = "PASS" if r.passed else "FAIL"
+        lines.append(f"[{mark}] {r.name}: {r.headline}")
+        lines += [f"       {d}" for d in r.details]
+    if report is not None:
+        lines.append(f"report: {report}" + (f"  ({report_note})" if report_note else ""))
+    verdict = "PASS" if outcome.passed else "FAIL"
+    failed = sum(1 for r in outcome.results if not r.passed)
+    lines.append(
+        f"result: {verdict} - {len(outcome.results)} step(s), {failed} failed, in {outcome.seconds:.0f} s"
+    )
+    return "\n".join(lines)
+
+
+def default_workers() -> int:
+    """The default number of fuzz workers: the machine's CPU count."""
+    return os.cpu_count() or 1

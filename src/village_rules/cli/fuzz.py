@@ -1,0 +1,150 @@
+"""The `village-rules fuzz` subcommand: its options, its progress bar and its exit codes.
+
+Exit 0 when every game passed, 1 on a violation (the failing log is written to `--out`),
+2 on a bad option (a message naming it, never a traceback), 130 on Ctrl-C (after saying
+how far the run got; no file then claims to be a finished result).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+from pathlib import Path
+from typing import Any, TextIO
+
+from village_rules.cli.readings import add_reading_flag, reading_choices
+from village_rules.data.loader import EDITIONS
+from village_rules.fuzz.report import merge_shards, read_report, report_json
+from village_rules.fuzz.runner import BACKENDS, FuzzInterrupted, Shard, plan_run, run_fuzz, write_atomically
+
+INTERRUPTED_EXIT = 130
+"""128 + SIGINT, what a shell reports for a program stopped by Ctrl-C."""
+
+
+def register(sub: argparse._SubParsersAction[Any]) -> None:
+    """Add the `fuzz` subcommand to the `village-rules` parser."""
+    p = sub.add_parser("fuzz", help="play many seeded random games checking every invariant")
+    p.add_argument("--games", type=int, default=1000, help="games in the run (default 1000)")
+    p.add_argument("--seed", type=int, default=0, help="the run's seed, 0 or more (default 0)")
+    p.add_argument(
+        "--workers",
+        type=int,
+        default=os.cpu_count() or 1,
+        help="processes (or Ray tasks) playing at once (default: this machine's CPUs)",
+    )
+    p.add_argument("--edition", choices=EDITIONS, help="only this edition (default: both)")
+    p.add_argument("--players", type=int, help="only this player count (default: all)")
+    p.add_argument("--out", type=Path, default=Path("fuzz-failures"), help="where a failing log is written")
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.add_argument(
+        "--shard",
+        metavar="K/N",
+        help="play only shard K of N (games i with i %% N == K-1), to split a run over N machines",
+    )
+    p.add_argument(
+        "--backend",
+        choices=BACKENDS,
+        default="process",
+        help="process: a process pool here (default); ray: Ray tasks (the distributed extra)",
+    )
+    p.add_argument(
+        "--address",
+        help="with --backend ray: the Ray cluster to use (default: a local Ray instance)",
+    )
+    p.add_argument(
+        "--json",
+        type=Path,
+        metavar="PATH",
+        help="write the run's report here when it finishes (removed at the start; never partial)",
+    )
+    add_reading_flag(p)
+    p.set_defaults(func=fuzz_command)
+
+    p = sub.add_parser("fuzz-merge", help="merge the --json reports of every shard of a fuzz run")
+    p.add_argument("reports", type=Path, nargs="+", metavar="REPORT")
+    p.set_defaults(func=merge_command)
+
+
+def fuzz_command(args: argparse.Namespace) -> int:
+    """Run the fuzzer as the options say; print the summary; return the exit code."""
+    shard = Shard.parse(args.shard) if args.shard is not None else None
+    readings = reading_choices(args) if args.reading else None
+    options = {"shard": shard, "backend": args.backend, "address": args.address}
+    plan_run(  # refuse bad options before anything is written
+        args.games, args.seed, args.workers, args.edition, args.players, **options, readings=readings
+    )
+    if args.json is not None:
+        args.json.unlink(missing_ok=True)  # an old report must not pass for this run's
+    bar = None if args.quiet else ProgressBar(sys.stderr)
+    try:
+        summary = run_fuzz(
+            args.games,
+            args.seed,
+            args.workers,
+            args.edition,
+            args.players,
+            args.out,
+            bar,
+            shard=shard,
+            backend=args.backend,
+            address=args.address,
+            readings=readings,
+        )
+    except FuzzInterrupted as stop:
+        if bar is not None:
+            bar.finish()
+        print(stop.summary.format())
+        print(
+            f"village-rules fuzz: interrupted after {stop.summary.games} of {stop.summary.requested} games "
+            f"({stop.summary.violations} violation(s) so far); outstanding games cancelled",
+            file=sys.stderr,
+        )
+        return INTERRUPTED_EXIT
+    except KeyboardInterrupt:  # before the run started or after it ended
+        if bar is not None:
+            bar.finish()
+        print("village-rules fuzz: interrupted", file=sys.stderr)
+        return INTERRUPTED_EXIT
+    if bar is not None:
+        bar.finish()
+    if args.json is not None:
+        write_atomically(args.json, report_json(summary))
+    print(summary.format())
+    if args.json is not None:
+        print(f"report written to {args.json}")
+    return 1 if summary.violations else 0
+
+
+def merge_command(args: argparse.Namespace) -> int:
+    """Merge shard reports into the run's summary; exit 1 if the run has a violation."""
+    paths: list[Path] = args.reports
+    merged = merge_shards([read_report(p) for p in paths], [str(p) for p in paths])
+    print(merged.format())
+    return 1 if merged.violations else 0
+
+
+class ProgressBar:
+    """A one-line progress bar with games/s, redrawn in place (no dependency needed)."""
+
+    def __init__(self, stream: TextIO, width: int = 30) -> None:
+        self.stream = stream
+        self.width = width
+        self.start = time.perf_counter()
+        self.drawn = False
+
+    def __call__(self, done: int, total: int) -> None:
+        """Redraw the progress bar after `done` of `total` games."""
+        elapsed = max(time.perf_counter() - self.start, 1e-9)
+        filled = self.width * done // max(total, 1)
+        bar = "#" * filled + "-" * (self.width - filled)
+        self.stream.write(f"\r[{bar}] {done}/{total} games, {done / elapsed:.1f} games/s")
+        self.stream.flush()
+        self.drawn = True
+
+    def finish(self) -> None:
+        """End the progress bar's line, if one was drawn."""
+        if self.drawn:
+            self.stream.write("\n")
+            self.stream.flush()

@@ -1,0 +1,166 @@
+"""The `village-rules` command: set up, play, replay and fuzz games on the shipped data or
+on your own data file."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from village_rules.cli import pictures as cli_pictures
+from village_rules.cli import prove as cli_prove
+from village_rules.cli import readings as cli_readings
+from village_rules.cli.fuzz import register as register_fuzz
+from village_rules.cli.readings import add_reading_flag, reading_choices
+from village_rules.data.jsonio import MAX_LOG_CHARS, JsonInputError, read_text_file
+from village_rules.data.loader import EDITIONS, builtin_edition, load_edition
+from village_rules.drivers.play import GameLog, play_logged, replay_log
+from village_rules.drivers.serialization import to_json
+from village_rules.engine.scoring import score_breakdown, winners
+from village_rules.engine.setup import new_game
+from village_rules.errors import LogFormatError, VillageError
+from village_rules.model.render import render
+from village_rules.model.state import GameState
+from village_rules.rules.variant import Variant
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the `village-rules` command line; returns the exit code (errors are reported, not raised)."""
+    parser = _parser()
+    args = parser.parse_args(argv)
+    try:
+        code: int = args.func(args)
+        return code
+    except VillageError as exc:
+        print(f"village-rules: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:  # Ctrl-C in any command: stop, say so, no traceback
+        print("village-rules: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:  # output piped into `head` and the like: stop quietly
+        # Python's documented recipe: point stdout at devnull so the exit flush cannot fail.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 0
+    except OSError as exc:
+        print(f"village-rules: {exc}", file=sys.stderr)
+        return 2
+    except UnicodeDecodeError as exc:  # a file that is not UTF-8 (e.g. a --data file)
+        print(f"village-rules: not a UTF-8 text file: {exc.reason} at byte {exc.start}", file=sys.stderr)
+        return 2
+    except RecursionError:  # JSON nested too deeply for the parser
+        print("village-rules: a JSON file is nested too deeply to read", file=sys.stderr)
+        return 2
+    except Exception as exc:  # a bug, not bad input: still no traceback (docs/input-guarantees.md)
+        print(
+            f"village-rules: internal error, please report it: {type(exc).__name__}: {exc}", file=sys.stderr
+        )
+        return 70
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="village-rules", description=__doc__)
+    sub = parser.add_subparsers(required=True, metavar="COMMAND")
+
+    def common(p: argparse.ArgumentParser) -> None:
+        p.add_argument("--edition", choices=EDITIONS, default="big-box-2023")
+        p.add_argument("--players", type=int, default=3)
+        p.add_argument("--seed", type=int, default=0)
+        p.add_argument("--data", type=Path, help="your own edition data file (docs/data-format.md)")
+        p.add_argument(
+            "--no-compensation", action="store_true", help="skip the 2023 starting compensation (AMB-11)"
+        )
+        p.add_argument(
+            "--no-coins-at-well",
+            action="store_true",
+            help="same as --reading AMB-01=b (kept for old scripts)",
+        )
+        add_reading_flag(p)
+
+    p = sub.add_parser("setup", help="set up a game and print it")
+    common(p)
+    p.add_argument("--json", action="store_true", help="print the state as JSON")
+    p.set_defaults(func=_setup)
+
+    p = sub.add_parser("play", help="play a seeded random game; print its log and the scores")
+    common(p)
+    p.add_argument("--log", type=Path, help="also write the replayable log (JSON) here")
+    p.set_defaults(func=_play)
+
+    p = sub.add_parser("replay", help="replay a logged game and print the final scores")
+    p.add_argument("log", type=Path)
+    p.add_argument(
+        "--complete", action="store_true", help="fail (exit 2) if the log stops before the end of the game"
+    )
+    p.set_defaults(func=_replay)
+
+    register_fuzz(sub)
+    cli_pictures.register(sub)
+    cli_prove.register(sub)
+    cli_readings.register(sub)
+    return parser
+
+
+def _variant(args: argparse.Namespace) -> Variant:
+    return Variant(not args.no_compensation, reading_choices(args))
+
+
+def _setup(args: argparse.Namespace) -> int:
+    data = load_edition(args.data) if args.data else builtin_edition(args.edition)
+    state = new_game(data, args.players, args.seed, _variant(args))
+    print(to_json(state) if args.json else render(state))
+    return 0
+
+
+def _play(args: argparse.Namespace) -> int:
+    if args.data:
+        print("village-rules: play uses the shipped data; replay a log for your own data", file=sys.stderr)
+        return 2
+    final, log = play_logged(args.edition, args.players, args.seed, _variant(args))
+    for i, action in enumerate(log.actions):
+        print(f"{i:5} {action}")
+    print()
+    print(_scores(final))
+    if args.log:
+        args.log.write_text(log.to_json(), encoding="utf-8")
+        print(f"log written to {args.log}")
+    return 0
+
+
+def _replay(args: argparse.Namespace) -> int:
+    path = Path(args.log)
+    try:
+        text = read_text_file(path, MAX_LOG_CHARS, "game log")
+    except JsonInputError as exc:
+        raise LogFormatError(f"{path}: {exc.problem}") from None
+    try:
+        log = GameLog.from_json(text)
+    except LogFormatError as exc:
+        raise LogFormatError(f"{path}: {exc}") from None
+    result = replay_log(log, complete=args.complete)
+    print(f"replayed {len(log.actions)} actions of {log.edition}, {log.players} players, seed {log.seed}")
+    print(result.describe())
+    if result.complete:
+        print(_scores(result.state))
+    else:
+        print(render(result.state))
+    return 0
+
+
+def _scores(state: GameState) -> str:
+    columns = ("seat", "play", "travel", "council", "church", "chron.", "cust.", "coins", "total")
+    widths = (4, 5, 6, 7, 6, 6, 5, 5, 6)
+    rows = [" ".join(f"{c:>{w}}" for c, w in zip(columns, widths, strict=True))]
+    for b in score_breakdown(state):
+        rows.append(
+            f"{b.seat:>4} {b.during_play:>5} {b.travel:>6} {b.council_chamber:>7} {b.church:>6} "
+            f"{b.chronicle:>6} {b.customers:>5} {b.coins:>5} {b.total:>6}"
+        )
+    if state.is_solo:  # SOLO-30: a solo game's result is the player's rank (Carla scores 0)
+        rows.append(f"solo rank: {score_breakdown(state)[0].rank} (seat 1 is Carla)")
+        return "\n".join(rows)
+    won = ", ".join(f"seat {s}" for s in winners(state))
+    rows.append(f"winner: {won}")
+    return "\n".join(rows)

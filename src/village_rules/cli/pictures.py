@@ -1,0 +1,149 @@
+"""The `show`, `check` and `report` commands: pictures of logged games, the verification
+run of the README's first command, and the HTML report.
+
+`register(subparsers)` adds the three commands to the `village-rules` parser.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+from typing import TextIO
+
+from village_rules.check.report import NO_PLOTS_NOTE, plots_available, write_report
+from village_rules.check.steps import (
+    DEFAULT_GAMES,
+    CheckContext,
+    CheckStep,
+    FuzzStep,
+    LogsStep,
+    default_steps,
+    default_workers,
+    format_outcome,
+    read_log,
+    run_check,
+)
+from village_rules.drivers.play import GameLog
+from village_rules.engine.core import apply
+from village_rules.errors import ShowError, VillageError
+from village_rules.model.actions import Action, parse_action
+from village_rules.model.render import render
+from village_rules.model.state import GameState
+from village_rules.pictures.svg import actor_of, state_svg
+
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add the `show` subcommand to the command line's subparsers."""
+    p = sub.add_parser("show", help="draw the state after K actions of a log (text, or SVG with --svg)")
+    p.add_argument("log", type=Path, help="a game log written by `play --log` or the fuzzer")
+    p.add_argument("--at", type=int, help="after this many actions (default: the end of the log)")
+    p.add_argument("--svg", type=Path, help="write the state as an SVG picture here")
+    p.set_defaults(func=_show)
+
+    p = sub.add_parser(
+        "check", help="verify the engine: fuzzed games of both editions, every invariant; HTML report"
+    )
+    _run_options(p, "village-report")
+    p.set_defaults(func=_check)
+
+    p = sub.add_parser("report", help="an HTML report of a fuzz run, or of logged games given as LOG...")
+    p.add_argument("logs", type=Path, nargs="*", metavar="LOG", help="game logs (default: a fuzz run)")
+    _run_options(p, "village-report")
+    p.set_defaults(func=_report)
+
+
+def _run_options(p: argparse.ArgumentParser, default_out: str) -> None:
+    p.add_argument("--games", type=int, default=DEFAULT_GAMES, help=f"fuzzed games (default {DEFAULT_GAMES})")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--workers", type=int, default=default_workers())
+    p.add_argument("--report", type=Path, default=Path(default_out), help="the report directory")
+    p.add_argument("--quiet", action="store_true", help="no progress line")
+
+
+def state_at(log: GameLog, at: int | None) -> tuple[GameState, Action | None, int | None]:
+    """The state after the first `at` actions of a log (all of them for None), the action
+    that led there and the seat that took it (None for chance or at 0). Raises
+    `ShowError` for an `at` outside 0..len(actions) or an action that does not apply."""
+    total = len(log.actions)
+    k = total if at is None else at
+    if not 0 <= k <= total:
+        raise ShowError(f"--at {k}: the log has {total} actions, so K must be 0..{total}")
+    state = log.initial_state()
+    last: Action | None = None
+    actor: int | None = None
+    for i, text in enumerate(log.actions[:k], start=1):
+        try:
+            last = parse_action(text)
+            actor, state = actor_of(state), apply(state, last)
+        except Exception as exc:  # a fuzz failure log may end in an engine crash: report it
+            what = str(exc) if isinstance(exc, VillageError) else f"{type(exc).__name__}: {exc}"
+            raise ShowError(
+                f"action {i} of {total} ({text!r}) cannot be applied: {what}; "
+                f"--at {i - 1} draws the state before it"
+            ) from None
+    return state, last, actor
+
+
+def _show(args: argparse.Namespace) -> int:
+    log = read_log(args.log)
+    state, last, actor = state_at(log, args.at)
+    if args.svg is None:
+        print(render(state))
+        return 0
+    args.svg.write_text(state_svg(state, last, actor), encoding="utf-8")
+    k = len(log.actions) if args.at is None else args.at
+    print(f"state after {k} of {len(log.actions)} actions drawn to {args.svg}")
+    return 0
+
+
+class _Progress:
+    """One status line on stderr, redrawn in place."""
+
+    def __init__(self, stream: TextIO) -> None:
+        self.stream = stream
+        self.start = time.perf_counter()
+
+    def __call__(self, step: str, done: int, total: int) -> None:
+        elapsed = time.perf_counter() - self.start
+        self.stream.write(f"\r{step}: {done}/{total} games ({elapsed:.0f} s)   ")
+        self.stream.flush()
+
+    def finish(self) -> None:
+        self.stream.write("\r" + " " * 60 + "\r")
+        self.stream.flush()
+
+
+def _run(args: argparse.Namespace, steps: list[CheckStep], title: str) -> int:
+    if args.games < 1:
+        raise ShowError(f"--games {args.games}: must be >= 1")
+    if args.workers < 1:
+        raise ShowError(f"--workers {args.workers}: must be >= 1")
+    progress = None if args.quiet or not sys.stderr.isatty() else _Progress(sys.stderr)
+    context = CheckContext(args.report, args.seed, args.workers, progress)
+    try:
+        outcome = run_check(steps, context)
+    except KeyboardInterrupt:
+        print("\nvillage-rules: interrupted; no report written", file=sys.stderr)
+        return 130
+    if progress is not None:
+        progress.finish()
+    index = write_report(args.report, outcome, title)
+    print(format_outcome(outcome, index, "" if plots_available() else NO_PLOTS_NOTE))
+    return 0 if outcome.passed else 1
+
+
+def _check(args: argparse.Namespace) -> int:
+    print(
+        f"village-rules check: {args.games} seeded random games of both editions on the embedded data,\n"
+        "every invariant checked after every action; the stored proof witnesses and divergence\n"
+        "witnesses replayed on the engine; then the HTML report.",
+        flush=True,
+    )
+    return _run(args, default_steps(args.games), "village-rules check")
+
+
+def _report(args: argparse.Namespace) -> int:
+    steps: list[CheckStep] = [LogsStep(tuple(args.logs))] if args.logs else [FuzzStep(games=args.games)]
+    return _run(args, steps, "village-rules report")

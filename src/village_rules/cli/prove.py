@@ -1,0 +1,115 @@
+"""`village-rules prove`: decide catalogue queries with z3 and the guided engine search,
+one row per query, edition and player count (verdict, depth or bound, time, witness)."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+from typing import Any
+
+from village_rules.data.loader import EDITIONS
+from village_rules.proofs.catalogue import CATALOGUE, Query, by_name
+from village_rules.proofs.errors import ProveArgumentError
+from village_rules.proofs.run import Result, prove, stored_seed, witness_stem
+
+HEADER = (
+    f"{'query':<24} {'edition':<14} {'p':>2}  {'verdict (depth or bound)':<32} {'time':>7}  witness / proof"
+)
+
+
+def register(subparsers: Any) -> None:
+    """Add the `prove` subcommand to the command line's subparsers."""
+    p = subparsers.add_parser(
+        "prove", help="decide rule edge cases: reachable (with a witness), unreachable, unknown"
+    )
+    p.add_argument("queries", nargs="*", metavar="QUERY", help="query names or numbers (default: all)")
+    p.add_argument("--list", action="store_true", help="list the catalogue and exit")
+    p.add_argument("--edition", choices=EDITIONS, help="only this edition (default: both)")
+    p.add_argument("--players", type=int, help="only this player count (default: all)")
+    p.add_argument("--bound", type=int, default=6, help="BMC and k-induction depth K (default 6)")
+    p.add_argument("--seconds", type=float, help="witness search budget per row (default: the query's)")
+    p.add_argument("--out", type=Path, help="write witnesses, notes and proofs here (and results.md)")
+    p.add_argument(
+        "--hints", type=Path, help="start the search at the seeds of witnesses stored here (default: --out)"
+    )
+    p.set_defaults(func=run)
+
+
+def rows(queries: list[Query], edition: str | None, players: int | None) -> list[tuple[Query, str, int]]:
+    """The (query, edition, player count) rows to decide, filtered by --edition and --players."""
+    out = []
+    for q in queries:
+        for e, counts in q.players.items():
+            if edition is not None and e != edition:
+                continue
+            for n in counts:
+                if players is None or n == players:
+                    out.append((q, e, n))
+    return out
+
+
+def run(args: argparse.Namespace) -> int:
+    """The `prove` subcommand: decide the chosen queries and print one row each."""
+    if args.list:
+        for q in CATALOGUE:
+            print(f"{q.number:>3}  {q.name:<24} {q.title}")
+        return 0
+    if args.bound < 1:
+        raise ProveArgumentError(f"prove: --bound must be at least 1, got {args.bound}")
+    queries = [by_name(n) for n in args.queries] if args.queries else list(CATALOGUE)
+    todo = rows(queries, args.edition, args.players)
+    if not todo:
+        where = f"{args.edition or 'either edition'} with {args.players} players"
+        raise ProveArgumentError(f"prove: no catalogue row for {where} (--players is out of range)")
+    hints = args.hints or args.out
+    print(HEADER)
+    results: list[Result] = []
+    for q, e, n in todo:
+        first = stored_seed(hints, q, e, n)  # read before the old files are removed
+        if args.out is not None:
+            for old in args.out.glob(f"{witness_stem(q, e, n)}.*"):
+                old.unlink()
+        result = prove(q, e, n, bound=args.bound, out=args.out, first_seed=first, seconds=args.seconds)
+        results.append(result)
+        print(result.row(), flush=True)
+    total = sum(r.seconds for r in results)
+    print(f"{len(results)} rows in {total:.1f}s")
+    if args.out is not None:
+        _write_results(args.out, results)
+    return 0
+
+
+def _write_results(out: Path, results: list[Result]) -> None:
+    """results.md in `out`: these rows replace the same query / edition / players rows of an
+    earlier run, so regenerating some queries keeps the others."""
+    rows: dict[tuple[str, str, int], str] = {}
+    path = out / "results.md"
+    if path.is_file():
+        for line in path.read_text(encoding="utf-8").splitlines():
+            cells = [c.strip() for c in line.strip("|").split("|")]
+            if len(cells) == 7 and cells[2].isdigit():
+                rows[(cells[0], cells[1], int(cells[2]))] = line
+    for r in results:
+        if r.verdict == "reachable" and r.witness is not None:
+            file = f"[{r.witness.name}]({r.witness.name})"
+        elif r.verdict == "unreachable":
+            stem = witness_stem(by_name(r.query), r.edition, r.players)
+            file = f"[proof]({stem}.proof.md)"
+        else:
+            file = "-"
+        rows[(r.query, r.edition, r.players)] = (
+            f"| {r.query} | {r.edition} | {r.players} | {r.verdict} | {r.depth} | {r.seconds:.2f}s | {file} |"
+        )
+    order = {q.name: i for i, q in enumerate(CATALOGUE)}
+    ranked = sorted(rows, key=lambda key: (order.get(key[0], len(order)), key[1], key[2]))
+    lines = [
+        "# Results of `village-rules prove`",
+        "",
+        "Regenerate with `village-rules prove --out proofs/witnesses` (see docs/proofs.md).",
+        "",
+        "| query | edition | players | verdict | depth or bound | time | witness / proof |",
+        "| --- | --- | --- | --- | --- | --- | --- |",
+        *(rows[key] for key in ranked),
+    ]
+    out.mkdir(parents=True, exist_ok=True)
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")

@@ -1,0 +1,155 @@
+"""The `--reading AMB-xx=letter` flag and the `ambiguities` and `diverge` commands (issue 9).
+
+`village-rules ambiguities` lists the register (specs/ambiguities.md): each switchable
+entry with its readings, the default per edition, the option name and its stored witness;
+each other entry with the reason it is not an option.
+
+`village-rules diverge AMB-xx [--edition E] [--players P]` searches for a short game in which
+two readings of the entry differ (see `village_rules.readings.divergence`); `--write DIR` stores the
+witness there. `village-rules diverge --all --write specs/witnesses` regenerates every
+stored witness.
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from village_rules.data.loader import EDITIONS
+from village_rules.errors import ReadingError
+from village_rules.readings.divergence import NoDivergenceError, search
+from village_rules.readings.witnesses import (
+    NO_WITNESS,
+    WITNESSES,
+    paragraph,
+    witness_name,
+    write_witness,
+)
+from village_rules.rules.register import (
+    BIG_BOX,
+    FIXED,
+    NEVER_PART,
+    READINGS,
+    SOLO_READINGS,
+    parse_choice,
+    reading,
+)
+
+
+def add_reading_flag(p: argparse.ArgumentParser) -> None:
+    """Add the repeatable `--reading AMB-xx=LETTER` option to a subcommand's parser."""
+    p.add_argument(
+        "--reading",
+        action="append",
+        default=[],
+        metavar="AMB-xx=LETTER",
+        help="play reading LETTER of a register entry (repeatable; see `village-rules ambiguities`)",
+    )
+
+
+def reading_choices(args: argparse.Namespace) -> tuple[tuple[str, str], ...]:
+    """The --reading choices (and the old --no-coins-at-well, i.e. AMB-01=b)."""
+    choices: dict[str, str] = {}
+    for text in args.reading:
+        amb, letter = parse_choice(text)
+        if amb in choices and choices[amb] != letter:
+            raise ReadingError(f"--reading {amb} is given twice, as {choices[amb]} and {letter}")
+        choices[amb] = letter
+    if getattr(args, "no_coins_at_well", False):
+        if choices.get("AMB-01", "b") != "b":
+            raise ReadingError(
+                "--no-coins-at-well is AMB-01=b and contradicts --reading AMB-01=" + choices["AMB-01"]
+            )
+        choices["AMB-01"] = "b"
+    return tuple(sorted(choices.items()))
+
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add the `ambiguities` and `diverge` subcommands to the command line's subparsers."""
+    p = sub.add_parser("ambiguities", help="list the ambiguity register: readings, defaults, witnesses")
+    p.set_defaults(func=_ambiguities)
+
+    p = sub.add_parser("diverge", help="search a short game in which two readings of an AMB entry differ")
+    p.add_argument("amb", nargs="?", help="the register entry, e.g. AMB-26")
+    p.add_argument("--all", action="store_true", help="every switchable entry, every edition")
+    p.add_argument("--edition", choices=EDITIONS, default=BIG_BOX)
+    p.add_argument("--players", type=int, help="default 2; 1 (a solo game) for a solo reading")
+    p.add_argument("--seed", type=int, default=0, help="the setup seed of the game")
+    p.add_argument("--readings", help="the two letters to compare, e.g. a,c (default: default vs another)")
+    p.add_argument("--examples", type=int, default=300, help="games Hypothesis tries before giving up")
+    p.add_argument(
+        "--write", type=Path, metavar="DIR", help="store the witness (JSON + replayable logs) in DIR"
+    )
+    p.set_defaults(func=_diverge)
+
+
+def _ambiguities(args: argparse.Namespace) -> int:
+    stored = sorted(p.stem for p in WITNESSES.glob("*.json") if not p.name.endswith(".log.json"))
+    for entry in READINGS:
+        print(f"{entry.amb}  {entry.title}")
+        print(f"  option: --reading {entry.amb}=<letter>  (Variant readings, {entry.option})")
+        for letter, meaning in entry.letters:
+            print(f"  {letter}: {meaning}")
+        defaults = ", ".join(f"{e} {entry.default(e)}" for e in EDITIONS)
+        if entry.amb in SOLO_READINGS:
+            defaults += " (solo only: inert in original-2011, which has no solo mode)"
+        print(f"  default: {defaults}  ({entry.why_default})")
+        for edition in EDITIONS:
+            default = entry.default(edition)
+            for other in (x for x in entry.letter_names if x != default):
+                name = witness_name(entry.amb, edition, default, other)
+                if name in stored:
+                    status = f"specs/witnesses/{name}.json"
+                elif (entry.amb, edition, other) in NEVER_PART:
+                    status = "no witness: " + NEVER_PART[entry.amb, edition, other]
+                else:
+                    status = NO_WITNESS
+                print(f"  divergence {edition} {default}/{other}: {status}")
+    for fixed in FIXED:
+        kind = "readings do not change play"
+        if fixed.plays_differently:
+            kind = "changes play, selected outside --reading"
+            if fixed.option_pending:
+                kind = "changes play, not an option yet"
+        print(f"{fixed.amb}  {fixed.title}")
+        print(f"  {kind}: {fixed.why}")
+    return 0
+
+
+def _pairs(amb: str, edition: str, letters: str | None) -> list[tuple[str, str]]:
+    entry = reading(amb)
+    if letters:
+        parts = [x.strip().lower() for x in letters.split(",")]
+        if len(parts) != 2 or parts[0] == parts[1]:
+            raise ReadingError(f"--readings {letters!r}: expected two different letters, e.g. a,b")
+        return [(parts[0], parts[1])]
+    default = entry.default(edition)
+    return [(default, x) for x in entry.letter_names if x != default]
+
+
+def _diverge(args: argparse.Namespace) -> int:
+    if args.all:
+        jobs = [(e.amb, ed, pair) for e in READINGS for ed in EDITIONS for pair in _pairs(e.amb, ed, None)]
+    elif args.amb:
+        jobs = [
+            (args.amb.upper(), args.edition, pair)
+            for pair in _pairs(args.amb.upper(), args.edition, args.readings)
+        ]
+    else:
+        raise ReadingError("diverge: name an entry (e.g. AMB-26) or give --all")
+    failed = 0
+    for amb, edition, (left, right) in jobs:
+        if args.all and (amb, edition, right) in NEVER_PART:
+            continue  # the argument stands in for a witness
+        players = args.players if args.players is not None else (1 if amb in SOLO_READINGS else 2)
+        try:
+            w = search(amb, edition, players, letters=(left, right), seed=args.seed, examples=args.examples)
+        except NoDivergenceError as exc:
+            print(f"{amb} {edition} {left}/{right}: {exc}")
+            failed += 1
+            continue
+        print(paragraph(w))
+        if args.write:
+            path = write_witness(w, args.write)
+            print(f"  written to {path}")
+    return 1 if failed and not args.all else 0

@@ -1,0 +1,273 @@
+"""Drivers: play a game with policies and a seeded RNG, and replay a logged game exactly.
+
+A `GameLog` holds everything needed to reproduce a game in any process: the edition (or
+the data file), the player count, the setup seed, the variant, and every action in the
+text notation, chance outcomes included.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Callable, Sequence
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from village_rules.data.jsonio import MAX_LOG_CHARS, JsonInputError, read_json
+from village_rules.data.loader import EDITIONS, builtin_edition, load_edition
+from village_rules.engine.core import apply, chance_outcomes, legal_actions
+from village_rules.engine.setup import new_game
+from village_rules.errors import IllegalActionError, IncompleteGameError, LogFormatError
+from village_rules.model.actions import Action, ActionSyntaxError, format_action, parse_action
+from village_rules.model.chance import sample
+from village_rules.model.state import GameState
+from village_rules.rules.register import (
+    LEGACY_WELL_FLAG,
+    legacy_well_choice,
+    readings_from_json,
+    variant_to_json,
+)
+from village_rules.rules.variant import Variant
+
+__all__ = [
+    "LOG_FORMAT",
+    "LOG_FORMAT_VERSION",
+    "GameLog",
+    "LogFormatError",  # defined in village_rules.errors; re-exported for code that imports it here
+    "Policy",
+    "Replayed",
+    "play",
+    "play_logged",
+    "random_policy",
+    "replay",
+    "replay_log",
+    "step",
+]
+
+Policy = Callable[[GameState, Sequence[Action], random.Random], Action]
+"""Chooses one of the legal actions of the seat to act."""
+
+
+def random_policy(state: GameState, legal: Sequence[Action], rng: random.Random) -> Action:
+    """Uniformly random among the legal actions."""
+    return legal[rng.randrange(len(legal))]
+
+
+LOG_FORMAT = "village-rules-log"
+LOG_FORMAT_VERSION = 1
+_LOG_KEYS = frozenset(
+    {"format", "format_version", "edition", "players", "seed", "actions", "variant", "data_file"}
+)
+
+
+@dataclass(frozen=True)
+class GameLog:
+    """A replayable game: edition, player count, seed, variant and the actions as text."""
+    edition: str
+    players: int
+    seed: int
+    actions: tuple[str, ...]
+    variant: Variant = field(default_factory=Variant)
+    data_file: str | None = None
+
+    def initial_state(self) -> GameState:
+        """The game's state before its first action."""
+        data = load_edition(self.data_file) if self.data_file else builtin_edition(self.edition)
+        return new_game(data, self.players, self.seed, self.variant)
+
+    def to_json(self) -> str:
+        """The log as JSON text (format village-rules-log, version 1)."""
+        raw = asdict(self)
+        raw["actions"] = list(self.actions)
+        raw["variant"] = variant_to_json(self.variant.starting_compensation, self.variant.choices)
+        return json.dumps({"format": "village-rules-log", "format_version": 1, **raw}, indent=1)
+
+    @staticmethod
+    def from_json(text: str) -> GameLog:
+        """Parse and validate a log written by `to_json`; raises `LogFormatError` naming the
+        field at fault. `data_file` may be omitted (the shipped data is then used)."""
+        try:
+            raw = read_json(text, MAX_LOG_CHARS, "game log")
+        except JsonInputError as exc:
+            raise LogFormatError(f"unreadable game log: {exc.problem}") from None
+        if not isinstance(raw, dict):
+            raise LogFormatError(f"game log: expected a JSON object, got {_kind(raw)}")
+        unknown = sorted(set(raw) - _LOG_KEYS)
+        if unknown:
+            raise LogFormatError(f"game log: unknown field(s): {', '.join(map(repr, unknown))}")
+        if raw.get("format") != LOG_FORMAT:
+            raise LogFormatError(f"game log: field 'format' must be {LOG_FORMAT!r}")
+        version = raw.get("format_version")
+        if type(version) is not int or version != LOG_FORMAT_VERSION:
+            raise LogFormatError(f"game log: field 'format_version' must be the integer {LOG_FORMAT_VERSION}")
+        data_file = raw.get("data_file")
+        if data_file is not None and not isinstance(data_file, str):
+            raise LogFormatError(
+                f"game log: field 'data_file' must be a string or null, got {_kind(data_file)}"
+            )
+        edition = _required(raw, "edition")
+        if not isinstance(edition, str):
+            raise LogFormatError(f"game log: field 'edition' must be a string, got {_kind(edition)}")
+        if data_file is None and edition not in EDITIONS:
+            raise LogFormatError(
+                f"game log: field 'edition' must be one of {', '.join(EDITIONS)} (or give 'data_file'),"
+                f" got {edition!r}"
+            )
+        players = _integer(raw, "players")
+        seed = _integer(raw, "seed")
+        if seed < 0:
+            raise LogFormatError(f"game log: field 'seed' must be 0 or more (SET-01), got {seed}")
+        variant = _variant(_required(raw, "variant"))
+        actions = _required(raw, "actions")
+        if not isinstance(actions, list):
+            raise LogFormatError(f"game log: field 'actions' must be a list of strings, got {_kind(actions)}")
+        for i, a in enumerate(actions):
+            if not isinstance(a, str):
+                raise LogFormatError(f"game log: field 'actions[{i}]' must be a string, got {_kind(a)}")
+        return GameLog(edition, players, seed, tuple(actions), variant, data_file)
+
+
+def _kind(value: object) -> str:
+    """The JSON kind of a parsed value, for error messages."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, int):
+        return "an integer"
+    if isinstance(value, float):
+        return "a number"
+    if isinstance(value, str):
+        return "a string"
+    if isinstance(value, list):
+        return "a list"
+    return "an object"
+
+
+def _required(raw: dict[str, Any], key: str) -> object:
+    if key not in raw:
+        raise LogFormatError(f"game log: missing field {key!r}")
+    value: object = raw[key]
+    return value
+
+
+def _integer(raw: dict[str, Any], key: str) -> int:
+    value = _required(raw, key)
+    if type(value) is not int:
+        raise LogFormatError(f"game log: field {key!r} must be an integer, got {_kind(value)}")
+    return value
+
+
+def _variant(value: object) -> Variant:
+    """`{"starting_compensation": bool, "readings": {AMB: letter}}`; the version-1 flag
+    `coin_substitution_at_well` is read as the AMB-01 reading a (true) or b (false)."""
+    if not isinstance(value, dict):
+        raise LogFormatError(f"game log: field 'variant' must be an object, got {_kind(value)}")
+    expected = {"starting_compensation", LEGACY_WELL_FLAG if LEGACY_WELL_FLAG in value else "readings"}
+    if set(value) != expected:
+        raise LogFormatError(
+            f"game log: field 'variant' must have exactly the keys {', '.join(sorted(expected))};"
+            f" got {', '.join(sorted(map(str, value))) or 'none'}"
+        )
+    flag = value["starting_compensation"]
+    if not isinstance(flag, bool):
+        raise LogFormatError(
+            f"game log: field 'variant.starting_compensation' must be a boolean, got {_kind(flag)}"
+        )
+
+    def fail(path: str, problem: str) -> LogFormatError:
+        return LogFormatError(f"game log: field {path!r} {problem}")
+
+    if LEGACY_WELL_FLAG in value:
+        choice = legacy_well_choice(value[LEGACY_WELL_FLAG], f"variant.{LEGACY_WELL_FLAG}", fail)
+        return Variant(flag, (choice,))
+    return Variant(flag, readings_from_json(value["readings"], "variant.readings", fail))
+
+
+def step(state: GameState, policies: Sequence[Policy], rng: random.Random) -> Action:
+    """The next action: a chance outcome drawn with `rng`, or the acting seat's choice."""
+    if state.is_chance:
+        return sample(chance_outcomes(state), rng)
+    return policies[state.current_player()](state, legal_actions(state), rng)
+
+
+def play(
+    state: GameState,
+    policies: Sequence[Policy],
+    rng: random.Random,
+    max_steps: int = 1_000_000,
+    on_step: Callable[[GameState, Action, GameState], None] | None = None,
+) -> tuple[GameState, list[Action]]:
+    """Play to the end (or `max_steps` actions); returns the final state and the actions."""
+    actions: list[Action] = []
+    while not state.is_terminal and len(actions) < max_steps:
+        action = step(state, policies, rng)
+        after = apply(state, action)
+        if on_step is not None:
+            on_step(state, action, after)
+        actions.append(action)
+        state = after
+    return state, actions
+
+
+def replay(initial: GameState, actions: Sequence[str | Action]) -> GameState:
+    """Apply logged actions (text or values) in order; raises on the first illegal one.
+
+    The error (`ActionSyntaxError` or `IllegalActionError`, with its `rule` and `reason`)
+    says which action failed: its message starts with "action k of N:" (k counts from 1)."""
+    state = initial
+    total = len(actions)
+    for k, a in enumerate(actions, start=1):
+        try:
+            state = apply(state, parse_action(a) if isinstance(a, str) else a)
+        except IllegalActionError as exc:
+            raise IllegalActionError(exc.rule, exc.action, f"action {k} of {total}: {exc.reason}") from exc
+        except ActionSyntaxError as exc:
+            raise ActionSyntaxError(f"action {k} of {total}: {exc}") from exc
+    return state
+
+
+@dataclass(frozen=True)
+class Replayed:
+    """The outcome of replaying a game log: the state reached and how many actions it took."""
+
+    state: GameState
+    actions: int
+
+    @property
+    def complete(self) -> bool:
+        """True when the log reaches the end of the game (final scoring done)."""
+        return self.state.is_terminal
+
+    def describe(self) -> str:
+        """One line for people: finished, or where the log stops."""
+        if self.complete:
+            return f"complete: the game ended after {self.actions} actions"
+        s = self.state
+        waiting = "a chance event" if s.is_chance else f"seat {s.current_player()}"
+        return (
+            f"INCOMPLETE: the log stops before the end of the game, after {self.actions} actions "
+            f"(round {s.round}, waiting for {waiting}: {type(s.pending).__name__})"
+        )
+
+
+def replay_log(log: GameLog, complete: bool = False) -> Replayed:
+    """Set up the logged game and replay its actions. `Replayed.complete` says whether the
+    log reaches the end of the game; with `complete=True` a log that stops early raises
+    `IncompleteGameError` instead. Bad logs raise `LogFormatError`, `DataError`,
+    `SetupError`, `ActionSyntaxError` or `IllegalActionError` (all `VillageError`)."""
+    result = Replayed(replay(log.initial_state(), log.actions), len(log.actions))
+    if complete and not result.complete:
+        raise IncompleteGameError(result.describe())
+    return result
+
+
+def play_logged(
+    edition: str, players: int, seed: int, variant: Variant | None = None, max_steps: int = 1_000_000
+) -> tuple[GameState, GameLog]:
+    """A seeded random game and its replayable log (setup and play use `seed`)."""
+    v = variant or Variant()
+    state = new_game(edition, players, seed, v)
+    rng = random.Random(seed)
+    final, actions = play(state, [random_policy] * players, rng, max_steps)
+    return final, GameLog(edition, players, seed, tuple(format_action(a) for a in actions), v)

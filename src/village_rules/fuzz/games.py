@@ -1,0 +1,283 @@
+"""One fuzz game and one chunk of games: the seeded plan of a game, playing it with every
+invariant checked, and the run plan and result collector every backend (this process, a
+process pool, Ray tasks in `ray_backend`) shares."""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import random
+import signal
+import threading
+from collections import Counter
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from multiprocessing.synchronize import Event as EventType
+
+from village_rules.checks.incremental import IncrementalChecker
+from village_rules.checks.invariants import Violation
+from village_rules.data.loader import EDITIONS, builtin_edition
+from village_rules.drivers.play import GameLog, random_policy
+from village_rules.drivers.serialization import to_json
+from village_rules.engine.core import apply, chance_outcomes, legal_actions
+from village_rules.engine.setup import new_game
+from village_rules.errors import InternalError
+from village_rules.model.actions import Action, format_action
+from village_rules.model.chance import sample
+from village_rules.model.state import GameState
+from village_rules.rules.register import random_choices
+from village_rules.rules.variant import Variant
+
+
+def _legal(state: GameState) -> list[Action] | None:
+    return None if state.is_chance or state.is_terminal else legal_actions(state)
+
+
+MAX_STEPS = 50_000
+"""Actions after which a game that has not ended counts as a violation (a real game of
+five players takes a few thousand)."""
+
+
+ENGINE_EXCEPTION = "engine.exception"
+
+
+GAME_LENGTH = "liveness.game_length"
+
+
+Progress = Callable[[int, int], None]
+"""Called with (games finished, games requested) as results come in."""
+
+
+@dataclass(frozen=True, slots=True)
+class FuzzGame:
+    """What game `index` of a run plays: derived from (run seed, index) alone."""
+
+    index: int
+    seed: int
+    edition: str
+    players: int
+    variant: Variant
+
+
+def plan_game(
+    seed: int,
+    index: int,
+    edition: str | None = None,
+    players: int | None = None,
+    readings: tuple[tuple[str, str], ...] | None = None,
+) -> FuzzGame:
+    """The game `index` of a run with `seed` (edition, players and the AMB readings of
+    `village_rules.rules.register` chosen unless fixed)."""
+    rng = random.Random(f"village-rules fuzz {seed} {index}")  # str seeds hash the same everywhere
+    game_seed = rng.getrandbits(63)
+    if edition is not None:
+        ed = edition
+    else:
+        fitting = [e for e in EDITIONS if players is None or builtin_edition(e).supports_players(players)]
+        ed = rng.choice(fitting)
+    counts = builtin_edition(ed).playable_counts  # 2023: solo games (1 player) in the mix
+    n = players if players is not None else rng.choice(list(counts))
+    compensation = rng.random() < 0.75
+    drawn = random_choices(rng)
+    variant = Variant(compensation, drawn if readings is None else readings)
+    return FuzzGame(index, game_seed, ed, n, variant)
+
+
+@dataclass(frozen=True, slots=True)
+class GameResult:
+    """The outcome of one fuzzed game."""
+
+    game: FuzzGame
+    decisions: int
+    chance_events: int
+    rule_counts: tuple[tuple[str, int], ...]
+    digest: str
+    """SHA-256 of the game's log and final state: equal digests, equal games."""
+    violations: tuple[Violation, ...] = ()
+    log_json: str | None = None
+    """The replayable log, kept only for a failing game."""
+
+    @property
+    def failed(self) -> bool:
+        """True when the game broke an invariant (or the engine raised)."""
+        return bool(self.violations)
+
+
+def play_game(game: FuzzGame, max_steps: int = MAX_STEPS) -> GameResult:
+    """Play one seeded random game checking every invariant after every action (the
+    full checks' violations, computed by an `IncrementalChecker` over what each step changed)."""
+    checker = IncrementalChecker()
+    state = new_game(builtin_edition(game.edition), game.players, game.seed, game.variant)
+    rng = random.Random(game.seed)
+    actions: list[Action] = []
+    rules: Counter[str] = Counter()
+    trace: list[str] = []
+    chance = 0
+    try:
+        legal = _legal(state)
+        violations = checker.state(state, legal)
+    except Exception as exc:  # any crash is a finding, reported with the log
+        legal = None
+        violations = [
+            Violation(ENGINE_EXCEPTION, "set-up state", "checks run", f"{type(exc).__name__}: {exc}")
+        ]
+    while not violations and not state.is_terminal:
+        if len(actions) >= max_steps:
+            violations = [Violation(GAME_LENGTH, "game", f"an end within {max_steps} actions", "no end")]
+            break
+        if state.is_chance:
+            try:
+                action = sample(chance_outcomes(state), rng)
+            except Exception as exc:  # any crash is a finding, reported with the log
+                violations = [
+                    Violation(
+                        ENGINE_EXCEPTION, "chance outcomes", "a chance event", f"{type(exc).__name__}: {exc}"
+                    )
+                ]
+                break
+            chance += 1
+        else:
+            if legal is None:
+                raise InternalError("fuzz.play_game", "no legal actions were computed at a decision")
+            if not legal:  # reported by the invariants already
+                break
+            action = random_policy(state, legal, rng)
+        trace.clear()
+        actions.append(action)
+        try:
+            after = apply(state, action, trace=trace)
+            legal = _legal(after)
+            violations = checker.step(state, action, after, legal)
+        except Exception as exc:  # any crash is a finding, reported with the log
+            violations = [
+                Violation(
+                    ENGINE_EXCEPTION,
+                    f"action {len(actions)} ({format_action(action)!r})",
+                    "a listed action applies",
+                    f"{type(exc).__name__}: {exc}",
+                )
+            ]
+            break
+        rules.update(trace)
+        state = after
+    log = GameLog(
+        game.edition, game.players, game.seed, tuple(format_action(a) for a in actions), game.variant
+    )
+    text = log.to_json()
+    digest = hashlib.sha256((text + "\n" + to_json(state)).encode()).hexdigest()
+    return GameResult(
+        game=game,
+        decisions=len(actions) - chance,
+        chance_events=chance,
+        rule_counts=tuple(sorted(rules.items())),
+        digest=digest,
+        violations=tuple(violations),
+        log_json=text if violations else None,
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class RunPlan:
+    """What a run plays, checked: its game indices cut into chunks (one task each)."""
+
+    seed: int
+    edition: str | None
+    players: int | None
+    max_steps: int
+    indices: range
+    chunks: tuple[tuple[int, ...], ...]
+    readings: tuple[tuple[str, str], ...] | None = None
+    """Every game's AMB readings, fixed; None: drawn per game (`plan_game`)."""
+
+
+class Results:
+    """Game results as they come in from any backend, in any order; knows the first
+    failure once every earlier game has passed, and reports progress."""
+
+    def __init__(self, plan: RunPlan, progress: Progress | None) -> None:
+        self._plan = plan
+        self._progress = progress
+        self._by_index: dict[int, GameResult] = {}
+        self._prefix = 0  # positions 0.._prefix-1 of plan.indices are in and passed
+        self.started: float | None = None
+        """When the games began (`time.perf_counter`), if later than the call: a backend
+        that first starts or reaches a cluster sets it, so the figures time the games."""
+
+    def add(self, results: list[GameResult]) -> None:
+        """Record finished games and report the progress."""
+        for r in results:
+            self._by_index[r.game.index] = r
+        if self._progress is not None:
+            self._progress(len(self._by_index), len(self._plan.indices))
+
+    def settled_failure(self) -> GameResult | None:
+        """The first failing game of the run, once every game before it is in and passed."""
+        indices = self._plan.indices
+        while self._prefix < len(indices):
+            r = self._by_index.get(indices[self._prefix])
+            if r is None:
+                return None
+            if r.failed:
+                return r
+            self._prefix += 1
+        return None
+
+    def played(self) -> list[GameResult]:
+        """Finished games in index order, cut after the first failing one."""
+        out: list[GameResult] = []
+        for i in sorted(self._by_index):
+            out.append(self._by_index[i])
+            if out[-1].failed:
+                break
+        return out
+
+
+Backend = Callable[[RunPlan, int, Results], None]
+"""Plays a plan's chunks on `workers` and adds each chunk's results; returns when every
+chunk is in or a failure is settled; on Ctrl-C cancels the outstanding chunks, adds
+the games finished, then re-raises KeyboardInterrupt."""
+
+
+_stop_event: EventType | None = None
+"""In a pool worker: set by the parent on Ctrl-C, so a chunk stops after its current game."""
+
+
+def play_chunk(  # noqa: PLR0917 - sent to pool workers and Ray tasks positionally
+    seed: int,
+    indices: tuple[int, ...],
+    edition: str | None,
+    players: int | None,
+    max_steps: int,
+    readings: tuple[tuple[str, str], ...] | None = None,
+) -> list[GameResult]:
+    """Games of a chunk in order, stopping after the first failing one (or when the run is
+    being stopped)."""
+    out = []
+    for i in indices:
+        if _stop_event is not None and _stop_event.is_set():
+            break
+        result = play_game(plan_game(seed, i, edition, players, readings), max_steps)
+        out.append(result)
+        if result.failed:
+            break
+    return out
+
+
+def _init_pool_worker(stop: EventType) -> None:
+    """Pool workers leave Ctrl-C to the parent (a terminal sends it to the whole group)."""
+    global _stop_event  # noqa: PLW0603 - one per worker process, set once at its start
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    _stop_event = stop
+
+
+@contextlib.contextmanager
+def sigint_deferred() -> Iterator[None]:
+    """Ignore a second Ctrl-C while a stop is being cleaned up (main thread only)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
