@@ -4,7 +4,8 @@ Tests of an optional extra (OpenSpiel, PettingZoo, Ray, plotting, docs tooling) 
 with `pytest.importorskip`, so the default suite passes on the core `[dev]` install. CI
 installs every extra and runs those tests with `VILLAGE_REQUIRE_EXTRAS=1`: then a skip
 caused by a missing import is turned into a failure, so an extra that failed to install
-cannot pass silently.
+cannot pass silently. Likewise with `VILLAGE_REQUIRE_TEXTS=1` a test skipped because
+`VILLAGE_RULES_TEXTS` (the folder of the rules texts, `support.rules_texts`) is unset fails.
 
 Hypothesis keeps no example database during the tests (unless `VILLAGE_HYPOTHESIS_DB`
 names one): the suite runs on several xdist workers, and a shared `.hypothesis/examples`
@@ -20,6 +21,7 @@ from collections.abc import Generator
 import pytest
 from hypothesis import settings
 from hypothesis.database import DirectoryBasedExampleDatabase
+from support import TEXTS_SKIP
 
 _MISSING_IMPORT = ("could not import", "No module named")
 
@@ -40,4 +42,9 @@ def pytest_runtest_makereport(
         if any(marker in reason for marker in _MISSING_IMPORT):
             report.outcome = "failed"
             report.longrepr = f"VILLAGE_REQUIRE_EXTRAS=1 but an optional extra is missing: {reason}"
+    if os.environ.get("VILLAGE_REQUIRE_TEXTS") == "1" and report.skipped:
+        reason = str(report.longrepr)
+        if TEXTS_SKIP in reason:
+            report.outcome = "failed"
+            report.longrepr = f"VILLAGE_REQUIRE_TEXTS=1 but the rules texts are not given: {reason}"
     return report

@@ -4,13 +4,18 @@
   board, for the rule-by-rule tests;
 - `loses_a_coin_at_the_market`: the injected bug the fuzz and machine meta-tests must catch;
 - `get_at`, `json_paths`: walking parsed JSON by key path, for the mutation tests;
-- `count_at`, `do`: counting members at a location, performing an action of a space.
+- `count_at`, `do`: counting members at a location, performing an action of a space;
+- `rules_texts`: the folder of the rules texts, from `VILLAGE_RULES_TEXTS` (else a skip).
 """
 
 from __future__ import annotations
 
+import os
 from dataclasses import replace
+from pathlib import Path
 from typing import Any
+
+import pytest
 
 from village_rules.data.components import ActionSpace, Cube, Location
 from village_rules.drivers.scenario import acting, emptied, put_cubes
@@ -20,6 +25,24 @@ from village_rules.model.state import GameState
 from village_rules.rules.variant import Variant
 
 KeyPath = tuple[str | int, ...]
+
+TEXTS_VARIABLE = "VILLAGE_RULES_TEXTS"
+TEXTS_SKIP = f"{TEXTS_VARIABLE} is not set"
+
+
+def rules_texts() -> Path:
+    """The folder of the rules texts the data files cite (the README's "The rules"), named by
+    the environment variable `VILLAGE_RULES_TEXTS`. The texts are not part of the repository:
+    unset, the test is skipped with the reason; CI sets it (and `VILLAGE_REQUIRE_TEXTS=1`,
+    which turns the skip into a failure, tests/conftest.py). Set to a folder that is not
+    there, the test fails."""
+    value = os.environ.get(TEXTS_VARIABLE, "")
+    if not value:
+        pytest.skip(f"{TEXTS_SKIP}: set it to the folder of the rules texts to compare the data with them")
+    folder = Path(value)
+    if not folder.is_dir():
+        pytest.fail(f"{TEXTS_VARIABLE}={value!r} is not a folder")
+    return folder
 
 
 def bare(players: int = 3, edition: str = "big-box-2023", variant: Variant | None = None) -> GameState:

@@ -9,12 +9,21 @@ import json
 import shutil
 from pathlib import Path
 
-from village_rules.check.steps import CheckContext, DivergenceStep, ProofsStep, default_steps
-from village_rules.drivers.play import GameLog
-from village_rules.proofs.stored import check_proof, check_stored, check_witness, proof_files, witness_files
+import pytest
 
-WITNESSES = Path(__file__).resolve().parent.parent / "proofs" / "witnesses"
-DIVERGENCE = Path(__file__).resolve().parent.parent / "specs" / "witnesses"
+from village_rules.check.steps import CheckContext, DivergenceStep, ProofsStep, default_steps
+from village_rules.cli import prove as cli_prove
+from village_rules.cli.main import main
+from village_rules.data.shipped import shipped_folder
+from village_rules.drivers.play import GameLog
+from village_rules.errors import InternalError
+from village_rules.proofs import stored as proofs_stored
+from village_rules.proofs.run import Result
+from village_rules.proofs.stored import check_proof, check_stored, check_witness, proof_files, witness_files
+from village_rules.readings import stored as readings_stored
+
+WITNESSES = Path(__file__).resolve().parent.parent / "src" / "village_rules" / "proofs" / "witnesses"
+DIVERGENCE = Path(__file__).resolve().parent.parent / "src" / "village_rules" / "readings" / "witnesses"
 
 
 def test_every_stored_verdict_rechecks() -> None:
@@ -89,3 +98,56 @@ def test_the_check_command_replays_the_divergence_witnesses(tmp_path: Path) -> N
     assert not broken.passed
     assert "no longer part" in broken.details[0]
     assert not DivergenceStep(tmp_path / "nowhere").run(CheckContext(tmp_path / "r3")).passed
+
+
+# --- the stored artefacts are package data, found by one lookup --------------------------
+
+
+def test_the_stored_artefacts_are_found_in_the_package_from_any_folder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # With the development install the package is this tree's src/: the one lookup
+    # (village_rules.data.shipped) finds the folders there; a wheel has them in the same
+    # place relative to the package (.ci/run compares an installed package with the tree).
+    assert proofs_stored.WITNESSES.resolve() == WITNESSES.resolve()
+    assert readings_stored.WITNESSES.resolve() == DIVERGENCE.resolve()
+    monkeypatch.chdir(tmp_path)  # a folder with no proofs/ or specs/ in it
+    steps = default_steps(1)
+    proofs = next(s for s in steps if isinstance(s, ProofsStep))
+    divergence = next(s for s in steps if isinstance(s, DivergenceStep))
+    assert proofs.directory.is_absolute() and witness_files(proofs.directory)
+    assert divergence.directory.is_absolute() and any(divergence.directory.glob("AMB-*.json"))
+
+
+def test_a_package_without_its_witnesses_is_named(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    package = tmp_path / "fake_package"
+    package.mkdir()
+    (package / "__init__.py").write_text("", encoding="utf-8")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    with pytest.raises(InternalError, match=r"no fake_package/witnesses/ folder \(package data missing"):
+        shipped_folder("fake_package", "witnesses")
+
+
+def test_prove_starts_from_the_stored_witnesses_unless_told_not_to(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    seen: list[Path | None] = []
+
+    def stub_seed(store: Path | None, *_args: object) -> None:
+        seen.append(store)
+
+    def stub_prove(*_args: object, **_kwargs: object) -> Result:
+        return Result("end-market-other", "big-box-2023", 2, "unknown", "up to 0", 0.0, None)
+
+    monkeypatch.setattr(cli_prove, "stored_seed", stub_seed)
+    monkeypatch.setattr(cli_prove, "prove", stub_prove)
+    monkeypatch.chdir(tmp_path)
+    args = ["prove", "end-market-other", "--edition", "big-box-2023", "--players", "2"]
+    assert main([*args, "--out", str(tmp_path / "new")]) == 0
+    assert main([*args, "--hints", str(tmp_path / "mine")]) == 0
+    assert main([*args, "--no-hints"]) == 0
+    assert seen == [proofs_stored.WITNESSES, tmp_path / "mine", None]
+    with pytest.raises(SystemExit) as refused:
+        main([*args, "--no-hints", "--hints", "x"])
+    assert refused.value.code == 2
+    assert "not allowed with argument" in capsys.readouterr().err

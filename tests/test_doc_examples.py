@@ -171,7 +171,7 @@ def test_the_hook_includes_specs_and_rewrites_links() -> None:
     assert rewrite("see [spec](../specs/rules.md#turn)") == "see [spec](rules.md#turn)"
     assert rewrite("[reg](specs/ambiguities.md)") == "[reg](ambiguities.md)"
     assert rewrite("[fmt](docs/data-format.md)") == "[fmt](data-format.md)"
-    assert rewrite("[2023](../shared/rules/x.txt)") == "2023 (`../shared/rules/x.txt`)"
+    assert rewrite("[2023](../outside/rules/x.txt)") == "2023 (`../outside/rules/x.txt`)"
     assert rewrite("[a](actions.md) ![p](images/x.svg) [w](https://x.org)") == (
         "[a](actions.md) ![p](images/x.svg) [w](https://x.org)"
     )

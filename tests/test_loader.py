@@ -1,7 +1,7 @@
 """The edition data files and their loader (docs/data-format.md).
 
 Part 1: the two shipped files load, every value carries a provenance, and the values the
-rules texts state (../shared/rules/README.md, beside the repository) are encoded exactly.
+rules texts state (their README, in the folder `VILLAGE_RULES_TEXTS` names) are encoded exactly.
 Part 2: every kind of data error raises `DataError` naming the file, the key path and the
 problem. Each case mutates a copy of a shipped file, writes it to `tmp_path` and calls
 `load_edition` on it.
@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from support import KeyPath, get_at
+from support import KeyPath, get_at, rules_texts
 
 import village_rules
 from village_rules import DataError, builtin_edition, load_edition, new_game
@@ -42,7 +42,6 @@ from village_rules.drivers.play import play, random_policy
 from village_rules.engine.travel_map import adjacent
 
 DATA_DIR = Path(village_rules.__file__).resolve().parent / "data"
-RULES_DIR = Path(__file__).resolve().parents[2] / "shared" / "rules"  # ../shared/rules/ beside the repository
 BB = "big-box-2023"
 OE = "original-2011"
 RULES_TEXTS = ("village-big-box-2023-rulebook.txt", "village-original-2011-rules.txt")
@@ -184,15 +183,19 @@ def test_provenance_kinds_and_citations(edition: str) -> None:
     # Both files mix the four kinds: the texts do not state everything (README), and some
     # printed values come from public secondary sources (life-time track, stables).
     assert kinds == {"rulebook", "derived", "secondary", "reconstructed"}
-    # Every file any provenance names exists in ../shared/rules/.
-    for _, prov in provenances:
+
+
+@pytest.mark.parametrize("edition", EDITIONS)
+def test_every_rules_text_a_provenance_names_is_in_the_texts_folder(edition: str) -> None:
+    texts = rules_texts()
+    for _, prov in _provenances(edition):
         for name in re.findall(r"[\w.-]+\.txt", prov):
-            assert (RULES_DIR / name).is_file(), name
+            assert (texts / name).is_file(), name
 
 
 @pytest.mark.parametrize("edition", EDITIONS)
 def test_rulebook_citations_point_at_existing_pages_and_sections(edition: str) -> None:
-    sections = {line.strip() for line in (RULES_DIR / RULES_TEXTS[1]).read_text("utf-8").splitlines()}
+    sections = {line.strip() for line in (rules_texts() / RULES_TEXTS[1]).read_text("utf-8").splitlines()}
     for path, prov in _provenances(edition):
         for page in re.findall(r"village-big-box-2023-rulebook\.txt,? p\. (\d+)", prov):
             assert 1 <= int(page) <= 19, (path, prov)  # the 2023 rulebook has 19 pages (README)

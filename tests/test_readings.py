@@ -200,18 +200,19 @@ def test_cli_ambiguities_lists_the_register(capsys: pytest.CaptureFixture[str]) 
     for k in range(1, 36):
         assert f"AMB-{k:02}  " in out
     assert "default: big-box-2023 b, original-2011 a" in out  # AMB-19
-    assert "specs/witnesses/AMB-26-big-box-2023-b-a.json" in out
+    assert "village_rules/readings/witnesses/AMB-26-big-box-2023-b-a.json" in out
     assert "readings do not change play" in out
     # Issue 9 done: no entry is left whose other reading is recorded but not selectable.
     assert {f.amb for f in FIXED if f.option_pending} == set()
     assert "not an option yet" not in out
     for amb in ("AMB-41", "AMB-42"):  # the last two solo entries (issue 10), now options
-        assert f"specs/witnesses/{amb}-big-box-2023-a-b.json" in out
+        assert f"village_rules/readings/witnesses/{amb}-big-box-2023-a-b.json" in out
     assert "big-box-2023 a, original-2011 a (solo only: inert in original-2011" in out  # AMB-36..39
-    assert "divergence big-box-2023 a/c: specs/witnesses/AMB-37-big-box-2023-a-c.json" in out
+    assert "divergence big-box-2023 a/c: village_rules/readings/witnesses/AMB-37-big-box-2023-a-c.json" in out
     assert "divergence original-2011 a/b: no witness: the 2011 edition has no solo mode" in out
     assert "changes play, selected outside --reading" in out  # AMB-11, AMB-35
-    assert "divergence original-2011 a/b: specs/witnesses/AMB-15-original-2011-a-b.json" in out
+    stored = "village_rules/readings/witnesses/AMB-15-original-2011-a-b.json"
+    assert f"divergence original-2011 a/b: {stored}" in out
     assert "divergence big-box-2023 a/b: no witness: with the shipped 2023 data" in out  # AMB-08
 
 

@@ -41,7 +41,7 @@ from village_rules.model.carla_board import CARLA, PLAYER
 from village_rules.model.pending import ChooseAction, ChooseCarlaCube, ChooseTurn, FateReveal, MarketChoice
 from village_rules.model.state import GameState
 from village_rules.readings.divergence import replay_both, search
-from village_rules.readings.witnesses import WITNESSES, witness_from_json
+from village_rules.readings.stored import WITNESSES, witness_from_json
 from village_rules.rules.register import NEVER_PART, ORIGINAL, SOLO_READINGS
 from village_rules.rules.variant import Rules, Variant
 

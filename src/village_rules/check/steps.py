@@ -15,11 +15,11 @@ Steps today:
   checked (`village-rules report LOG...`).
 
 - `ProofsStep`: the stored verdicts of the z3 proof catalogue (`village-rules prove
-  --out proofs/witnesses`): every witness replayed on the engine to its query's situation,
+  --out src/village_rules/proofs/witnesses`): every witness replayed on the engine to its query's situation,
   every unreachability proof re-proved (`village_rules.proofs.stored`).
 
 - `DivergenceStep`: the stored divergence witnesses of the ambiguity register
-  (`village-rules diverge --write specs/witnesses`): each replayed under both readings,
+  (`village-rules diverge --write src/village_rules/readings/witnesses`): each replayed under both readings,
   which must still part at the stored action in the stored way.
 
 More verification plugs in at `default_steps()` below: one more `CheckStep` returning a
@@ -50,9 +50,11 @@ from village_rules.fuzz.runner import FuzzSummary, run_fuzz
 from village_rules.model.actions import Action, parse_action
 from village_rules.model.state import GameState
 from village_rules.pictures.svg import actor_of, state_svg
+from village_rules.proofs.stored import WITNESSES as PROOF_WITNESSES
 from village_rules.proofs.stored import check_stored, witness_files
 from village_rules.readings.divergence import replay_both
-from village_rules.readings.witnesses import witness_from_json
+from village_rules.readings.stored import WITNESSES as DIVERGENCE_WITNESSES
+from village_rules.readings.stored import witness_from_json
 
 DEFAULT_GAMES = 300
 """Games `check` plays by default, chosen so that the checked play and the second,
@@ -425,8 +427,8 @@ class LogsStep:
 
 # --- stored proofs ------------------------------------------------------------------------
 
-PROOFS_DIR = Path("proofs") / "witnesses"
-"""Where a clone of the repository keeps the proof catalogue's stored verdicts."""
+PROOFS_DIR = PROOF_WITNESSES
+"""The proof catalogue's stored verdicts, shipped with the package (`village_rules.proofs.stored`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -443,8 +445,8 @@ class ProofsStep:
             return StepResult(
                 self.name,
                 False,
-                f"no stored witnesses in {self.directory} (run check from a clone of the repository, "
-                "or regenerate them with `village-rules prove --out proofs/witnesses`)",
+                f"no stored witnesses in {self.directory} (the package data is missing: reinstall "
+                "village-rules, or regenerate them with `village-rules prove --out DIR`)",
                 seconds=time.perf_counter() - start,
             )
         checks = check_stored(self.directory)
@@ -472,8 +474,8 @@ class ProofsStep:
 
 # --- divergence witnesses -----------------------------------------------------------------
 
-DIVERGENCE_DIR = Path("specs") / "witnesses"
-"""Where a clone of the repository keeps the register's divergence witnesses."""
+DIVERGENCE_DIR = DIVERGENCE_WITNESSES
+"""The register's divergence witnesses, shipped with the package (`village_rules.readings.stored`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -491,8 +493,8 @@ class DivergenceStep:
             return StepResult(
                 self.name,
                 False,
-                f"no stored divergence witnesses in {self.directory} (run check from a clone of the "
-                "repository, or write them with `village-rules diverge --all --write specs/witnesses`)",
+                f"no stored divergence witnesses in {self.directory} (the package data is missing: "
+                "reinstall village-rules, or write them with `village-rules diverge --all --write DIR`)",
                 seconds=time.perf_counter() - start,
             )
         findings = []

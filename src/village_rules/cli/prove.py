@@ -11,6 +11,7 @@ from village_rules.data.loader import EDITIONS
 from village_rules.proofs.catalogue import CATALOGUE, Query, by_name
 from village_rules.proofs.errors import ProveArgumentError
 from village_rules.proofs.run import Result, prove, stored_seed, witness_stem
+from village_rules.proofs.stored import WITNESSES
 
 HEADER = (
     f"{'query':<24} {'edition':<14} {'p':>2}  {'verdict (depth or bound)':<32} {'time':>7}  witness / proof"
@@ -29,8 +30,17 @@ def register(subparsers: Any) -> None:
     p.add_argument("--bound", type=int, default=6, help="BMC and k-induction depth K (default 6)")
     p.add_argument("--seconds", type=float, help="witness search budget per row (default: the query's)")
     p.add_argument("--out", type=Path, help="write witnesses, notes and proofs here (and results.md)")
-    p.add_argument(
-        "--hints", type=Path, help="start the search at the seeds of witnesses stored here (default: --out)"
+    hints = p.add_mutually_exclusive_group()
+    hints.add_argument(
+        "--hints",
+        type=Path,
+        help="start each search at the seed of the witness stored here (default: the witnesses that "
+        "ship with the package, village_rules/proofs/witnesses)",
+    )
+    hints.add_argument(
+        "--no-hints",
+        action="store_true",
+        help="search from the query's own first seed, ignoring stored witnesses",
     )
     p.set_defaults(func=run)
 
@@ -61,7 +71,7 @@ def run(args: argparse.Namespace) -> int:
     if not todo:
         where = f"{args.edition or 'either edition'} with {args.players} players"
         raise ProveArgumentError(f"prove: no catalogue row for {where} (--players is out of range)")
-    hints = args.hints or args.out
+    hints: Path | None = None if args.no_hints else (args.hints or WITNESSES)
     print(HEADER)
     results: list[Result] = []
     for q, e, n in todo:
@@ -105,7 +115,8 @@ def _write_results(out: Path, results: list[Result]) -> None:
     lines = [
         "# Results of `village-rules prove`",
         "",
-        "Regenerate with `village-rules prove --out proofs/witnesses` (see docs/proofs.md).",
+        "Regenerate with `village-rules prove --out src/village_rules/proofs/witnesses`"
+        " (see docs/proofs.md).",
         "",
         "| query | edition | players | verdict | depth or bound | time | witness / proof |",
         "| --- | --- | --- | --- | --- | --- | --- |",

@@ -6,7 +6,7 @@ each other entry with the reason it is not an option.
 
 `village-rules diverge AMB-xx [--edition E] [--players P]` searches for a short game in which
 two readings of the entry differ (see `village_rules.readings.divergence`); `--write DIR` stores the
-witness there. `village-rules diverge --all --write specs/witnesses` regenerates every
+witness there. `village-rules diverge --all --write src/village_rules/readings/witnesses` regenerates every
 stored witness.
 """
 
@@ -18,7 +18,7 @@ from pathlib import Path
 from village_rules.data.loader import EDITIONS
 from village_rules.errors import ReadingError
 from village_rules.readings.divergence import NoDivergenceError, search
-from village_rules.readings.witnesses import (
+from village_rules.readings.stored import (
     NO_WITNESS,
     WITNESSES,
     paragraph,
@@ -99,7 +99,7 @@ def _ambiguities(args: argparse.Namespace) -> int:
             for other in (x for x in entry.letter_names if x != default):
                 name = witness_name(entry.amb, edition, default, other)
                 if name in stored:
-                    status = f"specs/witnesses/{name}.json"
+                    status = f"village_rules/readings/witnesses/{name}.json"
                 elif (entry.amb, edition, other) in NEVER_PART:
                     status = "no witness: " + NEVER_PART[entry.amb, edition, other]
                 else:

@@ -13,6 +13,7 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
+from village_rules.data.shipped import shipped_folder
 from village_rules.drivers.play import GameLog
 from village_rules.engine.core import apply
 from village_rules.engine.setup import new_game
@@ -23,6 +24,9 @@ from village_rules.proofs.catalogue import CATALOGUE, Query, by_name
 from village_rules.proofs.history import History
 from village_rules.proofs.model import Constants
 from village_rules.proofs.solver import bmc, k_induction
+
+WITNESSES = shipped_folder("village_rules.proofs", "witnesses")
+"""The stored proof witnesses and proofs, shipped as package data (`village_rules/proofs/witnesses/`)."""
 
 PROOF_DEPTH = 6
 """The bound and induction depth the stored proofs were made with (`run.prove`)."""

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from village_rules.data.shipped import shipped_folder
 from village_rules.drivers.play import GameLog
 from village_rules.errors import ReadingError
 from village_rules.readings.divergence import LEGAL, Witness
@@ -16,8 +17,8 @@ from village_rules.rules.register import (
 WITNESS_FORMAT = "village-rules-witness"
 
 
-WITNESSES = Path(__file__).resolve().parents[3] / "specs" / "witnesses"
-"""Where the stored witnesses are in a checkout of the repository."""
+WITNESSES = shipped_folder("village_rules.readings", "witnesses")
+"""The stored divergence witnesses, shipped as package data (`village_rules/readings/witnesses/`)."""
 
 
 NO_WITNESS = "no stored witness: the search found no divergence yet (not a proof that none exists)"
@@ -41,7 +42,7 @@ def paragraph(w: Witness) -> str:
 
 
 def witness_to_json(w: Witness) -> str:
-    """A divergence witness as the JSON text stored under specs/witnesses/."""
+    """A divergence witness as the JSON text stored under village_rules/readings/witnesses/."""
     return json.dumps(
         {
             "format": WITNESS_FORMAT,
