@@ -2,9 +2,9 @@
 
     python benchmarks/record_golden.py
 
-Writes `tests/data/engine-golden/<edition>-<players>p-seed<seed>.json` (a
-`village-rules-log`) and `tests/data/engine-golden/final-states.json` (the SHA-256 of
-each game's final `to_json`). `tests/test_engine_golden.py` replays every log and compares
+Writes `tests/golden/engine-golden/<edition>-<players>p-seed<seed>.json` (a
+`village-rules-log`) and `tests/golden/engine-golden/final-states.json` (the SHA-256 of
+each game's final `to_json`). `tests/engine/test_engine_golden.py` replays every log and compares
 the final state's hash, so an engine change that alters any seeded game is caught. Re-run
 this script (and commit its output) only when a change of rules or data is *meant* to
 change seeded games.
@@ -21,7 +21,7 @@ from village_rules.data.loader import builtin_edition
 from village_rules.drivers.play import play_logged
 from village_rules.drivers.serialization import to_json
 
-GOLDEN_DIR = Path(__file__).resolve().parent.parent / "tests" / "data" / "engine-golden"
+GOLDEN_DIR = Path(__file__).resolve().parent.parent / "tests" / "golden" / "engine-golden"
 SEEDS = (1, 2, 3)
 
 

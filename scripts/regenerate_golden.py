@@ -3,7 +3,7 @@
     .venv/bin/python scripts/regenerate_golden.py
 
 Run it only when a change of the games is intended (a rule, reading or data change), and
-review `git diff --stat tests/golden/` with it: tests/test_golden.py fails on any
+review `git diff --stat tests/golden/` with it: tests/adapters/test_golden.py fails on any
 difference until then.
 """
 

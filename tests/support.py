@@ -26,6 +26,10 @@ from village_rules.rules.variant import Variant
 
 KeyPath = tuple[str | int, ...]
 
+ROOT = Path(__file__).resolve().parents[1]
+"""The repository's top folder."""
+TESTS = ROOT / "tests"
+
 TEXTS_VARIABLE = "VILLAGE_RULES_TEXTS"
 TEXTS_SKIP = f"{TEXTS_VARIABLE} is not set"
 

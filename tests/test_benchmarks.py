@@ -13,8 +13,9 @@ from pathlib import Path
 from types import ModuleType
 
 import pytest
+from support import ROOT
 
-BENCHMARKS = Path(__file__).resolve().parent.parent / "benchmarks"
+BENCHMARKS = ROOT / "benchmarks"
 
 
 def test_bench_vs_chess_prints_every_figure() -> None:

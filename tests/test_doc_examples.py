@@ -15,10 +15,10 @@ from pathlib import Path
 from types import ModuleType
 
 import pytest
+from support import ROOT
 
 from village_rules.cli.main import _parser
 
-ROOT = Path(__file__).resolve().parents[1]
 PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
 _FENCE = re.compile(r"^```(\w+)\n(.*?)^```", re.MULTILINE | re.DOTALL)
 

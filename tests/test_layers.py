@@ -14,8 +14,8 @@ from pathlib import Path
 from types import ModuleType
 
 import pytest
+from support import ROOT
 
-ROOT = Path(__file__).resolve().parents[1]
 PACKAGE = ROOT / "src" / "village_rules"
 LINT_IMPORTS = Path(sys.executable).with_name("lint-imports")
 

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import networkx as nx
 import pytest
+from support import ROOT
 
 from village_rules import StateFormatError, apply, from_json, new_game, to_json
 from village_rules.data.components import ActionSpace, Cube, Good, OnCouncil
@@ -19,7 +20,7 @@ from village_rules.fuzz.games import plan_game
 from village_rules.model.actions import PickGood, Privilege, TakeCube, parse_action
 from village_rules.model.pending import ChooseSupplyGood, ChooseTurn, MarketChoice
 
-SHIPPED = Path(__file__).resolve().parents[1] / "src" / "village_rules" / "data" / "big-box-2023.json"
+SHIPPED = ROOT / "src" / "village_rules" / "data" / "big-box-2023.json"
 
 
 def raw_data() -> dict[str, object]:

@@ -10,16 +10,15 @@ import io
 import json
 import re
 import tokenize
-from pathlib import Path
 from types import ModuleType
 
 import pytest
+from support import ROOT
 
 from village_rules import rule_ids
 from village_rules.fuzz.runner import FuzzSummary
 from village_rules.rule_ids import TRACED_RULE_IDS, RuleId
 
-ROOT = Path(__file__).resolve().parents[1]
 SPEC = ROOT / "specs" / "rules.md"
 GENERATED = ROOT / "src" / "village_rules" / "rule_ids.py"
 

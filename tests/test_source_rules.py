@@ -16,12 +16,13 @@ from pathlib import Path
 from types import ModuleType
 
 import pytest
+from support import ROOT
 
 import village_rules
 from village_rules.errors import InternalError, VillageError
 from village_rules.rules.variant import Variant
 
-SRC = Path(__file__).resolve().parents[1] / "src" / "village_rules"
+SRC = ROOT / "src" / "village_rules"
 
 
 def bare_asserts(source: str, name: str) -> list[int]:

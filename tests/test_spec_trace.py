@@ -13,9 +13,9 @@ from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+from support import ROOT, TESTS
+
 SPEC = ROOT / "specs" / "rules.md"
-TESTS = ROOT / "tests"
 PACKAGE = ROOT / "src" / "village_rules"
 THIS_FILE = Path(__file__).resolve()
 

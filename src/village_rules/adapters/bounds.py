@@ -12,7 +12,7 @@ Each bound comes with its derivation from the engine (docs/rl.md "Bounds" repeat
   round (SEED-02: cubes not drawn stay in the bag). With 4 players (both editions'
   data: the setup card adds as many cubes to the bag as it draws, 24) this gives a
   reachable cycle, a later round starting in exactly the state of an earlier one, the
-  round number aside, which the engine never reads: tests/test_unbounded.py plays it.
+  round number aside, which the engine never reads: tests/engine/test_unbounded.py plays it.
   For 2, 3 and 5 players the card adds fewer cubes than it draws, yet the proof
   catalogue's termination query (`village-rules prove lasso`) finds such repeating games
   too: its stored witnesses (src/village_rules/proofs/witnesses/12-lasso-*.json) cover every Big Box player

@@ -8,7 +8,7 @@ the order the engine lists actions does not change the game). Each line of a tra
 probabilities), fingerprints of the observation tensor and of the state, and the action
 taken in the text notation; the last line holds the returns, the scores and the final
 state in full. `GOLDEN_GAMES` are the recorded games; `scripts/regenerate_golden.py`
-rewrites them and `tests/test_golden.py` diffs them.
+rewrites them and `tests/adapters/test_golden.py` diffs them.
 """
 
 from __future__ import annotations

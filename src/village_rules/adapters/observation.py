@@ -10,7 +10,7 @@ player's observation is the whole state. The tensor adds only who is looking (`o
 
 The tensor is a flat list of floats, segment after segment as `layout(data, players)`
 lists them; counts are raw numbers, choices are one-hot. It is one-to-one on states of
-one game (tests/test_observation.py), so it is also a sufficient statistic of the history:
+one game (tests/adapters/test_observation.py), so it is also a sufficient statistic of the history:
 the engine's future depends on the state alone.
 """
 

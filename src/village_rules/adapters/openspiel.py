@@ -14,7 +14,7 @@ The game is sequential, explicitly stochastic and of perfect information
 compensation cube are its first chance nodes, so one loaded game covers every setup.
 
 Length: a game of Village has no finite bound on its length (`village_rules.adapters.bounds`; with
-4 players there is a reachable cycle, tests/test_unbounded.py), so the game is played
+4 players there is a reachable cycle, tests/engine/test_unbounded.py), so the game is played
 *truncated*: once `max_moves` moves (decisions plus chance outcomes,
 the setup's included) are made without an end, the state is terminal and `truncated()`
 says so; its returns are then an equal share of the win (`python_village`) or the totals

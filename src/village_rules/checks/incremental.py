@@ -41,7 +41,7 @@ A loop calls it on the states of one game in order (the fuzzer, `VillageMachine`
 benchmarks); a state given out of order is still checked exactly, only with more work.
 
 The first state, a state of another game (other rules or player count) and any doubt run
-the full checks. `tests/test_incremental.py` ties this to the reference: at every step of
+the full checks. `tests/checks/test_incremental.py` ties this to the reference: at every step of
 seeded games (both editions, 1-5 players, several readings) and for broken states fed as
 `after`, the result equals the full checks'.
 """

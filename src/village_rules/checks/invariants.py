@@ -32,7 +32,7 @@ the `VillageMachine`, the benchmarks) uses `village_rules.checks.incremental.Inc
 which returns exactly `state_violations(after, legal) + transition_violations(before,
 action, after)` but reruns only the checks whose inputs the step changed (compared by
 identity with the last state checked), with cheap sound-tests over the changed parts and
-these functions themselves whenever a test is unsure; `tests/test_incremental.py` checks
+these functions themselves whenever a test is unsure; `tests/checks/test_incremental.py` checks
 the two agree. The memos below (parts found sound, by identity) are a speed device of these
 functions alone and give the same results.
 """

@@ -6,7 +6,7 @@ market day, the mass and the end phase, as the engine leaves them after every `a
 between the bookkeeping fields, derived from how the engine moves from step to step
 (engine/core.py `_settle` / `_next_step`, engine/seeding.py, engine/market_day.py,
 engine/mass.py, engine/end_of_game.py). Each problem is `(JSON path, what is wrong)`.
-`tests/test_state_checks.py` shows every state reached by random play passes them.
+`tests/checks/test_state_checks.py` shows every state reached by random play passes them.
 """
 
 from __future__ import annotations

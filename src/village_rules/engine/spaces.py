@@ -8,7 +8,7 @@ are answers to a pending step and are performed by the core's step dispatch.
 
 Both tables are `match` blocks ending in `assert_never`, so an action or action space added
 to its union or enum without a line here is a `mypy --strict` error, not an action taken
-for free (tests/test_dispatch_exhaustive.py shows the pattern failing on an unhandled one).
+for free (tests/engine/test_dispatch_exhaustive.py shows the pattern failing on an unhandled one).
 """
 
 from __future__ import annotations

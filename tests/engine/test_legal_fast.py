@@ -5,9 +5,9 @@ path that drops or adds a move."""
 from __future__ import annotations
 
 import random
-from pathlib import Path
 
 import pytest
+from support import TESTS
 
 from village_rules.checks.invariants import LEGAL_SET, InvariantError, replay_checked, state_violations
 from village_rules.drivers.play import GameLog, random_policy
@@ -18,7 +18,7 @@ from village_rules.model.actions import Action, Skip
 from village_rules.model.chance import sample
 from village_rules.model.state import GameState
 
-GOLDEN = Path(__file__).parent / "data" / "engine-golden"
+GOLDEN = TESTS / "golden" / "engine-golden"
 
 
 def _decision_states(edition: str, players: int, seed: int) -> list[GameState]:

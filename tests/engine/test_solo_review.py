@@ -12,6 +12,7 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
+from support import ROOT
 from test_solo import BB, S, carla_next_takes_pink, carla_without_ones_and_twos, move, run, set_board, solo
 
 from village_rules import apply, chance_outcomes, legal_actions
@@ -213,7 +214,7 @@ def test_solo08_a_carla_board_too_short_for_a_round_is_refused(tmp_path: Path) -
     """SOLO-08 (p. 17, one cube per space in the base game): the 2-player card seeds 18
     cubes, Carla may take 9 and her last one stays, so fewer than 10 spaces are refused
     with a DataError naming solo.track_spaces; 10 spaces load."""
-    shipped = Path(__file__).parents[1] / "src" / "village_rules" / "data" / f"{BB}.json"
+    shipped = ROOT / "src" / "village_rules" / "data" / f"{BB}.json"
     raw = json.loads(shipped.read_text(encoding="utf-8"))
     for spaces, refused in ((9, True), (10, False)):
         data = json.loads(json.dumps(raw))

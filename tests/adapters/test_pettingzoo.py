@@ -5,9 +5,9 @@ seed_test, render_test and performance_benchmark, and what they do not check. Ne
 from __future__ import annotations
 
 import functools
-from pathlib import Path
 
 import pytest
+from support import ROOT
 
 pettingzoo = pytest.importorskip("pettingzoo")
 np = pytest.importorskip("numpy")
@@ -100,7 +100,7 @@ def test_score_returns_truncation_and_bad_parameters() -> None:
 
 
 def test_the_ten_line_example_of_docs_rl_runs(capsys: pytest.CaptureFixture[str]) -> None:
-    text = (Path(__file__).parents[1] / "docs" / "rl.md").read_text(encoding="utf-8")
+    text = (ROOT / "docs" / "rl.md").read_text(encoding="utf-8")
     blocks = text.split("```python\n")[1:]
     block = next(b for b in blocks if "village_rules.adapters.pettingzoo" in b.split("\n", 2)[1])
     code = block.split("```")[0]

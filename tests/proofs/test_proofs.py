@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, settings
+from support import ROOT
 
 from village_rules.cli.main import main
 from village_rules.drivers.play import GameLog, play, random_policy
@@ -30,7 +31,7 @@ from village_rules.proofs.run import REACHABLE, prove
 from village_rules.proofs.search import Steer, _choose
 from village_rules.proofs.solver import bmc, k_induction
 
-WITNESSES = Path(__file__).resolve().parent.parent / "src" / "village_rules" / "proofs" / "witnesses"
+WITNESSES = ROOT / "src" / "village_rules" / "proofs" / "witnesses"
 ALL_COUNTS = [("original-2011", n) for n in (2, 3, 4)] + [("big-box-2023", n) for n in (2, 3, 4, 5)]
 
 
@@ -272,7 +273,7 @@ def _replay_cycle(path: Path, fingerprint: Callable[[GameState], str], pump: boo
 
 def test_the_worked_example_of_docs_proofs_md(tmp_path: Path) -> None:
     """docs/proofs.md, "Adding a query": the example query, exactly as documented, decides."""
-    text = (Path(__file__).resolve().parent.parent / "docs" / "proofs.md").read_text(encoding="utf-8")
+    text = (ROOT / "docs" / "proofs.md").read_text(encoding="utf-8")
     code = text.split("## Adding a query", 1)[1].split("```python", 1)[1].split("```", 1)[0]
     namespace: dict[str, object] = {}
     exec(code, namespace)

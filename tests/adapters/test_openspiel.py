@@ -7,9 +7,9 @@ from __future__ import annotations
 import pickle
 import random
 from dataclasses import replace
-from pathlib import Path
 
 import pytest
+from support import ROOT
 
 pyspiel = pytest.importorskip("pyspiel")
 np = pytest.importorskip("numpy")
@@ -183,7 +183,7 @@ def test_mcts_bot_plays_a_full_game_against_random_bots() -> None:
 
 
 def test_the_ten_line_example_of_docs_rl_runs(capsys: pytest.CaptureFixture[str]) -> None:
-    text = (Path(__file__).parents[1] / "docs" / "rl.md").read_text(encoding="utf-8")
+    text = (ROOT / "docs" / "rl.md").read_text(encoding="utf-8")
     block = next(b for b in text.split("```python\n")[1:] if b.startswith("import numpy as np, pyspiel"))
     code = block.split("```")[0]
     assert len([line for line in code.splitlines() if line.strip()]) <= 12

@@ -15,10 +15,10 @@ import subprocess
 import sys
 from collections.abc import Callable
 from dataclasses import replace
-from pathlib import Path
 from types import ModuleType
 
 import pytest
+from support import ROOT
 
 from village_rules.checks.invariants import LEGAL_SET, Violation
 from village_rules.data.components import FARMYARD, UNBORN, ActionSpace, Cube
@@ -466,7 +466,7 @@ def test_every_decision_of_seeded_and_steered_games_agrees_with_the_oracle(
 def test_the_generate_benchmark_runs() -> None:
     """benchmarks/bench_generate.py runs and lists the steps; its figures are printed, not
     asserted (its fallback column counts only for an older engine given by PYTHONPATH)."""
-    script = Path(__file__).resolve().parent.parent / "benchmarks" / "bench_generate.py"
+    script = ROOT / "benchmarks" / "bench_generate.py"
     out = subprocess.run(
         [sys.executable, str(script), "--games", "2", "--repeat", "1"],
         capture_output=True, text=True, check=True, timeout=300,

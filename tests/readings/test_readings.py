@@ -6,10 +6,10 @@ from __future__ import annotations
 import json
 import random
 from dataclasses import replace
-from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
+from support import ROOT
 
 from village_rules.checks.invariants import check, legal_set_violations, state_violations
 from village_rules.cli.main import main
@@ -230,7 +230,7 @@ def test_the_register_text_agrees_with_the_fixed_entries() -> None:
     """specs/ambiguities.md leaves no entry "not an option yet" (issue 9: every
     play-changing entry is an option), and says "cannot change play" only for entries
     that do not play differently."""
-    text = (Path(__file__).parents[1] / "specs" / "ambiguities.md").read_text(encoding="utf-8")
+    text = (ROOT / "specs" / "ambiguities.md").read_text(encoding="utf-8")
     assert "not an option yet" not in text
     for fixed in FIXED:
         entry = text.split(f"### {fixed.amb}:", 1)[1].split("\n### ", 1)[0]

@@ -8,9 +8,9 @@ import ast
 import random
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
+from support import ROOT
 
 from village_rules import apply, chance_outcomes, legal_actions, new_game
 from village_rules.engine import church, mass
@@ -35,7 +35,7 @@ from village_rules.model.actions import (
     Skip,
 )
 
-SRC = Path(__file__).resolve().parent.parent / "src" / "village_rules"
+SRC = ROOT / "src" / "village_rules"
 
 
 def test_no_bare_assert_in_the_engine_or_the_state() -> None:

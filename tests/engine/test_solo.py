@@ -10,6 +10,7 @@ from dataclasses import replace
 from fractions import Fraction
 
 import pytest
+from support import ROOT
 
 from village_rules import apply, chance_outcomes, legal_actions, new_game, score_breakdown
 from village_rules.data.components import (
@@ -763,7 +764,7 @@ def test_bad_solo_data_is_refused_with_the_key(tmp_path: object) -> None:
     assert BB in EDITIONS
     source = Path(builtin_edition(BB).source)
     raw = json.loads(
-        (Path(__file__).parents[1] / "src" / "village_rules" / "data" / f"{BB}.json").read_text()
+        (ROOT / "src" / "village_rules" / "data" / f"{BB}.json").read_text()
     )
     assert source.name.endswith(".json")
     cases = [
@@ -862,7 +863,7 @@ def test_carla_never_decides_at_the_mass_even_when_it_costs_nothing(tmp_path: ob
     from village_rules.data.loader import load_edition  # noqa: PLC0415
 
     raw = json.loads(
-        (Path(__file__).parents[1] / "src" / "village_rules" / "data" / f"{BB}.json").read_text()
+        (ROOT / "src" / "village_rules" / "data" / f"{BB}.json").read_text()
     )
     raw["church"]["mass_coin_price"]["value"] = 0
     raw["church"]["step_grain"]["value"] = [0, 0, 0]

@@ -10,11 +10,12 @@ import json
 from pathlib import Path
 
 import pytest
+from support import TESTS
 
 from village_rules.drivers.play import GameLog, play_logged, replay
 from village_rules.drivers.serialization import to_json
 
-GOLDEN = Path(__file__).parent / "data" / "engine-golden"
+GOLDEN = TESTS / "golden" / "engine-golden"
 HASHES: dict[str, str] = json.loads((GOLDEN / "final-states.json").read_text())
 LOGS = sorted(GOLDEN.glob("*-seed*.json"))
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 import itertools
 import random
 from collections.abc import Callable, Iterator
-from pathlib import Path
 
 import pytest
+from support import ROOT
 
 from village_rules import apply, chance_outcomes, deal_outcomes, legal_actions, new_game, to_json
 from village_rules.adapters.observation import (
@@ -122,7 +122,7 @@ def test_strings_and_errors() -> None:
 
 def test_docs_list_every_segment_of_the_layout() -> None:
     """docs/rl.md documents the layout of OBSERVATION_VERSION, segment by segment."""
-    text = (Path(__file__).parents[1] / "docs" / "rl.md").read_text(encoding="utf-8")
+    text = (ROOT / "docs" / "rl.md").read_text(encoding="utf-8")
     assert f"version {OBSERVATION_VERSION}" in text
     names = {s.name.replace("p0_", "p<seat>_") for s in layout(builtin_edition("big-box-2023"), 2)}
     missing = [n for n in names if not n.startswith("p1_") and f"`{n}`" not in text]

@@ -9,9 +9,9 @@ import re
 from pathlib import Path
 
 from mypy import api
+from support import ROOT, TESTS
 
-ROOT = Path(__file__).resolve().parent.parent
-FIXTURE = ROOT / "tests" / "fixtures" / "unhandled_dispatch.py"
+FIXTURE = TESTS / "fixtures" / "unhandled_dispatch.py"
 
 
 def _mypy(*args: str) -> tuple[str, int]:

@@ -160,7 +160,7 @@ def test_acting_on_a_finished_game_raises(run: GameRun) -> None:
 
 # The values the p. 14 table (2023; the 2011 data has the same) allows per category: a
 # finished game's breakdown may only use them. The table itself is checked figure by figure
-# on constructed end states in tests/test_scoring.py (test_score01_hand_scored_end_state).
+# on constructed end states in tests/engine/test_scoring.py (test_score01_hand_scored_end_state).
 TRAVEL_POINTS = {0, 1, 3, 6, 10, 14, 18}
 CHRONICLE_POINTS = {0, 4, 7, 12}
 

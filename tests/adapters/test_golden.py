@@ -5,9 +5,9 @@ intended, regenerate with `.venv/bin/python scripts/regenerate_golden.py` and re
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
+from support import TESTS
 
 from village_rules.adapters.golden import (
     GOLDEN_GAMES,
@@ -21,7 +21,7 @@ from village_rules.engine.context import Ctx
 from village_rules.engine.time_and_death import spend_time
 from village_rules.model.state import GameState
 
-GOLDEN = Path(__file__).parent / "golden"
+GOLDEN = TESTS / "golden"
 REGENERATE = ".venv/bin/python scripts/regenerate_golden.py"
 
 

@@ -10,6 +10,7 @@ import shutil
 from pathlib import Path
 
 import pytest
+from support import ROOT
 
 from village_rules.check.steps import CheckContext, DivergenceStep, ProofsStep, default_steps
 from village_rules.cli import prove as cli_prove
@@ -22,8 +23,8 @@ from village_rules.proofs.run import Result
 from village_rules.proofs.stored import check_proof, check_stored, check_witness, proof_files, witness_files
 from village_rules.readings import stored as readings_stored
 
-WITNESSES = Path(__file__).resolve().parent.parent / "src" / "village_rules" / "proofs" / "witnesses"
-DIVERGENCE = Path(__file__).resolve().parent.parent / "src" / "village_rules" / "readings" / "witnesses"
+WITNESSES = ROOT / "src" / "village_rules" / "proofs" / "witnesses"
+DIVERGENCE = ROOT / "src" / "village_rules" / "readings" / "witnesses"
 
 
 def test_every_stored_verdict_rechecks() -> None:
