@@ -19,15 +19,21 @@ import os
 from collections.abc import Generator
 
 import pytest
-from hypothesis import settings
+from hypothesis import HealthCheck, settings
 from hypothesis.database import DirectoryBasedExampleDatabase
 from support import TEXTS_SKIP
 
 _MISSING_IMPORT = ("could not import", "No module named")
 
 _DB = os.environ.get("VILLAGE_HYPOTHESIS_DB")
+# No deadline and no too-slow health check: an example's wall time depends on the machine
+# and its load, and no verdict of a test may (the default 200 ms deadline would turn a slow
+# example on a loaded machine into a failure).
 settings.register_profile(
-    "village-tests", database=DirectoryBasedExampleDatabase(_DB) if _DB else None
+    "village-tests",
+    database=DirectoryBasedExampleDatabase(_DB) if _DB else None,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
 )
 settings.load_profile("village-tests")
 
