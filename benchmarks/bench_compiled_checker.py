@@ -50,7 +50,6 @@ ENGINE = (
     "model/pending.py",
     "drivers/play.py",
     "rules/variant.py",
-    "engine/scoring.py",
     "model/state.py",
     "checks/state_checks.py",
     "data/tally.py",

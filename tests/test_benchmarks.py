@@ -67,8 +67,14 @@ def test_bench_checks_prints_every_figure() -> None:
 @pytest.mark.parametrize(
     ("options", "figures"),
     [
-        ([], ("compiled with mypyc: invariants.py, incremental.py (the engine", "compiled checker:")),
-        (["--with-engine"], ("incremental.py, bounds.py", "compiled checker and engine:")),
+        (
+            [],
+            (
+                "compiled with mypyc: checks/invariants.py, checks/incremental.py (the engine",
+                "compiled checker:",
+            ),
+        ),
+        (["--with-engine"], ("checks/incremental.py, adapters/bounds.py", "compiled checker and engine:")),
     ],
 )
 def test_bench_compiled_checker_compares_the_compiled_copy(

@@ -20,7 +20,6 @@ from village_rules.check.steps import (
     FuzzStep,
     LogsStep,
     StepResult,
-    ended_by,
     format_outcome,
     run_check,
 )
@@ -29,6 +28,7 @@ from village_rules.checks.invariants import Violation
 from village_rules.data.components import Category
 from village_rules.drivers.play import play_logged, replay
 from village_rules.engine.core import apply as engine_apply
+from village_rules.engine.end_of_game import ended_by
 from village_rules.model.actions import Action, parse_action
 from village_rules.model.state import GameState
 from village_rules.rules.variant import Variant

@@ -39,10 +39,10 @@ from pathlib import Path
 from typing import Protocol
 
 from village_rules.checks.invariants import STATE_INVARIANTS, TRANSITION_INVARIANTS, replay_checked
-from village_rules.data.components import Category
 from village_rules.drivers.play import GameLog, play_logged
 from village_rules.drivers.serialization import to_json
 from village_rules.engine.core import apply
+from village_rules.engine.end_of_game import ended_by
 from village_rules.engine.scoring import score_breakdown, winners
 from village_rules.errors import InternalError, LogFormatError, VillageError
 from village_rules.fuzz.games import plan_game
@@ -125,25 +125,6 @@ class GameStats:
     """"chronicle", "graveyard", "chronicle and graveyard", or "not ended"."""
     scores: tuple[int, ...]
     winners: tuple[int, ...]
-
-
-def ended_by(state: GameState) -> str:
-    """What filled up and so ended the game (END-01): the chronicle, the graveyard, both;
-    under AMB-12 b one full chronicle category is enough ("chronicle category")."""
-    if not state.is_terminal:
-        return "not ended"
-    chronicle = state.chronicle_free_total() <= 0
-    category = not chronicle and any(state.chronicle_free(c) <= 0 for c in Category)
-    full = [
-        name
-        for name, ok in (
-            ("chronicle", chronicle),
-            ("chronicle category", category and state.rules.reading("AMB-12") == "b"),
-            ("graveyard", state.graveyard_free() <= 0),
-        )
-        if ok
-    ]
-    return " and ".join(full) or "not ended"
 
 
 def game_stats(label: str, log: GameLog, final: GameState) -> GameStats:

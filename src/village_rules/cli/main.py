@@ -9,6 +9,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
+from village_rules.cli import explore as cli_explore
 from village_rules.cli import pictures as cli_pictures
 from village_rules.cli import prove as cli_prove
 from village_rules.cli import readings as cli_readings
@@ -100,6 +101,7 @@ def _parser() -> argparse.ArgumentParser:
     cli_pictures.register(sub)
     cli_prove.register(sub)
     cli_readings.register(sub)
+    cli_explore.register(sub)
     return parser
 
 

@@ -198,6 +198,10 @@ class EditionData:
     solo: SoloData | None
     """The solo mode against Carla (2023 pp. 15-19), if the edition has one."""
     provenance: tuple[tuple[str, Provenance], ...]
+    reduced: str | None = None
+    """Set for a reduced configuration (`"reduced"` in the data file: what it reduces). A
+    reduced file still plays by every rule of its edition, with fewer pieces, so that every
+    state of a game can be visited (`village_rules.explore`); it is no real game."""
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, EditionData) and other.fingerprint == self.fingerprint

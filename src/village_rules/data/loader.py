@@ -161,7 +161,7 @@ class _Reader(Reader):
             "tie_breakers",
             "starting_compensation",
         }
-        self.exact_keys(top, "", required, {"solo"})
+        self.exact_keys(top, "", required, {"solo", "reduced"})
         if top["format"] != FORMAT:
             raise self.fail("format", f"expected {FORMAT!r}")
         version = top["format_version"]
@@ -172,6 +172,7 @@ class _Reader(Reader):
             )
         edition_id = self.str_(top["edition"], "edition")
         name = self.str_(top["name"], "name")
+        reduced = self.str_(top["reduced"], "reduced") if "reduced" in top else None
 
         players = self.obj(self.sourced(top["players"], "players"), "players")
         self.exact_keys(players, "players", {"min", "max"})
@@ -214,7 +215,9 @@ class _Reader(Reader):
                 )
             per_space = self.counts(ActionSpace, card["cubes_per_space"], f"{key}.cubes_per_space")
             missing = [s.value for s in ActionSpace if per_space[s] == 0]
-            if missing:
+            if per_space.total() == 0:
+                raise self.fail(f"{key}.cubes_per_space", "a round needs at least one cube")
+            if missing and reduced is None:  # a reduced configuration may leave spaces empty
                 raise self.fail(
                     f"{key}.cubes_per_space.{missing[0]}", "every action space needs at least one cube"
                 )
@@ -412,6 +415,7 @@ class _Reader(Reader):
                 else None
             ),
             provenance=tuple(self.provenance),
+            reduced=reduced,
         )
         return data
 
@@ -519,7 +523,7 @@ def _check_constraints(d: EditionData, file: str) -> None:
     _check_supply(d, fail)
 
     # customers
-    if len(d.customers) != CUSTOMER_TILES:
+    if d.reduced is None and len(d.customers) != CUSTOMER_TILES:
         raise fail(
             "customers", f"the game has {CUSTOMER_TILES} customer tiles (2023 p. 2), got {len(d.customers)}"
         )

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from village_rules.data.components import Category
 from village_rules.engine import carla, mass, shared
 from village_rules.engine.context import Ctx
 from village_rules.engine.guards import present
@@ -95,3 +96,22 @@ def end_of_turn(state: GameState, seat: int, ctx: Ctx) -> tuple[GameState, Pendi
         ctx.fire(RuleId.SOLO_07)  # the player is always the one to take the next turn
         return state, shared.choose_turn(PLAYER)
     return state, shared.choose_turn((seat + 1) % state.num_players)
+
+
+def ended_by(state: GameState) -> str:
+    """What filled up and so ended the game (END-01): the chronicle, the graveyard, both;
+    under AMB-12 b one full chronicle category is enough ("chronicle category")."""
+    if not state.is_terminal:
+        return "not ended"
+    chronicle = state.chronicle_free_total() <= 0
+    category = not chronicle and any(state.chronicle_free(c) <= 0 for c in Category)
+    full = [
+        name
+        for name, ok in (
+            ("chronicle", chronicle),
+            ("chronicle category", category and state.rules.reading("AMB-12") == "b"),
+            ("graveyard", state.graveyard_free() <= 0),
+        )
+        if ok
+    ]
+    return " and ".join(full) or "not ended"

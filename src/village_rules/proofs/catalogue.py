@@ -45,6 +45,9 @@ from village_rules.proofs.history import History, dead, earlier_round_start, tur
 from village_rules.proofs.model import Constants, Vars
 from village_rules.proofs.search import Scorer, Steer
 
+STEP = "step"
+PATH = "path"
+
 AbstractPredicate = Callable[[Vars, Constants], Any]
 ConcretePredicate = Callable[[History], bool]
 
@@ -68,6 +71,11 @@ class Query:
     search_seconds: float = 6.0
     explain: Callable[[History], str] | None = None
     """Extra lines for the witness note (what the witness shows beyond the predicate)."""
+    horizon: str = STEP
+    """How much of the path `concrete` reads: `STEP` (only the last step: the state before,
+    the action, the state after), or `PATH` (further back: the turn, the mass, earlier round
+    starts). The exhaustive explorer decides a `STEP` query on every edge of the state
+    graph, so "never on any edge" is "unreachable"; a `PATH` query it can only witness."""
 
 
 def any_seat(k: Constants, f: Callable[[int], Any]) -> Any:
@@ -459,6 +467,7 @@ CATALOGUE: tuple[Query, ...] = (
         lambda v, k: any_seat(k, lambda s: v[f"dead_{s}"] >= 2),
         _two_deaths_in_a_turn,
         Steer(_deadly, randomness=0.3),
+        horizon=PATH,
     ),
     Query(
         "mass-four-monks",
@@ -467,6 +476,7 @@ CATALOGUE: tuple[Query, ...] = (
         lambda v, k: v["mass"] >= 1,
         _four_monks,
         Steer(_score({}, {DrawMonk: 5.0}), randomness=0.0),
+        horizon=PATH,
     ),
     Query(
         "mass-one-buyer",
@@ -475,6 +485,7 @@ CATALOGUE: tuple[Query, ...] = (
         lambda v, k: any_seat(k, lambda s: z3.And(v["mass"] >= 1, v[f"in_bag_{s}"] >= 0)),
         _one_buyer,
         Steer(_mass_buyer, randomness=0.1),
+        horizon=PATH,
     ),
     Query(
         "all-customers-served",
@@ -699,6 +710,7 @@ CATALOGUE = (
         Steer(_looper, randomness=0.0, max_actions=8000),
         explain=_lasso_note,
         search_seconds=8.0,
+        horizon=PATH,
     ),
     Query(
         "score-pump",
@@ -709,6 +721,7 @@ CATALOGUE = (
         Steer(_pumper, randomness=0.0, max_actions=6500),
         explain=_pump_note,
         search_seconds=8.0,
+        horizon=PATH,
     ),
     Query(
         "high-score",

@@ -1,0 +1,165 @@
+"""`village-rules explore`: visit every reachable state of a reduced configuration (docs/exploration.md)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from village_rules.errors import VillageError
+from village_rules.explore.configs import Configuration, configuration, shipped_names
+from village_rules.explore.search import Exploration, Snapshot, explore, roots
+from village_rules.explore.witnesses import witness_log
+from village_rules.proofs.catalogue import CATALOGUE, STEP, by_name
+
+
+class ExploreArgumentError(VillageError):
+    """A bad option of `village-rules explore` (exit 2)."""
+
+
+MAX_STATES = 2_000_000
+"""The default budget of distinct states (about 30 bytes each beside the frontier)."""
+STATES_CEILING = 200_000_000
+
+
+def _states(text: str) -> int:
+    try:
+        value = int(text.replace("_", "").replace(",", ""))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if not 1 <= value <= STATES_CEILING:
+        raise argparse.ArgumentTypeError(f"must be 1 to {STATES_CEILING:,}, not {value:,}")
+    return value
+
+
+def register(subparsers: Any) -> None:
+    """Add the `explore` subcommand to the command line's subparsers."""
+    p = subparsers.add_parser(
+        "explore", help="visit every reachable state of a reduced configuration, checking every invariant"
+    )
+    p.add_argument(
+        "config",
+        nargs="?",
+        default="tiny",
+        help=f"a shipped configuration ({', '.join(shipped_names())}) or a data file (default: tiny)",
+    )
+    p.add_argument("--players", type=int, help="player count (default: the configuration's first)")
+    p.add_argument(
+        "--max-states",
+        type=_states,
+        default=MAX_STATES,
+        help=f"stop with an error beyond this many distinct states (default {MAX_STATES:,})",
+    )
+    p.add_argument("--query", action="append", default=[], help="decide only these catalogue queries")
+    p.add_argument("--no-check", action="store_true", help="count states without checking the invariants")
+    p.add_argument(
+        "--witnesses", type=Path, metavar="DIR", help="write each query's shortest witness log here"
+    )
+    p.add_argument("--force", action="store_true", help="explore a data file that is not a reduced one")
+    p.add_argument("--list", action="store_true", help="list the shipped configurations and exit")
+    p.add_argument("--quiet", action="store_true", help="no progress on stderr")
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """The `explore` subcommand; exit 0 when every check passed, 1 on a violation or deadlock."""
+    if args.list:
+        for name in shipped_names():
+            c = configuration(name)
+            counts = ", ".join(map(str, c.player_counts))
+            print(f"{name:<8} {c.data.edition:<14} players {counts:<6} {c.data.reduced}")
+        return 0
+    queries = [by_name(q) for q in args.query] if args.query else list(CATALOGUE)
+    config = configuration(args.config, force=args.force)
+    players = args.players if args.players is not None else config.player_counts[0]
+    if players not in config.player_counts:
+        allowed = ", ".join(map(str, config.player_counts))
+        raise ExploreArgumentError(
+            f"explore --players: {config.name} is for {allowed} player(s), not {players}"
+        )
+    if args.witnesses is not None:
+        args.witnesses.mkdir(parents=True, exist_ok=True)
+    start = time.perf_counter()
+    show = not args.quiet and sys.stderr.isatty()
+    result = explore(
+        config.data,
+        players,
+        max_states=args.max_states,
+        queries=queries,
+        check=not args.no_check,
+        progress=_progress(start) if show else None,
+    )
+    if show:
+        print(file=sys.stderr)
+    print(report(config, result, time.perf_counter() - start))
+    if args.witnesses is not None:
+        _write_witnesses(config, players, result, args.witnesses)
+    return 1 if result.violation_count or result.deadlocks else 0
+
+
+def _progress(start: float) -> Any:
+    def show(s: Snapshot) -> None:
+        seconds = max(time.perf_counter() - start, 1e-9)
+        print(
+            f"\r{s.states:>12,} states  frontier {s.frontier:>10,}  depth {s.depth:>4}  "
+            f"{s.states / seconds:>8,.0f} states/s  seen-set {s.seen_bytes / 2**20:,.1f} MiB",
+            end="",
+            file=sys.stderr,
+            flush=True,
+        )
+
+    return show
+
+
+def report(config: Configuration, r: Exploration, seconds: float) -> str:
+    """The run's summary: sizes, end types, checks and one line per query."""
+    ends = ", ".join(f"{kind} {n:,}" for kind, n in sorted(r.terminal.items())) or "none"
+    check = (
+        f"every state invariant at {r.states_checked:,} states, every transition invariant on "
+        f"{r.edges_checked:,} edges: {r.violation_count} violation(s)"
+        if r.states_checked
+        else "not checked (--no-check)"
+    )
+    lines = [
+        f"village-rules explore {config.name} ({config.data.edition}, {r.players} player(s)): "
+        f"every state reachable from {r.roots} set-up deal(s), breadth first",
+        f"states      {r.states:,} distinct (64-bit fingerprints, collision probability "
+        f"{r.collision_probability:.1e})",
+        f"edges       {r.edges:,}",
+        f"depth       {r.depth}",
+        f"terminal    {sum(r.terminal.values()):,}: {ends}",
+        f"deadlocks   {r.deadlocks}",
+        f"checks      {check}",
+        f"seen-set    {r.seen_bytes:,} bytes, {r.bytes_per_state:.1f} bytes per state",
+        "queries:",
+    ]
+    lines += [f"  {v.query:<24} {_verdict(v.horizon, v.witness)}" for v in r.verdicts.values()]
+    for sid, v in r.violations:
+        lines.append(f"VIOLATION at state {sid}: {v}")
+    lines.append(f"explored in {seconds:.1f} s")
+    return "\n".join(lines)
+
+
+def _verdict(horizon: str, witness: tuple[int, tuple[object, ...]] | None) -> str:
+    if witness is not None:
+        return f"reachable: shortest witness {len(witness[1])} actions"
+    if horizon == STEP:
+        return "unreachable by exhaustion"
+    return "not decided: reads more than one step (no witness on the explored edges)"
+
+
+def _write_witnesses(config: Configuration, players: int, r: Exploration, folder: Path) -> None:
+    starts = roots(config.data, players)
+    for v in r.verdicts.values():
+        if v.witness is None:
+            continue
+        root, actions = v.witness
+        log = witness_log(config.data, config.path.resolve(), players, starts[root].state, actions=actions)
+        if log is None:
+            print(f"  {v.query}: no seed sets up its starting deal; not written", file=sys.stderr)
+            continue
+        path = folder / f"{config.name}-{players}p-{v.query}.json"
+        path.write_text(log.to_json() + "\n", encoding="utf-8")
+        print(f"  {v.query}: {path}")

@@ -1,0 +1,301 @@
+"""Breadth-first exploration of every reachable state of one configuration, on the real engine.
+
+From every outcome of the explicit set-up deal (`deal_outcomes`), every decision
+(`legal_actions`) and every chance outcome (`chance_outcomes`) is applied, and each state
+reached is kept once, by its fingerprint (`fingerprint`: the whole state but the round
+counter, which no rule reads, so a cycle of rounds is a cycle of the graph). At every new
+state every state invariant is checked; on every edge every transition invariant and every
+`STEP` query of the catalogue. The first edge (in breadth-first order) where a query holds
+gives its shortest witness; a `STEP` query that holds on no edge is unreachable by
+exhaustion.
+
+Budgets are counts, never seconds: `max_states` stops a configuration larger than it with
+`ExplorationLimitError` (nothing else is written), so the same inputs give the same
+verdicts on any machine.
+"""
+
+from __future__ import annotations
+
+from array import array
+from collections import Counter
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+from village_rules.checks.invariants import Violation, state_violations, transition_violations
+from village_rules.data.edition import EditionData
+from village_rules.engine.core import apply, chance_outcomes, legal_actions
+from village_rules.engine.end_of_game import ended_by
+from village_rules.engine.setup import deal_outcomes, game_from_deal
+from village_rules.errors import VillageError
+from village_rules.explore.seen import SeenSet, collision_probability
+from village_rules.model.actions import Action, format_action
+from village_rules.model.evolve import replace
+from village_rules.model.state import GameState
+from village_rules.proofs.catalogue import CATALOGUE, STEP, Query
+from village_rules.proofs.history import History
+from village_rules.rules.variant import Variant
+
+Progress = Callable[["Snapshot"], None]
+"""Called after every breadth-first level and every `PROGRESS_EVERY` new states."""
+
+PROGRESS_EVERY = 50_000
+ENGINE_EXCEPTION = "engine.exception"
+"""The violation recorded where `legal_actions`, `chance_outcomes` or `apply` raised."""
+MAX_VIOLATIONS = 20
+"""Violations kept in the result (all are counted)."""
+
+
+class ExplorationLimitError(VillageError):
+    """The configuration has more reachable states than the budget allows."""
+
+    def __init__(self, limit: int, depth: int, frontier: int) -> None:
+        self.limit = limit
+        super().__init__(
+            f"more than {limit:,} distinct states (reached at depth {depth}, {frontier:,} states still "
+            "to expand): raise --max-states if the memory allows, or explore a smaller configuration"
+        )
+
+
+def fingerprint(state: GameState) -> int:
+    """A state's 64-bit fingerprint: the hash of everything but the round counter.
+
+    Python's hash of the frozen state (its fields, recursively) within one process; only
+    equal states are merged, so the counts do not depend on the hash's seed, only the
+    (reported) chance of a collision does."""
+    return hash(replace(state, round=0))
+
+
+def moves(state: GameState) -> list[tuple[Action, Fraction | None]]:
+    """The edges out of a state in the engine's order: the chance outcomes with their
+    probabilities, or the legal decisions (probability None); none at the end."""
+    if state.is_terminal:
+        return []
+    if state.is_chance:
+        return list(chance_outcomes(state))
+    return [(a, None) for a in legal_actions(state)]
+
+
+@dataclass(frozen=True, slots=True)
+class Root:
+    """One complete set-up deal: its outcomes, its probability and the game it sets up."""
+
+    deal: tuple[Action, ...]
+    probability: Fraction
+    state: GameState
+
+
+def roots(data: EditionData, players: int, variant: Variant | None = None) -> list[Root]:
+    """Every complete set-up deal in the engine's order (SET-05, SET-10), with its probability."""
+    out: list[Root] = []
+    stack: list[tuple[tuple[Action, ...], Fraction]] = [((), Fraction(1))]
+    while stack:
+        dealt, p = stack.pop()
+        outcomes = deal_outcomes(data, players, dealt, variant)
+        if not outcomes:
+            out.append(Root(dealt, p, game_from_deal(data, players, dealt, variant)))
+            continue
+        for action, q in reversed(outcomes):
+            stack.append(((*dealt, action), p * q))
+    return out
+
+
+@dataclass(frozen=True, slots=True)
+class Snapshot:
+    """How far a run has got (for the progress display)."""
+
+    states: int
+    frontier: int
+    depth: int
+    edges: int
+    seen_bytes: int
+
+
+@dataclass(frozen=True, slots=True)
+class QueryVerdict:
+    """A `STEP` query's verdict on a configuration: the shortest witness path or none."""
+
+    query: str
+    horizon: str
+    witness: tuple[int, tuple[Action, ...]] | None
+    """(root index, the actions from that root's state) of the first edge where it holds."""
+
+    @property
+    def reachable(self) -> bool:
+        """Whether some edge of the graph meets the query."""
+        return self.witness is not None
+
+
+@dataclass
+class Exploration:
+    """What a run found: the graph's size and shape, the checks' results, the queries."""
+
+    players: int
+    roots: int
+    states: int = 0
+    edges: int = 0
+    depth: int = 0
+    """Breadth-first levels below the roots: the length of the longest shortest path."""
+    terminal: Counter[str] = field(default_factory=Counter)
+    """Distinct terminal states by what ended the game (`ended_by`)."""
+    deadlocks: int = 0
+    """States that are not terminal yet offer no decision and no chance outcome."""
+    violations: list[tuple[int, Violation]] = field(default_factory=list)
+    violation_count: int = 0
+    states_checked: int = 0
+    edges_checked: int = 0
+    verdicts: dict[str, QueryVerdict] = field(default_factory=dict)
+    seen_bytes: int = 0
+
+    @property
+    def bytes_per_state(self) -> float:
+        """The seen-set's bytes per distinct state."""
+        return self.seen_bytes / max(self.states, 1)
+
+    @property
+    def collision_probability(self) -> float:
+        """The chance that two distinct states shared a fingerprint (`seen.collision_probability`)."""
+        return collision_probability(self.states)
+
+
+@dataclass
+class _Parents:
+    """Per state id (discovery order): its parent's id and the index of the move into it."""
+
+    parent: array[int] = field(default_factory=lambda: array("l"))
+    move: array[int] = field(default_factory=lambda: array("H"))
+
+    def add(self, parent: int, move: int) -> None:
+        self.parent.append(parent)
+        self.move.append(move)
+
+
+def explore(
+    data: EditionData,
+    players: int,
+    *,
+    variant: Variant | None = None,
+    max_states: int = 2_000_000,
+    queries: Sequence[Query] = CATALOGUE,
+    check: bool = True,
+    progress: Progress | None = None,
+) -> Exploration:
+    """Visit every state reachable from every set-up deal, breadth first (module docstring).
+
+    `check=False` skips the invariants (for a count alone). Raises `ExplorationLimitError`
+    when more than `max_states` distinct states are reachable."""
+    step_queries = [q for q in queries if q.horizon == STEP]
+    pending_queries = {q.name: q for q in step_queries}
+    starts = roots(data, players, variant)
+    result = Exploration(players=players, roots=len(starts))
+    for q in queries:
+        if q.horizon != STEP:
+            result.verdicts[q.name] = QueryVerdict(q.name, q.horizon, None)
+    seen = SeenSet()
+    parents = _Parents()
+    frontier: list[tuple[int, GameState]] = []
+    for i, root in enumerate(starts):
+        if seen.add(fingerprint(root.state)):
+            frontier.append((len(parents.parent), root.state))
+            parents.add(-1 - i, 0)
+            if check:
+                _check_state(result, len(parents.parent) - 1, root.state)
+    found: dict[str, tuple[int, int]] = {}  # query -> (state id of the edge's source, move)
+    depth = 0
+    while frontier:
+        level: list[tuple[int, GameState]] = []
+        for sid, state in frontier:
+            try:
+                out = moves(state)
+            except VillageError as exc:  # the engine refused to go on: a finding, not a crash
+                _record(result, sid, [Violation(ENGINE_EXCEPTION, "legal_actions", "moves", str(exc))])
+                result.deadlocks += 1
+                continue
+            if not out:
+                if state.is_terminal:
+                    result.terminal[ended_by(state)] += 1
+                else:
+                    result.deadlocks += 1
+                continue
+            for k, (action, _) in enumerate(out):
+                try:
+                    after = apply(state, action)
+                except VillageError as exc:
+                    failed = Violation(ENGINE_EXCEPTION, format_action(action), "a state", str(exc))
+                    _record(result, sid, [failed])
+                    continue
+                result.edges += 1
+                if check:
+                    _check_edge(result, sid, state, action, after)
+                if pending_queries:
+                    history = History([state, after], [action])
+                    for name, q in list(pending_queries.items()):
+                        if q.concrete(history):
+                            found[name] = (sid, k)
+                            del pending_queries[name]
+                if seen.add(fingerprint(after)):
+                    cid = len(parents.parent)
+                    parents.add(sid, k)
+                    level.append((cid, after))
+                    if check:
+                        _check_state(result, cid, after)
+                    if len(parents.parent) > max_states:
+                        raise ExplorationLimitError(max_states, depth + 1, len(level))
+                    if progress is not None and cid % PROGRESS_EVERY == 0:
+                        progress(Snapshot(cid + 1, len(level), depth + 1, result.edges, seen.nbytes))
+        if level:
+            depth += 1
+        frontier = level
+        if progress is not None:
+            progress(Snapshot(len(parents.parent), len(frontier), depth, result.edges, seen.nbytes))
+    result.states = len(parents.parent)
+    result.depth = depth
+    result.seen_bytes = seen.nbytes
+    for q in step_queries:
+        hit = found.get(q.name)
+        witness = None
+        if hit is not None:
+            index, path = _path_to(parents, starts, hit[0])
+            witness = (index, (*path, moves(_replay(starts[index].state, path))[hit[1]][0]))
+        result.verdicts[q.name] = QueryVerdict(q.name, q.horizon, witness)
+    return result
+
+
+def _check_state(result: Exploration, sid: int, state: GameState) -> None:
+    legal = None if state.is_chance or state.is_terminal else legal_actions(state)
+    result.states_checked += 1
+    _record(result, sid, state_violations(state, legal))
+
+
+def _check_edge(result: Exploration, sid: int, before: GameState, action: Action, after: GameState) -> None:
+    result.edges_checked += 1
+    _record(result, sid, transition_violations(before, action, after))
+
+
+def _record(result: Exploration, sid: int, found: list[Violation]) -> None:
+    result.violation_count += len(found)
+    room = MAX_VIOLATIONS - len(result.violations)
+    result.violations.extend((sid, v) for v in found[: max(room, 0)])
+
+
+def _path_to(parents: _Parents, starts: Sequence[Root], sid: int) -> tuple[int, tuple[Action, ...]]:
+    """The root index and the actions from it to state `sid` (a shortest path)."""
+    indices: list[int] = []
+    node = sid
+    while parents.parent[node] >= 0:
+        indices.append(parents.move[node])
+        node = parents.parent[node]
+    root = -1 - parents.parent[node]
+    actions: list[Action] = []
+    state = starts[root].state
+    for k in reversed(indices):
+        action = moves(state)[k][0]
+        actions.append(action)
+        state = apply(state, action)
+    return root, tuple(actions)
+
+
+def _replay(state: GameState, actions: Sequence[Action]) -> GameState:
+    for action in actions:
+        state = apply(state, action)
+    return state

@@ -1,0 +1,238 @@
+"""The exhaustive explorer (village_rules.explore): pinned counts of the reduced
+configurations, every invariant at every state, shortest witnesses that replay, verdicts
+that change when a rule does, and clear refusals."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from pathlib import Path
+
+import pytest
+from support import loses_a_coin_at_the_market
+
+from village_rules.cli.main import main
+from village_rules.data.loader import load_edition
+from village_rules.drivers.play import GameLog
+from village_rules.engine.core import apply
+from village_rules.errors import VillageError
+from village_rules.explore import search
+from village_rules.explore.configs import CONFIGS, NotReducedError, configuration, shipped_names
+from village_rules.explore.search import ENGINE_EXCEPTION, ExplorationLimitError, explore, fingerprint, roots
+from village_rules.explore.seen import SeenSet, collision_probability
+from village_rules.explore.witnesses import witness_log
+from village_rules.model.actions import Action, format_action, parse_action
+from village_rules.model.evolve import replace
+from village_rules.model.state import GameState
+from village_rules.proofs.catalogue import CATALOGUE, PATH, STEP, by_name
+from village_rules.proofs.history import History
+
+PINNED: dict[tuple[str, int], dict[str, object]] = {
+    # config, players -> the reachable game's figures. A rule or data change that alters the
+    # reachable game changes these: check the change is meant, then pin the new figures.
+    ("tiny", 2): {
+        "roots": 2,
+        "states": 7_755,
+        "edges": 9_255,
+        "depth": 30,
+        "terminal": {"chronicle": 408, "chronicle and graveyard": 867},
+        "reachable": {"end-market-other", "free-final-action", "shared-win", "grain-short-at-harvest"},
+    },
+}
+SLOW_PINNED: dict[tuple[str, int], dict[str, object]] = {
+    ("solo", 1): {
+        "roots": 2,
+        "states": 19_196,
+        "edges": 22_770,
+        "depth": 38,
+        "terminal": {"chronicle": 538, "chronicle and graveyard": 1_994, "graveyard": 772},
+    },
+    ("small", 2): {
+        "roots": 2,
+        "states": 29_250,
+        "edges": 39_116,
+        "depth": 19,
+        "terminal": {"chronicle": 2_198, "chronicle and graveyard": 3_388},
+    },
+}
+
+
+def _explore(name: str, players: int) -> search.Exploration:
+    return explore(configuration(name).data, players)
+
+
+def _assert_pinned(result: search.Exploration, pinned: dict[str, object]) -> None:
+    found = {
+        "roots": result.roots,
+        "states": result.states,
+        "edges": result.edges,
+        "depth": result.depth,
+        "terminal": dict(result.terminal),
+    }
+    expected = {k: v for k, v in pinned.items() if k in found}
+    assert found == expected, f"the reachable game changed: pinned {expected}, now {found}"
+    assert result.deadlocks == 0
+    assert result.violation_count == 0, result.violations
+    assert result.states_checked == result.states and result.edges_checked == result.edges
+
+
+@pytest.fixture(scope="module")
+def tiny() -> search.Exploration:
+    return _explore("tiny", 2)
+
+
+def test_the_tiny_configuration_is_explored_to_exhaustion_with_its_counts_pinned(
+    tiny: search.Exploration,
+) -> None:
+    _assert_pinned(tiny, PINNED["tiny", 2])
+    reachable = {name for name, v in tiny.verdicts.items() if v.reachable}
+    assert reachable == PINNED["tiny", 2]["reachable"]
+    # every query has a verdict: a STEP query is decided either way, a PATH one is not claimed
+    assert set(tiny.verdicts) == {q.name for q in CATALOGUE}
+    assert all(not v.reachable for v in tiny.verdicts.values() if v.horizon == PATH)
+    assert 8 <= tiny.bytes_per_state <= 16
+
+
+@pytest.mark.slow  # ~25 s: two configurations of 2-3 x 10^4 states, every invariant checked
+@pytest.mark.parametrize(("name", "players"), sorted(SLOW_PINNED))
+def test_the_solo_and_small_configurations_keep_their_counts(name: str, players: int) -> None:
+    _assert_pinned(_explore(name, players), SLOW_PINNED[name, players])
+
+
+def test_every_shortest_witness_replays_to_its_query_from_new_game(tiny: search.Exploration) -> None:
+    config = configuration("tiny")
+    starts = roots(config.data, 2)
+    for name, verdict in tiny.verdicts.items():
+        if verdict.witness is None:
+            continue
+        root, actions = verdict.witness
+        log = witness_log(config.data, config.path, 2, starts[root].state, actions=actions)
+        assert log is not None, name
+        log = GameLog.from_json(log.to_json())
+        history = History([log.initial_state()])
+        for a in log.actions:
+            history.push(*_step(history.last, a))
+        assert by_name(name).concrete(history), name
+        # shortest: the predicate held on no earlier step of this path
+        assert not any(
+            by_name(name).concrete(History(history.states[k : k + 2], history.actions[k : k + 1]))
+            for k in range(len(actions) - 1)
+        ), name
+
+
+def _step(state: GameState, text: str) -> tuple[Action, GameState]:
+    action = parse_action(text)
+    return action, apply(state, action)
+
+
+def test_a_planted_rule_bug_is_found_at_some_explored_state(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("village_rules.explore.search.apply", loses_a_coin_at_the_market)
+    result = _explore("tiny", 2)
+    assert result.violation_count > 0
+    assert any(v.invariant == "conservation.coins" for _, v in result.violations), result.violations
+
+
+def test_an_engine_that_raises_is_a_finding_not_a_crash(monkeypatch: pytest.MonkeyPatch) -> None:
+    real = apply
+
+    def refuses_the_market(state: GameState, action: Action) -> GameState:
+        if "market" in format_action(action):
+            raise VillageError("planted refusal")
+        return real(state, action)
+
+    monkeypatch.setattr("village_rules.explore.search.apply", refuses_the_market)
+    result = explore(configuration("tiny").data, 2, check=False)
+    assert any(v.invariant == ENGINE_EXCEPTION for _, v in result.violations)
+
+
+def test_a_data_change_alters_the_pinned_figures(tmp_path: Path) -> None:
+    # With 3 graves instead of 1 the graveyard never fills before the chronicle does: the
+    # terminal states by end type no longer match the pinned ones.
+    raw = json.loads((CONFIGS / "tiny.json").read_text(encoding="utf-8"))
+    raw["graveyard"]["value"] = [2, 2, 2]
+    path = tmp_path / "graves.json"
+    path.write_text(json.dumps(raw), encoding="utf-8")
+    changed = explore(load_edition(path), 2, check=False)
+    assert changed.terminal == Counter({"chronicle": 1_275})
+    assert dict(changed.terminal) != PINNED["tiny", 2]["terminal"]
+
+
+def test_the_fingerprint_ignores_only_the_round_counter() -> None:
+    state = roots(configuration("tiny").data, 2)[0].state
+    assert fingerprint(replace(state, round=7)) == fingerprint(state)
+    assert fingerprint(replace(state, start_player=1)) != fingerprint(state)
+
+
+def test_the_seen_set_is_a_set_of_64_bit_fingerprints_in_at_most_16_bytes_each() -> None:
+    seen = SeenSet(capacity=4)
+    values = [(k * 0x9E3779B97F4A7C15) & ((1 << 64) - 1) for k in range(1, 20_001)]
+    assert all(seen.add(v) for v in values)
+    assert not any(seen.add(v) for v in values[::3])
+    assert len(seen) == 20_000 and all(v in seen for v in values[::11])
+    assert (12345 in seen) is False
+    assert seen.bytes_per_state <= 16
+    assert sorted(seen.keys()) == sorted(v - (1 << 64) if v >= 1 << 63 else v for v in values)
+    assert collision_probability(1) == 0.0
+    assert collision_probability(10**6) == pytest.approx(10**12 / 2 / 2**64, rel=1e-5)
+
+
+def test_the_state_budget_stops_a_larger_game_with_a_clear_error() -> None:
+    with pytest.raises(ExplorationLimitError, match=r"more than 500 distinct states .* raise --max-states"):
+        explore(configuration("tiny").data, 2, max_states=500, check=False)
+
+
+def test_the_command_line_explores_and_refuses_bad_input(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    assert main(["explore", "tiny", "--quiet", "--witnesses", str(tmp_path)]) == 0
+    out = capsys.readouterr().out
+    assert "states      7,755 distinct" in out
+    assert "end-market-trigger       unreachable by exhaustion" in out
+    assert "two-deaths-one-turn      not decided" in out
+    written = sorted(p.name for p in tmp_path.iterdir())
+    assert written == sorted(f"tiny-2p-{q}.json" for q in PINNED["tiny", 2]["reachable"])  # type: ignore[attr-defined]
+    assert main(["explore", "tiny", "--max-states", "100", "--quiet"]) == 2
+    assert "more than 100 distinct states" in capsys.readouterr().err
+    assert main(["explore", "tiny", "--players", "3"]) == 2
+    assert "tiny is for 2 player(s), not 3" in capsys.readouterr().err
+    assert main(["explore", "tiny", "--query", "no-such-query"]) == 2
+    assert "no-such-query" in capsys.readouterr().err
+    assert main(["explore", "src/no/such/file.json"]) == 2
+    assert "no/such/file.json" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as refused:
+        main(["explore", "tiny", "--max-states", "-3"])
+    assert refused.value.code == 2
+    assert main(["explore", "--list"]) == 0
+    listing = capsys.readouterr().out
+    assert all(name in listing for name in shipped_names())
+
+
+def test_a_whole_game_is_refused_unless_forced() -> None:
+    from village_rules.data.shipped import shipped_folder  # noqa: PLC0415
+
+    whole = shipped_folder("village_rules", "data") / "original-2011.json"
+    whole_game = r"not a reduced configuration .* 11 members a player, 18 cubes"
+    with pytest.raises(NotReducedError, match=whole_game):
+        configuration(str(whole))
+    assert configuration(str(whole), force=True).data.reduced is None
+
+
+def test_every_query_says_what_it_reads() -> None:
+    horizons = Counter(q.horizon for q in CATALOGUE)
+    assert set(horizons) == {STEP, PATH}
+    assert {q.name for q in CATALOGUE if q.horizon == PATH} == {
+        "two-deaths-one-turn",
+        "mass-four-monks",
+        "mass-one-buyer",
+        "lasso",
+        "score-pump",
+    }
+
+
+def test_the_shipped_configurations_are_reduced_data_files_the_loader_accepts() -> None:
+    assert shipped_names() == ["large", "small", "solo", "tiny"]
+    for name in shipped_names():
+        config = configuration(name)
+        assert config.data.reduced, name
+        text = (CONFIGS / f"{name}.json").read_text(encoding="utf-8")
+        assert "reconstructed: reduced configuration" in text
