@@ -38,6 +38,21 @@ def test_bench_vs_chess_prints_every_figure() -> None:
         assert figure in out, out
 
 
+def test_bench_explore_prints_the_explorer_beside_the_playouts() -> None:
+    out = subprocess.run(
+        [sys.executable, str(BENCHMARKS / "bench_explore.py"), "--config", "tiny", "--games", "2"],
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=300,
+    ).stdout
+    assert "configuration tiny (original-2011, 2 player(s))" in out
+    assert re.search(r"every invariant checked +7,755 states +[\d,]+ states/s", out), out
+    assert re.search(r"no invariants +7,755 states", out), out
+    assert "bytes/state (seen-set)" in out
+    assert re.search(r"random playouts, original-2011 2p +[\d,]+ steps/s \(the anchor\)", out), out
+
+
 def test_bench_checks_prints_every_figure() -> None:
     out = subprocess.run(
         [

@@ -1,0 +1,65 @@
+"""Print the explorer's figures beside the playout loop's, in one run (not a test: figures
+vary by machine and load).
+
+    python benchmarks/bench_explore.py [--config small] [--games 20]
+
+Prints, for a shipped reduced configuration: distinct states per second and edges per
+second with every invariant checked and without, and the seen-set's bytes per state; then
+the steps per second of seeded random playouts of the same configuration (the same engine
+calls, no seen-set) and of the shipped 2011 edition, as the anchor. CPU time, so a second
+process on the machine changes the figures less than wall time would.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import time
+
+from bench_checks import positive_int  # (this script's folder is on sys.path)
+
+from village_rules.data.edition import EditionData
+from village_rules.data.loader import builtin_edition
+from village_rules.drivers.play import play, random_policy
+from village_rules.engine.setup import new_game
+from village_rules.explore.configs import configuration, shipped_names
+from village_rules.explore.search import explore
+
+
+def playout_steps_per_second(data: EditionData, players: int, games: int) -> float:
+    """Actions per CPU second of seeded random games (`play`, the fuzzer's policy)."""
+    start = time.process_time()
+    steps = 0
+    for seed in range(games):
+        state = new_game(data, players, seed)
+        _, actions = play(state, [random_policy] * state.num_players, random.Random(seed), max_steps=20_000)
+        steps += len(actions)
+    return steps / max(time.process_time() - start, 1e-9)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--config", choices=shipped_names(), default="small")
+    parser.add_argument("--games", type=positive_int, default=20, help="playouts for the anchor figures")
+    args = parser.parse_args()
+    config = configuration(args.config)
+    players = config.player_counts[0]
+    print(f"configuration {args.config} ({config.data.edition}, {players} player(s))")
+    for check in (True, False):
+        start = time.process_time()
+        r = explore(config.data, players, check=check)
+        seconds = max(time.process_time() - start, 1e-9)
+        label = "every invariant checked" if check else "no invariants"
+        print(
+            f"explore, {label:<24} {r.states:>9,} states {r.states / seconds:>9,.0f} states/s "
+            f"{r.edges / seconds:>9,.0f} edges/s  {r.bytes_per_state:.1f} bytes/state (seen-set)"
+        )
+    same = playout_steps_per_second(config.data, players, args.games)
+    anchor = playout_steps_per_second(builtin_edition("original-2011"), 2, args.games)
+    print(f"random playouts, {args.config:<20} {same:>9,.0f} steps/s")
+    print(f"random playouts, original-2011 2p      {anchor:>9,.0f} steps/s (the anchor)")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
