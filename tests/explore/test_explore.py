@@ -202,6 +202,13 @@ def test_the_command_line_explores_and_refuses_bad_input(
     with pytest.raises(SystemExit) as refused:
         main(["explore", "tiny", "--max-states", "-3"])
     assert refused.value.code == 2
+    assert main(["explore", "tiny", "--no-check", "--shape", "--random-games", "40", "--quiet"]) == 0
+    out = capsys.readouterr().out
+    assert "cycles      none: the graph is acyclic" in out
+    assert "liveness    every state can still reach an end" in out
+    assert "chronicle                0.7157 = 528170633/738017280   random games" in out
+    with pytest.raises(SystemExit):
+        main(["explore", "tiny", "--random-games", "-1"])
     assert main(["explore", "--list"]) == 0
     listing = capsys.readouterr().out
     assert all(name in listing for name in shipped_names())

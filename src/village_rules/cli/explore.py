@@ -3,14 +3,20 @@
 from __future__ import annotations
 
 import argparse
+import random
 import sys
 import time
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
+from village_rules.drivers.play import play, random_policy
+from village_rules.engine.end_of_game import ended_by
+from village_rules.engine.setup import new_game
 from village_rules.errors import VillageError
 from village_rules.explore.configs import Configuration, configuration, shipped_names
 from village_rules.explore.search import Exploration, Snapshot, explore, roots
+from village_rules.explore.shape import MAX_SYSTEM, Shape, shape
 from village_rules.explore.witnesses import witness_log
 from village_rules.proofs.catalogue import CATALOGUE, STEP, by_name
 
@@ -22,6 +28,7 @@ class ExploreArgumentError(VillageError):
 MAX_STATES = 2_000_000
 """The default budget of distinct states (about 30 bytes each beside the frontier)."""
 STATES_CEILING = 200_000_000
+MAX_RANDOM_GAMES = 1_000_000
 
 
 def _states(text: str) -> int:
@@ -31,6 +38,16 @@ def _states(text: str) -> int:
         raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
     if not 1 <= value <= STATES_CEILING:
         raise argparse.ArgumentTypeError(f"must be 1 to {STATES_CEILING:,}, not {value:,}")
+    return value
+
+
+def _games(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if not 0 <= value <= MAX_RANDOM_GAMES:
+        raise argparse.ArgumentTypeError(f"must be 0 to {MAX_RANDOM_GAMES:,}, not {value:,}")
     return value
 
 
@@ -56,6 +73,18 @@ def register(subparsers: Any) -> None:
     p.add_argument("--no-check", action="store_true", help="count states without checking the invariants")
     p.add_argument(
         "--witnesses", type=Path, metavar="DIR", help="write each query's shortest witness log here"
+    )
+    p.add_argument(
+        "--shape",
+        action="store_true",
+        help="keep the whole graph: cycles, liveness, the longest game, exact end probabilities",
+    )
+    p.add_argument(
+        "--random-games",
+        type=_games,
+        default=0,
+        metavar="N",
+        help="with --shape: also play N seeded random games and print their end frequencies",
     )
     p.add_argument("--force", action="store_true", help="explore a data file that is not a reduced one")
     p.add_argument("--list", action="store_true", help="list the shipped configurations and exit")
@@ -89,11 +118,14 @@ def run(args: argparse.Namespace) -> int:
         max_states=args.max_states,
         queries=queries,
         check=not args.no_check,
+        graph=args.shape,
         progress=_progress(start) if show else None,
     )
     if show:
         print(file=sys.stderr)
     print(report(config, result, time.perf_counter() - start))
+    if args.shape and result.graph is not None:
+        print(shape_report(shape(result.graph), end_frequencies(config, players, args.random_games)))
     if args.witnesses is not None:
         _write_witnesses(config, players, result, args.witnesses)
     return 1 if result.violation_count or result.deadlocks else 0
@@ -140,6 +172,48 @@ def report(config: Configuration, r: Exploration, seconds: float) -> str:
         lines.append(f"VIOLATION at state {sid}: {v}")
     lines.append(f"explored in {seconds:.1f} s")
     return "\n".join(lines)
+
+
+def shape_report(s: Shape, frequencies: dict[str, float] | None) -> str:
+    """The graph's shape: cycles, liveness, the longest game, end probabilities."""
+    if s.acyclic:
+        cycles = "none: the graph is acyclic"
+    else:
+        cycles = f"{s.cycle_states:,} states on cycles"
+        if s.lasso is not None:
+            cycles += f"; shortest cycle {s.lasso[1]} edges, reached after {s.lasso[0]}"
+    lines = [
+        f"cycles      {cycles}",
+        "liveness    every state can still reach an end"
+        if s.stuck == 0
+        else f"liveness    FAILS: {s.stuck:,} states can no longer reach an end",
+        f"longest     {s.longest_game} actions from a set-up to an end"
+        if s.longest_game is not None
+        else "longest     unbounded (cycles)",
+    ]
+    if s.end_probabilities is None:
+        lines.append(
+            f"ends        not computed (a cyclic part of more than {MAX_SYSTEM} states, or stuck states)"
+        )
+    else:
+        also = ", and in random games" if frequencies else ""
+        lines.append(f"ends under uniformly random decisions (exact){also}")
+        for end, p in s.end_probabilities.items():
+            seen = f"   random games {frequencies.get(end, 0.0):.4f}" if frequencies else ""
+            lines.append(f"  {end:<24} {float(p):.4f} = {p}{seen}")
+    return "\n".join(lines)
+
+
+def end_frequencies(config: Configuration, players: int, games: int) -> dict[str, float] | None:
+    """How `games` seeded random games (the fuzzer's policy, seeds 0..games-1) end."""
+    if games == 0:
+        return None
+    tally: Counter[str] = Counter()
+    for seed in range(games):
+        state = new_game(config.data, players, seed)
+        final, _ = play(state, [random_policy] * state.num_players, random.Random(seed), max_steps=100_000)
+        tally[ended_by(final)] += 1
+    return {end: n / games for end, n in tally.items()}
 
 
 def _verdict(horizon: str, witness: tuple[int, tuple[object, ...]] | None) -> str:

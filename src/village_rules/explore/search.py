@@ -146,6 +146,8 @@ class Exploration:
     edges_checked: int = 0
     verdicts: dict[str, QueryVerdict] = field(default_factory=dict)
     seen_bytes: int = 0
+    graph: Graph | None = None
+    """The whole state graph, when asked for (`explore(..., graph=True)`)."""
 
     @property
     def bytes_per_state(self) -> float:
@@ -156,6 +158,19 @@ class Exploration:
     def collision_probability(self) -> float:
         """The chance that two distinct states shared a fingerprint (`seen.collision_probability`)."""
         return collision_probability(self.states)
+
+
+@dataclass
+class Graph:
+    """The explored state graph by state id (discovery order): for analyses of its shape
+    (`shape`). Kept only when asked for: it costs far more than the seen-set."""
+
+    roots: list[tuple[int, Fraction]] = field(default_factory=list)
+    """(state id, probability of its set-up deal)."""
+    edges: list[list[tuple[int, Fraction | None]]] = field(default_factory=list)
+    """Per state: (target id, the chance outcome's probability, or None for a decision)."""
+    ends: dict[int, str] = field(default_factory=dict)
+    """Terminal state id -> what ended the game (`ended_by`)."""
 
 
 @dataclass
@@ -178,12 +193,14 @@ def explore(
     max_states: int = 2_000_000,
     queries: Sequence[Query] = CATALOGUE,
     check: bool = True,
+    graph: bool = False,
     progress: Progress | None = None,
 ) -> Exploration:
     """Visit every state reachable from every set-up deal, breadth first (module docstring).
 
-    `check=False` skips the invariants (for a count alone). Raises `ExplorationLimitError`
-    when more than `max_states` distinct states are reachable."""
+    `check=False` skips the invariants (for a count alone); `graph=True` keeps every edge
+    (`Exploration.graph`). Raises `ExplorationLimitError` when more than `max_states`
+    distinct states are reachable."""
     step_queries = [q for q in queries if q.horizon == STEP]
     pending_queries = {q.name: q for q in step_queries}
     starts = roots(data, players, variant)
@@ -193,13 +210,21 @@ def explore(
             result.verdicts[q.name] = QueryVerdict(q.name, q.horizon, None)
     seen = SeenSet()
     parents = _Parents()
+    kept = Graph() if graph else None
+    ids: dict[int, int] = {}  # fingerprint -> state id, only for the graph
     frontier: list[tuple[int, GameState]] = []
     for i, root in enumerate(starts):
-        if seen.add(fingerprint(root.state)):
+        fp = fingerprint(root.state)
+        if seen.add(fp):
             frontier.append((len(parents.parent), root.state))
             parents.add(-1 - i, 0)
+            if kept is not None:
+                ids[fp] = len(parents.parent) - 1
+                kept.edges.append([])
             if check:
                 _check_state(result, len(parents.parent) - 1, root.state)
+        if kept is not None:
+            kept.roots.append((ids[fp], root.probability))
     found: dict[str, tuple[int, int]] = {}  # query -> (state id of the edge's source, move)
     depth = 0
     while frontier:
@@ -213,11 +238,14 @@ def explore(
                 continue
             if not out:
                 if state.is_terminal:
-                    result.terminal[ended_by(state)] += 1
+                    end = ended_by(state)
+                    result.terminal[end] += 1
+                    if kept is not None:
+                        kept.ends[sid] = end
                 else:
                     result.deadlocks += 1
                 continue
-            for k, (action, _) in enumerate(out):
+            for k, (action, probability) in enumerate(out):
                 try:
                     after = apply(state, action)
                 except VillageError as exc:
@@ -233,16 +261,22 @@ def explore(
                         if q.concrete(history):
                             found[name] = (sid, k)
                             del pending_queries[name]
-                if seen.add(fingerprint(after)):
+                fp = fingerprint(after)
+                if seen.add(fp):
                     cid = len(parents.parent)
                     parents.add(sid, k)
                     level.append((cid, after))
+                    if kept is not None:
+                        ids[fp] = cid
+                        kept.edges.append([])
                     if check:
                         _check_state(result, cid, after)
                     if len(parents.parent) > max_states:
                         raise ExplorationLimitError(max_states, depth + 1, len(level))
                     if progress is not None and cid % PROGRESS_EVERY == 0:
                         progress(Snapshot(cid + 1, len(level), depth + 1, result.edges, seen.nbytes))
+                if kept is not None:
+                    kept.edges[sid].append((ids[fp], probability))
         if level:
             depth += 1
         frontier = level
@@ -251,6 +285,7 @@ def explore(
     result.states = len(parents.parent)
     result.depth = depth
     result.seen_bytes = seen.nbytes
+    result.graph = kept
     for q in step_queries:
         hit = found.get(q.name)
         witness = None
