@@ -9,6 +9,7 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
+import z3
 from support import loses_a_coin_at_the_market
 
 from village_rules.cli.main import main
@@ -18,13 +19,22 @@ from village_rules.engine.core import apply
 from village_rules.errors import VillageError
 from village_rules.explore import search
 from village_rules.explore.configs import CONFIGS, NotReducedError, configuration, shipped_names
-from village_rules.explore.search import ENGINE_EXCEPTION, ExplorationLimitError, explore, fingerprint, roots
+from village_rules.explore.crosscheck import disagreements, model_proves
+from village_rules.explore.search import (
+    ENGINE_EXCEPTION,
+    REFINEMENT,
+    ExplorationLimitError,
+    explore,
+    fingerprint,
+    roots,
+)
 from village_rules.explore.seen import SeenSet, collision_probability
 from village_rules.explore.witnesses import witness_log
 from village_rules.model.actions import Action, format_action, parse_action
 from village_rules.model.evolve import replace
 from village_rules.model.state import GameState
-from village_rules.proofs.catalogue import CATALOGUE, PATH, STEP, by_name
+from village_rules.proofs import model
+from village_rules.proofs.catalogue import CATALOGUE, PATH, STEP, Query, by_name
 from village_rules.proofs.history import History
 
 PINNED: dict[tuple[str, int], dict[str, object]] = {
@@ -243,3 +253,44 @@ def test_the_shipped_configurations_are_reduced_data_files_the_loader_accepts() 
         assert config.data.reduced, name
         text = (CONFIGS / f"{name}.json").read_text(encoding="utf-8")
         assert "reconstructed: reduced configuration" in text
+
+
+# --- the z3 model against exhaustion: the refinement link and the verdicts ---------------
+
+
+def test_the_refinement_link_holds_on_every_edge_of_tiny() -> None:
+    result = explore(configuration("tiny").data, 2, check=False, refinement=True)
+    assert result.edges_refined == result.edges == PINNED["tiny", 2]["edges"]
+    assert result.violation_count == 0, result.violations
+
+
+def test_a_model_clause_the_engine_breaks_is_reported_on_the_edge(monkeypatch: pytest.MonkeyPatch) -> None:
+    # A planted model error: "the supply's grain never falls". The harvest takes grain from
+    # it, so the link must name the clause on those edges.
+    planted = dict(model.STEP_CLAUSES)
+    planted["planted.grain never rises"] = lambda a, b, k, ops: b["grain_supply"] >= a["grain_supply"]
+    monkeypatch.setattr(model, "STEP_CLAUSES", planted)
+    result = explore(configuration("tiny").data, 2, check=False, refinement=True)
+    assert result.violation_count > 0
+    assert all(v.invariant == REFINEMENT for _, v in result.violations)
+    assert "planted.grain never rises" in result.violations[0][1].actual
+
+
+def test_no_query_the_explorer_reaches_is_proved_unreachable_by_z3(tiny: search.Exploration) -> None:
+    data = configuration("tiny").data
+    assert disagreements(data, 2, tiny) == []
+    # what the model knows of the ground truth: none of tiny's 8 unreachable queries
+    proves = model_proves(data, 2, tiny)
+    assert len(proves) == 8 and not any(proves.values())
+
+
+def test_a_wrong_abstract_predicate_is_caught_by_exhaustion() -> None:
+    # z3 proves "false" unreachable at once; the concrete side holds on the first edge.
+    planted = Query(
+        "planted", "0", "a query whose abstract side is wrong", lambda v, k: z3.BoolVal(False), lambda h: True
+    )
+    data = configuration("tiny").data
+    result = explore(data, 2, check=False, queries=[planted])
+    assert result.verdicts["planted"].reachable
+    (wrong,) = disagreements(data, 2, result, [planted])
+    assert wrong.query == "planted" and "the model or the query's abstract predicate is wrong" in str(wrong)

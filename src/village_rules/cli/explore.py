@@ -15,6 +15,7 @@ from village_rules.engine.end_of_game import ended_by
 from village_rules.engine.setup import new_game
 from village_rules.errors import VillageError
 from village_rules.explore.configs import Configuration, configuration, shipped_names
+from village_rules.explore.crosscheck import disagreements, model_proves
 from village_rules.explore.search import Exploration, Snapshot, explore, roots
 from village_rules.explore.shape import MAX_SYSTEM, Shape, shape
 from village_rules.explore.witnesses import witness_log
@@ -86,6 +87,17 @@ def register(subparsers: Any) -> None:
         metavar="N",
         help="with --shape: also play N seeded random games and print their end frequencies",
     )
+    p.add_argument(
+        "--refinement",
+        action="store_true",
+        help="check the z3 model's clauses on every edge (the refinement link; 2 or more players)",
+    )
+    p.add_argument(
+        "--z3",
+        action="store_true",
+        help="cross-check the z3 model: no reached query may be proved unreachable; which of the "
+        "unreachable ones it proves",
+    )
     p.add_argument("--force", action="store_true", help="explore a data file that is not a reduced one")
     p.add_argument("--list", action="store_true", help="list the shipped configurations and exit")
     p.add_argument("--quiet", action="store_true", help="no progress on stderr")
@@ -119,6 +131,7 @@ def run(args: argparse.Namespace) -> int:
         queries=queries,
         check=not args.no_check,
         graph=args.shape,
+        refinement=args.refinement,
         progress=_progress(start) if show else None,
     )
     if show:
@@ -126,9 +139,22 @@ def run(args: argparse.Namespace) -> int:
     print(report(config, result, time.perf_counter() - start))
     if args.shape and result.graph is not None:
         print(shape_report(shape(result.graph), end_frequencies(config, players, args.random_games)))
+    failed = bool(result.violation_count or result.deadlocks)
+    if args.z3:
+        if players == 1:
+            raise ExploreArgumentError("explore --z3: the z3 model has no Carla (2 or more players)")
+        wrong = disagreements(config.data, players, result)
+        proves = model_proves(config.data, players, result)
+        print(f"z3 model    {len(wrong)} disagreement(s) with exhaustion")
+        for d in wrong:
+            print(f"  DISAGREES {d}")
+        shown = ", ".join(f"{q} {'proved' if ok else 'not proved'}" for q, ok in proves.items())
+        proved = sum(proves.values())
+        print(f"  of the queries unreachable by exhaustion it proves {proved} of {len(proves)}: {shown}")
+        failed = failed or bool(wrong)
     if args.witnesses is not None:
         _write_witnesses(config, players, result, args.witnesses)
-    return 1 if result.violation_count or result.deadlocks else 0
+    return 1 if failed else 0
 
 
 def _progress(start: float) -> Any:
@@ -154,6 +180,11 @@ def report(config: Configuration, r: Exploration, seconds: float) -> str:
         if r.states_checked
         else "not checked (--no-check)"
     )
+    refined = (
+        f"\nrefinement  the z3 model's clauses on {r.edges_refined:,} edges"
+        if r.edges_refined
+        else ""
+    )
     lines = [
         f"village-rules explore {config.name} ({config.data.edition}, {r.players} player(s)): "
         f"every state reachable from {r.roots} set-up deal(s), breadth first",
@@ -163,7 +194,7 @@ def report(config: Configuration, r: Exploration, seconds: float) -> str:
         f"depth       {r.depth}",
         f"terminal    {sum(r.terminal.values()):,}: {ends}",
         f"deadlocks   {r.deadlocks}",
-        f"checks      {check}",
+        f"checks      {check}{refined}",
         f"seen-set    {r.seen_bytes:,} bytes, {r.bytes_per_state:.1f} bytes per state",
         "queries:",
     ]

@@ -27,19 +27,23 @@ from village_rules.data.edition import EditionData
 from village_rules.engine.core import apply, chance_outcomes, legal_actions
 from village_rules.engine.end_of_game import ended_by
 from village_rules.engine.setup import deal_outcomes, game_from_deal
-from village_rules.errors import VillageError
+from village_rules.errors import ParameterError, VillageError
 from village_rules.explore.seen import SeenSet, collision_probability
 from village_rules.model.actions import Action, format_action
 from village_rules.model.evolve import replace
 from village_rules.model.state import GameState
+from village_rules.proofs.abstraction import abstract
 from village_rules.proofs.catalogue import CATALOGUE, STEP, Query
 from village_rules.proofs.history import History
+from village_rules.proofs.model import Constants, broken_clauses, broken_initial
 from village_rules.rules.variant import Variant
 
 Progress = Callable[["Snapshot"], None]
 """Called after every breadth-first level and every `PROGRESS_EVERY` new states."""
 
 PROGRESS_EVERY = 50_000
+REFINEMENT = "refinement"
+"""The violation recorded where an engine step breaks a clause of the z3 model."""
 ENGINE_EXCEPTION = "engine.exception"
 """The violation recorded where `legal_actions`, `chance_outcomes` or `apply` raised."""
 MAX_VIOLATIONS = 20
@@ -144,6 +148,8 @@ class Exploration:
     violation_count: int = 0
     states_checked: int = 0
     edges_checked: int = 0
+    edges_refined: int = 0
+    """Edges on which the z3 model's clauses were checked (`refinement=True`)."""
     verdicts: dict[str, QueryVerdict] = field(default_factory=dict)
     seen_bytes: int = 0
     graph: Graph | None = None
@@ -194,13 +200,19 @@ def explore(
     queries: Sequence[Query] = CATALOGUE,
     check: bool = True,
     graph: bool = False,
+    refinement: bool = False,
     progress: Progress | None = None,
 ) -> Exploration:
     """Visit every state reachable from every set-up deal, breadth first (module docstring).
 
     `check=False` skips the invariants (for a count alone); `graph=True` keeps every edge
-    (`Exploration.graph`). Raises `ExplorationLimitError` when more than `max_states`
-    distinct states are reachable."""
+    (`Exploration.graph`); `refinement=True` checks the z3 model's clauses on every edge
+    (the abstractions of the states before and after) and at every set-up (`REFINEMENT`
+    violations). Raises `ExplorationLimitError` when more than `max_states` distinct states
+    are reachable."""
+    if refinement and players == 1:
+        raise ParameterError("refinement", "the z3 model has no Carla: refinement is for 2 or more players")
+    link = Constants.of(data, players) if refinement else None
     step_queries = [q for q in queries if q.horizon == STEP]
     pending_queries = {q.name: q for q in step_queries}
     starts = roots(data, players, variant)
@@ -223,6 +235,10 @@ def explore(
                 kept.edges.append([])
             if check:
                 _check_state(result, len(parents.parent) - 1, root.state)
+            if link is not None:
+                broken = broken_initial(abstract(root.state), link)
+                if broken:
+                    _record(result, len(parents.parent) - 1, [_refines("set-up", broken)])
         if kept is not None:
             kept.roots.append((ids[fp], root.probability))
     found: dict[str, tuple[int, int]] = {}  # query -> (state id of the edge's source, move)
@@ -236,6 +252,7 @@ def explore(
                 _record(result, sid, [Violation(ENGINE_EXCEPTION, "legal_actions", "moves", str(exc))])
                 result.deadlocks += 1
                 continue
+            alpha = abstract(state) if link is not None else None
             if not out:
                 if state.is_terminal:
                     end = ended_by(state)
@@ -255,6 +272,11 @@ def explore(
                 result.edges += 1
                 if check:
                     _check_edge(result, sid, state, action, after)
+                if link is not None and alpha is not None:
+                    result.edges_refined += 1
+                    broken = broken_clauses(alpha, abstract(after), link)
+                    if broken:
+                        _record(result, sid, [_refines(format_action(action), broken)])
                 if pending_queries:
                     history = History([state, after], [action])
                     for name, q in list(pending_queries.items()):
@@ -294,6 +316,10 @@ def explore(
             witness = (index, (*path, moves(_replay(starts[index].state, path))[hit[1]][0]))
         result.verdicts[q.name] = QueryVerdict(q.name, q.horizon, witness)
     return result
+
+
+def _refines(where: str, broken: list[str]) -> Violation:
+    return Violation(REFINEMENT, where, "every clause of the z3 model", "broken: " + ", ".join(broken))
 
 
 def _check_state(result: Exploration, sid: int, state: GameState) -> None:

@@ -1,0 +1,98 @@
+"""Ground truth for the z3 model: on a reduced configuration, every query the explorer
+reaches must not be proved unreachable by the model.
+
+The model over-approximates the engine, so "unreachable" in the model must mean
+unreachable in the engine. The explorer's witnesses are real games: if z3's k-induction
+proves a query unreachable from a set-up whose explored graph holds a witness of it, the
+model (or the query's abstract predicate) is wrong, and `disagreements` names the query.
+Only the reachable queries can disagree, so only they are given to z3.
+
+z3 is given a time limit per call (`seconds`): a call that runs out proves nothing, so a
+loaded machine can only make this check weaker for that run, never make it fail.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from village_rules.data.edition import EditionData
+from village_rules.explore.search import Exploration, roots
+from village_rules.proofs.abstraction import abstract
+from village_rules.proofs.catalogue import STEP, Query, by_name
+from village_rules.proofs.model import Constants
+from village_rules.proofs.solver import bmc, k_induction
+
+BOUND = 6
+"""The depth of bounded model checking and of k-induction (`village-rules prove`'s default)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Disagreement:
+    """A query the explorer reached from a set-up where z3 proved it unreachable."""
+
+    query: str
+    root: int
+    invariant: tuple[str, ...]
+
+    def __str__(self) -> str:
+        clauses = ", ".join(self.invariant) or "no clause"
+        return (
+            f"{self.query}: the explorer reaches it from set-up deal {self.root}, but the z3 model "
+            f"proves it unreachable from there (k-induction using {clauses}): "
+            "the model or the query's abstract predicate is wrong"
+        )
+
+
+def proved_unreachable(
+    data: EditionData, players: int, query: Query, root_index: int, *, seconds: float = 30.0
+) -> tuple[str, ...] | None:
+    """The clauses of a k-induction proof that `query` is unreachable from set-up
+    `root_index`, or None when z3 finds an abstract path or does not close the induction."""
+    state = roots(data, players)[root_index].state
+    k = Constants.of(data, players)
+    initial = abstract(state)
+    if bmc(initial, k, query.abstract, BOUND, seconds).depth is not None:
+        return None
+    proof = k_induction(initial, k, query.abstract, BOUND, seconds)
+    return proof.invariant if proof.proved else None
+
+
+def disagreements(
+    data: EditionData,
+    players: int,
+    result: Exploration,
+    queries: Sequence[Query] | None = None,
+    *,
+    seconds: float = 30.0,
+) -> list[Disagreement]:
+    """Every query the exploration reached whose witness's set-up z3 proves it unreachable from."""
+    out: list[Disagreement] = []
+    for name, verdict in result.verdicts.items():
+        if verdict.witness is None:
+            continue
+        query = next((q for q in queries if q.name == name), None) if queries else by_name(name)
+        if query is None:
+            continue
+        root = verdict.witness[0]
+        proof = proved_unreachable(data, players, query, root, seconds=seconds)
+        if proof is not None:
+            out.append(Disagreement(name, root, proof))
+    return out
+
+
+def model_proves(
+    data: EditionData, players: int, result: Exploration, *, seconds: float = 30.0
+) -> dict[str, bool]:
+    """For each query the exploration found unreachable by exhaustion: whether the z3
+    model proves it too, from every set-up (how much of the ground truth the model knows)."""
+    out: dict[str, bool] = {}
+    count = len(roots(data, players))
+    for name, verdict in result.verdicts.items():
+        if verdict.witness is not None or verdict.horizon != STEP:
+            continue
+        query = by_name(name)
+        out[name] = all(
+            proved_unreachable(data, players, query, r, seconds=seconds) is not None for r in range(count)
+        )
+    return out
