@@ -198,9 +198,13 @@ def test_the_command_line_explores_and_refuses_bad_input(
     out = capsys.readouterr().out
     assert "states      7,755 distinct" in out
     assert "end-market-trigger       unreachable by exhaustion" in out
-    assert "two-deaths-one-turn      not decided" in out
+    # the path queries with a monitor are decided on the product; the score pump is not
+    assert "two-deaths-one-turn      reachable: shortest witness 7 actions" in out
+    assert "mass-one-buyer           unreachable by exhaustion" in out
+    assert "score-pump               not decided" in out
     written = sorted(p.name for p in tmp_path.iterdir())
-    assert written == sorted(f"tiny-2p-{q}.json" for q in PINNED["tiny", 2]["reachable"])  # type: ignore[attr-defined]
+    reached = {*PINNED["tiny", 2]["reachable"], "two-deaths-one-turn", "mass-four-monks"}  # type: ignore[misc]
+    assert written == sorted(f"tiny-2p-{q}.json" for q in reached)
     assert main(["explore", "tiny", "--max-states", "100", "--quiet"]) == 2
     assert "more than 100 distinct states" in capsys.readouterr().err
     assert main(["explore", "tiny", "--players", "3"]) == 2
@@ -212,9 +216,11 @@ def test_the_command_line_explores_and_refuses_bad_input(
     with pytest.raises(SystemExit) as refused:
         main(["explore", "tiny", "--max-states", "-3"])
     assert refused.value.code == 2
-    assert main(["explore", "tiny", "--no-check", "--shape", "--random-games", "40", "--quiet"]) == 0
+    shape_run = ["explore", "tiny", "--no-check", "--shape", "--random-games", "40", "--no-monitors"]
+    assert main([*shape_run, "--quiet"]) == 0
     out = capsys.readouterr().out
     assert "cycles      none: the graph is acyclic" in out
+    assert "lasso                    unreachable by exhaustion" in out  # no cycle, no lasso
     assert "liveness    every state can still reach an end" in out
     assert "chronicle                0.7157 = 528170633/738017280   random games" in out
     with pytest.raises(SystemExit):

@@ -16,10 +16,11 @@ from village_rules.engine.setup import new_game
 from village_rules.errors import VillageError
 from village_rules.explore.configs import Configuration, configuration, shipped_names
 from village_rules.explore.crosscheck import disagreements, model_proves
-from village_rules.explore.search import Exploration, Snapshot, explore, roots
+from village_rules.explore.monitors import MONITORS
+from village_rules.explore.search import Exploration, QueryVerdict, Snapshot, explore, roots
 from village_rules.explore.shape import MAX_SYSTEM, Shape, shape
 from village_rules.explore.witnesses import witness_log
-from village_rules.proofs.catalogue import CATALOGUE, STEP, by_name
+from village_rules.proofs.catalogue import CATALOGUE, Query, by_name
 
 
 class ExploreArgumentError(VillageError):
@@ -30,6 +31,7 @@ MAX_STATES = 2_000_000
 """The default budget of distinct states (about 30 bytes each beside the frontier)."""
 STATES_CEILING = 200_000_000
 MAX_RANDOM_GAMES = 1_000_000
+LASSO = "lasso"
 
 
 def _states(text: str) -> int:
@@ -98,6 +100,11 @@ def register(subparsers: Any) -> None:
         help="cross-check the z3 model: no reached query may be proved unreachable; which of the "
         "unreachable ones it proves",
     )
+    p.add_argument(
+        "--no-monitors",
+        action="store_true",
+        help="skip the product explorations that decide the path queries (two deaths in a turn, the mass)",
+    )
     p.add_argument("--force", action="store_true", help="explore a data file that is not a reduced one")
     p.add_argument("--list", action="store_true", help="list the shipped configurations and exit")
     p.add_argument("--quiet", action="store_true", help="no progress on stderr")
@@ -136,9 +143,19 @@ def run(args: argparse.Namespace) -> int:
     )
     if show:
         print(file=sys.stderr)
+    graph_shape = shape(result.graph) if args.shape and result.graph is not None else None
+    _decide_path_queries(
+        config,
+        players,
+        result,
+        queries,
+        max_states=args.max_states,
+        graph_shape=graph_shape,
+        monitors=not args.no_monitors,
+    )
     print(report(config, result, time.perf_counter() - start))
-    if args.shape and result.graph is not None:
-        print(shape_report(shape(result.graph), end_frequencies(config, players, args.random_games)))
+    if graph_shape is not None:
+        print(shape_report(graph_shape, end_frequencies(config, players, args.random_games)))
     failed = bool(result.violation_count or result.deadlocks)
     if args.z3:
         if players == 1:
@@ -155,6 +172,29 @@ def run(args: argparse.Namespace) -> int:
     if args.witnesses is not None:
         _write_witnesses(config, players, result, args.witnesses)
     return 1 if failed else 0
+
+
+def _decide_path_queries(
+    config: Configuration,
+    players: int,
+    result: Exploration,
+    queries: list[Query],
+    *,
+    max_states: int,
+    graph_shape: Shape | None,
+    monitors: bool,
+) -> None:
+    """Decide each path query that has a monitor on the product with its monitor, and the
+    lasso by the graph's shape (no cycle, no lasso)."""
+    for q in queries:
+        monitor = MONITORS.get(q.name) if monitors else None
+        if monitor is not None:
+            product = explore(
+                config.data, players, max_states=max_states, queries=[q], check=False, monitor=monitor
+            )
+            result.verdicts[q.name] = product.verdicts[q.name]
+        elif q.name == LASSO and graph_shape is not None and graph_shape.acyclic:
+            result.verdicts[q.name] = QueryVerdict(q.name, q.horizon, None, decided=True)
 
 
 def _progress(start: float) -> Any:
@@ -198,7 +238,7 @@ def report(config: Configuration, r: Exploration, seconds: float) -> str:
         f"seen-set    {r.seen_bytes:,} bytes, {r.bytes_per_state:.1f} bytes per state",
         "queries:",
     ]
-    lines += [f"  {v.query:<24} {_verdict(v.horizon, v.witness)}" for v in r.verdicts.values()]
+    lines += [f"  {v.query:<24} {_verdict(v)}" for v in r.verdicts.values()]
     for sid, v in r.violations:
         lines.append(f"VIOLATION at state {sid}: {v}")
     lines.append(f"explored in {seconds:.1f} s")
@@ -247,12 +287,12 @@ def end_frequencies(config: Configuration, players: int, games: int) -> dict[str
     return {end: n / games for end, n in tally.items()}
 
 
-def _verdict(horizon: str, witness: tuple[int, tuple[object, ...]] | None) -> str:
-    if witness is not None:
-        return f"reachable: shortest witness {len(witness[1])} actions"
-    if horizon == STEP:
+def _verdict(v: QueryVerdict) -> str:
+    if v.witness is not None:
+        return f"reachable: shortest witness {len(v.witness[1])} actions"
+    if v.decided:
         return "unreachable by exhaustion"
-    return "not decided: reads more than one step (no witness on the explored edges)"
+    return "not decided: reads more than one step and has no monitor"
 
 
 def _write_witnesses(config: Configuration, players: int, r: Exploration, folder: Path) -> None:

@@ -28,6 +28,7 @@ from village_rules.engine.core import apply, chance_outcomes, legal_actions
 from village_rules.engine.end_of_game import ended_by
 from village_rules.engine.setup import deal_outcomes, game_from_deal
 from village_rules.errors import ParameterError, VillageError
+from village_rules.explore.monitors import Monitor, Value
 from village_rules.explore.seen import SeenSet, collision_probability
 from village_rules.model.actions import Action, format_action
 from village_rules.model.evolve import replace
@@ -123,6 +124,8 @@ class QueryVerdict:
     horizon: str
     witness: tuple[int, tuple[Action, ...]] | None
     """(root index, the actions from that root's state) of the first edge where it holds."""
+    decided: bool = True
+    """False for a `PATH` query explored without its monitor: no witness is then no verdict."""
 
     @property
     def reachable(self) -> bool:
@@ -201,6 +204,7 @@ def explore(
     check: bool = True,
     graph: bool = False,
     refinement: bool = False,
+    monitor: Monitor | None = None,
     progress: Progress | None = None,
 ) -> Exploration:
     """Visit every state reachable from every set-up deal, breadth first (module docstring).
@@ -208,27 +212,31 @@ def explore(
     `check=False` skips the invariants (for a count alone); `graph=True` keeps every edge
     (`Exploration.graph`); `refinement=True` checks the z3 model's clauses on every edge
     (the abstractions of the states before and after) and at every set-up (`REFINEMENT`
-    violations). Raises `ExplorationLimitError` when more than `max_states` distinct states
+    violations). With a `monitor` it visits the product of the graph and the monitor's value
+    and decides that monitor's `PATH` query exactly (`monitors`); the counts are then the
+    product's. Raises `ExplorationLimitError` when more than `max_states` distinct states
     are reachable."""
     if refinement and players == 1:
         raise ParameterError("refinement", "the z3 model has no Carla: refinement is for 2 or more players")
     link = Constants.of(data, players) if refinement else None
-    step_queries = [q for q in queries if q.horizon == STEP]
+    watched = monitor.query if monitor is not None else None
+    step_queries = [q for q in queries if q.horizon == STEP or q.name == watched]
     pending_queries = {q.name: q for q in step_queries}
     starts = roots(data, players, variant)
     result = Exploration(players=players, roots=len(starts))
     for q in queries:
-        if q.horizon != STEP:
-            result.verdicts[q.name] = QueryVerdict(q.name, q.horizon, None)
+        if q not in step_queries:
+            result.verdicts[q.name] = QueryVerdict(q.name, q.horizon, None, decided=False)
     seen = SeenSet()
     parents = _Parents()
     kept = Graph() if graph else None
     ids: dict[int, int] = {}  # fingerprint -> state id, only for the graph
-    frontier: list[tuple[int, GameState]] = []
+    frontier: list[tuple[int, GameState, Value]] = []
+    start_value = monitor.start if monitor is not None else None
     for i, root in enumerate(starts):
-        fp = fingerprint(root.state)
+        fp = fingerprint(root.state) if monitor is None else hash((fingerprint(root.state), start_value))
         if seen.add(fp):
-            frontier.append((len(parents.parent), root.state))
+            frontier.append((len(parents.parent), root.state, start_value))
             parents.add(-1 - i, 0)
             if kept is not None:
                 ids[fp] = len(parents.parent) - 1
@@ -244,8 +252,8 @@ def explore(
     found: dict[str, tuple[int, int]] = {}  # query -> (state id of the edge's source, move)
     depth = 0
     while frontier:
-        level: list[tuple[int, GameState]] = []
-        for sid, state in frontier:
+        level: list[tuple[int, GameState, Value]] = []
+        for sid, state, value in frontier:
             try:
                 out = moves(state)
             except VillageError as exc:  # the engine refused to go on: a finding, not a crash
@@ -277,17 +285,23 @@ def explore(
                     broken = broken_clauses(alpha, abstract(after), link)
                     if broken:
                         _record(result, sid, [_refines(format_action(action), broken)])
+                new = monitor.update(value, state, action, after) if monitor is not None else None
                 if pending_queries:
                     history = History([state, after], [action])
                     for name, q in list(pending_queries.items()):
-                        if q.concrete(history):
+                        holds = (
+                            monitor.holds(new, state, action, after)
+                            if monitor is not None and name == monitor.query
+                            else q.concrete(history)
+                        )
+                        if holds:
                             found[name] = (sid, k)
                             del pending_queries[name]
-                fp = fingerprint(after)
+                fp = fingerprint(after) if monitor is None else hash((fingerprint(after), new))
                 if seen.add(fp):
                     cid = len(parents.parent)
                     parents.add(sid, k)
-                    level.append((cid, after))
+                    level.append((cid, after, new))
                     if kept is not None:
                         ids[fp] = cid
                         kept.edges.append([])
