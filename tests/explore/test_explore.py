@@ -191,6 +191,7 @@ def test_the_state_budget_stops_a_larger_game_with_a_clear_error() -> None:
         explore(configuration("tiny").data, 2, max_states=500, check=False)
 
 
+@pytest.mark.slow  # ~12 s: tiny explored, its three monitored products, and a --shape run
 def test_the_command_line_explores_and_refuses_bad_input(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
@@ -264,12 +265,14 @@ def test_the_shipped_configurations_are_reduced_data_files_the_loader_accepts() 
 # --- the z3 model against exhaustion: the refinement link and the verdicts ---------------
 
 
+@pytest.mark.slow  # ~5 s: the abstraction of every state of tiny
 def test_the_refinement_link_holds_on_every_edge_of_tiny() -> None:
     result = explore(configuration("tiny").data, 2, check=False, refinement=True)
     assert result.edges_refined == result.edges == PINNED["tiny", 2]["edges"]
     assert result.violation_count == 0, result.violations
 
 
+@pytest.mark.slow  # ~5 s: the abstraction of every state of tiny
 def test_a_model_clause_the_engine_breaks_is_reported_on_the_edge(monkeypatch: pytest.MonkeyPatch) -> None:
     # A planted model error: "the supply's grain never falls". The harvest takes grain from
     # it, so the link must name the clause on those edges.
