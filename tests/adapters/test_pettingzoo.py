@@ -102,7 +102,7 @@ def test_score_returns_truncation_and_bad_parameters() -> None:
 def test_the_ten_line_example_of_docs_rl_runs(capsys: pytest.CaptureFixture[str]) -> None:
     text = (ROOT / "docs" / "rl.md").read_text(encoding="utf-8")
     blocks = text.split("```python\n")[1:]
-    block = next(b for b in blocks if "village_rules.adapters.pettingzoo" in b.split("\n", 2)[1])
+    block = next(b for b in blocks if "pettingzoo import env" in b.split("\n", 2)[1])
     code = block.split("```")[0]
     assert len([line for line in code.splitlines() if line.strip()]) <= 12
     exec(compile(code, "docs/rl.md", "exec"), {})

@@ -155,8 +155,8 @@ def test_unreadable_report_files_are_refused(
         "list.json": b"[]",
     }
     says = {
-        "dup.json": "seed: appears twice",
-        "latin1.json": "not a UTF-8 text file",
+        "dup.json": "duplicate key 'seed'",
+        "latin1.json": "not UTF-8 text",
         "deep.json": "nested too deeply",
         "digits.json": "not valid JSON",
         "list.json": "must be a JSON object",

@@ -20,6 +20,7 @@ from pathlib import Path
 
 from village_rules.check.steps import CheckOutcome, FuzzResult, GameStats, StepResult
 from village_rules.checks.invariants import STATE_INVARIANTS, TRANSITION_INVARIANTS
+from village_rules.data.files import write_text
 from village_rules.errors import InternalError
 
 NO_PLOTS_NOTE = 'tables only: install "village-rules[report]" (matplotlib) for plots'
@@ -77,7 +78,7 @@ def write_report(directory: Path, outcome: CheckOutcome, title: str = "village-r
         + "\n</body></html>\n"
     )
     index = directory / "index.html"
-    index.write_text(page, encoding="utf-8")
+    write_text(index, page)
     return index
 
 
