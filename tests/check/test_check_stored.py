@@ -148,7 +148,5 @@ def test_prove_starts_from_the_stored_witnesses_unless_told_not_to(
     assert main([*args, "--hints", str(tmp_path / "mine")]) == 0
     assert main([*args, "--no-hints"]) == 0
     assert seen == [proofs_stored.WITNESSES, tmp_path / "mine", None]
-    with pytest.raises(SystemExit) as refused:
-        main([*args, "--no-hints", "--hints", "x"])
-    assert refused.value.code == 2
+    assert main([*args, "--no-hints", "--hints", "x"]) == 2  # a usage error, returned as exit 2
     assert "not allowed with argument" in capsys.readouterr().err
