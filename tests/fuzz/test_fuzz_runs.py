@@ -329,6 +329,64 @@ def test_sigint_stops_the_fuzz_command_with_exit_130(workers: str, whole_group: 
     assert sorted(p.name for p in tmp_path.iterdir()) == []  # the old report is gone, no new one
 
 
+UNGUARDED = [
+    sys.executable,
+    "-c",
+    "import signal, sys; import village_rules.cli.terminal as t; t._on_sigterm = signal.SIG_DFL;"
+    " from village_rules.cli.main import main; sys.exit(main())",
+]
+"""The command with its SIGTERM handling taken out: the bug the SIGTERM test must catch."""
+
+
+def group_alive(pgid: int) -> bool:
+    """True while any process of the process group is left (a worker, say)."""
+    try:
+        os.killpg(pgid, 0)
+    except ProcessLookupError:
+        return False
+    return True
+
+
+def terminate(proc: subprocess.Popen[bytes]) -> tuple[int, str, str]:
+    """SIGTERM to the command alone (as `timeout` sends it), then wait for its exit."""
+    proc.send_signal(signal.SIGTERM)
+    try:
+        out, err = proc.communicate(timeout=60)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+        pytest.fail("the fuzzer did not stop within 60 s of SIGTERM")
+    return proc.returncode, out.decode(), err.decode()
+
+
+def test_sigterm_ends_the_workers_and_exits_143(tmp_path: Path) -> None:
+    report = tmp_path / "report.json"
+    proc = start_fuzz(tmp_path, "--workers", "2", "--json", str(report))
+    read_until_progress(proc, timeout=120)
+    code, out, err = terminate(proc)
+    assert code == 143, (out, err)
+    assert "Traceback" not in err and "INTERRUPTED" in out
+    assert not group_alive(proc.pid)  # no pool worker is left behind
+    assert sorted(p.name for p in tmp_path.iterdir()) == []  # no partial report, no failure log
+
+
+def test_the_sigterm_check_catches_orphaned_workers(tmp_path: Path) -> None:
+    proc = subprocess.Popen(
+        [*UNGUARDED, "fuzz", "--games", str(QUEUED), "--seed", "5", "--workers", "2", "--out", str(tmp_path)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        start_new_session=True,
+    )
+    read_until_progress(proc, timeout=120)
+    proc.send_signal(signal.SIGTERM)
+    try:  # wait for the command only: orphaned workers keep its output pipes open
+        assert proc.wait(timeout=60) == -signal.SIGTERM
+        assert group_alive(proc.pid)  # the bug: the pool workers outlive the command
+    finally:
+        if group_alive(proc.pid):
+            os.killpg(proc.pid, signal.SIGKILL)
+        proc.communicate(timeout=60)
+
+
 def test_sigint_stops_the_ray_backend_with_exit_130(tmp_path: Path) -> None:
     """The command starts its own local Ray instance (2 CPUs) and shuts it down again."""
     pytest.importorskip("ray")
