@@ -169,7 +169,7 @@ def test_unreadable_report_files_are_refused(
         read_report(tmp_path / "absent.json")
     monkeypatch.setattr(report_module, "MAX_REPORT_BYTES", 100)
     (tmp_path / "big.json").write_text(text, encoding="utf-8")
-    with pytest.raises(FuzzReportError, match="more than a report can be"):
+    with pytest.raises(FuzzReportError, match="larger than the limit of 100 bytes"):
         read_report(tmp_path / "big.json")
 
 
