@@ -219,3 +219,62 @@ def test_a_step_that_raises_is_a_fail_row(tmp_path: Path) -> None:
     outcome = run_check([Exploding()], CheckContext(tmp_path))
     (result,) = outcome.results
     assert not result.passed and "internal error: KeyError" in result.headline
+
+
+def test_prove_names_a_bad_hints_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    hints = tmp_path / "hints"
+    hints.mkdir()
+    stem = "end-market-other-big-box-2023-2p"
+    number = next(p.name.split("-", 1)[0] for p in witness_files(WITNESSES) if stem in p.name)
+    bad = hints / f"{number}-{stem}.json"
+    bad.write_text('{"format": "village-rules-log", "seed": ', encoding="utf-8")
+    args = ["prove", "end-market-other", "--edition", "big-box-2023", "--players", "2"]
+    code = main([*args, "--hints", str(hints)])
+    out, err = capsys.readouterr()
+    assert code == 2 and str(bad) in err and "not valid JSON" in err and out == ""  # before any row
+
+
+def test_an_interrupted_prove_out_leaves_the_folder_as_it_was(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "witnesses"
+    out.mkdir()
+    (out / "results.md").write_text("the old results\n", encoding="utf-8")
+
+    def half_then_ctrl_c(*_args: object, out: Path | None = None, **_kwargs: object) -> Result:
+        assert out is not None
+        (out / "half-written.json").write_text("{", encoding="utf-8")
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(cli_prove, "prove", half_then_ctrl_c)
+    args = ["prove", "end-market-other", "--edition", "big-box-2023", "--players", "2", "--no-hints"]
+    assert main([*args, "--out", str(out)]) == 130
+    assert sorted(p.name for p in out.iterdir()) == ["results.md"]
+    assert (out / "results.md").read_text(encoding="utf-8") == "the old results\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["witnesses"]  # no staging folder left
+
+
+def test_an_interrupted_diverge_write_leaves_the_folder_as_it_was(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from village_rules.cli import readings as cli_readings  # noqa: PLC0415
+    from village_rules.readings.divergence import Witness  # noqa: PLC0415
+
+    source = sorted(p for p in DIVERGENCE.glob("AMB-26-*.json") if not p.name.endswith(".log.json"))[0]
+    found = readings_stored.read_witness(source)
+    calls: list[str] = []
+
+    def one_then_ctrl_c(amb: str, *_args: object, **_kwargs: object) -> Witness:
+        calls.append(amb)
+        if len(calls) > 1:
+            raise KeyboardInterrupt
+        return found
+
+    monkeypatch.setattr(cli_readings, "search", one_then_ctrl_c)
+    out = tmp_path / "witnesses"
+    out.mkdir()
+    (out / "keep.json").write_text("{}", encoding="utf-8")
+    assert main(["diverge", "--all", "--write", str(out)]) == 130
+    assert "written to" in capsys.readouterr().out  # the first witness was written, to the staging folder
+    assert sorted(p.name for p in out.iterdir()) == ["keep.json"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["witnesses"]
