@@ -34,9 +34,12 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     Everything it prints is escaped for the terminal, and SIGTERM stops it like Ctrl-C
     (exit 143 instead of 130), see `village_rules.cli.terminal`."""
-    with guarded():
-        code = _main(argv)
-        return SIGTERM_EXIT if terminated() and code == SIGINT_EXIT else code
+    try:
+        with guarded():
+            code = _main(argv)
+    except KeyboardInterrupt:  # a signal in the instant after the command, before the guard ends
+        code = SIGINT_EXIT
+    return SIGTERM_EXIT if terminated() and code == SIGINT_EXIT else code
 
 
 def _main(argv: Sequence[str] | None) -> int:

@@ -50,8 +50,6 @@ def seed(text: str) -> int:
     return whole(0, MAX_SEED - 1)(text)
 
 
-seed.__name__ = "seed"
-
 
 def seconds(most: float) -> Callable[[str], float]:
     """An argparse type: a finite number of seconds above 0 and at most `most`."""
