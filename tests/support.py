@@ -5,12 +5,18 @@
 - `loses_a_coin_at_the_market`: the injected bug the fuzz and machine meta-tests must catch;
 - `get_at`, `json_paths`: walking parsed JSON by key path, for the mutation tests;
 - `count_at`, `do`: counting members at a location, performing an action of a space;
-- `rules_texts`: the folder of the rules texts, from `VILLAGE_RULES_TEXTS` (else a skip).
+- `rules_texts`: the folder of the rules texts, from `VILLAGE_RULES_TEXTS` (else a skip);
+- `run_with_file_limit`, `plain_write`: a command run as on a full disk, and the in-place
+  write the full-disk tests must catch.
 """
 
 from __future__ import annotations
 
 import os
+import resource
+import signal
+import subprocess
+from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -105,3 +111,27 @@ def do(
 ) -> GameState:
     """`seat` performs `action` of `space` (as if it had just taken a cube there)."""
     return apply(acting(state, seat, space), action, trace)
+
+
+def run_with_file_limit(argv: Sequence[str], limit: int) -> subprocess.CompletedProcess[str]:
+    """Run `argv` with files capped at `limit` bytes (`RLIMIT_FSIZE`, SIGXFSZ ignored), so a
+    write past the cap fails with EFBIG as it would on a full disk. tests/ is on its path."""
+
+    def cap_files() -> None:
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+        resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit))
+
+    path = os.pathsep.join(p for p in (str(TESTS), os.environ.get("PYTHONPATH", "")) if p)
+    return subprocess.run(
+        list(argv),
+        preexec_fn=cap_files,
+        capture_output=True,
+        text=True,
+        env={**os.environ, "PYTHONPATH": path},
+        check=False,
+    )
+
+
+def plain_write(path: Path, text: str) -> None:
+    """The bug the full-disk tests must catch: a write in place, half a file under the final name."""
+    path.write_text(text, encoding="utf-8")

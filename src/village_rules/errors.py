@@ -132,3 +132,14 @@ class InternalError(VillageError, RuntimeError):
         self.where = where
         self.problem = problem
         super().__init__(f"internal check failed in {where}: {problem}")
+
+
+class OutputError(VillageError, ValueError):
+    """A file or folder a command was asked to write that cannot be written, or must not be
+    (it is one of the command's inputs): names it. Nothing was changed (see
+    `village_rules.data.files`)."""
+
+    def __init__(self, file: str, problem: str) -> None:
+        self.file = file
+        self.problem = problem
+        super().__init__(f"{file}: {problem}")

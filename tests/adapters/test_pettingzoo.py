@@ -102,8 +102,36 @@ def test_score_returns_truncation_and_bad_parameters() -> None:
 def test_the_ten_line_example_of_docs_rl_runs(capsys: pytest.CaptureFixture[str]) -> None:
     text = (ROOT / "docs" / "rl.md").read_text(encoding="utf-8")
     blocks = text.split("```python\n")[1:]
-    block = next(b for b in blocks if "village_rules.adapters.pettingzoo" in b.split("\n", 2)[1])
+    block = next(b for b in blocks if "pettingzoo import env" in b.split("\n", 2)[1])
     code = block.split("```")[0]
     assert len([line for line in code.splitlines() if line.strip()]) <= 12
     exec(compile(code, "docs/rl.md", "exec"), {})
     assert capsys.readouterr().out.strip()
+
+
+@pytest.mark.parametrize("action", [0.5, 1.0, "0", True])
+def test_step_refuses_an_action_that_is_not_a_whole_number(action: object) -> None:
+    """step(0.5) and step('0') played action 0: now the library's ActionTypeError."""
+    from village_rules import ActionTypeError  # noqa: PLC0415
+
+    game = raw_env(edition="big-box-2023", players=2)
+    game.reset(seed=1)
+    before = game.game_state
+    with pytest.raises(ActionTypeError, match="must be a whole number"):
+        game.step(action)  # type: ignore[arg-type]
+    assert game.game_state is before
+
+
+def test_step_takes_numpy_integers() -> None:
+    game = raw_env(edition="big-box-2023", players=2)
+    game.reset(seed=1)
+    before = game.game_state
+    first = int(np.flatnonzero(game.observe(game.agent_selection)["action_mask"])[0])
+    game.step(np.int64(first))
+    assert game.game_state is not before
+
+
+def test_step_before_reset_is_a_parameter_error() -> None:
+    game = raw_env(edition="big-box-2023", players=2)
+    with pytest.raises(ParameterError, match="call reset"):
+        game.step(0)

@@ -148,7 +148,133 @@ def test_prove_starts_from_the_stored_witnesses_unless_told_not_to(
     assert main([*args, "--hints", str(tmp_path / "mine")]) == 0
     assert main([*args, "--no-hints"]) == 0
     assert seen == [proofs_stored.WITNESSES, tmp_path / "mine", None]
-    with pytest.raises(SystemExit) as refused:
-        main([*args, "--no-hints", "--hints", "x"])
-    assert refused.value.code == 2
+    assert main([*args, "--no-hints", "--hints", "x"]) == 2  # a usage error, returned as exit 2
     assert "not allowed with argument" in capsys.readouterr().err
+
+
+# --- broken stored artefacts are FAIL rows naming the file, and the report is still written --
+
+
+def broken_artefacts(tmp_path: Path) -> tuple[Path, Path]:
+    """A proof folder with a stale witness and a malformed proof, a divergence folder with a
+    witness missing a field: what issue 26 found ending `check` with exit 70 or no report."""
+    proofs = tmp_path / "proofs"
+    proofs.mkdir()
+    witness = witness_files(WITNESSES)[0]
+    raw = json.loads(witness.read_text(encoding="utf-8"))
+    raw["actions"] = [*raw["actions"][:3], "serve 999"]  # stale: an action the engine refuses
+    (proofs / witness.name).write_text(json.dumps(raw), encoding="utf-8")
+    (proofs / proof_files(WITNESSES)[0].name).write_text('{"query": ', encoding="utf-8")
+    divergence = tmp_path / "divergence"
+    divergence.mkdir()
+    source = sorted(p for p in DIVERGENCE.glob("AMB-26-*.json") if not p.name.endswith(".log.json"))[0]
+    raw = json.loads(source.read_text(encoding="utf-8"))
+    del raw["readings"]
+    (divergence / source.name).write_text(json.dumps(raw), encoding="utf-8")
+    return proofs, divergence
+
+
+def test_broken_stored_artefacts_are_fail_rows_naming_the_file(tmp_path: Path) -> None:
+    proofs, divergence = broken_artefacts(tmp_path)
+    checks = check_stored(proofs)
+    assert [c.passed for c in checks] == [False, False]
+    witness, proof = checks
+    assert "action 4 no longer applies" in witness.detail
+    assert str(proof.path) in proof.detail and "not valid JSON" in proof.detail
+    result = DivergenceStep(divergence).run(CheckContext(tmp_path / "report"))
+    assert not result.passed
+    assert "broken stored witness" in result.details[0] and "AMB-26" in result.details[0]
+    assert "readings" in result.details[0]
+
+
+def test_check_with_broken_artefacts_still_writes_a_failing_report(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    proofs, divergence = broken_artefacts(tmp_path)
+    from village_rules.check import steps as check_steps  # noqa: PLC0415
+    from village_rules.cli import pictures as cli_pictures  # noqa: PLC0415
+
+    def stored_only(games: int) -> list[check_steps.CheckStep]:
+        return [ProofsStep(proofs), DivergenceStep(divergence)]
+
+    monkeypatch.setattr(cli_pictures, "default_steps", stored_only)
+    report = tmp_path / "report"
+    code = main(["check", "--games", "1", "--workers", "1", "--quiet", "--report", str(report)])
+    out, err = capsys.readouterr()
+    assert code == 1 and "Traceback" not in err and err == ""
+    assert "[FAIL] proofs" in out and "[FAIL] readings" in out
+    page = (report / "index.html").read_text(encoding="utf-8")
+    assert "verdict fail" in page and proof_files(WITNESSES)[0].name in page
+
+
+def test_a_step_that_raises_is_a_fail_row(tmp_path: Path) -> None:
+    from village_rules.check.steps import StepResult, run_check  # noqa: PLC0415
+
+    class Exploding:
+        name = "exploding"
+
+        def run(self, context: CheckContext) -> StepResult:
+            raise KeyError("a field")
+
+    outcome = run_check([Exploding()], CheckContext(tmp_path))
+    (result,) = outcome.results
+    assert not result.passed and "internal error: KeyError" in result.headline
+
+
+def test_prove_names_a_bad_hints_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    hints = tmp_path / "hints"
+    hints.mkdir()
+    stem = "end-market-other-big-box-2023-2p"
+    number = next(p.name.split("-", 1)[0] for p in witness_files(WITNESSES) if stem in p.name)
+    bad = hints / f"{number}-{stem}.json"
+    bad.write_text('{"format": "village-rules-log", "seed": ', encoding="utf-8")
+    args = ["prove", "end-market-other", "--edition", "big-box-2023", "--players", "2"]
+    code = main([*args, "--hints", str(hints)])
+    out, err = capsys.readouterr()
+    assert code == 2 and str(bad) in err and "not valid JSON" in err and out == ""  # before any row
+
+
+def test_an_interrupted_prove_out_leaves_the_folder_as_it_was(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "witnesses"
+    out.mkdir()
+    (out / "results.md").write_text("the old results\n", encoding="utf-8")
+
+    def half_then_ctrl_c(*_args: object, out: Path | None = None, **_kwargs: object) -> Result:
+        assert out is not None
+        (out / "half-written.json").write_text("{", encoding="utf-8")
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(cli_prove, "prove", half_then_ctrl_c)
+    args = ["prove", "end-market-other", "--edition", "big-box-2023", "--players", "2", "--no-hints"]
+    assert main([*args, "--out", str(out)]) == 130
+    assert sorted(p.name for p in out.iterdir()) == ["results.md"]
+    assert (out / "results.md").read_text(encoding="utf-8") == "the old results\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["witnesses"]  # no staging folder left
+
+
+def test_an_interrupted_diverge_write_leaves_the_folder_as_it_was(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from village_rules.cli import readings as cli_readings  # noqa: PLC0415
+    from village_rules.readings.divergence import Witness  # noqa: PLC0415
+
+    source = sorted(p for p in DIVERGENCE.glob("AMB-26-*.json") if not p.name.endswith(".log.json"))[0]
+    found = readings_stored.read_witness(source)
+    calls: list[str] = []
+
+    def one_then_ctrl_c(amb: str, *_args: object, **_kwargs: object) -> Witness:
+        calls.append(amb)
+        if len(calls) > 1:
+            raise KeyboardInterrupt
+        return found
+
+    monkeypatch.setattr(cli_readings, "search", one_then_ctrl_c)
+    out = tmp_path / "witnesses"
+    out.mkdir()
+    (out / "keep.json").write_text("{}", encoding="utf-8")
+    assert main(["diverge", "--all", "--write", str(out)]) == 130
+    assert "written to" in capsys.readouterr().out  # the first witness was written, to the staging folder
+    assert sorted(p.name for p in out.iterdir()) == ["keep.json"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["witnesses"]

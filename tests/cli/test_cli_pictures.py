@@ -64,10 +64,20 @@ def test_show_at_zero_is_the_set_up_game(logged: tuple[Path, GameLog]) -> None:
 
 
 @pytest.mark.parametrize("k", [-1, 10**9])
-def test_show_rejects_k_outside_the_log(
+def test_show_refuses_an_impossible_k_when_parsing(
     capsys: pytest.CaptureFixture[str], logged: tuple[Path, GameLog], k: int
 ) -> None:
+    path, _ = logged
+    code, out, err = run(capsys, "show", str(path), "--at", str(k))
+    assert code == 2 and out == "" and "--at: must be from 0 to" in err and "Traceback" not in err
+
+
+@pytest.mark.parametrize("beyond", [1, 1000])
+def test_show_rejects_k_outside_the_log(
+    capsys: pytest.CaptureFixture[str], logged: tuple[Path, GameLog], beyond: int
+) -> None:
     path, log = logged
+    k = len(log.actions) + beyond
     code, out, err = run(capsys, "show", str(path), "--at", str(k))
     assert code == 2 and out == ""
     assert f"the log has {len(log.actions)} actions" in err and "Traceback" not in err
@@ -164,5 +174,7 @@ def test_check_interrupted_says_so_without_a_traceback(
 def test_report_names_a_malformed_log(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     bad = tmp_path / "broken.json"
     bad.write_text('{"format": "village-rules-log"}')
-    code, _, err = run(capsys, "report", str(bad), "--report", str(tmp_path / "r"))
-    assert code == 2 and "broken.json" in err and "format_version" in err and "Traceback" not in err
+    code, out, err = run(capsys, "report", str(bad), "--report", str(tmp_path / "r"))
+    assert code == 1 and "broken.json" in out and "format_version" in out and "Traceback" not in err
+    # the report is still written, and says FAIL (an old PASS report must not survive it)
+    assert '<p class="verdict fail">FAIL</p>' in (tmp_path / "r" / "index.html").read_text(encoding="utf-8")

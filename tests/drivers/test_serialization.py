@@ -537,3 +537,20 @@ def test_from_json_rejects_references_the_edition_cannot_have(bad: Bad) -> None:
         legal_actions(state)  # what the caller would do next
     assert info.value.path == bad.path
     assert bad.problem in info.value.problem
+
+
+def test_a_state_on_non_ascii_data_loads_back() -> None:
+    """Issue 26: the state limit counted the \\u-escaped text, six times the data's length for
+    non-ASCII names, so a state on a legal data file could not be loaded back."""
+    from importlib import resources  # noqa: PLC0415
+
+    from village_rules.data.jsonio import MAX_STATE_CHARS  # noqa: PLC0415
+    from village_rules.data.loader import parse_edition  # noqa: PLC0415
+
+    raw = json.loads(resources.files("village_rules").joinpath("data/original-2011.json").read_text("utf-8"))
+    raw["name"] = "é" * 450_000  # 900 kB of UTF-8: within the data file limit of 1 MB
+    data = parse_edition(json.dumps(raw, ensure_ascii=False), "board.json")
+    state = village_rules.new_game(data, 3, 0)
+    text = village_rules.to_json(state)
+    assert len(json.dumps(raw)) > MAX_STATE_CHARS  # escaped, it would not fit
+    assert len(text) < MAX_STATE_CHARS and village_rules.from_json(text) == state

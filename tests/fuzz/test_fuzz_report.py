@@ -155,8 +155,8 @@ def test_unreadable_report_files_are_refused(
         "list.json": b"[]",
     }
     says = {
-        "dup.json": "seed: appears twice",
-        "latin1.json": "not a UTF-8 text file",
+        "dup.json": "duplicate key 'seed'",
+        "latin1.json": "not UTF-8 text",
         "deep.json": "nested too deeply",
         "digits.json": "not valid JSON",
         "list.json": "must be a JSON object",
@@ -169,7 +169,7 @@ def test_unreadable_report_files_are_refused(
         read_report(tmp_path / "absent.json")
     monkeypatch.setattr(report_module, "MAX_REPORT_BYTES", 100)
     (tmp_path / "big.json").write_text(text, encoding="utf-8")
-    with pytest.raises(FuzzReportError, match="more than a report can be"):
+    with pytest.raises(FuzzReportError, match="larger than the limit of 100 bytes"):
         read_report(tmp_path / "big.json")
 
 
@@ -195,3 +195,40 @@ def test_fuzz_json_and_fuzz_merge_on_the_command_line(
     _, err = capsys.readouterr()
     assert "missing shard(s) 2/3" in err and "Traceback" not in err
     assert not list(tmp_path.glob(".*partial"))
+
+
+# --- sizes a report claims are bounded before any work ------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("field", "value", "says"),
+    [
+        ("run_games", 10**18, "run_games: must be a whole number, from 1 to 10,000,000"),
+        ("shard", "1/999999999", "shard: a 7-game run has at most 7 shards, not 999999999"),
+        ("workers", 10**9, "workers: must be a whole number, from 1 to 256"),
+        ("backend", "\x1b[2J", "backend: must be one of process, ray"),
+    ],
+)
+def test_a_small_report_cannot_claim_a_huge_run(
+    shards: list[FuzzSummary], field: str, value: object, says: str
+) -> None:
+    raw = as_dict(shards[0])
+    raw[field] = value
+    text = json.dumps(raw)
+    assert len(text) < 2048  # about 1 kB of report: it must not size any work
+    with pytest.raises(FuzzReportError, match=re.escape(says)):
+        parse_report(text, "r.json")
+
+
+def test_a_merge_missing_most_of_a_huge_shard_count_names_a_few(shards: list[FuzzSummary]) -> None:
+    many = [replace(s, shard=Shard(k, 10_000_000), run_games=10_000_000) for k, s in enumerate(shards, 1)]
+    says = r"missing shard\(s\) 4/10000000, .* and 9999992 more of the run"
+    with pytest.raises(FuzzReportError, match=says):
+        merge_shards(many)
+
+
+def test_reading_a_report_stops_at_its_limit(monkeypatch: pytest.MonkeyPatch) -> None:
+    """/dev/zero never ends: the reader stops at the limit instead of running out of memory."""
+    monkeypatch.setattr(report_module, "MAX_REPORT_BYTES", 1 << 20)
+    with pytest.raises(FuzzReportError, match="larger than the limit of 1,048,576 bytes"):
+        read_report(Path("/dev/zero"))

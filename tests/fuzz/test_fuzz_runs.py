@@ -11,11 +11,10 @@ import subprocess
 import sys
 import time
 from collections import Counter
-from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from support import loses_a_coin_at_the_market
+from support import loses_a_coin_at_the_market, run_with_file_limit
 
 from village_rules.checks.invariants import COINS
 from village_rules.cli.main import main
@@ -233,36 +232,31 @@ def test_ctrl_c_after_a_failing_game_still_writes_its_whole_log(
     assert [p.name for p in tmp_path.iterdir()] == [summary.failure.log_path.name]
 
 
-def interrupted_write_leaves(
-    writer: Callable[[Path, str], None], folder: Path, monkeypatch: pytest.MonkeyPatch
-) -> list[str]:
-    """The files in `folder` after `writer` is stopped by Ctrl-C half-way through its text."""
-    real_write = Path.write_text
-
-    def half_then_ctrl_c(self: Path, data: str, *args: object, **kwargs: object) -> int:
-        real_write(self, data[: len(data) // 2], encoding="utf-8")
-        raise KeyboardInterrupt
-
-    with monkeypatch.context() as patch:
-        patch.setattr(Path, "write_text", half_then_ctrl_c)
-        with pytest.raises(KeyboardInterrupt):
-            writer(folder / "failing.json", "x" * 10_000)
+def full_disk_write_leaves(writer: str, folder: Path) -> list[str]:
+    """The files in `folder` after `writer` (the dotted name of a function of (path, text))
+    writes 10 kB to `folder/failing.json` with the file size capped at 4 KiB, as on a full disk."""
+    code = (
+        "import importlib, sys; from pathlib import Path\n"
+        "module, name = sys.argv[1].rsplit('.', 1)\n"
+        "try:\n"
+        "    getattr(importlib.import_module(module), name)(Path(sys.argv[2]), 'x' * 10_000)\n"
+        "except (OSError, ValueError):  # OutputError is a ValueError\n"
+        "    sys.exit(3)\n"
+    )
+    done = run_with_file_limit([sys.executable, "-c", code, writer, str(folder / "failing.json")], 4096)
+    assert done.returncode == 3, done.stderr
     return sorted(p.name for p in folder.iterdir())
 
 
-def test_a_failure_log_is_complete_or_absent(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_failure_log_is_complete_or_absent(tmp_path: Path) -> None:
     write_atomically(tmp_path / "done.json", "complete\n")
     assert (tmp_path / "done.json").read_text(encoding="utf-8") == "complete\n"
-    assert interrupted_write_leaves(write_atomically, tmp_path, monkeypatch) == ["done.json"]
+    leaves = full_disk_write_leaves("village_rules.fuzz.runner.write_atomically", tmp_path)
+    assert leaves == ["done.json"]
 
 
-def test_the_interrupted_write_check_catches_a_plain_write(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    def plain(path: Path, text: str) -> None:  # the bug: a half-written log under the final name
-        path.write_text(text, encoding="utf-8")
-
-    assert interrupted_write_leaves(plain, tmp_path, monkeypatch) == ["failing.json"]
+def test_the_full_disk_check_catches_a_plain_write(tmp_path: Path) -> None:
+    assert full_disk_write_leaves("support.plain_write", tmp_path) == ["failing.json"]
 
 
 # --- Ctrl-C, a real SIGINT to the command ----------------------------------------------------
@@ -333,6 +327,64 @@ def test_sigint_stops_the_fuzz_command_with_exit_130(workers: str, whole_group: 
     assert f"interrupted after {match[1]} of {QUEUED} games (0 violation(s) so far)" in err
     assert not (tmp_path / "out").exists()
     assert sorted(p.name for p in tmp_path.iterdir()) == []  # the old report is gone, no new one
+
+
+UNGUARDED = [
+    sys.executable,
+    "-c",
+    "import signal, sys; import village_rules.cli.terminal as t; t._on_sigterm = signal.SIG_DFL;"
+    " from village_rules.cli.main import main; sys.exit(main())",
+]
+"""The command with its SIGTERM handling taken out: the bug the SIGTERM test must catch."""
+
+
+def group_alive(pgid: int) -> bool:
+    """True while any process of the process group is left (a worker, say)."""
+    try:
+        os.killpg(pgid, 0)
+    except ProcessLookupError:
+        return False
+    return True
+
+
+def terminate(proc: subprocess.Popen[bytes]) -> tuple[int, str, str]:
+    """SIGTERM to the command alone (as `timeout` sends it), then wait for its exit."""
+    proc.send_signal(signal.SIGTERM)
+    try:
+        out, err = proc.communicate(timeout=60)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+        pytest.fail("the fuzzer did not stop within 60 s of SIGTERM")
+    return proc.returncode, out.decode(), err.decode()
+
+
+def test_sigterm_ends_the_workers_and_exits_143(tmp_path: Path) -> None:
+    report = tmp_path / "report.json"
+    proc = start_fuzz(tmp_path, "--workers", "2", "--json", str(report))
+    read_until_progress(proc, timeout=120)
+    code, out, err = terminate(proc)
+    assert code == 143, (out, err)
+    assert "Traceback" not in err and "INTERRUPTED" in out
+    assert not group_alive(proc.pid)  # no pool worker is left behind
+    assert sorted(p.name for p in tmp_path.iterdir()) == []  # no partial report, no failure log
+
+
+def test_the_sigterm_check_catches_orphaned_workers(tmp_path: Path) -> None:
+    proc = subprocess.Popen(
+        [*UNGUARDED, "fuzz", "--games", str(QUEUED), "--seed", "5", "--workers", "2", "--out", str(tmp_path)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        start_new_session=True,
+    )
+    read_until_progress(proc, timeout=120)
+    proc.send_signal(signal.SIGTERM)
+    try:  # wait for the command only: orphaned workers keep its output pipes open
+        assert proc.wait(timeout=60) == -signal.SIGTERM
+        assert group_alive(proc.pid)  # the bug: the pool workers outlive the command
+    finally:
+        if group_alive(proc.pid):
+            os.killpg(proc.pid, signal.SIGKILL)
+        proc.communicate(timeout=60)
 
 
 def test_sigint_stops_the_ray_backend_with_exit_130(tmp_path: Path) -> None:

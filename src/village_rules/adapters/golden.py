@@ -23,6 +23,7 @@ from pathlib import Path
 
 from village_rules.adapters.ids import chance_outcome_ids, legal_action_ids, sorted_outcome_ids
 from village_rules.adapters.observation import OBSERVATION_VERSION, observation_tensor, tensor_digest
+from village_rules.data.files import write_text
 from village_rules.data.loader import builtin_edition
 from village_rules.drivers.serialization import to_json
 from village_rules.engine.core import apply
@@ -150,7 +151,7 @@ def write_all(directory: Path) -> list[Path]:
     written = []
     for game in GOLDEN_GAMES:
         path = transcript_path(directory, game)
-        path.write_text("\n".join(playthrough(game)) + "\n", encoding="utf-8")
+        write_text(path, "\n".join(playthrough(game)) + "\n")
         written.append(path)
     return written
 

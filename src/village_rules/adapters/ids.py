@@ -8,23 +8,36 @@ setup's random steps (`village_rules.engine.setup.deal_outcomes`) use the same i
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Sequence
 from fractions import Fraction
 
 from village_rules.data.edition import EditionData
 from village_rules.engine.core import chance_outcomes, legal_actions
+from village_rules.errors import ActionTypeError
 from village_rules.model.actions import Action, action_from_id, action_id, action_universe
 from village_rules.model.state import GameState
 
 __all__ = [
     "action_from_id",
     "action_id",
+    "action_id_of",
     "chance_outcome_ids",
     "legal_action_ids",
     "legal_mask",
     "num_distinct_actions",
     "sorted_outcome_ids",
 ]
+
+
+def action_id_of(value: object) -> int:
+    """`value` as an action id: an `int` or an integer type such as NumPy's (anything with
+    `__index__`), never a bool, a float or a text. `ActionTypeError` otherwise, so `step(0.5)`
+    or `step("0")` is refused instead of being rounded or parsed into action 0."""
+    if isinstance(value, bool) or not hasattr(type(value), "__index__"):
+        kind = type(value).__name__
+        raise ActionTypeError(f"an action id must be a whole number (int), not {kind} {value!r}")
+    return operator.index(value)  # type: ignore[arg-type]  # __index__ checked above
 
 
 def num_distinct_actions(data: EditionData) -> int:

@@ -33,6 +33,7 @@ import pyspiel
 
 from village_rules.adapters.bounds import DEFAULT_MAX_MOVES, max_chance_outcomes, score_bounds
 from village_rules.adapters.ids import (
+    action_id_of,
     chance_outcome_ids,
     legal_action_ids,
     num_distinct_actions,
@@ -297,7 +298,7 @@ class VillageState(pyspiel.State):
 
     def _apply_action(self, action: int) -> None:
         node, spec = self.node, self.spec
-        chosen = action_from_id(spec.data, action)
+        chosen = action_from_id(spec.data, action_id_of(action))
         if node.state is None:
             dealt = (*node.dealt, chosen)
             state = None

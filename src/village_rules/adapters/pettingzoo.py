@@ -25,7 +25,7 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
 from village_rules.adapters.bounds import DEFAULT_MAX_MOVES
-from village_rules.adapters.ids import legal_mask, num_distinct_actions
+from village_rules.adapters.ids import action_id_of, legal_mask, num_distinct_actions
 from village_rules.adapters.observation import observation_tensor, tensor_size
 from village_rules.data.loader import EDITIONS, builtin_edition
 from village_rules.engine.core import apply, chance_outcomes
@@ -136,16 +136,18 @@ class VillageEnv(AECEnv):
 
     def step(self, action: int | None) -> None:
         """Take the action with this id for the agent to act (None only for an agent
-        whose game is over: PettingZoo's dead step)."""
+        whose game is over: PettingZoo's dead step). `ParameterError` before `reset`,
+        `ActionTypeError` for an id that is not a whole number (0.5, "0", True)."""
+        state = self.game_state  # before reset: ParameterError, not AttributeError
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
         if action is None:
             raise IllegalActionError("STEP", "None", f"{agent} must choose an action: the game is not over")
-        state = self.game_state
-        chosen = action_from_id(self.data, int(action))
-        if legal_mask(state)[int(action)] != 1:
+        index = action_id_of(action)
+        chosen = action_from_id(self.data, index)
+        if legal_mask(state)[index] != 1:
             raise IllegalActionError("STEP", str(chosen), f"not a legal action of {agent} now")
         self._cumulative_rewards[agent] = 0.0
         self.state_ = apply(state, chosen)

@@ -6,6 +6,7 @@ files are deterministic: no date in the metadata, a fixed hash salt for element 
 
 from __future__ import annotations
 
+import io
 from collections import Counter, defaultdict
 from pathlib import Path
 
@@ -17,6 +18,8 @@ from matplotlib.figure import Figure
 from matplotlib.ticker import MaxNLocator
 
 from village_rules.check.steps import FuzzResult
+from village_rules.data.files import write_text
+from village_rules.data.text import for_plot
 
 plt.rcParams["svg.hashsalt"] = "village-rules"
 plt.rcParams["svg.fonttype"] = "none"
@@ -31,7 +34,8 @@ def write_plots(directory: Path, stem: str, result: FuzzResult) -> list[str]:
     by_edition: dict[str, list[int]] = defaultdict(list)
     for g in games:
         by_edition[g.edition].append(g.actions)
-    ax.hist([v for _, v in sorted(by_edition.items())], bins=20, label=sorted(by_edition), stacked=True)
+    editions = sorted(by_edition)
+    ax.hist([by_edition[e] for e in editions], bins=20, label=[for_plot(e) for e in editions], stacked=True)
     ax.set_xlabel("actions per game (chance outcomes included)")
     ax.set_ylabel("games")
     ax.yaxis.set_major_locator(MaxNLocator(integer=True))
@@ -41,7 +45,7 @@ def write_plots(directory: Path, stem: str, result: FuzzResult) -> list[str]:
 
     fig, ax = plt.subplots(figsize=(6, 3.6))
     counts = Counter((g.edition, g.ended_by) for g in games)
-    labels = [f"{e}\n{how}" for e, how in sorted(counts)]
+    labels = [for_plot(f"{e}\n{how}") for e, how in sorted(counts)]
     ax.bar(range(len(labels)), [counts[k] for k in sorted(counts)], color="#8b5a2b")
     ax.set_xticks(range(len(labels)), labels, fontsize=7)
     ax.set_ylabel("games")
@@ -73,7 +77,7 @@ def write_plots(directory: Path, stem: str, result: FuzzResult) -> list[str]:
             color=["#c62828" if v == 0 else "#2ca02c" for v in values],
         )
         ax.set_yscale("log")
-        ax.set_xticks(range(len(known)), known, rotation=90, fontsize=7)
+        ax.set_xticks(range(len(known)), [for_plot(r) for r in known], rotation=90, fontsize=7)
         ax.set_ylabel("times applied (log)")
         ax.set_title(f"rule-ID coverage: {len(rule_counts)} of {len(known)} fired (red: never)")
         names.append(_save(fig, directory, f"{stem}-rules.svg"))
@@ -82,6 +86,8 @@ def write_plots(directory: Path, stem: str, result: FuzzResult) -> list[str]:
 
 def _save(fig: Figure, directory: Path, name: str) -> str:
     fig.tight_layout()
-    fig.savefig(directory / name, format="svg", metadata={"Date": None})
+    picture = io.StringIO()
+    fig.savefig(picture, format="svg", metadata={"Date": None})
     plt.close(fig)
+    write_text(directory / name, picture.getvalue())
     return name

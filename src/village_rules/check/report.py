@@ -17,9 +17,12 @@ import statistics
 from collections import Counter, defaultdict
 from collections.abc import Sequence
 from pathlib import Path
+from urllib.parse import quote
 
 from village_rules.check.steps import CheckOutcome, FuzzResult, GameStats, StepResult
 from village_rules.checks.invariants import STATE_INVARIANTS, TRANSITION_INVARIANTS
+from village_rules.data.files import write_text
+from village_rules.data.text import for_xml
 from village_rules.errors import InternalError
 
 NO_PLOTS_NOTE = 'tables only: install "village-rules[report]" (matplotlib) for plots'
@@ -77,12 +80,19 @@ def write_report(directory: Path, outcome: CheckOutcome, title: str = "village-r
         + "\n</body></html>\n"
     )
     index = directory / "index.html"
-    index.write_text(page, encoding="utf-8")
+    write_text(index, page)
     return index
 
 
 def _e(text: object) -> str:
-    return html.escape(str(text))
+    """Text for the page: characters HTML (as XML) forbids made visible, then escaped."""
+    return html.escape(for_xml(str(text)))
+
+
+def _href(relative: str) -> str:
+    """A link to a file of the report: percent-encoded, so `#`, `?` or `%` in a log's name
+    are part of the path, not a fragment or a query."""
+    return html.escape(quote(for_xml(relative)))
 
 
 def _step_section(directory: Path, k: int, r: StepResult, plots: bool) -> list[str]:
@@ -96,9 +106,9 @@ def _step_section(directory: Path, k: int, r: StepResult, plots: bool) -> list[s
         for f in r.findings:
             links = []
             if f.log:
-                links.append(f'<a href="{_e(f.log)}">log</a>')
+                links.append(f'<a href="{_href(f.log)}">log</a>')
             if f.picture:
-                links.append(f'<a href="{_e(f.picture)}">picture</a>')
+                links.append(f'<a href="{_href(f.picture)}">picture</a>')
             cls = "fail" if f.verdict.startswith("FAIL") else "pass"
             out.append(
                 f'<tr><td>{_e(f.title)}</td><td class="{cls}">{_e(f.verdict)}</td><td>{_e(f.detail)}</td>'
@@ -106,10 +116,10 @@ def _step_section(directory: Path, k: int, r: StepResult, plots: bool) -> list[s
             )
         out.append("</table>")
         first = next((f for f in r.findings if f.picture), None)
-        if first is not None:
+        if first is not None and first.picture is not None:
             out.append(
                 f'<div class="picture"><p>{_e(first.title)}: the last state</p>'
-                f'<img src="{_e(first.picture)}" alt="{_e(first.title)}"></div>'
+                f'<img src="{_href(first.picture)}" alt="{_e(first.title)}"></div>'
             )
     return out
 
@@ -124,7 +134,7 @@ def _games_section(directory: Path, stem: str, r: FuzzResult, plots: bool) -> li
         out.append(
             '<div class="plots">'
             + "".join(
-                f'<img src="{_e(n)}" alt="{_e(n)}"{" class=wide" if n.endswith("-rules.svg") else ""}>'
+                f'<img src="{_href(n)}" alt="{_e(n)}"{" class=wide" if n.endswith("-rules.svg") else ""}>'
                 for n in names
             )
         )

@@ -28,8 +28,10 @@ More verification plugs in at `default_steps()` below: one more `CheckStep` retu
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
+import signal
 import time
 from collections import Counter
 from collections.abc import Callable, Sequence
@@ -39,6 +41,8 @@ from pathlib import Path
 from typing import Protocol
 
 from village_rules.checks.invariants import STATE_INVARIANTS, TRANSITION_INVARIANTS, replay_checked
+from village_rules.data.files import write_text
+from village_rules.data.jsonio import MAX_LOG_CHARS, JsonInputError, read_text_file
 from village_rules.drivers.play import GameLog, play_logged
 from village_rules.drivers.serialization import to_json
 from village_rules.engine.core import apply
@@ -54,7 +58,7 @@ from village_rules.proofs.stored import WITNESSES as PROOF_WITNESSES
 from village_rules.proofs.stored import check_stored, witness_files
 from village_rules.readings.divergence import replay_both
 from village_rules.readings.stored import WITNESSES as DIVERGENCE_WITNESSES
-from village_rules.readings.stored import witness_from_json
+from village_rules.readings.stored import read_witness
 
 DEFAULT_GAMES = 300
 """Games `check` plays by default, chosen so that the checked play and the second,
@@ -71,6 +75,15 @@ class CheckContext:
     workers: int = 1
     progress: Callable[[str, int, int], None] | None = None
     """Called with (step name, done, total) as a step advances."""
+    shown_dir: Path | None = None
+    """Where `out_dir` will be once the run is over (the report is assembled aside and
+    swapped in): paths shown to people are given there."""
+
+    def shown(self, path: Path) -> Path:
+        """`path` (below `out_dir`) as it will be found once the report is in place."""
+        if self.shown_dir is None or not path.is_relative_to(self.out_dir):
+            return path
+        return self.shown_dir / path.relative_to(self.out_dir)
 
 
 @dataclass(frozen=True, slots=True)
@@ -235,7 +248,7 @@ class FuzzStep:
         if summary.failure is not None:
             f = summary.failure
             details.append(f"FAILED game {f.game.index} after {f.actions} actions: {f.violations[0]}")
-            details.append(f"replayable log: {f.log_path}")
+            details.append(f"replayable log: {context.shown(f.log_path)}")
         return FuzzResult(
             name=self.name,
             passed=passed,
@@ -258,25 +271,37 @@ def _map_games(
             if progress is not None:
                 progress("fuzz (replayed)", i + 1, games)
         return results
-    with ProcessPoolExecutor(max_workers=workers) as pool:
+    pool = ProcessPoolExecutor(max_workers=workers, initializer=_ignore_sigint)
+    try:
         chunk = max(1, games // (workers * 4))
         for i, r in enumerate(pool.map(_unchecked_game, [seed] * games, range(games), chunksize=chunk)):
             results.append(r)
             if progress is not None:
                 progress("fuzz (replayed)", i + 1, games)
+    finally:  # on Ctrl-C or SIGTERM: the queued games are dropped, the workers end
+        pool.shutdown(wait=True, cancel_futures=True)
     return results
 
 
-def _final_picture(out: Path, relative: str, log_text: str) -> str:
-    """A picture of the last state a logged game reaches, written to the report."""
-    state, last, actor = last_good_state(GameLog.from_json(log_text))
-    return _write(out, relative, state_svg(state, last, actor))
+def _ignore_sigint() -> None:
+    """Pool workers leave Ctrl-C to the parent (a terminal sends it to the whole group)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _evidence(out: Path, folder: str, source: Path, picture: str) -> tuple[str | None, str | None]:
+    """A stored log copied into the report's `folder`, and a picture of the last state it
+    reaches; (None, None) for a log that cannot be read (its check fails and says why)."""
+    try:
+        text = read_log_text(source)
+        state, last, actor = last_good_state(GameLog.from_json(text, source=str(source)))
+    except VillageError:
+        return None, None
+    log = _write(out, f"{folder}/{source.name}", text)
+    return log, _write(out, f"{folder}/{picture}", state_svg(state, last, actor))
 
 
 def _write(out: Path, relative: str, text: str) -> str:
-    path = out / relative
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(text, encoding="utf-8")
+    write_text(out / relative, text)
     return relative
 
 
@@ -309,8 +334,8 @@ def _failure_finding(summary: FuzzSummary, out: Path) -> Finding:
     f = summary.failure
     if f is None:
         raise InternalError("check._failure_finding", "the fuzz summary has no failure")
-    text = f.log_path.read_text(encoding="utf-8")
-    log = GameLog.from_json(text)
+    text = read_log_text(f.log_path)
+    log = GameLog.from_json(text, source=str(f.log_path))
     state, last, actor = last_good_state(log)
     return Finding(
         f"game {f.game.index} ({f.game.edition}, {f.game.players} players, seed {f.game.seed})",
@@ -341,15 +366,20 @@ def last_good_state(log: GameLog) -> tuple[GameState, Action | None, int | None]
 
 
 def read_log(path: Path) -> GameLog:
-    """A game log file; raises `LogFormatError` naming the file and the field at fault."""
+    """A game log file, read no further than `MAX_LOG_CHARS` bytes; raises `LogFormatError`
+    naming the file and the field at fault."""
+    return GameLog.from_json(read_log_text(path), source=str(path))
+
+
+def read_log_text(path: Path) -> str:
+    """The text of a game log file, read no further than `MAX_LOG_CHARS` bytes; raises
+    `LogFormatError` naming the file."""
     try:
-        text = path.read_bytes().decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise LogFormatError(f"{path}: not a UTF-8 text file ({exc.reason} at byte {exc.start})") from None
-    try:
-        return GameLog.from_json(text)
-    except LogFormatError as exc:
-        raise LogFormatError(f"{path}: {exc}") from None
+        return read_text_file(path, MAX_LOG_CHARS, "game log")
+    except JsonInputError as exc:
+        raise LogFormatError(f"{path}: {exc.problem}") from None
+    except (OSError, ValueError) as exc:  # ValueError: a NUL byte in the path
+        raise LogFormatError(f"{path}: cannot be read: {getattr(exc, 'strerror', None) or exc}") from None
 
 
 @dataclass(frozen=True, slots=True)
@@ -367,16 +397,23 @@ class LogsStep:
         failed = 0
         actions = 0
         for k, path in enumerate(self.logs):
-            log = read_log(path)
-            text = path.read_text(encoding="utf-8")
+            try:
+                text = read_log_text(path)
+                log = GameLog.from_json(text, source=str(path))
+            except LogFormatError as exc:  # an unreadable log is a failed game, with its file named
+                failed += 1
+                findings.append(Finding(str(path), "FAIL", str(exc)))
+                continue
             stem = f"logs/{k}-{path.stem}"
             log_rel = _write(context.out_dir, f"{stem}.json", text)
             try:
                 final = replay_checked(log)
             except VillageError as exc:
                 failed += 1
-                state, last, actor = last_good_state(log)
-                picture = _write(context.out_dir, f"{stem}.svg", state_svg(state, last, actor))
+                picture = None
+                with contextlib.suppress(VillageError):  # a log whose set-up fails has no picture
+                    state, last, actor = last_good_state(log)
+                    picture = _write(context.out_dir, f"{stem}.svg", state_svg(state, last, actor))
                 findings.append(Finding(str(path), "FAIL", str(exc), log=log_rel, picture=picture))
                 continue
             actions += len(log.actions)
@@ -397,6 +434,7 @@ class LogsStep:
                 f"{len(self.logs)} logged game(s) replayed, {actions:,} actions, every invariant checked "
                 f"after every action: {failed} failed"
             ),
+            details=tuple(f"FAILED {f.title}: {f.detail}" for f in findings if f.verdict == "FAIL")[:5],
             findings=tuple(findings),
             seconds=time.perf_counter() - start,
             games=tuple(stats),
@@ -438,9 +476,7 @@ class ProofsStep:
         for c in checks:
             log = picture = None
             if c.kind == "witness":
-                text = c.path.read_text(encoding="utf-8")
-                log = _write(context.out_dir, f"proofs/{c.path.name}", text)
-                picture = _final_picture(context.out_dir, f"proofs/{c.path.stem}.svg", text)
+                log, picture = _evidence(context.out_dir, "proofs", c.path, f"{c.path.stem}.svg")
             verdict = "passed" if c.passed else "FAIL"
             findings.append(Finding(f"{c.kind} {c.path.stem}", verdict, c.detail, log=log, picture=picture))
         headline = (
@@ -482,9 +518,15 @@ class DivergenceStep:
         failed = []
         entries: set[str] = set()
         for path in paths:
-            witness = witness_from_json(path.read_text(encoding="utf-8"))
-            entries.add(witness.amb)
-            diff = replay_both(witness)
+            try:
+                witness = read_witness(path)
+                entries.add(witness.amb)
+                diff = replay_both(witness)
+            except VillageError as exc:  # a broken stored witness: a FAIL row naming it
+                detail = f"broken stored witness: {exc}"
+                failed.append(f"FAILED {path.name}: {detail}")
+                findings.append(Finding(f"witness {path.stem}", "FAIL", detail))
+                continue
             ok = diff is not None and (diff.kind, diff.detail) == (witness.kind, witness.detail)
             detail = (
                 f"{witness.amb} {witness.left_letter}/{witness.right_letter} part after "
@@ -498,9 +540,7 @@ class DivergenceStep:
             replayable = path.parent / f"{path.stem}.{witness.left_letter}.log.json"
             log = picture = None
             if replayable.is_file():
-                text = replayable.read_text(encoding="utf-8")
-                log = _write(context.out_dir, f"readings/{replayable.name}", text)
-                picture = _final_picture(context.out_dir, f"readings/{path.stem}.svg", text)
+                log, picture = _evidence(context.out_dir, "readings", replayable, f"{path.stem}.svg")
             verdict = "passed" if ok else "FAIL"
             findings.append(Finding(f"witness {path.stem}", verdict, detail, log=log, picture=picture))
         headline = (
@@ -537,8 +577,18 @@ def run_check(steps: Sequence[CheckStep], context: CheckContext) -> CheckOutcome
         raise ValueError("workers must be >= 1")
     start = time.perf_counter()
     context.out_dir.mkdir(parents=True, exist_ok=True)
-    results = tuple(step.run(context) for step in steps)
+    results = tuple(_run_step(step, context) for step in steps)
     return CheckOutcome(results, time.perf_counter() - start)
+
+
+def _run_step(step: CheckStep, context: CheckContext) -> StepResult:
+    """A step's result; a step that raises instead fails, saying why (the run goes on)."""
+    start = time.perf_counter()
+    try:
+        return step.run(context)
+    except Exception as exc:  # a broken artefact or a bug: a FAIL row, not a lost report
+        what = str(exc) if isinstance(exc, VillageError) else f"internal error: {type(exc).__name__}: {exc}"
+        return StepResult(step.name, False, f"the step stopped: {what}", seconds=time.perf_counter() - start)
 
 
 def format_outcome(outcome: CheckOutcome, report: Path | None, report_note: str = "") -> str:

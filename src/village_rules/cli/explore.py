@@ -10,6 +10,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
+from village_rules.data.files import write_text
 from village_rules.drivers.play import play, random_policy
 from village_rules.engine.end_of_game import ended_by
 from village_rules.engine.setup import new_game
@@ -306,5 +307,5 @@ def _write_witnesses(config: Configuration, players: int, r: Exploration, folder
             print(f"  {v.query}: no seed sets up its starting deal; not written", file=sys.stderr)
             continue
         path = folder / f"{config.name}-{players}p-{v.query}.json"
-        path.write_text(log.to_json() + "\n", encoding="utf-8")
+        write_text(path, log.to_json() + "\n")
         print(f"  {v.query}: {path}")

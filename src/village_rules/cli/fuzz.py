@@ -14,10 +14,22 @@ import time
 from pathlib import Path
 from typing import Any, TextIO
 
+from village_rules.cli.options import MAX_PLAYERS, seed, whole
 from village_rules.cli.readings import add_reading_flag, reading_choices
+from village_rules.cli.terminal import unescaped
+from village_rules.data.files import check_writable
 from village_rules.data.loader import EDITIONS
 from village_rules.fuzz.report import merge_shards, read_report, report_json
-from village_rules.fuzz.runner import BACKENDS, FuzzInterrupted, Shard, plan_run, run_fuzz, write_atomically
+from village_rules.fuzz.runner import (
+    BACKENDS,
+    MAX_GAMES,
+    MAX_WORKERS,
+    FuzzInterrupted,
+    Shard,
+    plan_run,
+    run_fuzz,
+    write_atomically,
+)
 
 INTERRUPTED_EXIT = 130
 """128 + SIGINT, what a shell reports for a program stopped by Ctrl-C."""
@@ -26,16 +38,16 @@ INTERRUPTED_EXIT = 130
 def register(sub: argparse._SubParsersAction[Any]) -> None:
     """Add the `fuzz` subcommand to the `village-rules` parser."""
     p = sub.add_parser("fuzz", help="play many seeded random games checking every invariant")
-    p.add_argument("--games", type=int, default=1000, help="games in the run (default 1000)")
-    p.add_argument("--seed", type=int, default=0, help="the run's seed, 0 or more (default 0)")
+    p.add_argument("--games", type=whole(1, MAX_GAMES), default=1000, help="games in the run (default 1000)")
+    p.add_argument("--seed", type=seed, default=0, help="the run's seed, 0 or more (default 0)")
     p.add_argument(
         "--workers",
-        type=int,
-        default=os.cpu_count() or 1,
+        type=whole(1, MAX_WORKERS),
+        default=min(os.cpu_count() or 1, MAX_WORKERS),
         help="processes (or Ray tasks) playing at once (default: this machine's CPUs)",
     )
     p.add_argument("--edition", choices=EDITIONS, help="only this edition (default: both)")
-    p.add_argument("--players", type=int, help="only this player count (default: all)")
+    p.add_argument("--players", type=whole(1, MAX_PLAYERS), help="only this player count (default: all)")
     p.add_argument("--out", type=Path, default=Path("fuzz-failures"), help="where a failing log is written")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.add_argument(
@@ -75,9 +87,11 @@ def fuzz_command(args: argparse.Namespace) -> int:
     plan_run(  # refuse bad options before anything is written
         args.games, args.seed, args.workers, args.edition, args.players, **options, readings=readings
     )
+    check_writable(args.out, folder=True)  # before any game is played
     if args.json is not None:
+        check_writable(args.json)
         args.json.unlink(missing_ok=True)  # an old report must not pass for this run's
-    bar = None if args.quiet else ProgressBar(sys.stderr)
+    bar = None if args.quiet else ProgressBar(unescaped(sys.stderr))
     try:
         summary = run_fuzz(
             args.games,

@@ -14,7 +14,10 @@ from village_rules.cli import pictures as cli_pictures
 from village_rules.cli import prove as cli_prove
 from village_rules.cli import readings as cli_readings
 from village_rules.cli.fuzz import register as register_fuzz
+from village_rules.cli.options import MAX_PLAYERS, seed, whole
 from village_rules.cli.readings import add_reading_flag, reading_choices
+from village_rules.cli.terminal import SIGINT_EXIT, SIGTERM_EXIT, guarded, terminated
+from village_rules.data.files import check_writable, write_text
 from village_rules.data.jsonio import MAX_LOG_CHARS, JsonInputError, read_text_file
 from village_rules.data.loader import EDITIONS, builtin_edition, load_edition
 from village_rules.drivers.play import GameLog, play_logged, replay_log
@@ -28,18 +31,33 @@ from village_rules.rules.variant import Variant
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the `village-rules` command line; returns the exit code (errors are reported, not raised)."""
-    parser = _parser()
-    args = parser.parse_args(argv)
+    """Run the `village-rules` command line; returns the exit code (errors are reported, not raised).
+
+    Everything it prints is escaped for the terminal, and SIGTERM stops it like Ctrl-C
+    (exit 143 instead of 130), see `village_rules.cli.terminal`."""
     try:
+        with guarded():
+            code = _main(argv)
+    except KeyboardInterrupt:  # a signal in the instant after the command, before the guard ends
+        code = SIGINT_EXIT
+    return SIGTERM_EXIT if terminated() and code == SIGINT_EXIT else code
+
+
+def _main(argv: Sequence[str] | None) -> int:
+    try:
+        parser = _parser()
+        try:
+            args = parser.parse_args(argv)
+        except SystemExit as stop:  # a usage error (2) or --help (0): argparse has said why
+            return stop.code if isinstance(stop.code, int) else 2
         code: int = args.func(args)
         return code
     except VillageError as exc:
         print(f"village-rules: {exc}", file=sys.stderr)
         return 2
-    except KeyboardInterrupt:  # Ctrl-C in any command: stop, say so, no traceback
-        print("village-rules: interrupted", file=sys.stderr)
-        return 130
+    except KeyboardInterrupt:  # Ctrl-C (or SIGTERM) in any command: stop, say so, no traceback
+        print("village-rules: " + ("terminated" if terminated() else "interrupted"), file=sys.stderr)
+        return SIGINT_EXIT
     except BrokenPipeError:  # output piped into `head` and the like: stop quietly
         # Python's documented recipe: point stdout at devnull so the exit flush cannot fail.
         devnull = os.open(os.devnull, os.O_WRONLY)
@@ -67,8 +85,8 @@ def _parser() -> argparse.ArgumentParser:
 
     def common(p: argparse.ArgumentParser) -> None:
         p.add_argument("--edition", choices=EDITIONS, default="big-box-2023")
-        p.add_argument("--players", type=int, default=3)
-        p.add_argument("--seed", type=int, default=0)
+        p.add_argument("--players", type=whole(1, MAX_PLAYERS), default=3)
+        p.add_argument("--seed", type=seed, default=0, help="0 or more, at most 100 digits")
         p.add_argument("--data", type=Path, help="your own edition data file (docs/data-format.md)")
         p.add_argument(
             "--no-compensation", action="store_true", help="skip the 2023 starting compensation (AMB-11)"
@@ -120,13 +138,15 @@ def _play(args: argparse.Namespace) -> int:
     if args.data:
         print("village-rules: play uses the shipped data; replay a log for your own data", file=sys.stderr)
         return 2
+    if args.log:
+        check_writable(args.log)  # before the game is played
     final, log = play_logged(args.edition, args.players, args.seed, _variant(args))
     for i, action in enumerate(log.actions):
         print(f"{i:5} {action}")
     print()
     print(_scores(final))
     if args.log:
-        args.log.write_text(log.to_json(), encoding="utf-8")
+        write_text(args.log, log.to_json())
         print(f"log written to {args.log}")
     return 0
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import sys
 import time
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TextIO
 
@@ -25,9 +26,14 @@ from village_rules.check.steps import (
     read_log,
     run_check,
 )
+from village_rules.cli.options import seed, whole
+from village_rules.cli.terminal import SIGINT_EXIT, unescaped
+from village_rules.data.files import check_writable, refuse_inputs, staged_folder, write_text
+from village_rules.data.jsonio import MAX_LOG_CHARS
 from village_rules.drivers.play import GameLog
 from village_rules.engine.core import apply
 from village_rules.errors import ShowError, VillageError
+from village_rules.fuzz.runner import MAX_GAMES, MAX_WORKERS
 from village_rules.model.actions import Action, parse_action
 from village_rules.model.render import render
 from village_rules.model.state import GameState
@@ -38,7 +44,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add the `show` subcommand to the command line's subparsers."""
     p = sub.add_parser("show", help="draw the state after K actions of a log (text, or SVG with --svg)")
     p.add_argument("log", type=Path, help="a game log written by `play --log` or the fuzzer")
-    p.add_argument("--at", type=int, help="after this many actions (default: the end of the log)")
+    p.add_argument(
+        "--at", type=whole(0, MAX_LOG_CHARS), help="after this many actions (default: the end of the log)"
+    )
     p.add_argument("--svg", type=Path, help="write the state as an SVG picture here")
     p.set_defaults(func=_show)
 
@@ -55,9 +63,14 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 
 def _run_options(p: argparse.ArgumentParser, default_out: str) -> None:
-    p.add_argument("--games", type=int, default=DEFAULT_GAMES, help=f"fuzzed games (default {DEFAULT_GAMES})")
-    p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--workers", type=int, default=default_workers())
+    p.add_argument(
+        "--games",
+        type=whole(1, MAX_GAMES),
+        default=DEFAULT_GAMES,
+        help=f"fuzzed games (default {DEFAULT_GAMES})",
+    )
+    p.add_argument("--seed", type=seed, default=0)
+    p.add_argument("--workers", type=whole(1, MAX_WORKERS), default=min(default_workers(), MAX_WORKERS))
     p.add_argument("--report", type=Path, default=Path(default_out), help="the report directory")
     p.add_argument("--quiet", action="store_true", help="no progress line")
 
@@ -87,12 +100,15 @@ def state_at(log: GameLog, at: int | None) -> tuple[GameState, Action | None, in
 
 
 def _show(args: argparse.Namespace) -> int:
+    if args.svg is not None:
+        refuse_inputs(args.svg, [args.log])
+        check_writable(args.svg)
     log = read_log(args.log)
     state, last, actor = state_at(log, args.at)
     if args.svg is None:
         print(render(state))
         return 0
-    args.svg.write_text(state_svg(state, last, actor), encoding="utf-8")
+    write_text(args.svg, state_svg(state, last, actor), inputs=[args.log])
     k = len(log.actions) if args.at is None else args.at
     print(f"state after {k} of {len(log.actions)} actions drawn to {args.svg}")
     return 0
@@ -115,21 +131,27 @@ class _Progress:
         self.stream.flush()
 
 
-def _run(args: argparse.Namespace, steps: list[CheckStep], title: str) -> int:
-    if args.games < 1:
-        raise ShowError(f"--games {args.games}: must be >= 1")
-    if args.workers < 1:
-        raise ShowError(f"--workers {args.workers}: must be >= 1")
-    progress = None if args.quiet or not sys.stderr.isatty() else _Progress(sys.stderr)
-    context = CheckContext(args.report, args.seed, args.workers, progress)
+def _run(args: argparse.Namespace, steps: list[CheckStep], title: str, inputs: Sequence[Path] = ()) -> int:
+    """Run the steps and write the report: assembled beside `--report` and swapped in whole,
+    so the folder is the old report or the new one, never a mix (and never holds an input)."""
+    report: Path = args.report
+    refuse_inputs(report, inputs, inside=True)
+    check_writable(report, folder=True)
+    progress = None if args.quiet or not sys.stderr.isatty() else _Progress(unescaped(sys.stderr))
     try:
-        outcome = run_check(steps, context)
+        with staged_folder(report, inputs=inputs) as staging:
+            context = CheckContext(staging, args.seed, args.workers, progress, shown_dir=report)
+            outcome = run_check(steps, context)
+            write_report(staging, outcome, title)
     except KeyboardInterrupt:
-        print("\nvillage-rules: interrupted; no report written", file=sys.stderr)
-        return 130
+        print(
+            "\nvillage-rules: interrupted; no report written (the old one, if any, is unchanged)",
+            file=sys.stderr,
+        )
+        return SIGINT_EXIT
     if progress is not None:
         progress.finish()
-    index = write_report(args.report, outcome, title)
+    index = report / "index.html"
     print(format_outcome(outcome, index, "" if plots_available() else NO_PLOTS_NOTE))
     return 0 if outcome.passed else 1
 
@@ -146,4 +168,4 @@ def _check(args: argparse.Namespace) -> int:
 
 def _report(args: argparse.Namespace) -> int:
     steps: list[CheckStep] = [LogsStep(tuple(args.logs))] if args.logs else [FuzzStep(games=args.games)]
-    return _run(args, steps, "village-rules report")
+    return _run(args, steps, "village-rules report", tuple(args.logs))

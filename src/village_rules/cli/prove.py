@@ -4,13 +4,17 @@ one row per query, edition and player count (verdict, depth or bound, time, witn
 from __future__ import annotations
 
 import argparse
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from village_rules.cli.options import MAX_PLAYERS, seconds, whole
+from village_rules.data.files import check_writable, staged_folder, write_text
+from village_rules.data.jsonio import MAX_DATA_CHARS, JsonInputError, read_text_file
 from village_rules.data.loader import EDITIONS
 from village_rules.proofs.catalogue import CATALOGUE, Query, by_name
 from village_rules.proofs.errors import ProveArgumentError
-from village_rules.proofs.run import Result, prove, stored_seed, witness_stem
+from village_rules.proofs.run import MAX_BOUND, MAX_SECONDS, Result, prove, stored_seed, witness_stem
 from village_rules.proofs.stored import WITNESSES
 
 HEADER = (
@@ -26,9 +30,18 @@ def register(subparsers: Any) -> None:
     p.add_argument("queries", nargs="*", metavar="QUERY", help="query names or numbers (default: all)")
     p.add_argument("--list", action="store_true", help="list the catalogue and exit")
     p.add_argument("--edition", choices=EDITIONS, help="only this edition (default: both)")
-    p.add_argument("--players", type=int, help="only this player count (default: all)")
-    p.add_argument("--bound", type=int, default=6, help="BMC and k-induction depth K (default 6)")
-    p.add_argument("--seconds", type=float, help="witness search budget per row (default: the query's)")
+    p.add_argument("--players", type=whole(1, MAX_PLAYERS), help="only this player count (default: all)")
+    p.add_argument(
+        "--bound",
+        type=whole(1, MAX_BOUND),
+        default=6,
+        help=f"BMC and k-induction depth K, 1 to {MAX_BOUND} (default 6)",
+    )
+    p.add_argument(
+        "--seconds",
+        type=seconds(MAX_SECONDS),
+        help=f"witness search budget per row, above 0 and at most {MAX_SECONDS:g} (default: the query's)",
+    )
     p.add_argument("--out", type=Path, help="write witnesses, notes and proofs here (and results.md)")
     hints = p.add_mutually_exclusive_group()
     hints.add_argument(
@@ -64,29 +77,53 @@ def run(args: argparse.Namespace) -> int:
         for q in CATALOGUE:
             print(f"{q.number:>3}  {q.name:<24} {q.title}")
         return 0
-    if args.bound < 1:
-        raise ProveArgumentError(f"prove: --bound must be at least 1, got {args.bound}")
     queries = [by_name(n) for n in args.queries] if args.queries else list(CATALOGUE)
     todo = rows(queries, args.edition, args.players)
     if not todo:
         where = f"{args.edition or 'either edition'} with {args.players} players"
         raise ProveArgumentError(f"prove: no catalogue row for {where} (--players is out of range)")
     hints: Path | None = None if args.no_hints else (args.hints or WITNESSES)
+    seeds = {(q.name, e, n): stored_seed(hints, q, e, n) for q, e, n in todo}  # a bad hint: before any work
+    if args.out is None:
+        _prove_rows(args, todo, seeds, None)
+        return 0
+    check_writable(args.out, folder=True)
+    with staged_folder(args.out, keep=True) as staging:  # swapped in whole once every row is decided
+        results = _prove_rows(args, todo, seeds, (staging, args.out))
+        _write_results(staging, results)
+    return 0
+
+
+def _prove_rows(
+    args: argparse.Namespace,
+    todo: list[tuple[Query, str, int]],
+    seeds: dict[tuple[str, str, int], int | None],
+    out: tuple[Path, Path] | None,
+) -> list[Result]:
+    """Decide every row and print it; with `out` (staging folder, final folder) the
+    witnesses and proofs are written to the staging folder and shown at the final one."""
     print(HEADER)
     results: list[Result] = []
     for q, e, n in todo:
-        first = stored_seed(hints, q, e, n)  # read before the old files are removed
-        if args.out is not None:
-            for old in args.out.glob(f"{witness_stem(q, e, n)}.*"):
+        if out is not None:
+            for old in out[0].glob(f"{witness_stem(q, e, n)}.*"):
                 old.unlink()
-        result = prove(q, e, n, bound=args.bound, out=args.out, first_seed=first, seconds=args.seconds)
+        result = prove(
+            q,
+            e,
+            n,
+            bound=args.bound,
+            out=None if out is None else out[0],
+            first_seed=seeds[(q.name, e, n)],
+            seconds=args.seconds,
+        )
+        if out is not None and result.witness is not None:
+            result = replace(result, witness=out[1] / result.witness.name)
         results.append(result)
         print(result.row(), flush=True)
     total = sum(r.seconds for r in results)
     print(f"{len(results)} rows in {total:.1f}s")
-    if args.out is not None:
-        _write_results(args.out, results)
-    return 0
+    return results
 
 
 def _write_results(out: Path, results: list[Result]) -> None:
@@ -95,7 +132,11 @@ def _write_results(out: Path, results: list[Result]) -> None:
     rows: dict[tuple[str, str, int], str] = {}
     path = out / "results.md"
     if path.is_file():
-        for line in path.read_text(encoding="utf-8").splitlines():
+        try:
+            text = read_text_file(path, MAX_DATA_CHARS, "prove results")
+        except JsonInputError as exc:
+            raise ProveArgumentError(f"{path}: {exc.problem}") from None
+        for line in text.splitlines():
             cells = [c.strip() for c in line.strip("|").split("|")]
             if len(cells) == 7 and cells[2].isdigit():
                 rows[(cells[0], cells[1], int(cells[2]))] = line
@@ -122,5 +163,4 @@ def _write_results(out: Path, results: list[Result]) -> None:
         "| --- | --- | --- | --- | --- | --- | --- |",
         *(rows[key] for key in ranked),
     ]
-    out.mkdir(parents=True, exist_ok=True)
-    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    write_text(path, "\n".join(lines) + "\n")

@@ -15,9 +15,11 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from village_rules.cli.options import MAX_PLAYERS, seed, whole
+from village_rules.data.files import staged_folder
 from village_rules.data.loader import EDITIONS
 from village_rules.errors import ReadingError
-from village_rules.readings.divergence import NoDivergenceError, search
+from village_rules.readings.divergence import MAX_EXAMPLES, NoDivergenceError, search
 from village_rules.readings.stored import (
     NO_WITNESS,
     WITNESSES,
@@ -73,10 +75,17 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("amb", nargs="?", help="the register entry, e.g. AMB-26")
     p.add_argument("--all", action="store_true", help="every switchable entry, every edition")
     p.add_argument("--edition", choices=EDITIONS, default=BIG_BOX)
-    p.add_argument("--players", type=int, help="default 2; 1 (a solo game) for a solo reading")
-    p.add_argument("--seed", type=int, default=0, help="the setup seed of the game")
+    p.add_argument(
+        "--players", type=whole(1, MAX_PLAYERS), help="default 2; 1 (a solo game) for a solo reading"
+    )
+    p.add_argument("--seed", type=seed, default=0, help="the setup seed of the game")
     p.add_argument("--readings", help="the two letters to compare, e.g. a,c (default: default vs another)")
-    p.add_argument("--examples", type=int, default=300, help="games Hypothesis tries before giving up")
+    p.add_argument(
+        "--examples",
+        type=whole(1, MAX_EXAMPLES),
+        default=300,
+        help=f"games tried before giving up (1 to {MAX_EXAMPLES:,}; default 300)",
+    )
     p.add_argument(
         "--write", type=Path, metavar="DIR", help="store the witness (JSON + replayable logs) in DIR"
     )
@@ -122,6 +131,12 @@ def _pairs(amb: str, edition: str, letters: str | None) -> list[tuple[str, str]]
         parts = [x.strip().lower() for x in letters.split(",")]
         if len(parts) != 2 or parts[0] == parts[1]:
             raise ReadingError(f"--readings {letters!r}: expected two different letters, e.g. a,b")
+        for x in parts:
+            if x not in entry.letter_names:
+                raise ReadingError(
+                    f"--readings {letters!r}: {amb} has no reading {x!r}"
+                    f" (it has {', '.join(entry.letter_names)})"
+                )
         return [(parts[0], parts[1])]
     default = entry.default(edition)
     return [(default, x) for x in entry.letter_names if x != default]
@@ -137,6 +152,16 @@ def _diverge(args: argparse.Namespace) -> int:
         ]
     else:
         raise ReadingError("diverge: name an entry (e.g. AMB-26) or give --all")
+    if args.write is None:
+        return _search_all(args, jobs, None)
+    with staged_folder(args.write, keep=True) as staging:  # the folder is swapped in whole at the end
+        return _search_all(args, jobs, (staging, args.write))
+
+
+def _search_all(
+    args: argparse.Namespace, jobs: list[tuple[str, str, tuple[str, str]]], write: tuple[Path, Path] | None
+) -> int:
+    """Search every job; with `write` (staging folder, final folder) store each witness."""
     failed = 0
     for amb, edition, (left, right) in jobs:
         if args.all and (amb, edition, right) in NEVER_PART:
@@ -149,7 +174,7 @@ def _diverge(args: argparse.Namespace) -> int:
             failed += 1
             continue
         print(paragraph(w))
-        if args.write:
-            path = write_witness(w, args.write)
-            print(f"  written to {path}")
+        if write is not None:
+            path = write_witness(w, write[0])
+            print(f"  written to {write[1] / path.name}")
     return 1 if failed and not args.all else 0

@@ -14,6 +14,7 @@ The limits are documented in docs/input-guarantees.md.
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 MAX_STATE_CHARS = 2_000_000
@@ -25,6 +26,8 @@ MAX_LOG_CHARS = 4_000_000
 """A game log: a whole 5-player game is about 30 kB (some 1,300 actions)."""
 MAX_INT_DIGITS = 100
 """No count, seed or id needs more digits; longer integers are refused before conversion."""
+MAX_SEED = 10**MAX_INT_DIGITS
+"""Seeds are below this (at most `MAX_INT_DIGITS` digits), so every log written can be read."""
 
 
 class JsonInputError(ValueError):
@@ -52,6 +55,35 @@ def _int(text: str) -> int:
     return int(text)
 
 
+_SURROGATE = re.compile(r"[\ud800-\udfff]|\\u[dD][89a-fA-F]")
+"""A surrogate, raw or escaped: the text may hold a lone one (`_refuse_surrogates` looks)."""
+
+
+def _refuse_surrogates(value: object) -> None:
+    """`JsonInputError` if a string (or key) of the parsed value holds a lone surrogate: it is
+    not Unicode text, and would fail later when written, printed or fingerprinted."""
+    stack = [value]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, str):
+            texts: list[str] = [node]
+        elif isinstance(node, dict):
+            texts = list(node)
+            stack.extend(node.values())
+        elif isinstance(node, list):
+            stack.extend(node)
+            continue
+        else:
+            continue
+        for s in texts:
+            if _SURROGATE.search(s):
+                bad = next(c for c in s if "\ud800" <= c <= "\udfff")
+                raise JsonInputError(
+                    f"not valid JSON text: the string {s[:40]!r} holds a lone surrogate \\u{ord(bad):04x},"
+                    " which is not a Unicode character"
+                )
+
+
 def read_json(text: object, limit: int, what: str) -> object:
     """Parse `text` (a str) as strict JSON of at most `limit` characters; `what` names the
     kind of document in messages ("state", "data file", "game log")."""
@@ -60,7 +92,10 @@ def read_json(text: object, limit: int, what: str) -> object:
     if len(text) > limit:
         raise JsonInputError(f"the {what} is {len(text):,} characters; the limit is {limit:,}")
     try:
-        return json.loads(text, object_pairs_hook=_no_duplicates, parse_int=_int)
+        value = json.loads(text, object_pairs_hook=_no_duplicates, parse_int=_int)
+        if _SURROGATE.search(text):
+            _refuse_surrogates(value)
+        return value
     except JsonInputError:
         raise
     except json.JSONDecodeError as exc:

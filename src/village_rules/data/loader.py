@@ -87,6 +87,8 @@ def load_edition(path: str | Path) -> EditionData:
         raise DataError(str(p), "", f"cannot read the file: {exc.strerror or exc}") from None
     except JsonInputError as exc:
         raise DataError(str(p), "", exc.problem) from None
+    except ValueError as exc:  # a NUL byte in the path
+        raise DataError(str(p), "", f"not a usable file path: {exc}") from None
     return parse_edition(text, str(p))
 
 

@@ -9,10 +9,12 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from village_rules.data.edition import EditionData
 from village_rules.data.jsonio import MAX_LOG_CHARS, JsonInputError, read_json
 from village_rules.data.loader import EDITIONS, builtin_edition, load_edition
 from village_rules.engine.core import apply, chance_outcomes, legal_actions
@@ -56,36 +58,105 @@ def random_policy(state: GameState, legal: Sequence[Action], rng: random.Random)
 LOG_FORMAT = "village-rules-log"
 LOG_FORMAT_VERSION = 1
 _LOG_KEYS = frozenset(
-    {"format", "format_version", "edition", "players", "seed", "actions", "variant", "data_file"}
+    {
+        "format",
+        "format_version",
+        "edition",
+        "players",
+        "seed",
+        "actions",
+        "variant",
+        "data_file",
+        "data_fingerprint",
+    }
 )
+_FINGERPRINT = re.compile(r"[0-9a-f]{64}")
+MAX_PATH_CHARS = 4096
+"""The longest `data_file` path a log may give (Linux's own limit, PATH_MAX)."""
 
 
 @dataclass(frozen=True)
 class GameLog:
-    """A replayable game: edition, player count, seed, variant and the actions as text."""
+    """A replayable game: edition, player count, seed, variant and the actions as text.
+
+    `data_fingerprint` binds the log to the data it was played on (the `fingerprint` of the
+    `EditionData`, as saved states record it): replaying on other data is refused. Logs
+    written before it existed lack it; they are accepted on the shipped editions only."""
     edition: str
     players: int
     seed: int
     actions: tuple[str, ...]
     variant: Variant = field(default_factory=Variant)
     data_file: str | None = None
+    data_fingerprint: str | None = None
+
+    def __post_init__(self) -> None:
+        # A log on a shipped edition that names no fingerprint is bound to the shipped data
+        # of this version (so `GameLog(...)` and its `to_json` round trip compare equal).
+        if self.data_fingerprint is None and not self.data_file and self.edition in EDITIONS:
+            object.__setattr__(self, "data_fingerprint", builtin_edition(self.edition).fingerprint)
+
+    def data(self) -> EditionData:
+        """The edition data the log is played on, checked against what the log records:
+        `LogFormatError` (or `DataError` for an unreadable data file) naming what differs."""
+        if not self.data_file:
+            data = builtin_edition(self.edition)
+            where = f"the shipped data of {self.edition}"
+        else:
+            data = load_edition(self.data_file)
+            where = f"the data file {self.data_file}"
+            if self.data_fingerprint is None:
+                raise LogFormatError(
+                    f"game log: field 'data_fingerprint' is missing: a log on {where} must record the "
+                    "fingerprint of the data it was played on, or the file may have changed since"
+                )
+            if data.edition != self.edition:
+                raise LogFormatError(
+                    f"game log: field 'edition' is {self.edition!r}, but {where} is edition {data.edition!r}"
+                )
+        if self.data_fingerprint is not None and data.fingerprint != self.data_fingerprint:
+            raise LogFormatError(
+                f"game log: field 'data_fingerprint': the log was played on data {self.data_fingerprint},"
+                f" but {where} is now {data.fingerprint}: the data changed since, so the game would"
+                " not replay as it was played"
+            )
+        return data
 
     def initial_state(self) -> GameState:
-        """The game's state before its first action."""
+        """The game's state before its first action (on the data checked by `data`)."""
+        return new_game(self.data(), self.players, self.seed, self.variant)
+
+    def recorded_fingerprint(self) -> str:
+        """The fingerprint `to_json` writes: the one given, else that of the data the log
+        names now (the shipped edition, or `data_file` as it is)."""
+        if self.data_fingerprint is not None:
+            return self.data_fingerprint
         data = load_edition(self.data_file) if self.data_file else builtin_edition(self.edition)
-        return new_game(data, self.players, self.seed, self.variant)
+        return data.fingerprint
 
     def to_json(self) -> str:
-        """The log as JSON text (format village-rules-log, version 1)."""
+        """The log as JSON text (format village-rules-log, version 1), with the fingerprint
+        of its data (`recorded_fingerprint`)."""
         raw = asdict(self)
         raw["actions"] = list(self.actions)
         raw["variant"] = variant_to_json(self.variant.starting_compensation, self.variant.choices)
+        raw["data_fingerprint"] = self.recorded_fingerprint()
         return json.dumps({"format": "village-rules-log", "format_version": 1, **raw}, indent=1)
 
     @staticmethod
-    def from_json(text: str) -> GameLog:
+    def from_json(text: str, source: str | None = None) -> GameLog:
         """Parse and validate a log written by `to_json`; raises `LogFormatError` naming the
-        field at fault. `data_file` may be omitted (the shipped data is then used)."""
+        field at fault (and `source`, the file, when given). `data_file` may be omitted (the
+        shipped data is then used), and so may `data_fingerprint` on the shipped data."""
+        try:
+            return GameLog._from_json(text)
+        except LogFormatError as exc:
+            if source is None:
+                raise
+            raise LogFormatError(f"{source}: {exc}") from None
+
+    @staticmethod
+    def _from_json(text: str) -> GameLog:
         try:
             raw = read_json(text, MAX_LOG_CHARS, "game log")
         except JsonInputError as exc:
@@ -104,6 +175,20 @@ class GameLog:
         if data_file is not None and not isinstance(data_file, str):
             raise LogFormatError(
                 f"game log: field 'data_file' must be a string or null, got {_kind(data_file)}"
+            )
+        if data_file is not None and (
+            len(data_file) > MAX_PATH_CHARS or any(c < " " or c == "\x7f" for c in data_file)
+        ):
+            raise LogFormatError(
+                f"game log: field 'data_file' must be a file path of at most {MAX_PATH_CHARS} characters"
+                " without control characters (such as NUL)"
+            )
+        fingerprint = raw.get("data_fingerprint")
+        if fingerprint is not None and (
+            not isinstance(fingerprint, str) or not _FINGERPRINT.fullmatch(fingerprint)
+        ):
+            raise LogFormatError(
+                "game log: field 'data_fingerprint' must be the 64 hexadecimal digits of a data fingerprint"
             )
         edition = _required(raw, "edition")
         if not isinstance(edition, str):
@@ -124,7 +209,7 @@ class GameLog:
         for i, a in enumerate(actions):
             if not isinstance(a, str):
                 raise LogFormatError(f"game log: field 'actions[{i}]' must be a string, got {_kind(a)}")
-        return GameLog(edition, players, seed, tuple(actions), variant, data_file)
+        return GameLog(edition, players, seed, tuple(actions), variant, data_file, fingerprint)
 
 
 def _kind(value: object) -> str:

@@ -87,7 +87,7 @@ _PENDING_TYPES: dict[str, type] = {
 
 def to_json(state: GameState) -> str:
     """The state as compact, deterministic JSON text."""
-    return json.dumps(state_to_dict(state), sort_keys=True, separators=(",", ":"))
+    return json.dumps(state_to_dict(state), sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
 
 def state_to_dict(state: GameState) -> dict[str, Json]:
@@ -300,7 +300,7 @@ class _Decoder:
         if "data" in r:
             source = self.str_(r["source"], f"{path}.source")
             try:
-                data = parse_edition(json.dumps(r["data"]), source)
+                data = parse_edition(json.dumps(r["data"], ensure_ascii=False), source)
             except DataError as exc:
                 raise self.fail(f"{path}.data", str(exc)) from None
         else:

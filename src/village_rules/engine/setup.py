@@ -18,6 +18,7 @@ from fractions import Fraction
 
 from village_rules.data.components import FARMYARD, INFLUENCE, UNBORN, Compensation, Cube, Good
 from village_rules.data.edition import EditionData, Row
+from village_rules.data.jsonio import MAX_INT_DIGITS, MAX_SEED
 from village_rules.data.loader import builtin_edition
 from village_rules.data.tally import Tally
 from village_rules.engine import solo_setup
@@ -48,6 +49,10 @@ def new_game(
         # random.Random(-s) is random.Random(s): a negative seed would silently replay the
         # game of its absolute value, so it is refused rather than aliased.
         raise SetupError(RuleId.SET_01, f"seed {seed} is negative; a seed is a whole number 0 or more")
+    if seed >= MAX_SEED:
+        # a game log holds integers of up to MAX_INT_DIGITS digits: a longer seed would make a
+        # log that cannot be replayed
+        raise SetupError(RuleId.SET_01, f"a seed has at most {MAX_INT_DIGITS} digits, not {len(str(seed))}")
     rules = _rules(edition, players, variant)
     rng = random.Random(seed)
     dealt: list[Action] = []

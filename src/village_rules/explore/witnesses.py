@@ -48,4 +48,5 @@ def witness_log(
         tuple(format_action(a) for a in actions),
         variant or Variant(),
         str(data_file),
+        data.fingerprint,
     )

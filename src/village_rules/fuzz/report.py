@@ -10,17 +10,19 @@ anything else with a `FuzzReportError` naming the file and the field.
 
 from __future__ import annotations
 
+import itertools
 import json
 import math
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 
 from village_rules.checks.invariants import Violation
+from village_rules.data.jsonio import JsonInputError, read_json, read_text_file
 from village_rules.data.loader import EDITIONS
 from village_rules.errors import FuzzReportError, ReadingError, VillageError
 from village_rules.fuzz.games import plan_game
-from village_rules.fuzz.runner import FuzzFailure, FuzzSummary, Shard
+from village_rules.fuzz.runner import BACKENDS, MAX_GAMES, MAX_WORKERS, FuzzFailure, FuzzSummary, Shard
 from village_rules.rules.register import normalise
 
 REPORT_FORMAT = "village-rules-fuzz-report"
@@ -89,12 +91,9 @@ def read_report(path: Path) -> FuzzSummary:
     not a complete, consistent report."""
     name = str(path)
     try:
-        size = path.stat().st_size
-        if size > MAX_REPORT_BYTES:
-            raise FuzzReportError(name, "", f"{size} bytes is more than a report can be ({MAX_REPORT_BYTES})")
-        text = path.read_bytes().decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise FuzzReportError(name, "", f"not a UTF-8 text file ({exc.reason} at byte {exc.start})") from None
+        text = read_text_file(path, MAX_REPORT_BYTES, "fuzz report")
+    except JsonInputError as exc:
+        raise FuzzReportError(name, "", exc.problem) from None
     except OSError as exc:
         raise FuzzReportError(name, "", f"cannot be read: {exc.strerror or exc}") from None
     return parse_report(text, name)
@@ -103,34 +102,34 @@ def read_report(path: Path) -> FuzzSummary:
 def parse_report(text: str, name: str = "fuzz report") -> FuzzSummary:
     """`read_report` of a text; `name` is used in error messages."""
     try:
-        raw: object = json.loads(text, object_pairs_hook=_no_duplicates(name))
-    except RecursionError:
-        raise FuzzReportError(name, "", "JSON nested too deeply") from None
-    except ValueError as exc:  # json.JSONDecodeError, or the digit limit of int()
-        if isinstance(exc, FuzzReportError):
-            raise
-        raise FuzzReportError(name, "", f"not valid JSON: {exc}") from None
+        raw: object = read_json(text, MAX_REPORT_BYTES, "fuzz report")
+    except JsonInputError as exc:
+        raise FuzzReportError(name, "", exc.problem) from None
     r = _Fields(name, raw, _KEYS, "")
     if r.get("format") != REPORT_FORMAT:
         raise FuzzReportError(name, "format", f"must be {REPORT_FORMAT!r}")
     if r.get("format_version") != REPORT_FORMAT_VERSION or type(r.get("format_version")) is not int:
         raise FuzzReportError(name, "format_version", f"must be the integer {REPORT_FORMAT_VERSION}")
     seed = r.integer("seed", 0)
-    run_games = r.integer("run_games", 1)
+    run_games = r.integer("run_games", 1, MAX_GAMES)
     shard_text = r.get("shard")
     shard = None
     if shard_text is not None:
         if not isinstance(shard_text, str):
             raise FuzzReportError(name, "shard", "must be null or 'K/N'")
         shard = _shard(name, shard_text)
+        if shard.count > run_games:
+            raise FuzzReportError(
+                name, "shard", f"a {run_games}-game run has at most {run_games} shards, not {shard.count}"
+            )
     edition = r.get("edition")
     if edition is not None and (not isinstance(edition, str) or edition not in EDITIONS):
         raise FuzzReportError(name, "edition", f"must be null or one of {', '.join(EDITIONS)}")
     players = None if r.get("players") is None else r.integer("players", 1)
     readings = _readings(name, r.get("readings"))
     backend = r.get("backend")
-    if not isinstance(backend, str):
-        raise FuzzReportError(name, "backend", "must be a string")
+    if not isinstance(backend, str) or backend not in BACKENDS:
+        raise FuzzReportError(name, "backend", f"must be one of {', '.join(BACKENDS)}")
     seconds = r.get("seconds")
     if isinstance(seconds, bool) or not isinstance(seconds, int | float) or not 0 <= seconds < math.inf:
         raise FuzzReportError(name, "seconds", "must be a number of seconds, 0 or more")
@@ -140,10 +139,12 @@ def parse_report(text: str, name: str = "fuzz report") -> FuzzSummary:
     failure = _failure(
         name, r.get("failure"), records, seed=seed, edition=edition, players=players, readings=readings
     )
-    expected = list(planned)
+    expected = planned  # a range: never built as a list, whatever the report claims
     if failure is not None:
-        expected = expected[: expected.index(failure.game.index) + 1] if failure.game.index in planned else []
-    if [i for i, _ in records] != expected:
+        expected = (
+            planned[: planned.index(failure.game.index) + 1] if failure.game.index in planned else range(0)
+        )
+    if len(records) != len(expected) or any(i != e for (i, _), e in zip(records, expected, strict=True)):
         raise FuzzReportError(
             name,
             "games",
@@ -154,7 +155,7 @@ def parse_report(text: str, name: str = "fuzz report") -> FuzzSummary:
     return FuzzSummary(
         seed=seed,
         requested=len(planned),
-        workers=r.integer("workers", 1),
+        workers=r.integer("workers", 1, MAX_WORKERS),
         games=len(records),
         decisions=r.integer("decisions", 0),
         chance_events=r.integer("chance_events", 0),
@@ -204,9 +205,15 @@ def merge_shards(shards: Sequence[FuzzSummary], names: Sequence[str] | None = No
         if s.shard.index in seen:
             raise FuzzReportError(label, "shard", f"shard {s.shard} is also in {seen[s.shard.index]}")
         seen[s.shard.index] = label
-    missing = [f"{k}/{count}" for k in range(1, count + 1) if k not in seen]
-    if missing:
-        raise FuzzReportError("fuzz-merge", "shard", f"missing shard(s) {', '.join(missing)} of the run")
+    if len(seen) != count:  # count the missing shards; name only the first few
+        absent = (k for k in range(1, count + 1) if k not in seen)
+        missing = [f"{k}/{count}" for k in itertools.islice(absent, 5)]
+        more = f" and {count - len(seen) - len(missing)} more" if count - len(seen) > len(missing) else ""
+        raise FuzzReportError(
+            "fuzz-merge",
+            "shard",
+            f"missing shard(s) {', '.join(missing)}{more} of the run",
+        )
     records = sorted(r for s in shards for r in s.records)
     rules: Counter[str] = Counter()
     for s in shards:
@@ -255,26 +262,15 @@ class _Fields:
     def get(self, key: str) -> object:
         return self.raw[key]
 
-    def integer(self, key: str, least: int) -> int:
+    def integer(self, key: str, least: int, most: int | None = None) -> int:
         value = self.raw[key]
-        if type(value) is not int or value < least:
-            raise FuzzReportError(self.file, self._key(key), f"must be a whole number, {least} or more")
+        if type(value) is not int or value < least or (most is not None and value > most):
+            bounds = f"{least} or more" if most is None else f"from {least} to {most:,}"
+            raise FuzzReportError(self.file, self._key(key), f"must be a whole number, {bounds}")
         return value
 
     def _key(self, key: str) -> str:
         return f"{self.where}.{key}" if self.where else key
-
-
-def _no_duplicates(file: str) -> Callable[[list[tuple[str, object]]], dict[str, object]]:
-    def pairs(items: list[tuple[str, object]]) -> dict[str, object]:
-        out: dict[str, object] = {}
-        for key, value in items:
-            if key in out:
-                raise FuzzReportError(file, key, "appears twice in one object")
-            out[key] = value
-        return out
-
-    return pairs
 
 
 def _shard(file: str, text: str) -> Shard:

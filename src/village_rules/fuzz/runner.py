@@ -23,7 +23,6 @@ from __future__ import annotations
 import contextlib
 import itertools
 import multiprocessing
-import os
 import re
 import time
 from collections import Counter
@@ -33,6 +32,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from village_rules.checks.invariants import Violation
+from village_rules.data.files import write_text
 from village_rules.data.loader import EDITIONS, builtin_edition
 from village_rules.errors import FuzzArgumentError, FuzzBackendError, InternalError
 from village_rules.fuzz.games import (
@@ -466,13 +466,6 @@ def _summarise(
 
 
 def write_atomically(path: Path, text: str) -> None:
-    """Write `text` to `path` so that `path` is either absent or complete: a temporary file
-    beside it, renamed over it at the end (removed if anything stops the write)."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.partial")
-    try:
-        tmp.write_text(text, encoding="utf-8")
-        os.replace(tmp, path)
-    except BaseException:
-        tmp.unlink(missing_ok=True)
-        raise
+    """Write `text` to `path` so that `path` is either the old file or the complete new one
+    (`village_rules.data.files.write_text`)."""
+    write_text(path, text)

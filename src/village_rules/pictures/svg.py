@@ -43,6 +43,7 @@ from village_rules.data.components import (
 )
 from village_rules.data.edition import Cost, EditionData, RewardKind, Row
 from village_rules.data.tally import Tally
+from village_rules.data.text import for_xml
 from village_rules.engine.guards import present
 from village_rules.engine.scoring import score_breakdown, winners
 from village_rules.engine.travel_map import travel_graph
@@ -143,7 +144,7 @@ class _Canvas:
     def text(self, x: float, y: float, content: str, size: float = 12, **attrs: str) -> None:
         attrs.setdefault("fill", "#222")
         self.parts.append(
-            f'<text x="{x:g}" y="{y:g}" font-size="{size:g}"{_attrs(attrs)}>{escape(content)}</text>'
+            f'<text x="{x:g}" y="{y:g}" font-size="{size:g}"{_attrs(attrs)}>{_xml(content)}</text>'
         )
 
     def panel(self, x: float, y: float, w: float, h: float, title: str, region: str, lit: bool) -> None:
@@ -180,11 +181,17 @@ class _Canvas:
             f'<svg xmlns="http://www.w3.org/2000/svg" version="1.1" width="{width:g}" height="{height:g}"'
             f' viewBox="0 0 {width:g} {height:g}" font-family="DejaVu Sans, Verdana, sans-serif">'
         )
-        return "\n".join([head, f"<title>{escape(title)}</title>", *self.parts, "</svg>"]) + "\n"
+        return "\n".join([head, f"<title>{_xml(title)}</title>", *self.parts, "</svg>"]) + "\n"
 
 
 def _attrs(attrs: dict[str, str]) -> str:
-    return "".join(f" {k.replace('_', '-')}={quoteattr(v)}" for k, v in attrs.items())
+    return "".join(f" {k.replace('_', '-')}={quoteattr(for_xml(v))}" for k, v in attrs.items())
+
+
+def _xml(text: str) -> str:
+    """Text for an SVG element: characters XML forbids made visible, then `<` and `&` escaped
+    (names in a user's data file or a log may hold anything)."""
+    return escape(for_xml(text))
 
 
 # --- what the last action touched ---------------------------------------------------------

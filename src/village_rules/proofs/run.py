@@ -8,15 +8,20 @@ a k-induction proof over the refinement-checked model, and otherwise **unknown u
 from __future__ import annotations
 
 import json
+import math
 import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from village_rules.data.files import write_text
+from village_rules.data.jsonio import MAX_LOG_CHARS, JsonInputError, read_text_file
 from village_rules.drivers.play import GameLog
 from village_rules.engine.setup import new_game
+from village_rules.errors import LogFormatError
 from village_rules.model.render import render
 from village_rules.proofs.abstraction import abstract
 from village_rules.proofs.catalogue import Query
+from village_rules.proofs.errors import ProveArgumentError
 from village_rules.proofs.model import Constants
 from village_rules.proofs.search import Witness, search
 from village_rules.proofs.solver import bmc, k_induction
@@ -24,6 +29,12 @@ from village_rules.proofs.solver import bmc, k_induction
 REACHABLE = "reachable"
 UNREACHABLE = "unreachable"
 UNKNOWN = "unknown"
+
+MAX_BOUND = 20
+"""The deepest BMC and k-induction bound `prove` takes (`--bound`): the stored proofs need 6,
+and z3's work grows quickly with the depth."""
+MAX_SECONDS = 3600.0
+"""The longest witness search `prove` runs per row (`--seconds`)."""
 
 
 @dataclass(frozen=True)
@@ -60,7 +71,13 @@ def stored_seed(store: Path | None, query: Query, edition: str, players: int) ->
     path = store / f"{witness_stem(query, edition, players)}.json"
     if not path.is_file():
         return None
-    return GameLog.from_json(path.read_text(encoding="utf-8")).seed
+    try:
+        text = read_text_file(path, MAX_LOG_CHARS, "game log")
+    except JsonInputError as exc:
+        raise LogFormatError(f"{path}: {exc.problem}") from None
+    except OSError as exc:
+        raise LogFormatError(f"{path}: cannot be read: {exc.strerror or exc}") from None
+    return GameLog.from_json(text, source=str(path)).seed
 
 
 def prove(
@@ -75,7 +92,14 @@ def prove(
 ) -> Result:
     """Decide `query`: z3 BMC on the model, then k-induction (unreachable) or the guided
     engine search (reachable, from seed `first_seed` on); writes witness / proof files to
-    `out` when given."""
+    `out` when given. `ProveArgumentError` for a bound outside 1..MAX_BOUND or a budget
+    that is not a finite number of seconds in (0, MAX_SECONDS]."""
+    if type(bound) is not int or not 1 <= bound <= MAX_BOUND:
+        raise ProveArgumentError(f"prove: the bound must be from 1 to {MAX_BOUND}, not {bound!r}")
+    if seconds is not None and not (math.isfinite(seconds) and 0 < seconds <= MAX_SECONDS):
+        raise ProveArgumentError(
+            f"prove: the search budget must be above 0 and at most {MAX_SECONDS:g} s, not {seconds!r}"
+        )
     start = time.perf_counter()
     initial_state = new_game(edition, players, 0)
     k = Constants.of(initial_state.rules.data, players)
@@ -132,7 +156,7 @@ def _write_witness(out: Path, query: Query, witness: Witness) -> Path:
     log = witness.log
     stem = witness_stem(query, log.edition, log.players)
     path = out / f"{stem}.json"
-    path.write_text(log.to_json() + "\n", encoding="utf-8")
+    write_text(path, log.to_json() + "\n")
     note = [
         f"# Query {query.number} ({query.name}), {log.edition}, {log.players} players: reachable",
         "",
@@ -153,7 +177,7 @@ def _write_witness(out: Path, query: Query, witness: Witness) -> Path:
         *["    " + line for line in render(witness.final).splitlines()],
         "",
     ]
-    (out / f"{stem}.md").write_text("\n".join(note), encoding="utf-8")
+    write_text(out / f"{stem}.md", "\n".join(note))
     return path
 
 
@@ -161,7 +185,8 @@ def _write_proof(out: Path, query: Query, result: Result) -> Path:
     out.mkdir(parents=True, exist_ok=True)
     stem = witness_stem(query, result.edition, result.players)
     path = out / f"{stem}.proof.json"
-    path.write_text(
+    write_text(
+        path,
         json.dumps(
             {
                 "query": query.name,
@@ -174,7 +199,6 @@ def _write_proof(out: Path, query: Query, result: Result) -> Path:
             indent=1,
         )
         + "\n",
-        encoding="utf-8",
     )
     lines = [
         f"# Query {query.number} ({query.name}), {result.edition}, {result.players} players: unreachable",
@@ -185,5 +209,5 @@ def _write_proof(out: Path, query: Query, result: Result) -> Path:
         *[f"- {name}" for name in result.invariant],
         "",
     ]
-    (out / f"{stem}.proof.md").write_text("\n".join(lines), encoding="utf-8")
+    write_text(out / f"{stem}.proof.md", "\n".join(lines))
     return path

@@ -9,10 +9,12 @@ that breaks a verdict fails both.
 
 from __future__ import annotations
 
-import json
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from village_rules.data.jsonio import MAX_LOG_CHARS, JsonInputError, read_json, read_text_file
+from village_rules.data.loader import EDITIONS
 from village_rules.data.shipped import shipped_folder
 from village_rules.drivers.play import GameLog
 from village_rules.engine.core import apply
@@ -21,6 +23,7 @@ from village_rules.errors import VillageError
 from village_rules.model.actions import parse_action
 from village_rules.proofs.abstraction import abstract
 from village_rules.proofs.catalogue import CATALOGUE, Query, by_name
+from village_rules.proofs.errors import WitnessError
 from village_rules.proofs.history import History
 from village_rules.proofs.model import Constants
 from village_rules.proofs.solver import bmc, k_induction
@@ -63,14 +66,26 @@ def query_of_witness(path: Path) -> Query:
     return matches[0]
 
 
+def _read(path: Path) -> str:
+    try:
+        return read_text_file(path, MAX_LOG_CHARS, "stored proof artefact")
+    except JsonInputError as exc:
+        raise WitnessError(f"{path}: {exc.problem}") from None
+    except OSError as exc:
+        raise WitnessError(f"{path}: cannot be read: {exc.strerror or exc}") from None
+
+
 def check_witness(path: Path) -> StoredCheck:
     """Replay a stored witness and test its query's concrete predicate at the end only."""
     query = query_of_witness(path)
-    log = GameLog.from_json(path.read_text(encoding="utf-8"))
+    log = GameLog.from_json(_read(path), source=str(path))
     history = History([log.initial_state()])
-    for text in log.actions:
-        action = parse_action(text)
-        history.push(action, apply(history.last, action))
+    for k, text in enumerate(log.actions, start=1):
+        try:
+            action = parse_action(text)
+            history.push(action, apply(history.last, action))
+        except VillageError as exc:
+            return StoredCheck(path, "witness", query.name, False, f"action {k} no longer applies: {exc}")
     shorter = History(history.states[:-1], history.actions[:-1])
     if not query.concrete(history):
         problem = "the replayed game does not end in the situation"
@@ -81,25 +96,53 @@ def check_witness(path: Path) -> StoredCheck:
     return StoredCheck(path, "witness", query.name, False, problem)
 
 
+def _proof_fields(path: Path) -> tuple[Query, str, int, list[str]]:
+    """The query, edition, player count and invariant a stored proof file records;
+    `WitnessError` naming the file and the field otherwise."""
+    try:
+        raw = read_json(_read(path), MAX_LOG_CHARS, "stored proof")
+    except JsonInputError as exc:
+        raise WitnessError(f"{path}: {exc.problem}") from None
+    if not isinstance(raw, dict):
+        raise WitnessError(f"{path}: must be a JSON object")
+    for key, kind in (("query", str), ("edition", str), ("players", int), ("invariant", list)):
+        if type(raw.get(key)) is not kind:
+            raise WitnessError(f"{path}: {key}: missing, or not a {kind.__name__}")
+    if raw["edition"] not in EDITIONS:
+        raise WitnessError(f"{path}: edition: must be one of {', '.join(EDITIONS)}")
+    if not all(isinstance(x, str) for x in raw["invariant"]):
+        raise WitnessError(f"{path}: invariant: must be a list of strings")
+    return by_name(raw["query"]), raw["edition"], raw["players"], raw["invariant"]
+
+
 def check_proof(path: Path) -> StoredCheck:
     """Re-prove a stored unreachability proof and compare its printed invariant."""
-    raw = json.loads(path.read_text(encoding="utf-8"))
-    query = by_name(raw["query"])
-    state = new_game(raw["edition"], raw["players"], 0)
-    k = Constants.of(state.rules.data, raw["players"])
+    query, edition, players, invariant = _proof_fields(path)
+    state = new_game(edition, players, 0)
+    k = Constants.of(state.rules.data, players)
     if bmc(abstract(state), k, query.abstract, PROOF_DEPTH).depth is not None:
         return StoredCheck(path, "proof", query.name, False, "the model now reaches the query")
     proof = k_induction(abstract(state), k, query.abstract, PROOF_DEPTH)
     if not proof.proved:
         return StoredCheck(path, "proof", query.name, False, "k-induction no longer proves it")
-    if list(proof.invariant) != raw["invariant"]:
+    if list(proof.invariant) != invariant:
         return StoredCheck(path, "proof", query.name, False, "it proves with another invariant")
     return StoredCheck(path, "proof", query.name, True, f"re-proved: {'; '.join(proof.invariant)}")
 
 
-def check_stored(directory: Path) -> list[StoredCheck]:
-    """Every stored witness replayed and every stored proof re-proved."""
-    return [check_witness(p) for p in witness_files(directory)] + [
-        check_proof(p) for p in proof_files(directory)
-    ]
+def _checked(check: Callable[[Path], StoredCheck], path: Path, kind: str) -> StoredCheck:
+    """`check(path)`, or a failed check naming the file when it cannot be read or replayed."""
+    try:
+        return check(path)
+    except VillageError as exc:
+        text = str(exc)
+        detail = text if str(path) in text else f"{path}: {text}"
+        return StoredCheck(path, kind, "", False, f"broken stored {kind}: {detail}")
 
+
+def check_stored(directory: Path) -> list[StoredCheck]:
+    """Every stored witness replayed and every stored proof re-proved; a file that cannot be
+    read or replayed is a failed check naming it."""
+    return [_checked(check_witness, p, "witness") for p in witness_files(directory)] + [
+        _checked(check_proof, p, "proof") for p in proof_files(directory)
+    ]

@@ -27,7 +27,7 @@ from village_rules.engine.core import apply, chance_outcomes, legal_actions
 from village_rules.engine.scoring import winners
 from village_rules.engine.setup import new_game
 from village_rules.engine.travel_map import adjacent
-from village_rules.errors import InternalError, SetupError, VillageError
+from village_rules.errors import InternalError, ParameterError, ReadingError, SetupError, VillageError
 from village_rules.model.actions import (
     Action,
     Birth,
@@ -192,6 +192,11 @@ class Witness:
         return Variant(readings={self.amb: self.left_letter}), Variant(readings={self.amb: self.right_letter})
 
 
+MAX_EXAMPLES = 100_000
+"""The most games one `search` may try (`diverge --examples`); the stored witnesses needed
+at most a few hundred."""
+
+
 def search(
     amb: str,
     edition: str,
@@ -221,7 +226,9 @@ def search(
         letters = (default, next(x for x in entry.letter_names if x != default))
     for x in letters:
         if x not in entry.letter_names:
-            raise NoDivergenceError(f"{amb} has no reading {x!r}")
+            raise ReadingError(f"{amb} has no reading {x!r} (it has {', '.join(entry.letter_names)})")
+    if not 1 <= examples <= MAX_EXAMPLES:
+        raise ParameterError("examples", f"must be from 1 to {MAX_EXAMPLES:,}, not {examples}")
     left, right = Variant(readings={amb: letters[0]}), Variant(readings={amb: letters[1]})
 
     def run(choices: Sequence[int]) -> Walk:

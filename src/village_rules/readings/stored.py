@@ -6,6 +6,9 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from village_rules.data.files import write_text
+from village_rules.data.jsonio import MAX_LOG_CHARS, JsonInputError, read_json, read_text_file
+from village_rules.data.loader import EDITIONS
 from village_rules.data.shipped import shipped_folder
 from village_rules.drivers.play import GameLog
 from village_rules.errors import ReadingError
@@ -61,24 +64,87 @@ def witness_to_json(w: Witness) -> str:
     )
 
 
-def witness_from_json(text: str) -> Witness:
-    """Read a stored divergence witness; raises ReadingError on another file format."""
-    raw = json.loads(text)
+_WITNESS_KEYS = frozenset(
+    {
+        "format",
+        "amb",
+        "edition",
+        "players",
+        "seed",
+        "readings",
+        "kind",
+        "detail",
+        "method",
+        "paragraph",
+        "actions",
+    }
+)
+
+
+def witness_from_json(text: str, source: str = "divergence witness") -> Witness:
+    """Read a stored divergence witness; raises `ReadingError` naming `source` and the field
+    for anything but a well-formed witness file."""
+
+    def fail(key: str, problem: str) -> ReadingError:
+        return ReadingError(f"{source}: {key or '<top level>'}: {problem}")
+
+    try:
+        raw = read_json(text, MAX_LOG_CHARS, "divergence witness")
+    except JsonInputError as exc:
+        raise fail("", exc.problem) from None
     if not isinstance(raw, dict) or raw.get("format") != WITNESS_FORMAT:
-        raise ReadingError(f"not a {WITNESS_FORMAT} file")
-    left, right = raw["readings"]
+        raise fail("format", f"not a {WITNESS_FORMAT} file")
+    if set(raw) != _WITNESS_KEYS:
+        raise fail("", f"must have exactly the fields {', '.join(sorted(_WITNESS_KEYS))}")
+
+    def string(key: str) -> str:
+        value = raw[key]
+        if not isinstance(value, str):
+            raise fail(key, "must be a string")
+        return value
+
+    def whole(key: str, least: int) -> int:
+        value = raw[key]
+        if type(value) is not int or value < least:
+            raise fail(key, f"must be a whole number, {least} or more")
+        return value
+
+    amb, edition = string("amb"), string("edition")
+    if edition not in EDITIONS:
+        raise fail("edition", f"must be one of {', '.join(EDITIONS)}")
+    letters, actions = raw["readings"], raw["actions"]
+    if not isinstance(letters, list) or len(letters) != 2 or not all(isinstance(x, str) for x in letters):
+        raise fail("readings", "must be two reading letters")
+    entry = reading(amb)
+    for x in letters:
+        if x not in entry.letter_names:
+            raise fail("readings", f"{amb} has no reading {x!r}")
+    if not isinstance(actions, list) or not all(isinstance(a, str) for a in actions):
+        raise fail("actions", "must be a list of action texts")
     return Witness(
-        raw["amb"],
-        raw["edition"],
-        raw["players"],
-        raw["seed"],
-        left,
-        right,
-        tuple(raw["actions"]),
-        raw["kind"],
-        raw["detail"],
-        raw["method"],
+        amb,
+        edition,
+        whole("players", 1),
+        whole("seed", 0),
+        letters[0],
+        letters[1],
+        tuple(actions),
+        string("kind"),
+        string("detail"),
+        string("method"),
     )
+
+
+def read_witness(path: Path) -> Witness:
+    """A stored divergence witness file (read no further than `MAX_LOG_CHARS` bytes);
+    `ReadingError` naming the file."""
+    try:
+        text = read_text_file(path, MAX_LOG_CHARS, "divergence witness")
+    except JsonInputError as exc:
+        raise ReadingError(f"{path}: {exc.problem}") from None
+    except OSError as exc:
+        raise ReadingError(f"{path}: cannot be read: {exc.strerror or exc}") from None
+    return witness_from_json(text, str(path))
 
 
 def write_witness(w: Witness, directory: Path) -> Path:
@@ -87,8 +153,8 @@ def write_witness(w: Witness, directory: Path) -> Path:
     directory.mkdir(parents=True, exist_ok=True)
     name = witness_name(w.amb, w.edition, w.left_letter, w.right_letter)
     path = directory / f"{name}.json"
-    path.write_text(witness_to_json(w) + "\n", encoding="utf-8")
+    write_text(path, witness_to_json(w) + "\n")
     for variant, letter in zip(w.variants(), (w.left_letter, w.right_letter), strict=True):
         log = GameLog(w.edition, w.players, w.seed, w.actions, variant)
-        (directory / f"{name}.{letter}.log.json").write_text(log.to_json() + "\n", encoding="utf-8")
+        write_text(directory / f"{name}.{letter}.log.json", log.to_json() + "\n")
     return path
