@@ -104,16 +104,6 @@ def take_target(state: GameState) -> tuple[ActionSpace, Cube | None] | None:
     return None
 
 
-def pick_rule(carla: CarlaBoard, space: ActionSpace, colour: Cube) -> RuleId:
-    """The rule that picked Carla's cube `colour` on `space`: SOLO-10 / SOLO-11 when it is
-    the colour she looks for (on the same space / a later one clockwise); else SOLO-12 /
-    SOLO-13, the player's choice, here forced because the space holds one colour only."""
-    same_space = space == carla.look_from
-    if colour == carla.look_for:
-        return RuleId.SOLO_10 if same_space else RuleId.SOLO_11
-    return RuleId.SOLO_12 if same_space else RuleId.SOLO_13
-
-
 def choice_colours(state: GameState, space: ActionSpace) -> list[Cube]:
     """The colours the player may choose for Carla on `space` (SOLO-12, SOLO-13)."""
     cubes = state.space(space)
@@ -234,7 +224,11 @@ def next_step(state: GameState, ctx: Ctx) -> tuple[GameState, Pending | None] | 
         space, colour = target
         if colour is None:
             return state, ChooseCarlaCube(PLAYER, space)
-        ctx.fire(pick_rule(carla, space, colour))
+        same_space = space == carla.look_from
+        if colour == carla.look_for:  # the colour she looks for
+            ctx.fire(RuleId.SOLO_10 if same_space else RuleId.SOLO_11)
+        else:  # the player's choice, forced: the space holds one colour only
+            ctx.fire(RuleId.SOLO_12 if same_space else RuleId.SOLO_13)
         return _take(state, space, colour, ctx)
     if carla.took_from is None:
         return None
