@@ -30,13 +30,15 @@ from village_rules.data.components import (
     Location,
     OnChurch,
 )
+from village_rules.data.loader import builtin_edition
 from village_rules.data.solo_data import FateTile
 from village_rules.drivers.scenario import arrange_market, clear_board, give, put_cubes, ready, strip_all
 from village_rules.drivers.serialization import from_json, to_json
 from village_rules.engine import carla, market_day
 from village_rules.engine.context import Ctx
+from village_rules.engine.setup import new_game
 from village_rules.errors import StateFormatError
-from village_rules.model.actions import Pass, RevealFate, Serve, Skip, TakeCube
+from village_rules.model.actions import Pass, RevealFate, Serve, Skip, TakeCube, parse_action
 from village_rules.model.carla_board import CARLA, PLAYER
 from village_rules.model.pending import ChooseAction, ChooseCarlaCube, ChooseTurn, FateReveal, MarketChoice
 from village_rules.model.state import GameState
@@ -125,6 +127,28 @@ def test_solo16_amb36_b_her_market_day_before_the_players_action() -> None:
         state = apply(state, chance_outcomes(state)[0][0])
     assert state.pending == ChooseAction(PLAYER, S.CRAFTS) and state.carla is not None
     assert state.carla.action_waits is None
+
+
+def test_solo11_amb36_b_witness_her_pink_comes_from_the_council_chamber_without_a_reaction() -> None:
+    """AMB-36's stored witness, as the register describes it (issue 29): under b the last
+    action (`take church pink`) makes Carla take her pink at once, from the council chamber
+    (SOLO-11: none left on the church), so she does not react (SOLO-15, no SOLO-20); under
+    a her take is still owed."""
+    w = witness_from_json((WITNESSES / "AMB-36-big-box-2023-a-b.json").read_text("utf-8"))
+    assert w.actions[-1] == "take church pink"
+    traces: dict[str, list[str]] = {}
+    for letter, variant in zip((w.left_letter, w.right_letter), w.variants(), strict=True):
+        state = new_game(builtin_edition(w.edition), w.players, w.seed, variant)
+        for text in w.actions[:-1]:
+            state = apply(state, parse_action(text))
+        before = state.space(S.COUNCIL_CHAMBER)[Cube.PINK]
+        trace: list[str] = []
+        state = apply(state, parse_action(w.actions[-1]), trace=trace)
+        traces[letter] = [str(r) for r in trace]
+        taken = before - state.space(S.COUNCIL_CHAMBER)[Cube.PINK]
+        assert taken == (1 if letter == "b" else 0)
+    assert "SOLO-11" in traces["b"] and "SOLO-15" in traces["b"] and "SOLO-20" not in traces["b"]
+    assert "SOLO-08" not in traces["a"]
 
 
 def test_amb36_state_checks_follow_the_reading() -> None:
