@@ -217,8 +217,9 @@ _READINGS: tuple[Reading, ...] = (
             ("a", "one marker and one reward per city and player (2011 'Travel')"),
             ("b", "a reward on every arrival; a marker only on a city without one of yours"),
         ),
-        ((BIG_BOX, "b"), (ORIGINAL, "a")),
-        "2011 'Travel' states the limit; 2023 p. 10 drops the sentence and rewards every trip",
+        _both("a"),
+        "2011 'Travel' states the limit; 2023 p. 10 ties the reward to placing a marker ('Take one "
+        "of your markers and place it … This gets you the reward') and p. 14 counts markers as cities",
     ),
     Reading(
         "AMB-23",
@@ -228,8 +229,10 @@ _READINGS: tuple[Reading, ...] = (
             ("a", "no member dies and the death lapses"),
             ("b", "the death stays owed until a member is visible at the end of a turn"),
         ),
-        ((BIG_BOX, "a"), (ORIGINAL, "b")),
-        "2023 p. 12 'otherwise you do not lose a family member'; 2011 has no such clause",
+        _both("a"),
+        "2023 p. 12 'otherwise you do not lose a family member'; 2011 'A family member passes away' "
+        "times the death (the end of the turn, or at once in a market day) and needs a visible member "
+        "then; no text keeps a death owed for a later turn",
     ),
     Reading(
         "AMB-24",
@@ -353,6 +356,12 @@ NEVER_PART: Mapping[tuple[str, str, str], str] = {
     ("AMB-08", BIG_BOX, "b"): (
         "with the shipped 2023 data the readings never part: AMB-23 a lets no death wait and two "
         "quill passes in one action need at least 11 time while the dearest action costs 8 "
+        "(specs/ambiguities.md AMB-08)"
+    ),
+    ("AMB-08", ORIGINAL, "b"): (
+        "with the shipped 2011 data the readings never part: since issue 29 AMB-23 a (the default) "
+        "lets no death wait, and the 2011 data has the same 10-space track and the same dearest "
+        "action (8 time) as 2023, so two quill passes in one action cannot happen "
         "(specs/ambiguities.md AMB-08)"
     ),
     ("AMB-36", ORIGINAL, "b"): _NO_SOLO_2011,
