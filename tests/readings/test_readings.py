@@ -82,7 +82,7 @@ from village_rules.testing.strategies import variants
 def test_every_reading_has_letters_and_a_default_per_edition() -> None:
     ids = [r.amb for r in READINGS] + [f.amb for f in FIXED]
     assert len(ids) == len(set(ids))  # every AMB entry is in exactly one list
-    assert sorted(ids) == [f"AMB-{k:02}" for k in range(1, 43)]  # AMB-36..42: the solo mode
+    assert sorted(ids) == [f"AMB-{k:02}" for k in range(1, 45)]  # AMB-36..43: the solo mode; 44 (issue 29)
     for entry in READINGS:
         assert len(entry.letters) >= 2
         for edition in (BIG_BOX, ORIGINAL):
@@ -199,7 +199,7 @@ def test_cli_ambiguities_lists_the_register(capsys: pytest.CaptureFixture[str]) 
     out = capsys.readouterr().out
     for k in range(1, 36):
         assert f"AMB-{k:02}  " in out
-    assert "default: big-box-2023 a, original-2011 a" in out
+    assert "default: big-box-2023 c, original-2011 a" in out  # AMB-33 (issue 29)
     assert "village_rules/readings/witnesses/AMB-26-big-box-2023-b-a.json" in out
     assert "readings do not change play" in out
     # Issue 9 done: no entry is left whose other reading is recorded but not selectable.

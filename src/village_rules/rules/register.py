@@ -96,11 +96,12 @@ _READINGS: tuple[Reading, ...] = (
         (
             ("a", "no round mass and no reseeding: the final actions follow on the empty board"),
             ("b", "the round mass and the reseeding are held, then the final actions"),
+            ("c", "the round mass is held, no reseeding: the final actions follow on the empty board"),
         ),
-        _both("a"),
-        "2023 p. 13 / 2011 'End of the game': the other players 'may perform one last action'; "
-        "'should the final cube be taken … the action spaces are not reseeded' (2011 Note: 'the usual "
-        "mass at the end of a round is skipped')",
+        ((BIG_BOX, "c"), (ORIGINAL, "a")),
+        "both texts: 'should the final cube be taken … the action spaces are not reseeded' and the "
+        "final actions are free; 2011 'End of the game' Note: 'the usual mass at the end of a round is "
+        "skipped'; 2023 has no such note and p. 5: 'The current round is then finished and a mass is held'",
     ),
     Reading(
         "AMB-06",
@@ -257,6 +258,19 @@ _READINGS: tuple[Reading, ...] = (
         "2023 p. 8: a market day 'in which all players participate'",
     ),
     Reading(
+        "AMB-44",
+        "The chronicle and the graveyard both filled in one market day",
+        "both_filled_in_market_day",
+        (
+            ("a", "the player who filled the first of the two triggered the end"),
+            ("b", "the player who occupied the later last space triggered the end"),
+        ),
+        _both("a"),
+        "2023 p. 13 'The end of the game is triggered when a family member is put onto either' last "
+        "space: the first fill triggers it, a later one triggers nothing; the Special case only says "
+        "when to 'determine who has triggered the end' (after the market day)",
+    ),
+    Reading(
         "AMB-26",
         "Training at a craft building without producing",
         "train_without_producing",
@@ -343,6 +357,18 @@ _SOLO_READINGS: tuple[Reading, ...] = (
         "2023 p. 8 'The waiting customers are moved forward in order' (only the waiting line moves); "
         "p. 16 step 6 her disc 'next to the frontmost customer', a fixed spot",
     ),
+    Reading(
+        "AMB-43",
+        "A market day held through the well (solo)",
+        "carla_at_well_market_day",
+        (
+            ("a", "Carla serves nobody in it: after a well action she does not react"),
+            ("b", "she serves as in any market day the player triggers (the frontmost left)"),
+        ),
+        _both("a"),
+        "2023 p. 18 'Carla does not take a cube from the game board (or \'react\') right after you "
+        "performed a \'well\' action'; her serving in the player's market day is listed among her reactions",
+    ),
 )
 
 READINGS: tuple[Reading, ...] = tuple(sorted((*_READINGS, *_SOLO_READINGS), key=lambda r: r.amb))
@@ -371,9 +397,25 @@ NEVER_PART: Mapping[tuple[str, str, str], str] = {
     ("AMB-39", ORIGINAL, "b"): _NO_SOLO_2011,
     ("AMB-41", ORIGINAL, "b"): _NO_SOLO_2011,
     ("AMB-42", ORIGINAL, "b"): _NO_SOLO_2011,
+    ("AMB-43", ORIGINAL, "b"): _NO_SOLO_2011,
 }
 """(AMB, edition, other letter) → why the default and that letter never part there: the
 argument that stands in for a stored witness (issue 9)."""
+
+_AMB44_WANTED = (
+    "the readings part (tests/engine/test_end_of_game.py plays the position in both editions), but no "
+    "seeded game reaching it is stored yet: two players must die onto the chronicle's and the "
+    "graveyard's last spaces in one market day, and random, steered and go-explore searches "
+    "(divergence.py CELLS) found none (issue 29; open work)"
+)
+
+WITNESS_WANTED: Mapping[tuple[str, str, str], str] = {
+    ("AMB-44", BIG_BOX, "b"): _AMB44_WANTED,
+    ("AMB-44", ORIGINAL, "b"): _AMB44_WANTED,
+}
+"""(AMB, edition, other letter) → why the pair has neither a stored witness nor an
+argument: the readings do part (a test constructs the position) but no seeded game that
+reaches it has been found. Open work, listed by `village-rules ambiguities`."""
 BY_ID: Mapping[str, Reading] = {r.amb: r for r in READINGS}
 
 
