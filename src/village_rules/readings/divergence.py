@@ -495,7 +495,7 @@ def _sides(state: GameState) -> tuple[bool, int, tuple[int, ...]]:
     out = set() if day is None else set(day.passed)
     to_chronicle = {seat for seat in seats if _next_death_to_chronicle(state, seat)} - out
     to_graves = set(seats) - to_chronicle - out
-    near = {seat for seat, p in enumerate(state.players) if p.lifetime == length - 1}
+    near = {seat for seat, p in enumerate(state.players) if p.lifetime >= length - 2}
     serve = {seat for seat in seats if _can_serve(state, seat)}
     ready = near & serve
     parts = tuple(int(bool(side & x)) for side in (to_chronicle, to_graves) for x in (near, serve))
@@ -589,7 +589,7 @@ def explore(  # noqa: PLR0917 - one game, two rule sets, a search budget
             if cell(a) is None:
                 break
             if a.market_day is not None and _near_both_last_spaces(a):
-                tail = _search_market_day(a, b, budget=[400])
+                tail = _search_market_day(a, b, budget=[1500])
                 if tail is not None:
                     return choices + tail
             keep(a, b, choices)
