@@ -94,6 +94,8 @@ class RuleId(StrEnum):
     END_06 = "END-06"
     END_07 = "END-07"
     END_08 = "END-08"
+    END_09 = "END-09"
+    END_10 = "END-10"
     SCORE_01 = "SCORE-01"
     SCORE_02 = "SCORE-02"
     SCORE_03 = "SCORE-03"
@@ -131,6 +133,7 @@ class RuleId(StrEnum):
     SOLO_28 = "SOLO-28"
     SOLO_29 = "SOLO-29"
     SOLO_30 = "SOLO-30"
+    SOLO_31 = "SOLO-31"
 
 
 TRACED_RULE_IDS: tuple[RuleId, ...] = (
@@ -164,6 +167,8 @@ TRACED_RULE_IDS: tuple[RuleId, ...] = (
     RuleId.END_06,
     RuleId.END_07,
     RuleId.END_08,
+    RuleId.END_09,
+    RuleId.END_10,
     RuleId.FAM_01,
     RuleId.FAM_02,
     RuleId.HARV_01,
@@ -214,6 +219,7 @@ TRACED_RULE_IDS: tuple[RuleId, ...] = (
     RuleId.SOLO_27,
     RuleId.SOLO_28,
     RuleId.SOLO_29,
+    RuleId.SOLO_31,
     RuleId.TIME_01,
     RuleId.TRV_01,
     RuleId.TRV_02,

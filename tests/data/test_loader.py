@@ -203,6 +203,43 @@ def test_rulebook_citations_point_at_existing_pages_and_sections(edition: str) -
             assert section in sections, (path, section)
 
 
+@pytest.mark.parametrize("edition", EDITIONS)
+def test_no_provenance_argues_from_another_lifetime_track_length(edition: str) -> None:
+    """Issue 29: a provenance that names the life-time track's length names the data's
+    (10), or says the other length was dropped; the chronicle's and graveyard's once argued
+    from "a 12-space life-time track"."""
+    length = builtin_edition(edition).lifetime_track_length
+    for path, prov in _provenances(edition):
+        for n in re.findall(r"(\d+)-space life-time track", prov):
+            assert int(n) == length or f"the track has {length} spaces" in prov, (path, prov)
+    chronicle = [prov for path, prov in _provenances(edition) if path[:2] == ("chronicle", "spaces")]
+    assert len(chronicle) == 5 and all("not fitted to a game length" in prov for prov in chronicle)
+
+
+def _quotes(prov: str) -> list[str]:
+    return re.findall(r'"([^"]{12,})"', prov)
+
+
+def test_the_2023_craft_provenances_quote_the_printed_costs() -> None:
+    """Issue 29: the 2023 office and smithy costs are printed in the text (p. 7 "Spend 2
+    time … scroll", "Spend 3 time … plow", "1 orange and 1 pink … plow"): their provenances
+    quote it and do not claim the extraction drops the number; every quote of a crafts
+    rulebook provenance is in the text."""
+    text = " ".join((rules_texts() / RULES_TEXTS[0]).read_text("utf-8").split())
+    data = builtin_edition(BB)
+    for key, words in (
+        ("crafts.office.production_time", "Spend 2 time with a trained family member to gain a scroll"),
+        ("crafts.smithy.production_time", "Spend 3 time with a trained family member to gain a plow"),
+        ("crafts.smithy.purchase", "Pay 1 orange and 1 pink influence cubes to gain a plow"),
+    ):
+        where = data.provenance_of(key).where
+        assert words in where and "extraction drops" not in where, (key, where)
+    for path, prov in _provenances(BB):
+        if path and path[0] == "crafts" and prov.startswith("rulebook:"):
+            for quote in _quotes(prov):
+                assert " ".join(quote.split()) in text, (path, quote)
+
+
 def test_the_values_the_texts_state_are_rulebook_sourced() -> None:
     """Supply totals, family numbers and scoring (2023 p. 14) are stated by the texts; the
     setup cards and the travel map are not (README: printed only on the cards/board)."""

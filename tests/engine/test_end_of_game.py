@@ -303,6 +303,54 @@ def test_end02_end_during_own_market_day_by_the_market_day_player(edition: str) 
     assert s.pending == MassDraw(4)
 
 
+# Five of the 6 graves taken (seat 0's and seat 1's "2"s), beside CHRONICLE_TWO_AT_HOME.
+FIVE_GRAVES: list[Spot] = [
+    (0, 2, GRAVEYARD), (0, 2, GRAVEYARD), (0, 2, GRAVEYARD), (1, 2, GRAVEYARD), (1, 2, GRAVEYARD),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("edition", "letter", "trigger", "rule", "final"),
+    [
+        ("big-box-2023", "a", 1, "END-04", (1, 2, 0)),
+        ("original-2011", "a", 1, "END-04", (1, 2, 0)),
+        ("big-box-2023", "b", 0, "END-02", (1, 2)),
+        ("original-2011", "b", 0, "END-02", (1, 2)),
+    ],
+)
+def test_end01_end10_amb44_chronicle_and_graveyard_filled_in_one_market_day(
+    edition: str, letter: str, trigger: int, rule: str, final: tuple[int, ...]
+) -> None:
+    """AMB-44 (issue 29): in Chris's (seat 0) market day Julie (seat 1) dies onto the last
+    chronicle space (END-01), then Chris dies into the last grave. Under a (the default:
+    p. 13 "The end of the game is triggered when a family member is put onto either" last
+    space) Julie triggered the end: END-04, every player acts once, Chris last. Under b
+    (END-10: "determine who has triggered the end … by occupying the last space", the later
+    one) Chris did: END-02, he has taken his last turn."""
+    s = endgame(
+        CHRONICLE_TWO_AT_HOME + FIVE_GRAVES,
+        {MKT: {Cube.BROWN: 1}, GH: {Cube.ORANGE: 3}, FAM: {Cube.PINK: 2}},
+        edition,
+        lifetimes=(9, 9, 0),
+        variant=Variant(readings={"AMB-44": letter}),
+    )
+    s = give(s, 0, goods={Good.HORSE: 1, Good.PLOW: 1, Good.SCROLL: 1}, grain=1, cubes={Cube.GREEN: 1})
+    s = give(s, 1, grain=3, cubes={Cube.GREEN: 1})
+    assert s.chronicle_free_total() == 1 and s.graveyard_free() == 1
+    s = apply(s, TakeCube(MKT, Cube.BROWN))
+    s = apply(s, Serve(1))  # Chris's first sale: free, no time
+    s, tr = go(s, Serve(2))  # Julie's sale costs 1 time: her "1" takes the last chronicle space
+    assert "END-01" in tr and s.end_triggered_by == 1 and s.chronicle_free_total() == 0
+    s, tr = go(s, Serve(3))  # Chris's second sale: 1 time, his "1" into the last grave
+    assert s.graveyard_free() == 0 and "DEATH-04" in tr
+    assert ("END-10" in tr) == (letter == "b") and "END-01" not in tr
+    assert s.end_triggered_by == trigger
+    check(s)
+    while s.is_chance:  # the market is refilled; then the final actions are settled
+        s, tr = go(s, chance_outcomes(s)[0][0])
+    assert rule in tr and s.final_turns == final[1:] and s.pending == ChooseTurn(final[0])
+
+
 def test_final_order_end02_end04() -> None:
     """END-02 / END-04: who still acts, for 4 players with seat 2's turn."""
     s = ready("big-box-2023", 4, seed=0)
@@ -353,10 +401,18 @@ def test_end03_last_cube_taken_in_final_actions_then_free_actions() -> None:
     assert s.is_terminal
 
 
-def test_end03_amb33_end_triggered_by_the_last_cube_of_the_round() -> None:
-    """END-03 (AMB-33): seat 0 takes the last cube (a plague cube) and its death ends the
-    game: no round mass, no reseeding; seats 1 and 2 take free actions, then the final mass."""
-    s = endgame(CHRONICLE_ALL_BUT_ONE, {GH: {Cube.PLAGUE: 1}}, lifetimes=(8, 0, 0))
+@pytest.mark.parametrize(
+    ("edition", "variant"),
+    [("original-2011", None), ("big-box-2023", Variant(readings={"AMB-33": "a"}))],
+    ids=["original-2011-default", "big-box-2023-AMB-33-a"],
+)
+def test_end03_amb33_end_triggered_by_the_last_cube_of_the_round(
+    edition: str, variant: Variant | None
+) -> None:
+    """END-03 (AMB-33 a, the 2011 default: its Note skips the round mass): seat 0 takes the
+    last cube (a plague cube) and its death ends the game: no round mass, no reseeding;
+    seats 1 and 2 take free actions, then the final mass."""
+    s = endgame(CHRONICLE_ALL_BUT_ONE, {GH: {Cube.PLAGUE: 1}}, edition, lifetimes=(8, 0, 0), variant=variant)
     s, tr = take_and_skip(s, TakeCube(GH, Cube.PLAGUE))
     assert "ROUND-01" not in tr and "MASS-01" not in tr
     assert s.mass is None and s.pending == ChooseTurn(1)
@@ -406,6 +462,54 @@ def test_end08_amb33_b_round_mass_and_reseeding_before_the_final_actions(edition
     check(s)  # the invariants hold (raises otherwise)
 
 
+@pytest.mark.parametrize(
+    ("edition", "variant"),
+    [("big-box-2023", None), ("original-2011", Variant(readings={"AMB-33": "c"}))],
+    ids=["big-box-2023-default", "original-2011-AMB-33-c"],
+)
+def test_end09_amb33_c_round_mass_then_free_final_actions(edition: str, variant: Variant | None) -> None:
+    """END-09 (AMB-33 c, the 2023 default since issue 29: p. 5 "The current round is then
+    finished and a mass is held", p. 13 "the action spaces are not reseeded"): seat 0 takes
+    the last cube and its death ends the game; the round mass is held, nothing is reseeded
+    (still round 1, no ROUND-02), seats 1 and 2 take free actions, then the final mass."""
+    s = endgame(CHRONICLE_ALL_BUT_ONE, {GH: {Cube.PLAGUE: 1}}, edition, lifetimes=(8, 0, 0), variant=variant)
+    s, tr = take_and_skip(s, TakeCube(GH, Cube.PLAGUE))
+    assert s.end_triggered_by == 0 and s.rules.reading("AMB-33") == "c"
+    assert tr[-3:] == ["ROUND-01", "END-09", "MASS-01"] and "END-08" not in tr
+    assert s.mass is not None and not s.mass.final and s.final_turns == (1, 2)
+    s, tr = _through_mass_and_seeding(s)
+    assert "ROUND-02" not in tr and "SEED-02" not in tr and "END-06" not in tr
+    assert s.round == 1 and s.cubes_on_board() == 0 and s.mass is None
+    assert s.pending == ChooseTurn(1) and s.final_turns == (2,)
+    assert legal_actions(s) == [FreeAction(space) for space in ActionSpace]
+    s, _ = take_and_skip(s, FreeAction(FAM))
+    assert s.pending == ChooseTurn(2) and s.final_turns == ()
+    s, tr = take_and_skip(s, FreeAction(GH))
+    assert tr[-2:] == ["END-06", "MASS-01"] and s.mass is not None and s.mass.final
+    assert s.round == 1
+    check(s)
+    s, tr = final_mass(s)
+    assert "SEED-02" not in tr and "ROUND-02" not in tr and s.is_terminal
+
+
+def test_end09_amb33_state_checks_accept_the_round_mass_but_no_reseeding_under_c() -> None:
+    """The state checks under AMB-33 c: the round mass after the end trigger loads (before
+    any final action), a reseeding after the trigger is refused, and under a the same
+    round mass is refused."""
+    s = endgame(CHRONICLE_ALL_BUT_ONE, {GH: {Cube.PLAGUE: 1}}, lifetimes=(8, 0, 0))
+    s, _ = take_and_skip(s, TakeCube(GH, Cube.PLAGUE))
+    assert s.mass is not None and not s.mass.final and s.final_turns == (1, 2)
+    assert from_json(to_json(s)) == s
+    raw = json.loads(to_json(s))
+    raw["rules"]["variant"]["readings"] = {"AMB-33": "a"}
+    with pytest.raises(StateFormatError, match="next mass is the final one"):
+        from_json(json.dumps(raw))
+    seeding = replace(s, mass=None, pending=SeedDraw(GH, 1))
+    with pytest.raises(StateFormatError, match="no new round begins") as err:
+        from_json(to_json(seeding))
+    assert err.value.path == "$.end_triggered_by"
+
+
 def test_end08_amb33_state_checks_accept_only_the_states_reading_b_reaches() -> None:
     """The state checks: the reseeding after the end trigger loads under AMB-33 b, is
     refused under a, and under b is refused once a final action has been taken."""
@@ -432,8 +536,10 @@ def test_end08_amb33_state_checks_accept_only_the_states_reading_b_reaches() -> 
 
 def test_end03_free_market_day_all_players_take_part() -> None:
     """END-03 with AMB-34: a free market action in the final actions holds a market day in
-    which the player who ended the game (seat 0) may still sell."""
-    s = endgame(CHRONICLE_ALL_BUT_ONE, {GH: {Cube.PLAGUE: 1}}, lifetimes=(8, 0, 0))
+    which the player who ended the game (seat 0) may still sell. (AMB-33 a, so the free
+    actions follow at once; under the 2023 default c the round mass comes first.)"""
+    a = Variant(readings={"AMB-33": "a"})
+    s = endgame(CHRONICLE_ALL_BUT_ONE, {GH: {Cube.PLAGUE: 1}}, lifetimes=(8, 0, 0), variant=a)
     s = give(s, 0, goods={Good.SCROLL: 1}, grain=1, cubes={Cube.GREEN: 1})
     s = give(s, 1, goods={Good.HORSE: 1, Good.PLOW: 1})
     s, _ = take_and_skip(s, TakeCube(GH, Cube.PLAGUE))

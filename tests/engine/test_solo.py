@@ -303,6 +303,61 @@ def test_solo13_from_the_next_clockwise_space_with_any_cube() -> None:
     assert state.players[CARLA].cubes == Tally() and state.carla is not None and state.carla.idle
 
 
+_PICKS = ("SOLO-10", "SOLO-11", "SOLO-12", "SOLO-13")
+
+
+@pytest.mark.parametrize(
+    ("cubes", "take", "expected", "carla_gets"),
+    [
+        # SOLO-10: the colour looked for, on the same space.
+        ({S.CRAFTS: {Cube.BROWN: 2}}, "take crafts brown", "SOLO-10", Cube.BROWN),
+        # SOLO-11: the colour looked for, on the next clockwise space that has one.
+        ({S.CRAFTS: {Cube.BROWN: 1}, S.CHURCH: {Cube.BROWN: 1}}, "take crafts brown", "SOLO-11", Cube.BROWN),
+        # SOLO-12 forced: no brown on the board, one colour left on the same space.
+        ({S.CRAFTS: {Cube.BROWN: 1, Cube.PINK: 2}}, "take crafts brown", "SOLO-12", Cube.PINK),
+        # SOLO-13 forced: no brown on the board, the crafts empty, one colour on the market.
+        ({S.CRAFTS: {Cube.BROWN: 1}, S.TRAVEL: {Cube.PINK: 2}}, "take crafts brown", "SOLO-13", Cube.PINK),
+    ],
+    ids=["SOLO-10", "SOLO-11", "SOLO-12-forced", "SOLO-13-forced"],
+)
+def test_solo10_to_solo13_the_step_that_takes_her_cube_traces_the_rule_that_picked_it(
+    cubes: dict[ActionSpace, dict[Cube, int]], take: str, expected: str, carla_gets: Cube
+) -> None:
+    """Issue 29: the trace of the step in which Carla takes her cube names the one rule of
+    SOLO-10..13 that picked it. Where the player's choice is forced (one colour on the
+    space) the pick is still SOLO-12 / SOLO-13, not SOLO-10 / SOLO-11."""
+    state = solo()  # the grain harvest's plague and orange: the next turn is a choice
+    for space, here in cubes.items():
+        state = put_cubes(state, space, here)
+    state = apply(state, parse_action(take))
+    assert isinstance(state.pending, ChooseAction)
+    trace: list[str] = []
+    state = apply(state, Skip(), trace=trace)  # the action skipped: now Carla's take
+    assert [str(r) for r in trace if r in _PICKS] == [expected]
+    assert "SOLO-08" in trace and state.players[CARLA].cubes == Tally.of({carla_gets: 1})
+    assert isinstance(state.pending, ChooseTurn)
+
+
+def test_solo12_solo13_a_chosen_cube_traces_the_choice() -> None:
+    """SOLO-12 / SOLO-13 where the player does choose: the choice's step names the rule,
+    and the step that asks for it names none of SOLO-10..13."""
+    for cubes, expected in (
+        ({S.CRAFTS: {Cube.BROWN: 1, Cube.PINK: 1, Cube.PLAGUE: 1}}, "SOLO-12"),
+        ({S.CRAFTS: {Cube.BROWN: 1}, S.TRAVEL: {Cube.PINK: 1, Cube.PLAGUE: 1}}, "SOLO-13"),
+    ):
+        state = solo()
+        for space, here in cubes.items():
+            state = put_cubes(state, space, here)
+        state = apply(state, parse_action("take crafts brown"))
+        asked: list[str] = []
+        state = apply(state, Skip(), trace=asked)
+        assert isinstance(state.pending, ChooseCarlaCube) and not [str(r) for r in asked if r in _PICKS]
+        chosen: list[str] = []
+        state = apply(state, CarlaCube(Cube.PLAGUE), trace=chosen)
+        assert [str(r) for r in chosen if r in _PICKS] == [expected]
+        assert state.players[CARLA].cubes == Tally.of({Cube.PLAGUE: 1})
+
+
 def test_solo25_no_cube_for_carla_after_the_well() -> None:
     """SOLO-25: no cube for Carla after the well."""
     state = put_cubes(solo(), S.TRAVEL, {Cube.PINK: 2})

@@ -314,12 +314,12 @@ def test_trv02_choice_of_trips() -> None:
 # --- TRV-03 -------------------------------------------------------------------------------
 
 
-ONCE_PER_CITY = Variant(readings={"AMB-19": "a"})  # the 2011 sentence; 2023's default is b
+ONCE_PER_CITY = Variant(readings={"AMB-19": "a"})  # the default in both editions (issue 29)
 
 
 def test_trv03_second_visit_pays_but_gets_no_marker_or_reward() -> None:
     """TRV-03 (AMB-19 a): back on c1 (marker already there) the trip is paid, no marker, no
-    reward. (Under the 2023 default AMB-19 b the reward is paid again: test_readings.py.)"""
+    reward. (Under AMB-19 b the reward is paid again: test_readings.py.)"""
     s = traveller(variant=ONCE_PER_CITY)
     s = place(s, 0, 1, Travelling("c3"))
     s = with_markers(s, 0, ["c1", "c3"])

@@ -82,7 +82,7 @@ from village_rules.testing.strategies import variants
 def test_every_reading_has_letters_and_a_default_per_edition() -> None:
     ids = [r.amb for r in READINGS] + [f.amb for f in FIXED]
     assert len(ids) == len(set(ids))  # every AMB entry is in exactly one list
-    assert sorted(ids) == [f"AMB-{k:02}" for k in range(1, 43)]  # AMB-36..42: the solo mode
+    assert sorted(ids) == [f"AMB-{k:02}" for k in range(1, 45)]  # AMB-36..43: the solo mode; 44 (issue 29)
     for entry in READINGS:
         assert len(entry.letters) >= 2
         for edition in (BIG_BOX, ORIGINAL):
@@ -90,13 +90,13 @@ def test_every_reading_has_letters_and_a_default_per_edition() -> None:
 
 
 def test_literal_defaults_per_edition() -> None:
-    """AMB-26 b and AMB-01 c everywhere; AMB-19 and AMB-23 follow each edition's text."""
+    """AMB-26 b and AMB-01 c everywhere; AMB-19 a and AMB-23 a in both editions (issue 29:
+    the literal reading of each edition's own text); AMB-33 per edition."""
     v = Variant()
     assert v.reading("AMB-26", BIG_BOX) == v.reading("AMB-26", ORIGINAL) == "b"
     assert v.reading("AMB-01", BIG_BOX) == v.reading("AMB-01", ORIGINAL) == "c"
-    assert (v.reading("AMB-19", BIG_BOX), v.reading("AMB-19", ORIGINAL)) == ("b", "a")
-    assert (v.reading("AMB-23", BIG_BOX), v.reading("AMB-23", ORIGINAL)) == ("a", "b")
-    assert v.reading("AMB-19", "my own board") == "b"  # unknown editions take the 2023 defaults
+    assert (v.reading("AMB-19", BIG_BOX), v.reading("AMB-19", ORIGINAL)) == ("a", "a")
+    assert (v.reading("AMB-23", BIG_BOX), v.reading("AMB-23", ORIGINAL)) == ("a", "a")
 
 
 def test_variant_choices_are_checked_and_sorted() -> None:
@@ -199,7 +199,7 @@ def test_cli_ambiguities_lists_the_register(capsys: pytest.CaptureFixture[str]) 
     out = capsys.readouterr().out
     for k in range(1, 36):
         assert f"AMB-{k:02}  " in out
-    assert "default: big-box-2023 b, original-2011 a" in out  # AMB-19
+    assert "default: big-box-2023 c, original-2011 a" in out  # AMB-33 (issue 29)
     assert "village_rules/readings/witnesses/AMB-26-big-box-2023-b-a.json" in out
     assert "readings do not change play" in out
     # Issue 9 done: no entry is left whose other reading is recorded but not selectable.
@@ -312,12 +312,19 @@ def travel_turn(variant: Variant, edition: str, markers: tuple[str, ...]) -> Gam
 
 @pytest.mark.parametrize(
     ("edition", "letter", "rule", "rewarded"),
-    [(BIG_BOX, None, "TRV-06", True), (ORIGINAL, None, "TRV-03", False), (BIG_BOX, "a", "TRV-03", False)],
+    [
+        (BIG_BOX, None, "TRV-03", False),
+        (ORIGINAL, None, "TRV-03", False),
+        (BIG_BOX, "b", "TRV-06", True),
+        (ORIGINAL, "b", "TRV-06", True),
+    ],
 )
 def test_trv06_amb19_reward_on_every_arrival(
     edition: str, letter: str | None, rule: str, rewarded: bool
 ) -> None:
-    """TRV-06 / AMB-19 b (2023 default): a city already marked pays its reward again."""
+    """TRV-06 / AMB-19 b: a city already marked pays its reward again; under the default a
+    (both editions since issue 29: 2023 p. 10 "place it … This gets you the reward") it pays
+    nothing (TRV-03)."""
     variant = Variant() if letter is None else Variant(readings={"AMB-19": letter})
     state = travel_turn(variant, edition, ("c1",))
     trip = Travel(state.rules.data.village, "c1", 1)
@@ -351,10 +358,10 @@ def invisible_mill(variant: Variant, edition: str) -> GameState:
     return acting(state, 0, ActionSpace.CRAFTS)
 
 
-def test_death07_amb23_b_the_death_stays_owed_2011_default() -> None:
-    """DEATH-07 / AMB-23 b (2011 default): no visible member, so the death stays owed and
-    takes the first member that is visible at the end of a later turn."""
-    state = invisible_mill(Variant(), ORIGINAL)
+def test_death07_amb23_b_the_death_stays_owed() -> None:
+    """DEATH-07 / AMB-23 b (the 2011 default until issue 29): no visible member, so the
+    death stays owed and takes the first member that is visible at the end of a later turn."""
+    state = invisible_mill(Variant(readings={"AMB-23": "b"}), ORIGINAL)
     trace: list[str] = []
     after = settle(apply(state, Mill(), trace))
     assert "DEATH-07" in trace and "DEATH-05" not in trace
@@ -369,12 +376,16 @@ def test_death07_amb23_b_the_death_stays_owed_2011_default() -> None:
     assert InChronicle(Category.FARMYARD) in born.players[0].members
 
 
-def test_death05_amb23_a_the_death_lapses_2023_default() -> None:
-    state = invisible_mill(Variant(), BIG_BOX)
+@pytest.mark.parametrize("edition", [BIG_BOX, ORIGINAL])
+def test_death05_amb23_a_the_death_lapses_by_default(edition: str) -> None:
+    """DEATH-05 / AMB-23 a, the default in both editions (issue 29: 2011 times the death at
+    the end of the turn and needs a visible member then; nothing carries it over)."""
+    state = invisible_mill(Variant(), edition)
     trace: list[str] = []
     after = settle(apply(state, Mill(), trace))
-    assert "DEATH-05" in trace
+    assert "DEATH-05" in trace and "DEATH-07" not in trace
     assert after.deaths_owed[0] == 0
+    check(after)
 
 
 def dying_farmer(variant: Variant, chronicle_farmers: int) -> GameState:
@@ -545,9 +556,9 @@ def test_death08_amb08_one_death_for_several_passes(letter: str, owed: int) -> N
 
 @pytest.mark.parametrize(("letter", "owed"), [("a", 2), ("b", 1)])
 def test_death08_amb08_with_deaths_kept_owed_amb23_b(letter: str, owed: int) -> None:
-    """DEATH-07 / DEATH-08: in 2011 (AMB-23 b) a death with no visible member stays owed; a
+    """DEATH-07 / DEATH-08: under AMB-23 b a death with no visible member stays owed; a
     second mill that passes the quill again owes a second death under AMB-08 a, not under b."""
-    state = invisible_mill(Variant(readings={"AMB-08": letter}), ORIGINAL)
+    state = invisible_mill(Variant(readings={"AMB-08": letter, "AMB-23": "b"}), ORIGINAL)
     after = settle(apply(state, Mill()))
     assert after.deaths_owed[0] == 1
     again = set_lifetime(give(after, 0, grain=2), 0, after.rules.data.lifetime_track_length - 1)

@@ -30,13 +30,16 @@ from village_rules.data.components import (
     Location,
     OnChurch,
 )
+from village_rules.data.loader import builtin_edition
 from village_rules.data.solo_data import FateTile
+from village_rules.data.tally import Tally
 from village_rules.drivers.scenario import arrange_market, clear_board, give, put_cubes, ready, strip_all
 from village_rules.drivers.serialization import from_json, to_json
 from village_rules.engine import carla, market_day
 from village_rules.engine.context import Ctx
+from village_rules.engine.setup import new_game
 from village_rules.errors import StateFormatError
-from village_rules.model.actions import Pass, RevealFate, Serve, Skip, TakeCube
+from village_rules.model.actions import Pass, RevealFate, Serve, Skip, TakeCube, Well, parse_action
 from village_rules.model.carla_board import CARLA, PLAYER
 from village_rules.model.pending import ChooseAction, ChooseCarlaCube, ChooseTurn, FateReveal, MarketChoice
 from village_rules.model.state import GameState
@@ -125,6 +128,28 @@ def test_solo16_amb36_b_her_market_day_before_the_players_action() -> None:
         state = apply(state, chance_outcomes(state)[0][0])
     assert state.pending == ChooseAction(PLAYER, S.CRAFTS) and state.carla is not None
     assert state.carla.action_waits is None
+
+
+def test_solo11_amb36_b_witness_her_pink_comes_from_the_council_chamber_without_a_reaction() -> None:
+    """AMB-36's stored witness, as the register describes it (issue 29): under b the last
+    action (`take church pink`) makes Carla take her pink at once, from the council chamber
+    (SOLO-11: none left on the church), so she does not react (SOLO-15, no SOLO-20); under
+    a her take is still owed."""
+    w = witness_from_json((WITNESSES / "AMB-36-big-box-2023-a-b.json").read_text("utf-8"))
+    assert w.actions[-1] == "take church pink"
+    traces: dict[str, list[str]] = {}
+    for letter, variant in zip((w.left_letter, w.right_letter), w.variants(), strict=True):
+        state = new_game(builtin_edition(w.edition), w.players, w.seed, variant)
+        for text in w.actions[:-1]:
+            state = apply(state, parse_action(text))
+        before = state.space(S.COUNCIL_CHAMBER)[Cube.PINK]
+        trace: list[str] = []
+        state = apply(state, parse_action(w.actions[-1]), trace=trace)
+        traces[letter] = [str(r) for r in trace]
+        taken = before - state.space(S.COUNCIL_CHAMBER)[Cube.PINK]
+        assert taken == (1 if letter == "b" else 0)
+    assert "SOLO-11" in traces["b"] and "SOLO-15" in traces["b"] and "SOLO-20" not in traces["b"]
+    assert "SOLO-08" not in traces["a"]
 
 
 def test_amb36_state_checks_follow_the_reading() -> None:
@@ -285,7 +310,7 @@ def test_amb39_state_checks_refuse_carlas_market_day_under_b() -> None:
 
 def test_the_solo_readings_are_inert_in_2011_and_argued_so() -> None:
     """The 2011 edition has no solo mode: each other letter has the argument, not a witness."""
-    assert sorted(SOLO_READINGS) == ["AMB-36", "AMB-37", "AMB-38", "AMB-39", "AMB-41", "AMB-42"]
+    assert sorted(SOLO_READINGS) == ["AMB-36", "AMB-37", "AMB-38", "AMB-39", "AMB-41", "AMB-42", "AMB-43"]
     for amb, letters in (
         ("AMB-36", "b"),
         ("AMB-37", "bc"),
@@ -293,6 +318,7 @@ def test_the_solo_readings_are_inert_in_2011_and_argued_so() -> None:
         ("AMB-39", "b"),
         ("AMB-41", "b"),
         ("AMB-42", "b"),
+        ("AMB-43", "b"),
     ):
         for letter in letters:
             assert "no solo mode" in NEVER_PART[amb, ORIGINAL, letter]
@@ -521,3 +547,46 @@ def test_end04_amb41_her_take_after_the_players_final_action_under_both(letter: 
         state = apply(state, chance_outcomes(state)[0][0] if state.is_chance else legal_actions(state)[0])
     assert isinstance(state.pending, ChooseCarlaCube)  # no pink left: the player chooses (SOLO-13)
     assert phase_problems(state) == []
+
+
+# --- AMB-43: a market day held through the well ----------------------------------------------
+
+
+def well_market_day(letter: str, trace: list[str]) -> GameState:
+    """The player holds a market day through the well (3 brown cubes) and serves customer
+    2 (not the frontmost, 5); Carla's chance follows."""
+    state = put_cubes(solo({"AMB-43": letter}), S.TRAVEL, {Cube.PINK: 2})
+    state = arrange_market(state, [5, 2, 8], [1, 3, 4, 6, 7])
+    state = give(state, PLAYER, grain=5, cubes={Cube.BROWN: 3})
+    state = apply(state, Well(S.MARKET, Cube.BROWN), trace=trace)
+    while not isinstance(state.pending, MarketChoice):
+        state = apply(state, chance_outcomes(state)[0][0] if state.is_chance else Pass(), trace=trace)
+    return apply(state, Serve(2), trace=trace)
+
+
+@pytest.mark.parametrize(("letter", "carla_gets"), [("a", ()), ("b", (5,))])
+def test_solo25_solo31_amb43_carla_in_a_market_day_held_through_the_well(
+    letter: str, carla_gets: tuple[int, ...]
+) -> None:
+    """AMB-43 (issue 29): in a market day the player holds through the well, under a (the
+    default, p. 18 "does not … 'react' right after you performed a 'well' action") Carla
+    serves nobody (SOLO-25); under b (p. 17 example: her customer in the player's market
+    day is no reaction to a cube of hers) she serves the frontmost left, 5 (SOLO-31). In
+    both she takes no cube that turn."""
+    trace: list[str] = []
+    state = well_market_day(letter, trace)
+    assert state.players[CARLA].customers == carla_gets
+    assert ("SOLO-31" in trace) == (letter == "b") and ("SOLO-25" in trace)
+    assert ("SOLO-18" in trace) == (letter == "b")
+    state = finish_turn(state, trace)
+    assert state.players[CARLA].cubes.total() == 0 and state.space(S.TRAVEL) == Tally.of({Cube.PINK: 2})
+    assert state.carla is not None and state.carla.idle and not state.carla.well_turn
+    assert phase_problems(state) == []
+
+
+def test_amb43_witness_parts_at_carlas_chance_in_the_wells_market_day() -> None:
+    """The stored AMB-43 witness ends with the player's `well market …`; under b Carla has a
+    customer more."""
+    w = witness_from_json((WITNESSES / "AMB-43-big-box-2023-a-b.json").read_text("utf-8"))
+    assert w.actions[-1].startswith("well market")
+    assert replay_both(w) is not None and "seat 1 customers" in w.detail

@@ -6,6 +6,7 @@ stops mattering."""
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -28,7 +29,7 @@ from village_rules.readings.divergence import (
     walk,
 )
 from village_rules.readings.stored import WITNESSES, paragraph, witness_from_json, witness_name
-from village_rules.rules.register import NEVER_PART, READINGS
+from village_rules.rules.register import NEVER_PART, READINGS, WITNESS_WANTED
 from village_rules.rules.variant import Variant
 
 STORED = sorted(p for p in WITNESSES.glob("*.json") if not p.name.endswith(".log.json"))
@@ -42,7 +43,9 @@ def test_there_are_witnesses_for_most_options() -> None:
 
 def test_every_option_has_a_witness_or_an_argument_per_edition() -> None:
     """Issue 9: each option's default against each other letter, in each edition, has a
-    stored witness or the argument (`readings.NEVER_PART`) that they never part there."""
+    stored witness or the argument (`readings.NEVER_PART`) that they never part there, or
+    (issue 29, open work: `WITNESS_WANTED`) a test that plays where they part while no
+    seeded game reaching it is stored: exactly one of the three."""
     stored = {p.stem for p in STORED}
     for entry in READINGS:
         for edition in EDITIONS:
@@ -50,7 +53,18 @@ def test_every_option_has_a_witness_or_an_argument_per_edition() -> None:
             for other in (x for x in entry.letter_names if x != default):
                 name = witness_name(entry.amb, edition, default, other)
                 argued = (entry.amb, edition, other) in NEVER_PART
-                assert (name in stored) != argued, f"{name}: a witness xor an argument"
+                wanted = (entry.amb, edition, other) in WITNESS_WANTED
+                assert (name in stored) + argued + wanted == 1, f"{name}: a witness, an argument or open work"
+
+
+def test_a_wanted_witness_names_the_test_that_plays_the_divergence() -> None:
+    """Each `WITNESS_WANTED` pair names a test module that exists and plays both readings."""
+    root = Path(__file__).resolve().parents[2]
+    for (amb, _, other), why in WITNESS_WANTED.items():
+        found = re.search(r"tests/[\w/]+\.py", why)
+        assert found is not None, (amb, why)
+        text = (root / found.group()).read_text("utf-8")
+        assert f'"{amb}": letter' in text or f"{amb}={other}" in text, (amb, found.group())
 
 
 @pytest.mark.parametrize("path", STORED, ids=lambda p: p.stem)

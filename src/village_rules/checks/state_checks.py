@@ -338,12 +338,17 @@ def _amb33_b(state: GameState) -> bool:
     return state.rules.reading("AMB-33") == "b"
 
 
+def _amb33_round_mass(state: GameState) -> bool:
+    return state.rules.reading("AMB-33") in {"b", "c"}
+
+
 def _round_mass_held(state: GameState) -> bool:
-    """AMB-33 b (END-08): the round mass and the reseeding that come between the end
-    trigger and the final actions. They are held only before any final action is taken:
-    every seat, or every seat but the one that triggered the end, is still to act."""
+    """AMB-33 b (END-08) / c (END-09): the round mass (and under b the reseeding) that come
+    between the end trigger and the final actions. They are held only before any final
+    action is taken: every seat, or every seat but the one that triggered the end, is still
+    to act."""
     final = state.final_turns
-    if not _amb33_b(state) or not final or state.end_triggered_by is None:
+    if not _amb33_round_mass(state) or not final or state.end_triggered_by is None:
         return False
     if state.mass is not None and state.cubes_on_board():
         return False  # the round mass follows the taking of the last cube
@@ -368,7 +373,7 @@ def _end_problems(state: GameState) -> list[Problem]:
     held = triggered and _round_mass_held(state)
     if triggered and isinstance(pending, ChooseCompensationCube):
         out.append(("$.end_triggered_by", "no new round begins once the end is triggered"))
-    if triggered and isinstance(pending, SeedDraw) and not held:
+    if triggered and isinstance(pending, SeedDraw) and not (held and _amb33_b(state)):
         out.append(
             (
                 "$.end_triggered_by",
@@ -381,7 +386,11 @@ def _end_problems(state: GameState) -> list[Problem]:
             (
                 "$.mass.final",
                 "once the end is triggered the next mass is the final one"
-                + (" (AMB-33 b: a round mass only before the first final action)" if _amb33_b(state) else ""),
+                + (
+                    " (AMB-33 b / c: a round mass only before the first final action)"
+                    if _amb33_round_mass(state)
+                    else ""
+                ),
             )
         )
     if isinstance(pending, ChooseTurn) and final is not None and pending.seat in final:

@@ -33,6 +33,7 @@ from village_rules.rules.register import (
     NEVER_PART,
     READINGS,
     SOLO_READINGS,
+    WITNESS_WANTED,
     parse_choice,
     reading,
 )
@@ -111,6 +112,8 @@ def _ambiguities(args: argparse.Namespace) -> int:
                     status = f"village_rules/readings/witnesses/{name}.json"
                 elif (entry.amb, edition, other) in NEVER_PART:
                     status = "no witness: " + NEVER_PART[entry.amb, edition, other]
+                elif (entry.amb, edition, other) in WITNESS_WANTED:
+                    status = "no witness yet: " + WITNESS_WANTED[entry.amb, edition, other]
                 else:
                     status = NO_WITNESS
                 print(f"  divergence {edition} {default}/{other}: {status}")

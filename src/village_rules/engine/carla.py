@@ -28,7 +28,7 @@ from village_rules.data.solo_data import FateTile, SoloData
 from village_rules.engine import market_day
 from village_rules.engine.context import Ctx
 from village_rules.engine.guards import expect, present
-from village_rules.engine.time_and_death import chronicle_full
+from village_rules.engine.time_and_death import note_last_space
 from village_rules.model.actions import Action, RevealFate
 from village_rules.model.carla_board import CARLA, PLAYER, CarlaBoard
 from village_rules.model.chance import proportional
@@ -224,7 +224,11 @@ def next_step(state: GameState, ctx: Ctx) -> tuple[GameState, Pending | None] | 
         space, colour = target
         if colour is None:
             return state, ChooseCarlaCube(PLAYER, space)
-        ctx.fire(RuleId.SOLO_10 if space == carla.look_from else RuleId.SOLO_11)
+        same_space = space == carla.look_from
+        if colour == carla.look_for:  # the colour she looks for
+            ctx.fire(RuleId.SOLO_10 if same_space else RuleId.SOLO_11)
+        else:  # the player's choice, forced: the space holds one colour only
+            ctx.fire(RuleId.SOLO_12 if same_space else RuleId.SOLO_13)
         return _take(state, space, colour, ctx)
     if carla.took_from is None:
         return None
@@ -283,13 +287,17 @@ def take_frontmost(state: GameState, ctx: Ctx) -> GameState:
 def market_turn(state: GameState, ctx: Ctx) -> GameState:
     """SOLO-16 / SOLO-17 / SOLO-18: at her chance in a market day Carla serves the
     frontmost available customer, paying nothing; she never serves more than one per day,
-    so she is done for the day at once (as if she had passed). SOLO-25: in a market day
-    the player holds through the well she serves nobody (she does not "react", p. 18)."""
+    so she is done for the day at once (as if she had passed). In a market day the player
+    holds through the well, AMB-43 a (SOLO-25): she serves nobody (she does not "react",
+    p. 18); b (SOLO-31): she serves as in any market day the player triggers."""
     day = present(state.market_day, "carla.market_turn", "the market day in progress")
     front = next((t for t in state.market_available if t is not None), None)
     if board(state).well_turn:
-        ctx.fire(RuleId.SOLO_25)  # a market day through the well: Carla does not react
-        front = None
+        if state.rules.reading("AMB-43") == "a":
+            ctx.fire(RuleId.SOLO_25)  # a market day through the well: Carla does not react
+            front = None
+        elif front is not None:
+            ctx.fire(RuleId.SOLO_31)  # AMB-43 b: her customer is no reaction to a cube of hers
     if front is not None:
         ctx.fire(RuleId.SOLO_17 if day.trigger == PLAYER else RuleId.SOLO_16)
         ctx.fire(RuleId.SOLO_18)
@@ -349,16 +357,7 @@ def carla_dies(state: GameState, space: ActionSpace, ctx: Ctx) -> GameState:
     else:
         ctx.fire(RuleId.END_05)
         dest = REMOVED
-    state = _move(state, index, dest)
-    if state.end_triggered_by is None and (
-        (isinstance(dest, InChronicle) and chronicle_full(state, dest))
-        or (dest == GRAVEYARD and state.graveyard_free() == 0)
-    ):
-        ctx.fire(RuleId.END_01)
-        state = replace(state, end_triggered_by=CARLA)
-        if state.market_day is not None:  # not reached today: her deaths follow her market day
-            state = replace(state, carla=replace(board(state), end_in_market_of=state.market_day.trigger))
-    return state
+    return note_last_space(_move(state, index, dest), CARLA, dest, ctx)
 
 
 def _move(state: GameState, index: int, to: Location) -> GameState:
@@ -388,7 +387,8 @@ def new_round(state: GameState, ctx: Ctx) -> GameState:
 
 def after_well(state: GameState, ctx: Ctx) -> GameState:
     """SOLO-25: the player performs the well: Carla takes no cube and does not react in
-    this turn (p. 18), not even in the market day the well may start."""
+    this turn (p. 18); in the market day the well may start she serves nobody (AMB-43 a)
+    or, under AMB-43 b (SOLO-31), serves as in any market day the player triggers."""
     ctx.fire(RuleId.SOLO_25)
     return replace(state, carla=replace(board(state), well_turn=True))
 

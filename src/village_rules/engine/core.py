@@ -31,7 +31,7 @@ from village_rules.engine import (
 )
 from village_rules.engine.common import take_cube, take_good
 from village_rules.engine.context import Ctx
-from village_rules.engine.end_of_game import end_of_turn
+from village_rules.engine.end_of_game import after_reseeding, end_of_turn, final_actions_after_round_mass
 from village_rules.engine.guards import expect, present
 from village_rules.engine.payment import coin_splits, describe_shortfall, pay, payment_options
 from village_rules.engine.spaces import SpaceRules, rules_of, space_rules
@@ -841,6 +841,10 @@ def _end_of_mass(state: GameState, ctx: Ctx) -> tuple[GameState, Pending | None]
     if present(state.mass, "core._end_of_mass", "the mass in progress").final:
         ctx.fire(RuleId.SCORE_01)
         return replace(state, mass=None), GameOver()
+    if final_actions_after_round_mass(state):
+        # AMB-33 c (END-09): the round mass held, no new round: the free final actions follow
+        seat, final = after_reseeding(state)
+        return replace(state, mass=None, final_turns=final), shared.choose_turn(seat)
     ctx.fire(RuleId.ROUND_02)
     start = state.start_player if state.next_start_holder is None else state.next_start_holder
     state = replace(state, mass=None, round=state.round + 1, start_player=start, next_start_holder=None)

@@ -54,17 +54,24 @@ def final_order(state: GameState, turn_seat: int, ctx: Ctx | None = None) -> tup
 
 
 def round_mass_first(state: GameState) -> bool:
-    """AMB-33 b (END-08): the end was triggered on the turn that took the last cube, so the
-    round's mass is held and the board reseeded before the final actions. Under a (the
-    default) the final actions follow at once on the empty board (END-03) and only the
-    final mass is held. Nothing changes when nobody has a final action left."""
-    return state.rules.reading("AMB-33") == "b" and state.board_is_empty() and bool(state.final_turns)
+    """AMB-33 b (END-08) and c (END-09, the 2023 default): the end was triggered on the turn
+    that took the last cube, so the round's mass is held before the final actions; under b
+    the board is then reseeded, under c it is not (the final actions are free, END-03).
+    Under a (the 2011 default) the final actions follow at once on the empty board and only
+    the final mass is held. Nothing changes when nobody has a final action left."""
+    return state.rules.reading("AMB-33") != "a" and state.board_is_empty() and bool(state.final_turns)
+
+
+def final_actions_after_round_mass(state: GameState) -> bool:
+    """AMB-33 c (END-09): the round mass just ended came between the end trigger and the
+    final actions; no new round is seeded, the final actions follow on the empty board."""
+    return state.rules.reading("AMB-33") == "c" and state.end_triggered_by is not None
 
 
 def after_reseeding(state: GameState) -> tuple[int, tuple[int, ...] | None]:
     """Who takes the first turn of a freshly seeded round, and the final actions left:
     the start player, or under AMB-33 b (END-08) the first of the final actions that the
-    round mass and reseeding came before."""
+    round mass and reseeding came before (under c, END-09, the round mass alone)."""
     final = state.final_turns
     if final:
         return final[0], final[1:]
@@ -80,8 +87,11 @@ def end_of_turn(state: GameState, seat: int, ctx: Ctx) -> tuple[GameState, Pendi
             ctx.fire(RuleId.END_07)  # AMB-09 b / c: another first player for the final actions
         state = replace(state, final_turns=final_order(state, seat, ctx))
         if round_mass_first(state):
-            ctx.fire(RuleId.ROUND_01)  # AMB-33 b: the round still ends with its mass and reseeding
-            ctx.fire(RuleId.END_08)
+            ctx.fire(RuleId.ROUND_01)  # AMB-33 b / c: the round still ends with its mass
+            if state.rules.reading("AMB-33") == "b":
+                ctx.fire(RuleId.END_08)  # then the board is reseeded
+            else:
+                ctx.fire(RuleId.END_09)  # c: then no reseeding, the final actions are free
             return mass.start(state, final=False, ctx=ctx)
     if state.final_turns is not None:
         if not state.final_turns:

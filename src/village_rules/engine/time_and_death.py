@@ -87,15 +87,40 @@ def kill(state: GameState, seat: int, location: Location, ctx: Ctx) -> GameState
     owed = list(state.deaths_owed)
     owed[seat] -= 1
     state = replace(state.with_player(seat, replace(p, members=tuple(members))), deaths_owed=tuple(owed))
-    if state.end_triggered_by is None and (
-        (isinstance(dest, InChronicle) and chronicle_full(state, dest))
-        or (isinstance(dest, InGraveyard) and state.graveyard_free() == 0)
-    ):
+    return note_last_space(state, seat, dest, ctx)
+
+
+def note_last_space(state: GameState, seat: int, dest: Location, ctx: Ctx) -> GameState:
+    """END-01: a member of `seat` just put on `dest` took the last free chronicle space
+    (AMB-12) or the last free grave: the end is triggered, by `seat`. Once triggered, a
+    later fill of the other (AMB-44) changes nothing under a: the first filler triggered
+    it; under b (END-10), during the market day of the turn that triggered it (before the
+    final actions are settled), the player who occupies the later last space counts."""
+    filled = (isinstance(dest, InChronicle) and chronicle_full(state, dest)) or (
+        isinstance(dest, InGraveyard) and state.graveyard_free() == 0
+    )
+    if not filled or state.end_triggered_by == seat:
+        return state
+    if state.end_triggered_by is None:
         ctx.fire(RuleId.END_01)
-        state = replace(state, end_triggered_by=seat)
-        if state.carla is not None and state.market_day is not None:  # solo: whose market day
-            state = replace(state, carla=replace(state.carla, end_in_market_of=state.market_day.trigger))
+    elif later_filler_counts(state):
+        ctx.fire(RuleId.END_10)  # AMB-44 b: the later last space decides who triggered the end
+    else:
+        return state
+    state = replace(state, end_triggered_by=seat)
+    if state.carla is not None and state.market_day is not None:  # solo: whose market day
+        state = replace(state, carla=replace(state.carla, end_in_market_of=state.market_day.trigger))
     return state
+
+
+def later_filler_counts(state: GameState) -> bool:
+    """AMB-44 b: the chronicle and the graveyard both fill in one market day, and the one
+    filled later names who triggered the end (2023 p. 13 Special case "Afterwards, determine
+    who has triggered the end of the game by occupying the last space"). Only while that
+    market day runs and the final actions are not settled yet."""
+    return (
+        state.rules.reading("AMB-44") == "b" and state.market_day is not None and state.final_turns is None
+    )
 
 
 def chronicle_full(state: GameState, last: InChronicle) -> bool:

@@ -20,12 +20,13 @@ import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
-from village_rules.data.components import ActionSpace, Building, Cube, Good
+from village_rules.data.components import ActionSpace, Building, Cube, Good, workplace
 from village_rules.data.loader import builtin_edition
 from village_rules.engine import market_day, mass
 from village_rules.engine.core import apply, chance_outcomes, legal_actions
 from village_rules.engine.scoring import winners
 from village_rules.engine.setup import new_game
+from village_rules.engine.time_and_death import death_candidates
 from village_rules.engine.travel_map import adjacent
 from village_rules.errors import InternalError, ParameterError, ReadingError, SetupError, VillageError
 from village_rules.model.actions import (
@@ -35,11 +36,15 @@ from village_rules.model.actions import (
     BuyFromBag,
     CallHome,
     ChurchEnter,
+    CouncilPlace,
+    Die,
     Harvest,
     Mill,
+    Pass,
     Pay,
     Privilege,
     Produce,
+    Serve,
     Skip,
     TakeCube,
     Train,
@@ -237,7 +242,12 @@ def search(
     found: list[int] | None = None
     hints = HINTS.get(amb, ())
     steer = STEERS.get(amb)
-    for k in range(examples):
+    cell = CELLS.get(amb)
+    method = "steered" if steer is not None else "random"
+    if cell is not None and steer is not None:
+        found = explore(edition, players, seed, (left, right), steer, cell, examples, max_steps)
+        method = "go-explore (cells of progress, steered bursts)"
+    for k in range(examples if found is None else 0):
         rng = random.Random(f"diverge {amb} {k}")
         even = k % 2 == 0
         guide = steer if even else None
@@ -265,7 +275,7 @@ def search(
         result.actions,
         result.difference.kind,
         result.difference.detail,
-        f"{'steered' if steer is not None else 'random'} search, then greedy shrinking "
+        f"{method} search, then greedy shrinking "
         f"({shrink_budget - budget} replays): shrunk, not minimal",
     )
 
@@ -281,6 +291,8 @@ HINTS: dict[str, tuple[str, ...]] = {
     "AMB-15": ("buy-from-bag", "take church", "church", "serve", "market"),
     "AMB-10": ("train", "produce", "take crafts", "take church", "church"),
     "AMB-12": ("train", "produce", "take crafts"),
+    "AMB-43": ("well market", "take crafts", "buy", "produce", "harvest"),
+    "AMB-44": ("serve", "take market", "train", "produce", "take crafts"),
 }
 """Words of the actions a biased rollout prefers, per entry: every other search game picks
 among the options containing one of them with probability 0.8 (the rest are uniform)."""
@@ -397,14 +409,220 @@ def _crowd_the_bag(state: GameState, action: Action) -> float:
     return -10.0 if _spends_coins(action) else 0.0
 
 
+def _next_death_to_chronicle(state: GameState, seat: int) -> bool:
+    """Whether the seat's next death can go to a free chronicle space (else the graveyard)."""
+    return any(state.chronicle_free(workplace(loc)) > 0 for loc in death_candidates(state, seat))
+
+
+def _fill_both_in_a_market_day(state: GameState, action: Action) -> float:
+    """AMB-44: the seats spend time (goods to sell, deaths) with their "1"s at work, so the
+    dead go to the chronicle as well as the graveyard; a seat whose next death would take
+    the last space of one while the other still has more than one avoids passing the
+    quill; once both have one space left, the seats take the market cube and sell (each
+    later sale costs 1 time), so that two seats die onto the two last spaces in one market
+    day."""
+    seat = _seat(state)
+    if seat is None:
+        return 0.0
+    chronicle, graves = state.chronicle_free_total(), state.graveyard_free()
+    near = chronicle <= 1 and graves <= 1
+    in_market_day = state.market_day is not None and not state.market_day.closed
+    if not in_market_day and not isinstance(action, Die):
+        after = apply(state, action)
+        if after.deaths_owed[seat] > state.deaths_owed[seat] or after.players[seat].lifetime < (
+            state.players[seat].lifetime
+        ):
+            to_chronicle = _next_death_to_chronicle(state, seat)
+            if near or (to_chronicle and chronicle <= 1) or (not to_chronicle and graves <= 1):
+                return -20.0  # this death would end the game outside a market day
+            return 15.0  # a death that fills the chronicle and graveyard further
+        if near and after.players[seat].lifetime > state.players[seat].lifetime:
+            return 10.0  # time that does not kill yet: the token nearer the quill for the market day
+        if chronicle <= 2 and _next_death_to_chronicle(after, seat) > _next_death_to_chronicle(state, seat):
+            return 14.0  # the seat's next to die now works where the chronicle has room
+    match action:
+        case Serve():
+            return 30.0
+        case Pass():
+            return -5.0
+        case Die(location):
+            into_chronicle = state.chronicle_free(workplace(location)) > 0
+            return 10.0 if into_chronicle == (chronicle - 1 >= graves) else 0.0
+        case TakeCube(ActionSpace.MARKET, _):
+            return (25.0 if _sides(state)[1] == 2 else -2.0) if near else 1.0
+        case Well(ActionSpace.MARKET, _) if near:
+            return 22.0 if _sides(state)[1] == 2 else -2.0
+        case TakeCube(_, Cube.GREEN) if near:
+            return 8.0  # the later sales' green cube
+        case Train(_, 1, _) | CouncilPlace(1) | Travel(_, _, 1):
+            return 12.0  # a "1" (the next to die) to work: its death goes to that category
+        case TakeCube(ActionSpace.COUNCIL_CHAMBER | ActionSpace.TRAVEL, cube) if cube is not Cube.PLAGUE:
+            return 6.0
+        case Train() | Produce() | Buy():
+            return 9.0
+        case CallHome():
+            return -3.0
+        case Birth():
+            return 8.0
+        case TakeCube(ActionSpace.CRAFTS, _):
+            return 7.0
+        case TakeCube(ActionSpace.FAMILY, _):
+            return 6.0
+        case Harvest():
+            return 5.0
+        case Skip():
+            return -1.0
+    return 0.0
+
+
 STEERS: dict[str, Scorer] = {
     "AMB-03": _drain_the_supply,
     "AMB-18": _travel_everywhere,
     "AMB-15": _crowd_the_bag,
+    "AMB-44": _fill_both_in_a_market_day,
 }
 """Steered search (issue 9): for entries whose readings part only far from random play,
 every other search game follows a policy that heads for the position where they part
 (with probability 0.85 the best-scored option, ties at random; else a uniform one)."""
+
+
+Cell = Callable[[GameState], tuple[float, tuple[int, ...]] | None]
+"""A go-explore cell: (progress score, lower is nearer the goal; the cell's key), or None
+for a state that cannot lead to the goal any more."""
+
+
+def _sides(state: GameState) -> tuple[bool, int, tuple[int, ...]]:
+    """AMB-44: whether one seat's next death goes to the chronicle and another's to the
+    graveyard (a pair), how many of the two sides have a seat ready to die of a later sale
+    (MKT-03: the token one space before the quill, a customer it can serve, a green cube
+    or a coin), and per side whether a seat has its token there and one can serve."""
+    length = state.rules.data.lifetime_track_length
+    seats = [seat for seat in range(state.num_players) if seat != state.end_triggered_by]
+    day = state.market_day
+    out = set() if day is None else set(day.passed)
+    to_chronicle = {seat for seat in seats if _next_death_to_chronicle(state, seat)} - out
+    to_graves = set(seats) - to_chronicle - out
+    near = {seat for seat, p in enumerate(state.players) if p.lifetime >= length - 2}
+    serve = {seat for seat in seats if _can_serve(state, seat)}
+    ready = near & serve
+    parts = tuple(int(bool(side & x)) for side in (to_chronicle, to_graves) for x in (near, serve))
+    return bool(to_chronicle and to_graves), bool(ready & to_chronicle) + bool(ready & to_graves), parts
+
+
+def _can_serve(state: GameState, seat: int) -> bool:
+    """Whether the seat has the goods, grain and green cube (or coin) of a later sale to one
+    of the available customers (MKT-03)."""
+    p = state.players[seat]
+    if p.cubes[Cube.GREEN] + p.coins < 1:
+        return False
+    for tile in state.market_available:
+        if tile is not None:
+            customer = state.rules.data.customer(tile)
+            if p.grain >= customer.grain and all(p.goods[g] >= n for g, n in customer.goods.items):
+                return True
+    return False
+
+
+def _both_last_spaces(state: GameState) -> tuple[float, tuple[int, ...]] | None:
+    """AMB-44: how near the chronicle and the graveyard both are to their last space (with
+    the seats' life-time tokens near the quill); a state whose end was triggered outside a
+    market day, or with either full outside one, leads nowhere."""
+    chronicle, graves = state.chronicle_free_total(), state.graveyard_free()
+    in_market_day = state.market_day is not None
+    if (chronicle == 0 or graves == 0 or state.end_triggered_by is not None) and not in_market_day:
+        return None
+    pair, sides, parts = _sides(state)
+    balance = abs(chronicle - graves) * 0.5
+    score = chronicle + graves + balance - pair * 1.5 - sides * 0.7 - sum(parts) * 0.3 - in_market_day * 0.5
+    return score, (chronicle, graves, int(pair), sides, *parts, int(in_market_day))
+
+
+CELLS: dict[str, Cell] = {"AMB-44": _both_last_spaces}
+"""Entries searched go-explore style (issue 29): their readings part only after a long,
+narrow approach (AMB-44: two seats dying onto the two last spaces in one market day)."""
+
+
+def explore(  # noqa: PLR0917 - one game, two rule sets, a search budget
+    edition: str,
+    players: int,
+    seed: int,
+    variants: tuple[Variant, Variant],
+    steer: Scorer,
+    cell: Cell,
+    iterations: int,
+    max_steps: int,
+    burst: int = 60,
+) -> list[int] | None:
+    """Go-explore: an archive keeps, per cell, the shortest choice list that reached it;
+    each iteration picks the most promising cell (progress score plus a penalty for the
+    times it was picked), restores its states and plays a steered burst from there,
+    adding every cell it reaches. Returns the choices of the first game whose readings
+    part, or None. Deterministic."""
+    rng = random.Random(f"explore {edition} {players} {seed}")
+    start = (
+        new_game(builtin_edition(edition), players, seed, variants[0]),
+        new_game(builtin_edition(edition), players, seed, variants[1]),
+    )
+    archive: dict[tuple[int, ...], tuple[float, GameState, GameState, list[int]]] = {}
+    picked: dict[tuple[int, ...], int] = {}
+
+    def keep(a: GameState, b: GameState, choices: list[int]) -> None:
+        found = cell(a)
+        if found is not None:
+            score, key = found
+            if key not in archive or len(choices) < len(archive[key][3]):
+                archive[key] = (score, a, b, list(choices))
+
+    keep(*start, [])
+    for _ in range(iterations):
+        if not archive:
+            return None
+        key = min(archive, key=lambda k: (archive[k][0] + picked.get(k, 0), k))
+        picked[key] = picked.get(key, 0) + 1
+        _, a, b, choices = archive[key]
+        choices = list(choices)
+        for _ in range(burst):
+            if a.is_terminal or len(choices) >= max_steps:
+                break
+            options = sorted(_options(a), key=format_action)
+            if rng.random() < 0.9:
+                index = max((steer(a, o), rng.random(), i) for i, o in enumerate(options))[2]
+            else:
+                index = rng.randrange(len(options))
+            choices.append(index)
+            a, b = apply(a, options[index]), apply(b, options[index])
+            if difference(a, b) is not None:
+                return choices
+            if cell(a) is None:
+                break
+            if a.market_day is not None and _near_both_last_spaces(a):
+                tail = _search_market_day(a, b, budget=[1500])
+                if tail is not None:
+                    return choices + tail
+            keep(a, b, choices)
+    return None
+
+
+def _near_both_last_spaces(state: GameState) -> bool:
+    return state.chronicle_free_total() <= 1 and state.graveyard_free() <= 1
+
+
+def _search_market_day(a: GameState, b: GameState, budget: list[int]) -> list[int] | None:
+    """Every decision of the market day in progress (depth first, the chance outcomes by
+    their first one), until the readings part or the day is over; `budget` caps the
+    states visited. The choice indices found, or None."""
+    if a.market_day is None or a.is_terminal or budget[0] <= 0:
+        return None
+    budget[0] -= 1
+    options = sorted(_options(a), key=format_action)
+    for index in range(1 if a.is_chance else len(options)):
+        na, nb = apply(a, options[index]), apply(b, options[index])
+        if difference(na, nb) is not None:
+            return [index]
+        tail = _search_market_day(na, nb, budget)
+        if tail is not None:
+            return [index, *tail]
+    return None
 
 
 def rollout(  # noqa: PLR0917 - one game, two rule sets

@@ -96,11 +96,12 @@ _READINGS: tuple[Reading, ...] = (
         (
             ("a", "no round mass and no reseeding: the final actions follow on the empty board"),
             ("b", "the round mass and the reseeding are held, then the final actions"),
+            ("c", "the round mass is held, no reseeding: the final actions follow on the empty board"),
         ),
-        _both("a"),
-        "2023 p. 13 / 2011 'End of the game': the other players 'may perform one last action'; "
-        "'should the final cube be taken … the action spaces are not reseeded' (2011 Note: 'the usual "
-        "mass at the end of a round is skipped')",
+        ((BIG_BOX, "c"), (ORIGINAL, "a")),
+        "both texts: 'should the final cube be taken … the action spaces are not reseeded' and the "
+        "final actions are free; 2011 'End of the game' Note: 'the usual mass at the end of a round is "
+        "skipped'; 2023 has no such note and p. 5: 'The current round is then finished and a mass is held'",
     ),
     Reading(
         "AMB-06",
@@ -217,8 +218,9 @@ _READINGS: tuple[Reading, ...] = (
             ("a", "one marker and one reward per city and player (2011 'Travel')"),
             ("b", "a reward on every arrival; a marker only on a city without one of yours"),
         ),
-        ((BIG_BOX, "b"), (ORIGINAL, "a")),
-        "2011 'Travel' states the limit; 2023 p. 10 drops the sentence and rewards every trip",
+        _both("a"),
+        "2011 'Travel' states the limit; 2023 p. 10 ties the reward to placing a marker ('Take one "
+        "of your markers and place it … This gets you the reward') and p. 14 counts markers as cities",
     ),
     Reading(
         "AMB-23",
@@ -228,8 +230,10 @@ _READINGS: tuple[Reading, ...] = (
             ("a", "no member dies and the death lapses"),
             ("b", "the death stays owed until a member is visible at the end of a turn"),
         ),
-        ((BIG_BOX, "a"), (ORIGINAL, "b")),
-        "2023 p. 12 'otherwise you do not lose a family member'; 2011 has no such clause",
+        _both("a"),
+        "2023 p. 12 'otherwise you do not lose a family member'; 2011 'A family member passes away' "
+        "times the death (the end of the turn, or at once in a market day) and needs a visible member "
+        "then; no text keeps a death owed for a later turn",
     ),
     Reading(
         "AMB-24",
@@ -252,6 +256,19 @@ _READINGS: tuple[Reading, ...] = (
         ),
         _both("a"),
         "2023 p. 8: a market day 'in which all players participate'",
+    ),
+    Reading(
+        "AMB-44",
+        "The chronicle and the graveyard both filled in one market day",
+        "both_filled_in_market_day",
+        (
+            ("a", "the player who filled the first of the two triggered the end"),
+            ("b", "the player who occupied the later last space triggered the end"),
+        ),
+        _both("a"),
+        "2023 p. 13 'The end of the game is triggered when a family member is put onto either' last "
+        "space: the first fill triggers it, a later one triggers nothing; the Special case only says "
+        "when to 'determine who has triggered the end' (after the market day)",
     ),
     Reading(
         "AMB-26",
@@ -340,6 +357,18 @@ _SOLO_READINGS: tuple[Reading, ...] = (
         "2023 p. 8 'The waiting customers are moved forward in order' (only the waiting line moves); "
         "p. 16 step 6 her disc 'next to the frontmost customer', a fixed spot",
     ),
+    Reading(
+        "AMB-43",
+        "A market day held through the well (solo)",
+        "carla_at_well_market_day",
+        (
+            ("a", "Carla serves nobody in it: after a well action she does not react"),
+            ("b", "she serves as in any market day the player triggers (the frontmost left)"),
+        ),
+        _both("a"),
+        "2023 p. 18 'Carla does not take a cube from the game board (or \'react\') right after you "
+        "performed a \'well\' action'; her serving in the player's market day is listed among her reactions",
+    ),
 )
 
 READINGS: tuple[Reading, ...] = tuple(sorted((*_READINGS, *_SOLO_READINGS), key=lambda r: r.amb))
@@ -355,6 +384,12 @@ NEVER_PART: Mapping[tuple[str, str, str], str] = {
         "quill passes in one action need at least 11 time while the dearest action costs 8 "
         "(specs/ambiguities.md AMB-08)"
     ),
+    ("AMB-08", ORIGINAL, "b"): (
+        "with the shipped 2011 data the readings never part: since issue 29 AMB-23 a (the default) "
+        "lets no death wait, and the 2011 data has the same 10-space track and the same dearest "
+        "action (8 time) as 2023, so two quill passes in one action cannot happen "
+        "(specs/ambiguities.md AMB-08)"
+    ),
     ("AMB-36", ORIGINAL, "b"): _NO_SOLO_2011,
     ("AMB-37", ORIGINAL, "b"): _NO_SOLO_2011,
     ("AMB-37", ORIGINAL, "c"): _NO_SOLO_2011,
@@ -362,9 +397,25 @@ NEVER_PART: Mapping[tuple[str, str, str], str] = {
     ("AMB-39", ORIGINAL, "b"): _NO_SOLO_2011,
     ("AMB-41", ORIGINAL, "b"): _NO_SOLO_2011,
     ("AMB-42", ORIGINAL, "b"): _NO_SOLO_2011,
+    ("AMB-43", ORIGINAL, "b"): _NO_SOLO_2011,
 }
 """(AMB, edition, other letter) → why the default and that letter never part there: the
 argument that stands in for a stored witness (issue 9)."""
+
+_AMB44_WANTED = (
+    "the readings part (tests/engine/test_end_of_game.py plays the position in both editions), but no "
+    "seeded game reaching it is stored yet: two players must die onto the chronicle's and the "
+    "graveyard's last spaces in one market day, and random, steered and go-explore searches "
+    "(divergence.py CELLS) found none (issue 29; open work)"
+)
+
+WITNESS_WANTED: Mapping[tuple[str, str, str], str] = {
+    ("AMB-44", BIG_BOX, "b"): _AMB44_WANTED,
+    ("AMB-44", ORIGINAL, "b"): _AMB44_WANTED,
+}
+"""(AMB, edition, other letter) → why the pair has neither a stored witness nor an
+argument: the readings do part (a test constructs the position) but no seeded game that
+reaches it has been found. Open work, listed by `village-rules ambiguities`."""
 BY_ID: Mapping[str, Reading] = {r.amb: r for r in READINGS}
 
 
