@@ -36,6 +36,11 @@ def parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--jobs", type=int, default=1, help="mutants run at once")
     p.add_argument("--cap", type=float, default=HARD_CAP_SECONDS, help="hang guard per layer run, in seconds")
+    p.add_argument(
+        "--full-matrix",
+        action="store_true",
+        help="run the regression layers on every mutant (default: only on the semantic survivors)",
+    )
     p.add_argument("--reasons", action="store_true", help="also print the reason of every kill")
     p.add_argument("--list", action="store_true", help="list the corpus and the layers, run nothing")
     return p
@@ -79,6 +84,7 @@ def _main(argv: Sequence[str] | None) -> int:
         mutants,
         layers,
         jobs=args.jobs,
+        full_matrix=args.full_matrix,
         cap=args.cap,
         progress=lambda s: print(s, file=sys.stderr, flush=True),
     )

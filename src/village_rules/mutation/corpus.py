@@ -34,9 +34,9 @@ class Mutant:
     equivalent: str | None = None
     """When set: why the mutant cannot change any game (it is then left out of the scores)."""
 
-    def apply(self, package: Path) -> None:
-        """Edit the copy of the package at `package`; `MutationError` if the text is not
-        there exactly once."""
+    def patched(self, package: Path) -> str:
+        """The text of the mutated file, from the package folder `package`; `MutationError`
+        if the file is missing or the text is not there exactly once."""
         path = package / self.file
         if not path.is_file():
             raise MutationError(f"mutant {self.id}: no file {self.file} in the package")
@@ -47,7 +47,12 @@ class Mutant:
             raise MutationError(
                 f"mutant {self.id}: the text to replace {where} in {self.file}: {self.find!r}"
             )
-        path.write_text(text.replace(self.find, self.replace), encoding="utf-8")
+        return text.replace(self.find, self.replace)
+
+    def apply(self, package: Path) -> None:
+        """Edit the copy of the package at `package` (`patched`, written back)."""
+        text = self.patched(package)
+        (package / self.file).write_text(text, encoding="utf-8")
 
 
 _FIELDS = ("id", "rule", "file", "find", "replace", "breaks")

@@ -143,25 +143,33 @@ def copy_package(dest: Path) -> Path:
 
 
 def run_mutant(
-    mutant: Mutant | None, layers: Sequence[Layer], cap: float = HARD_CAP_SECONDS
+    mutant: Mutant | None,
+    layers: Sequence[Layer],
+    cap: float = HARD_CAP_SECONDS,
+    *,
+    full_matrix: bool = True,
 ) -> dict[str, Verdict]:
-    """Each layer's verdict on the mutant (None: the unmutated package)."""
+    """Each layer's verdict on the mutant (None: the unmutated package). Without
+    `full_matrix` the regression layers run only when no semantic layer killed the mutant:
+    the all-layers score counts a mutant once, so they cannot change it otherwise (their
+    cells stay empty, "-", in the matrix)."""
     with tempfile.TemporaryDirectory(prefix="village-mutant-") as tmp:
         root = copy_package(Path(tmp))
         if mutant is not None:
             mutant.apply(root / "village_rules")
-        return {layer.name: run_layer(layer, root, cap) for layer in layers}
+        verdicts: dict[str, Verdict] = {}
+        for layer in sorted(layers, key=lambda la: la.kind is not Kind.SEMANTIC):
+            if layer.kind is Kind.REGRESSION and not full_matrix and any(v.killed for v in verdicts.values()):
+                continue
+            verdicts[layer.name] = run_layer(layer, root, cap)
+        return {la.name: verdicts[la.name] for la in layers if la.name in verdicts}
 
 
-def check_patches(mutants: Sequence[Mutant]) -> None:
-    """Apply every mutant to a scratch copy first, so that a stale patch is refused by name
-    before anything runs."""
-    with tempfile.TemporaryDirectory(prefix="village-mutant-check-") as tmp:
-        for mutant in mutants:
-            target = Path(tmp) / mutant.id
-            copy_package(target)
-            mutant.apply(target / "village_rules")
-            shutil.rmtree(target)
+def check_patches(mutants: Sequence[Mutant], package: Path = PACKAGE) -> None:
+    """Check every mutant against the package's files first (nothing is written), so that a
+    stale patch is refused by name before anything runs."""
+    for mutant in mutants:
+        mutant.patched(package)
 
 
 def sample(mutants: Sequence[Mutant], size: int, seed: int) -> tuple[Mutant, ...]:
@@ -181,9 +189,11 @@ def run(
     *,
     jobs: int = 1,
     cap: float = HARD_CAP_SECONDS,
+    full_matrix: bool = False,
     progress: Callable[[str], None] | None = None,
 ) -> Scores:
-    """Check the patches, run the baseline, then every mutant through every layer."""
+    """Check the patches, run the baseline (every layer), then every mutant through the
+    layers (the regression ones only for semantic survivors unless `full_matrix`)."""
     if jobs < 1:
         raise MutationError(f"--jobs must be at least 1, not {jobs}")
     check_patches(mutants)
@@ -194,7 +204,7 @@ def run(
         raise MutationError(f"the unmutated package fails a layer, so no kill would mean anything: {detail}")
 
     def one(mutant: Mutant) -> MutantResult:
-        result = MutantResult(mutant, run_mutant(mutant, layers, cap))
+        result = MutantResult(mutant, run_mutant(mutant, layers, cap, full_matrix=full_matrix))
         if progress is not None:
             killed = [name for name, v in result.verdicts.items() if v.killed]
             progress(f"{mutant.id}: killed by {', '.join(killed) if killed else 'none'}")
@@ -224,7 +234,7 @@ def matrix_text(scores: Scores) -> str:
             cells.append(f"{mark:^{len(la.name)}}")
         tail = "  (equivalent)" if r.mutant.equivalent else ""
         lines.append(f"{r.mutant.id:<{width}}  {r.mutant.rule:<{rule_w}}  " + "  ".join(cells) + tail)
-    lines.append("K killed, T killed by the hang guard (timeout), . survived")
+    lines.append("K killed, T killed by the hang guard (timeout), . survived, - not run")
     lines.append("")
     for la in layers:
         kills = sum(1 for r in scores.results if la.name in r.verdicts and r.verdicts[la.name].killed)
