@@ -73,7 +73,7 @@ from village_rules.data.edition import EditionData, Row
 from village_rules.data.tally import Tally
 from village_rules.engine.core import apply, chance_outcomes, legal_actions, legal_actions_oracle
 from village_rules.errors import VillageError
-from village_rules.model.actions import Action, Well, format_action, parse_action
+from village_rules.model.actions import Action, TakeCube, Well, format_action, parse_action
 from village_rules.model.pending import (
     ChooseAction,
     ChooseCarlaCube,
@@ -134,6 +134,7 @@ ROUND = "transition.round"
 CUSTOMERS_KEPT = "transition.customers_kept"
 MARKERS_KEPT = "transition.markers_kept"
 SAME_GAME = "transition.same_game"
+PLAGUE_TIME = "transition.plague_time"
 
 STATE_INVARIANTS: tuple[str, ...] = (
     CUBES,
@@ -173,6 +174,7 @@ TRANSITION_INVARIANTS: tuple[str, ...] = (
     CUSTOMERS_KEPT,
     MARKERS_KEPT,
     SAME_GAME,
+    PLAGUE_TIME,
 )
 
 
@@ -1055,6 +1057,8 @@ def _transition_violations(before: GameState, action: Action, after: GameState, 
     out = []
     if after.round < before.round:
         out.append(Violation(ROUND, f"after {text!r}", f">= {before.round}", str(after.round)))
+    if isinstance(action, TakeCube) and action.cube is Cube.PLAGUE:
+        out += _plague_time_violations(before, after, text)
     for seat, (p, q) in enumerate(zip(before.players, after.players, strict=True)):
         if q.prestige < p.prestige:
             out.append(
@@ -1081,6 +1085,23 @@ def _transition_violations(before: GameState, action: Action, after: GameState, 
             elif isinstance(b, Unborn):
                 out.append(Violation(NEVER_UNBORN, where, f"born ({format_location(a)})", "unborn"))
     return out
+
+
+def _plague_time_violations(before: GameState, after: GameState, text: str) -> list[Violation]:
+    """TURN-03: a plague cube taken costs the edition's plague time: the taker's life-time
+    token moves exactly that far (modulo the track; deaths do not move it back), however
+    the engine spends it. Mutation testing (issue 25) found that no check saw a plague cube
+    costing 1 time instead of 2."""
+    seat = before.current_player()
+    if not 0 <= seat < before.num_players or before.is_carla(seat):
+        return []
+    length = before.rules.data.lifetime_track_length
+    moved = (after.players[seat].lifetime - before.players[seat].lifetime) % length
+    expected = before.rules.data.plague_time % length
+    if moved == expected:
+        return []
+    where = f"seat {seat} after {text!r}"
+    return [Violation(PLAGUE_TIME, where, f"the token {expected} spaces on", f"{moved} spaces on")]
 
 
 def check(state: GameState, legal: Sequence[Action] | None = None) -> None:
