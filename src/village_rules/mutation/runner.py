@@ -34,6 +34,10 @@ PACKAGE = Path(__file__).resolve().parents[1]
 REPOSITORY = PACKAGE.parents[1]
 """The repository root: the pytest layers run from here (its pyproject and tests/)."""
 
+CHECKERS = ("fuzz", "machine", "refinement", "explore")
+"""The semantic layers a user can run against their own engine (the rule tests are this
+library's own): their share is printed beside the semantic score."""
+
 HARD_CAP_SECONDS = 150.0
 """Per layer run: only a hang guard, several times the slowest layer's run on the unmutated
 package (about 20 s on 2 shared cores); the budgets, not this, decide every other verdict."""
@@ -90,6 +94,17 @@ class Scores:
     def all_layers(self) -> float:
         """The share killed by any layer."""
         return self.score([Kind.SEMANTIC, Kind.REGRESSION])
+
+    def checkers(self) -> tuple[int, int] | None:
+        """(killed, scored) by the checkers a user runs on their own engine: the semantic
+        layers other than this library's rule tests. None when none of them ran."""
+        names = [la.name for la in self.layers if la.kind is Kind.SEMANTIC and la.name in CHECKERS]
+        if not names:
+            return None
+        scored = self._scored()
+        return sum(
+            1 for r in scored if any(r.verdicts.get(n, Verdict(False, "")).killed for n in names)
+        ), len(scored)
 
     def survivors(self, kinds: Sequence[Kind]) -> list[MutantResult]:
         """The non-equivalent mutants no layer of these kinds killed."""
@@ -249,6 +264,14 @@ def matrix_text(scores: Scores) -> str:
     lines.append(f"mutants: {len(scores.results)} ({equivalent} argued equivalent, {len(scored)} scored)")
     lines.append(f"semantic score: {sem}/{len(scored)} = {100 * scores.semantic:.1f}%")
     lines.append(f"all-layers score: {every}/{len(scored)} = {100 * scores.all_layers:.1f}%")
+    checkers = scores.checkers()
+    if checkers is not None:
+        killed, of = checkers
+        share = 100 * killed / of if of else 100.0
+        lines.append(
+            f"checkers' score (fuzz, machine, refinement, explore; no rule tests): "
+            f"{killed}/{of} = {share:.1f}%"
+        )
     survivors = scores.survivors([Kind.SEMANTIC])
     lines.append(f"semantic survivors: {len(survivors)}")
     for r in survivors:
