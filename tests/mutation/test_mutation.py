@@ -167,6 +167,7 @@ def test_the_scores_count_semantic_and_regression_kills_apart() -> None:
     assert "equivalent d [TURN-03]: why" in text
 
 
+@pytest.mark.slow  # about 8 s: a probe's imports, then a pytest run stopped by a 5 s hang guard
 def test_a_layer_run_outside_the_copy_is_a_kill_and_a_hang_is_a_timeout_kill(tmp_path: Path) -> None:
     (tmp_path / "village_rules").mkdir()  # an empty copy: the real package would be imported
     probe = run_layer(layer_named("explore"), tmp_path)
@@ -179,7 +180,7 @@ def test_a_layer_run_outside_the_copy_is_a_kill_and_a_hang_is_a_timeout_kill(tmp
     assert verdict == Verdict(True, "timeout: no verdict within the 5 s hang guard")
 
 
-@pytest.mark.slow
+@pytest.mark.slow  # about a minute: two mutants and the baseline through the explorer and the rule tests
 def test_switching_a_layer_off_drops_the_score_and_fails_the_floor(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
