@@ -184,15 +184,15 @@ def test_a_layer_run_outside_the_copy_is_a_kill_and_a_hang_is_a_timeout_kill(tmp
 def test_switching_a_layer_off_drops_the_score_and_fails_the_floor(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    # plague-costs-1-time is a consistent change (the data's plague time is not read):
-    # among the semantic layers only the rule tests see it; seeding-ignores-supply breaks
-    # conservation, which the explorer's invariants see.
-    both = ["--mutant", "plague-costs-1-time", "--mutant", "seeding-ignores-supply", "--floor", "100"]
+    # mill-extra-coin is a consistent change (the mill pays 3 coins, every count still adds
+    # up): among the semantic layers only the rule tests see it; seeding-ignores-supply
+    # breaks conservation, which the explorer's invariants see.
+    both = ["--mutant", "mill-extra-coin", "--mutant", "seeding-ignores-supply", "--floor", "100"]
     assert main([*both, "--layers", "explore,rules"]) == 0
     out = capsys.readouterr().out
     assert "semantic score: 2/2 = 100.0%" in out
     assert main([*both, "--layers", "explore"]) == 1
     out = capsys.readouterr().out
     assert "semantic score: 1/2 = 50.0%" in out
-    assert "plague-costs-1-time [TURN-03]" in out
+    assert "mill-extra-coin [CRAFT-04]" in out
     assert "below the floor 100%" in out
