@@ -751,3 +751,40 @@ def test_a_plague_cube_must_cost_the_editions_plague_time(edition: str, players:
         assert len(found) == 1
         assert found[0].expected == f"the token {before.rules.data.plague_time} spaces on"
         assert found[0].actual == f"{spent} spaces on"
+
+
+# --- transition.trigger_no_final_action (issue 25: END-02's trigger also acting) -------------
+
+
+def _final_actions_laid_down(edition: str, players: int, seed: int) -> tuple[GameState, Action, GameState]:
+    """The step of a seeded random game that lays down the final actions, triggered by the
+    player whose turn it is."""
+    rng = random.Random(seed)
+    state = _play(edition, players, seed, 0)
+    for _ in range(20_000):
+        if state.is_terminal:
+            break
+        action = sample(chance_outcomes(state), rng) if state.is_chance else rng.choice(legal_actions(state))
+        after = apply(state, action)
+        turn = state.turn
+        if state.final_turns is None and after.final_turns is not None:
+            if turn is not None and after.end_triggered_by == turn.seat:
+                return state, action, after
+            break
+        state = after
+    raise AssertionError("no end triggered by the player whose turn it was")
+
+
+@pytest.mark.parametrize(("edition", "players", "seed"), [("big-box-2023", 3, 1), ("original-2011", 4, 3)])
+def test_the_player_who_triggers_the_end_gets_no_final_action(edition: str, players: int, seed: int) -> None:
+    """END-02: the real step passes; the trigger added to the final actions is caught."""
+    before, action, after = _final_actions_laid_down(edition, players, seed)
+    assert inv.transition_violations(before, action, after) == []
+    seat = after.end_triggered_by
+    assert seat is not None
+    broken = replace(after, final_turns=(*(after.final_turns or ()), seat))
+    found = [
+        v for v in inv.transition_violations(before, action, broken) if v.invariant == inv.TRIGGER_NO_FINAL
+    ]
+    assert len(found) == 1
+    assert found[0].component.startswith(f"seat {seat} after ")

@@ -379,8 +379,11 @@ class IncrementalChecker:
     def transition(self, before: GameState, action: Action, after: GameState) -> list[Violation]:
         """`transition_violations(before, action, after)`: players that are the same object
         before and after are skipped; anything that may be wrong runs the full check. A
-        plague cube's take (rare) always runs the full check (`transition.plague_time`)."""
-        if isinstance(action, TakeCube) and action.cube is Cube.PLAGUE:
+        plague cube's take and the step that lays down the final actions (both rare) always
+        run the full check (`transition.plague_time`, `transition.trigger_no_final_action`)."""
+        if (isinstance(action, TakeCube) and action.cube is Cube.PLAGUE) or (
+            before.final_turns is None and after.final_turns is not None
+        ):
             return inv.transition_violations(before, action, after)
         if (
             after is self._checked
