@@ -48,7 +48,7 @@ from village_rules.data.tally import Tally
 from village_rules.drivers.play import GameLog, play_logged, replay
 from village_rules.engine.core import apply, chance_outcomes, legal_actions
 from village_rules.errors import VillageError
-from village_rules.model.actions import Action, DrawCube, FreeAction, Skip, Well, format_action
+from village_rules.model.actions import Action, DrawCube, FreeAction, Skip, TakeCube, Well, format_action
 from village_rules.model.chance import sample
 from village_rules.model.pending import (
     ChooseAction,
@@ -713,3 +713,78 @@ def test_the_machine_reports_an_engine_exception_with_its_log() -> None:
     assert log is not None
     assert log.actions[-1] == "skip"  # the failing action is the last of the log
     replay(log.initial_state(), log.actions)  # the real engine accepts it
+
+
+# --- transition.plague_time (issue 25: a plague cube costing 1 time instead of 2) -----------
+
+
+def _plague_take(edition: str, players: int, seed: int) -> tuple[GameState, Action]:
+    """A state of a seeded random game where the acting seat can take a plague cube."""
+    rng = random.Random(seed)
+    state = _play(edition, players, seed, 0)
+    for _ in range(5_000):
+        if state.is_chance:
+            state = apply(state, sample(chance_outcomes(state), rng))
+            continue
+        legal = legal_actions(state)
+        plague = [a for a in legal if isinstance(a, TakeCube) and a.cube is Cube.PLAGUE]
+        if plague and not state.is_carla(state.current_player()):
+            return state, plague[0]
+        state = apply(state, rng.choice(legal))
+    raise AssertionError("no plague cube to take")
+
+
+@pytest.mark.parametrize(
+    ("edition", "players"), [("big-box-2023", 3), ("original-2011", 2), ("big-box-2023", 1)]
+)
+def test_a_plague_cube_must_cost_the_editions_plague_time(edition: str, players: int) -> None:
+    """TURN-03: the real take passes; the token moved one space short (or not at all) is caught."""
+    before, take = _plague_take(edition, players, 7)
+    after = apply(before, take)
+    assert inv.transition_violations(before, take, after) == []
+    seat = before.current_player()
+    p = before.players[seat]
+    length = before.rules.data.lifetime_track_length
+    for spent in (1, 0):
+        broken = after.with_player(seat, replace(after.players[seat], lifetime=(p.lifetime + spent) % length))
+        found = [v for v in inv.transition_violations(before, take, broken) if v.invariant == inv.PLAGUE_TIME]
+        assert len(found) == 1
+        assert found[0].expected == f"the token {before.rules.data.plague_time} spaces on"
+        assert found[0].actual == f"{spent} spaces on"
+
+
+# --- transition.trigger_no_final_action (issue 25: END-02's trigger also acting) -------------
+
+
+def _final_actions_laid_down(edition: str, players: int, seed: int) -> tuple[GameState, Action, GameState]:
+    """The step of a seeded random game that lays down the final actions, triggered by the
+    player whose turn it is."""
+    rng = random.Random(seed)
+    state = _play(edition, players, seed, 0)
+    for _ in range(20_000):
+        if state.is_terminal:
+            break
+        action = sample(chance_outcomes(state), rng) if state.is_chance else rng.choice(legal_actions(state))
+        after = apply(state, action)
+        turn = state.turn
+        if state.final_turns is None and after.final_turns is not None:
+            if turn is not None and after.end_triggered_by == turn.seat:
+                return state, action, after
+            break
+        state = after
+    raise AssertionError("no end triggered by the player whose turn it was")
+
+
+@pytest.mark.parametrize(("edition", "players", "seed"), [("big-box-2023", 3, 1), ("original-2011", 4, 3)])
+def test_the_player_who_triggers_the_end_gets_no_final_action(edition: str, players: int, seed: int) -> None:
+    """END-02: the real step passes; the trigger added to the final actions is caught."""
+    before, action, after = _final_actions_laid_down(edition, players, seed)
+    assert inv.transition_violations(before, action, after) == []
+    seat = after.end_triggered_by
+    assert seat is not None
+    broken = replace(after, final_turns=(*(after.final_turns or ()), seat))
+    found = [
+        v for v in inv.transition_violations(before, action, broken) if v.invariant == inv.TRIGGER_NO_FINAL
+    ]
+    assert len(found) == 1
+    assert found[0].component.startswith(f"seat {seat} after ")

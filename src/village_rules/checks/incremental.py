@@ -70,7 +70,7 @@ from village_rules.data.components import (
     Unborn,
 )
 from village_rules.data.tally import K, Tally
-from village_rules.model.actions import Action
+from village_rules.model.actions import Action, TakeCube
 from village_rules.model.pending import (
     CHANCE_TYPES,
     ChooseAction,
@@ -378,7 +378,13 @@ class IncrementalChecker:
 
     def transition(self, before: GameState, action: Action, after: GameState) -> list[Violation]:
         """`transition_violations(before, action, after)`: players that are the same object
-        before and after are skipped; anything that may be wrong runs the full check."""
+        before and after are skipped; anything that may be wrong runs the full check. A
+        plague cube's take and the step that lays down the final actions (both rare) always
+        run the full check (`transition.plague_time`, `transition.trigger_no_final_action`)."""
+        if (isinstance(action, TakeCube) and action.cube is Cube.PLAGUE) or (
+            before.final_turns is None and after.final_turns is not None
+        ):
+            return inv.transition_violations(before, action, after)
         if (
             after is self._checked
             and before is self._checked_before

@@ -73,7 +73,7 @@ from village_rules.data.edition import EditionData, Row
 from village_rules.data.tally import Tally
 from village_rules.engine.core import apply, chance_outcomes, legal_actions, legal_actions_oracle
 from village_rules.errors import VillageError
-from village_rules.model.actions import Action, Well, format_action, parse_action
+from village_rules.model.actions import Action, TakeCube, Well, format_action, parse_action
 from village_rules.model.pending import (
     ChooseAction,
     ChooseCarlaCube,
@@ -134,6 +134,8 @@ ROUND = "transition.round"
 CUSTOMERS_KEPT = "transition.customers_kept"
 MARKERS_KEPT = "transition.markers_kept"
 SAME_GAME = "transition.same_game"
+PLAGUE_TIME = "transition.plague_time"
+TRIGGER_NO_FINAL = "transition.trigger_no_final_action"
 
 STATE_INVARIANTS: tuple[str, ...] = (
     CUBES,
@@ -173,6 +175,8 @@ TRANSITION_INVARIANTS: tuple[str, ...] = (
     CUSTOMERS_KEPT,
     MARKERS_KEPT,
     SAME_GAME,
+    PLAGUE_TIME,
+    TRIGGER_NO_FINAL,
 )
 
 
@@ -1055,6 +1059,10 @@ def _transition_violations(before: GameState, action: Action, after: GameState, 
     out = []
     if after.round < before.round:
         out.append(Violation(ROUND, f"after {text!r}", f">= {before.round}", str(after.round)))
+    if isinstance(action, TakeCube) and action.cube is Cube.PLAGUE:
+        out += _plague_time_violations(before, after, text)
+    if before.final_turns is None and after.final_turns is not None:
+        out += _trigger_final_violations(before, after, text)
     for seat, (p, q) in enumerate(zip(before.players, after.players, strict=True)):
         if q.prestige < p.prestige:
             out.append(
@@ -1081,6 +1089,42 @@ def _transition_violations(before: GameState, action: Action, after: GameState, 
             elif isinstance(b, Unborn):
                 out.append(Violation(NEVER_UNBORN, where, f"born ({format_location(a)})", "unborn"))
     return out
+
+
+def _plague_time_violations(before: GameState, after: GameState, text: str) -> list[Violation]:
+    """TURN-03: a plague cube taken costs the edition's plague time: the taker's life-time
+    token moves exactly that far (modulo the track; deaths do not move it back), however
+    the engine spends it. Mutation testing (issue 25) found that no check saw a plague cube
+    costing 1 time instead of 2."""
+    seat = before.current_player()
+    if not 0 <= seat < before.num_players or before.is_carla(seat):
+        return []
+    length = before.rules.data.lifetime_track_length
+    moved = (after.players[seat].lifetime - before.players[seat].lifetime) % length
+    expected = before.rules.data.plague_time % length
+    if moved == expected:
+        return []
+    where = f"seat {seat} after {text!r}"
+    return [Violation(PLAGUE_TIME, where, f"the token {expected} spaces on", f"{moved} spaces on")]
+
+
+def _trigger_final_violations(before: GameState, after: GameState, text: str) -> list[Violation]:
+    """END-02: the player who triggered the end in their own turn (or their own market day)
+    takes no final action: when the final actions are laid down, that seat is neither among
+    those still to come nor the one asked to act. Games of several players only (in solo the
+    market day may be Carla's, SOLO-28). Mutation testing (issue 25) found that no check saw
+    the trigger player also getting a final action."""
+    if before.is_solo or before.turn is None or after.end_triggered_by != before.turn.seat:
+        return []
+    seat = before.turn.seat
+    final = after.final_turns or ()
+    acting = after.pending.seat if isinstance(after.pending, ChooseTurn) else None
+    if seat not in final and acting != seat:
+        return []
+    order = f"next {acting}, then {list(final)}" if acting is not None else str(list(final))
+    return [
+        Violation(TRIGGER_NO_FINAL, f"seat {seat} after {text!r}", "no final action for the trigger", order)
+    ]
 
 
 def check(state: GameState, legal: Sequence[Action] | None = None) -> None:

@@ -1,0 +1,24 @@
+"""The budgets of the semantic layers, all counts (games, actions, examples, states), never
+seconds: a verdict must not depend on the machine's speed. Read by `probes` (which runs
+them) and `layers` (which describes them)."""
+
+from __future__ import annotations
+
+FUZZ_GAMES = 24
+FUZZ_SEED = 2025
+FUZZ_MAX_STEPS = 5_000
+"""A game not over within this many actions is the fuzzer's `game.length` kill (no end)."""
+
+MACHINE_EXAMPLES = 12
+MACHINE_STEPS = 30
+
+REFINEMENT_GAMES: tuple[tuple[str, int, int], ...] = (
+    ("original-2011", 2, 1),
+    ("big-box-2023", 3, 2),
+    ("big-box-2023", 4, 3),
+    ("original-2011", 4, 4),
+)
+REFINEMENT_MAX_STEPS = 5_000
+
+EXPLORE_CONFIGS: tuple[tuple[str, int, int], ...] = (("tiny", 2, 200_000),)
+"""(configuration, players, most states): more states than that is a kill (no end in reach)."""

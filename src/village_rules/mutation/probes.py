@@ -1,0 +1,120 @@
+"""The semantic layers as a program run inside a mutated copy of the package:
+`python -m village_rules.mutation.probes LAYER` with the copy first on `PYTHONPATH`.
+
+It prints `SURVIVED` or `KILLED: <reason>` as its last line and exits 0; anything else (an
+import that fails, a traceback) is a kill the runner reports as a crash. Each probe stops at
+its count budget (`budgets`)."""
+
+from __future__ import annotations
+
+import os
+import sys
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
+
+from hypothesis import HealthCheck, Phase, settings
+from hypothesis.stateful import run_state_machine_as_test
+
+import village_rules
+from village_rules.checks.invariants import Violation
+from village_rules.explore.configs import configuration
+from village_rules.explore.search import explore
+from village_rules.fuzz.runner import run_fuzz
+from village_rules.mutation import budgets as b
+from village_rules.proofs.refinement import check_game
+from village_rules.testing import VillageMachine
+
+
+def _one_line(text: object, limit: int = 240) -> str:
+    return " ".join(str(text).split())[:limit]
+
+
+def _violation(v: Violation) -> str:
+    return f"{v.invariant} {v.component}: expected {_one_line(v.expected, 80)}, got {_one_line(v.actual, 80)}"
+
+
+def fuzz() -> str | None:
+    """Invariants at every step of seeded random games (any edition and player count)."""
+    with tempfile.TemporaryDirectory() as out:
+        summary = run_fuzz(b.FUZZ_GAMES, b.FUZZ_SEED, 1, None, None, Path(out), max_steps=b.FUZZ_MAX_STEPS)
+    failure = summary.failure
+    if failure is None:
+        return None
+    g, v = failure.game, failure.violations[0]
+    where = f"fuzz game {g.index} ({g.edition}, {g.players}p) action {failure.actions}"
+    return f"{where}: {_violation(v)}"
+
+
+def machine() -> str | None:
+    """The Hypothesis machine, derandomized, no shrinking (the verdict is all we need)."""
+    budget = settings(
+        max_examples=b.MACHINE_EXAMPLES,
+        stateful_step_count=b.MACHINE_STEPS,
+        derandomize=True,
+        database=None,
+        deadline=None,
+        suppress_health_check=list(HealthCheck),
+        phases=[Phase.explicit, Phase.reuse, Phase.generate],
+    )
+    try:
+        run_state_machine_as_test(VillageMachine, settings=budget)
+    except Exception as exc:  # any failure of the machine is its kill
+        return f"machine {type(exc).__name__}: {_one_line(exc)}"
+    return None
+
+
+def refinement() -> str | None:
+    """Every step of seeded games against the z3 model's transition relation."""
+    for edition, players, seed in b.REFINEMENT_GAMES:
+        mismatches = check_game(edition, players, seed, max_steps=b.REFINEMENT_MAX_STEPS)
+        if mismatches:
+            m = mismatches[0]
+            clauses = _one_line(", ".join(m.clauses), 160)
+            return f"refinement {edition} {players}p seed {seed} step {m.step} {m.action}: {clauses}"
+    return None
+
+
+def exploration() -> str | None:
+    """Every state of the reduced configurations: invariants, deadlocks, and some end."""
+    for name, players, most in b.EXPLORE_CONFIGS:
+        try:
+            result = explore(configuration(name).data, players, max_states=most)
+        except Exception as exc:  # the state limit or any crash is a kill
+            return f"explore {name}: {type(exc).__name__}: {_one_line(exc)}"
+        if result.violation_count:
+            _, v = result.violations[0]
+            return f"explore {name}: {result.violation_count} violations, first {_violation(v)}"
+        if result.deadlocks:
+            return f"explore {name}: {result.deadlocks} deadlocks"
+        if not result.terminal:
+            return f"explore {name}: no terminal state (no game ends)"
+    return None
+
+
+PROBES: dict[str, Callable[[], str | None]] = {
+    "fuzz": fuzz,
+    "machine": machine,
+    "refinement": refinement,
+    "explore": exploration,
+}
+
+
+def main(argv: list[str]) -> int:
+    """Run one probe and print its verdict; 2 for an unknown probe or a wrong package."""
+    if len(argv) != 1 or argv[0] not in PROBES:
+        print(f"probes: give one of {', '.join(PROBES)}", file=sys.stderr)
+        return 2
+    root = os.environ.get("VILLAGE_MUTANT_ROOT")
+    if root is not None and not str(Path(village_rules.__file__).resolve()).startswith(
+        str(Path(root).resolve())
+    ):
+        print(f"KILLED: the mutated copy was not imported (got {village_rules.__file__})")
+        return 0
+    reason = PROBES[argv[0]]()
+    print("SURVIVED" if reason is None else f"KILLED: {reason}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,198 @@
+"""The mutation score (issue 25): the corpus applies to today's engine, a stale or unknown
+mutant and a bad option are refused with exit 2, the scores count what the layers kill, and
+switching a layer off drops the score under the floor."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from village_rules.mutation.command import main
+from village_rules.mutation.corpus import Mutant, MutationError, load_corpus, select
+from village_rules.mutation.layers import LAYERS, Kind, Layer, layer_named
+from village_rules.mutation.runner import (
+    PACKAGE,
+    MutantResult,
+    Scores,
+    Verdict,
+    check_patches,
+    matrix_text,
+    run_layer,
+    sample,
+)
+from village_rules.rule_ids import RuleId
+
+ALL = load_corpus()
+
+
+def test_every_mutant_of_the_corpus_applies_to_the_engine_as_it_is() -> None:
+    check_patches(ALL)  # raises naming the mutant whose text is gone
+
+
+def test_every_mutant_changes_a_text_that_occurs_once_and_compiles(tmp_path: Path) -> None:
+    for m in ALL:
+        text = (PACKAGE / m.file).read_text(encoding="utf-8")
+        assert text.count(m.find) == 1, m.id
+        assert m.find != m.replace, m.id
+        if m.file.endswith(".py"):
+            compile(text.replace(m.find, m.replace), m.file, "exec")
+        else:
+            json.loads(text.replace(m.find, m.replace))
+
+
+def test_the_corpus_names_real_rules_and_covers_them_broadly() -> None:
+    known = {r.value for r in RuleId}
+    assert {m.rule for m in ALL} <= known
+    assert len(ALL) >= 60
+    assert len({m.rule for m in ALL}) >= 50
+    areas = {m.rule.split("-")[0] for m in ALL}
+    assert {"TURN", "WELL", "COIN", "TIME", "DEATH", "HARV", "FAM", "CRAFT", "MKT", "TRV", "CNC"} <= areas
+    assert {"CHU", "ROUND", "MASS", "END", "SCORE", "SET", "SEED", "SOLO"} <= areas
+
+
+def test_the_four_changes_of_the_issue_are_in_the_corpus() -> None:
+    ids = {m.id: m for m in ALL}
+    assert ids["plague-costs-1-time"].rule == "TURN-03"
+    assert ids["trigger-gets-final-action"].rule == "END-02"
+    assert ids["well-market-no-market-day"].rule == "MKT-01"
+    assert ids["farmyard-holds-6-grain"].rule == "HARV-03"
+
+
+def test_a_patch_whose_text_is_gone_is_refused_by_name(tmp_path: Path) -> None:
+    (tmp_path / "engine").mkdir()
+    (tmp_path / "engine" / "turn.py").write_text("nothing to see\n", encoding="utf-8")
+    stale = Mutant("stale-one", "TURN-03", "engine/turn.py", "plague_time", "1", "x")
+    with pytest.raises(MutationError, match=r"stale-one.*not found"):
+        stale.apply(tmp_path)
+    twice = Mutant("twice", "TURN-03", "engine/turn.py", "o", "0", "x")
+    with pytest.raises(MutationError, match=r"twice.*occurs 2 times"):
+        twice.apply(tmp_path)
+    missing = Mutant("nofile", "TURN-03", "engine/gone.py", "a", "b", "x")
+    with pytest.raises(MutationError, match="nofile: no file"):
+        missing.apply(tmp_path)
+
+
+def test_a_stale_mutant_in_a_corpus_file_stops_the_command_with_exit_2(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    corpus = tmp_path / "corpus.json"
+    entry = {
+        "id": "gone",
+        "rule": "TURN-03",
+        "file": "engine/turn.py",
+        "find": "no such text",
+        "replace": "x",
+        "breaks": "nothing",
+    }
+    corpus.write_text(json.dumps({"mutants": [entry]}), encoding="utf-8")
+    assert main(["--corpus", str(corpus), "--layers", "explore"]) == 2
+    assert "mutant gone: the text to replace is not found" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["--mutant", "no-such-mutant", "--list"], "unknown mutant(s): no-such-mutant"),
+        (["--layers", "fuzz,nope", "--list"], "unknown layer 'nope'"),
+        (["--floor", "120", "--list"], "--floor is a percentage"),
+        (["--sample", "-1", "--list"], "--sample must be 0 or more"),
+        (["--cap", "0", "--list"], "--cap must be positive"),
+        (["--jobs", "many"], "invalid int value"),
+    ],
+)
+def test_bad_input_exits_2_with_a_specific_message(
+    argv: list[str], message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(argv) == 2
+    assert message in capsys.readouterr().err
+
+
+def test_a_malformed_corpus_is_refused(tmp_path: Path) -> None:
+    bad = tmp_path / "c.json"
+    bad.write_text('{"mutants": [{"id": "a"}]}', encoding="utf-8")
+    with pytest.raises(MutationError, match="needs the text fields"):
+        load_corpus(bad)
+    bad.write_text("[", encoding="utf-8")
+    with pytest.raises(MutationError, match="cannot read"):
+        load_corpus(bad)
+
+
+def test_the_sample_is_seeded_and_in_corpus_order() -> None:
+    a = sample(ALL, 8, 25)
+    assert a == sample(ALL, 8, 25)
+    assert len(a) == 8
+    assert a != sample(ALL, 8, 26)
+    order = [m.id for m in ALL]
+    assert [order.index(m.id) for m in a] == sorted(order.index(m.id) for m in a)
+    assert sample(ALL, 1000, 1) == ALL
+    assert select(ALL, ["no-deaths"])[0].rule == "DEATH-01"
+
+
+def _scores(cells: dict[str, dict[str, bool]], equivalent: frozenset[str] = frozenset()) -> Scores:
+    results = []
+    for mid, verdicts in cells.items():
+        m = Mutant(
+            mid,
+            "TURN-03",
+            "engine/turn.py",
+            "a",
+            "b",
+            "breaks " + mid,
+            equivalent="why" if mid in equivalent else None,
+        )
+        results.append(MutantResult(m, {k: Verdict(v, "r" if v else "") for k, v in verdicts.items()}))
+    return Scores(results, LAYERS)
+
+
+def test_the_scores_count_semantic_and_regression_kills_apart() -> None:
+    scores = _scores(
+        {
+            "a": {"fuzz": True, "golden": True},
+            "b": {"fuzz": False, "golden": True},
+            "c": {"fuzz": False, "golden": False},
+            "d": {"fuzz": False, "golden": False},
+        },
+        equivalent=frozenset({"d"}),
+    )
+    assert scores.semantic == pytest.approx(1 / 3)
+    assert scores.all_layers == pytest.approx(2 / 3)
+    assert [r.mutant.id for r in scores.survivors([Kind.SEMANTIC])] == ["b", "c"]
+    text = matrix_text(scores)
+    assert "semantic score: 1/3 = 33.3%" in text
+    assert "all-layers score: 2/3 = 66.7%" in text
+    assert "checkers' score (fuzz, machine, refinement, explore; no rule tests): 1/3 = 33.3%" in text
+    assert "b [TURN-03]: breaks b (killed only by golden)" in text
+    assert "equivalent d [TURN-03]: why" in text
+
+
+@pytest.mark.slow  # about 8 s: a probe's imports, then a pytest run stopped by a 5 s hang guard
+def test_a_layer_run_outside_the_copy_is_a_kill_and_a_hang_is_a_timeout_kill(tmp_path: Path) -> None:
+    (tmp_path / "village_rules").mkdir()  # an empty copy: the real package would be imported
+    probe = run_layer(layer_named("explore"), tmp_path)
+    assert probe.killed
+    assert "the mutated copy was not imported" in probe.reason
+    hangs = tmp_path / "test_hangs.py"
+    hangs.write_text("import time\n\ndef test_hangs():\n    time.sleep(600)\n", encoding="utf-8")
+    layer = Layer("hang", Kind.SEMANTIC, "a test that never returns", pytest_args=(str(hangs),))
+    verdict = run_layer(layer, tmp_path, cap=5)
+    assert verdict == Verdict(True, "timeout: no verdict within the 5 s hang guard")
+
+
+@pytest.mark.slow  # about a minute: two mutants and the baseline through the explorer and the rule tests
+def test_switching_a_layer_off_drops_the_score_and_fails_the_floor(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # mill-extra-coin is a consistent change (the mill pays 3 coins, every count still adds
+    # up): among the semantic layers only the rule tests see it; seeding-ignores-supply
+    # breaks conservation, which the explorer's invariants see.
+    both = ["--mutant", "mill-extra-coin", "--mutant", "seeding-ignores-supply", "--floor", "100"]
+    assert main([*both, "--layers", "explore,rules"]) == 0
+    out = capsys.readouterr().out
+    assert "semantic score: 2/2 = 100.0%" in out
+    assert main([*both, "--layers", "explore"]) == 1
+    out = capsys.readouterr().out
+    assert "semantic score: 1/2 = 50.0%" in out
+    assert "mill-extra-coin [CRAFT-04]" in out
+    assert "below the floor 100%" in out
