@@ -1093,16 +1093,18 @@ def _transition_violations(before: GameState, action: Action, after: GameState, 
 
 def _plague_time_violations(before: GameState, after: GameState, text: str) -> list[Violation]:
     """TURN-03: a plague cube taken costs the edition's plague time: the taker's life-time
-    token moves exactly that far (modulo the track; deaths do not move it back), however
-    the engine spends it. Mutation testing (issue 25) found that no check saw a plague cube
-    costing 1 time instead of 2."""
+    token moves at least that far (modulo the track; deaths do not move it back), however
+    the engine spends it. At least, not exactly: a follow-up settled in the same step may
+    spend more time (CI's data-mutation run found a take that moved it 4 with a plague time
+    of 2). Mutation testing (issue 25) found that no check saw a plague cube costing 1 time
+    instead of 2; that, and a take that costs nothing, this still catches."""
     seat = before.current_player()
     if not 0 <= seat < before.num_players or before.is_carla(seat):
         return []
     length = before.rules.data.lifetime_track_length
     moved = (after.players[seat].lifetime - before.players[seat].lifetime) % length
     expected = before.rules.data.plague_time % length
-    if moved == expected:
+    if moved >= expected:
         return []
     where = f"seat {seat} after {text!r}"
     return [Violation(PLAGUE_TIME, where, f"the token {expected} spaces on", f"{moved} spaces on")]
