@@ -10,6 +10,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
+from village_rules.cli.options import whole
 from village_rules.data.files import write_text
 from village_rules.drivers.play import play, random_policy
 from village_rules.engine.end_of_game import ended_by
@@ -35,26 +36,6 @@ MAX_RANDOM_GAMES = 1_000_000
 LASSO = "lasso"
 
 
-def _states(text: str) -> int:
-    try:
-        value = int(text.replace("_", "").replace(",", ""))
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if not 1 <= value <= STATES_CEILING:
-        raise argparse.ArgumentTypeError(f"must be 1 to {STATES_CEILING:,}, not {value:,}")
-    return value
-
-
-def _games(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if not 0 <= value <= MAX_RANDOM_GAMES:
-        raise argparse.ArgumentTypeError(f"must be 0 to {MAX_RANDOM_GAMES:,}, not {value:,}")
-    return value
-
-
 def register(subparsers: Any) -> None:
     """Add the `explore` subcommand to the command line's subparsers."""
     p = subparsers.add_parser(
@@ -69,7 +50,7 @@ def register(subparsers: Any) -> None:
     p.add_argument("--players", type=int, help="player count (default: the configuration's first)")
     p.add_argument(
         "--max-states",
-        type=_states,
+        type=whole(1, STATES_CEILING),
         default=MAX_STATES,
         help=f"stop with an error beyond this many distinct states (default {MAX_STATES:,})",
     )
@@ -85,7 +66,7 @@ def register(subparsers: Any) -> None:
     )
     p.add_argument(
         "--random-games",
-        type=_games,
+        type=whole(0, MAX_RANDOM_GAMES),
         default=0,
         metavar="N",
         help="with --shape: also play N seeded random games and print their end frequencies",
