@@ -52,5 +52,5 @@ def _view(args: argparse.Namespace) -> int:
     story = story_of_file(args.log)
     write_text(out, viewer_html(story), inputs=[args.log])
     where = f"; step {story.highlight} highlighted: {story.note}" if story.highlight is not None else ""
-    print(f"{story.kind}, {len(story.frames) - 1} actions: page written to {out}{where}")
+    print(f"{story.kind}, {story.first + len(story.frames) - 1} actions: page written to {out}{where}")
     return 0

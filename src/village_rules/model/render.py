@@ -176,6 +176,11 @@ def pending_words(pending: Pending) -> str:
             assert_never(pending)
 
 
+def _a(word: str) -> str:
+    """`word` with its indefinite article: "a green", "an orange"."""
+    return f"{'an' if word[:1] in 'aeiou' else 'a'} {word}"
+
+
 def _member(number: int) -> str:
     return f"a family member numbered {number}"
 
@@ -186,7 +191,7 @@ def action_words(action: Action) -> str:
     log's notation."""
     match action:
         case TakeCube(space=space, cube=cube):  # p. 5
-            return f"takes a {cube.value} cube from the {space_words(space)}"
+            return f"takes {_a(cube.value)} cube from the {space_words(space)}"
         case Well(space=space, colour=colour):  # p. 10
             return f"uses the well: returns {colour.value} cubes for the {space_words(space)} action"
         case FreeAction(space=space):  # p. 13
@@ -194,9 +199,9 @@ def action_words(action: Action) -> str:
         case Skip():
             return "does not take (any more of) this step"
         case PickCube(colour=colour):  # p. 3, p. 9, p. 10
-            return f"takes a {colour.value} cube from the supply"
+            return f"takes {_a(colour.value)} cube from the supply"
         case PickGood(good=good):  # p. 9
-            return f"takes a {good.value} tile from the supply"
+            return f"takes {_a(good.value)} tile from the supply"
         case Harvest():  # p. 6
             return "harvests grain"
         case Birth():  # p. 6
@@ -204,12 +209,12 @@ def action_words(action: Action) -> str:
         case CallHome(location=where, number=n):  # p. 6
             return f"calls {_member(n)} home from {format_location(where)}"
         case Train(building=b, number=n, good=good):  # p. 7
-            made = f" and produces a {good.value}" if good is not None else " (training only)"
+            made = f" and produces {_a(good.value)}" if good is not None else " (training only)"
             return f"trains {_member(n)} at the {b.value}{made}"
         case Produce(building=b, good=good):  # p. 7
-            return f"produces a {good.value} at the {b.value}"
+            return f"produces {_a(good.value)} at the {b.value}"
         case Buy(building=b, good=good):  # p. 7
-            return f"buys a {good.value} from the {b.value}"
+            return f"buys {_a(good.value)} from the {b.value}"
         case Mill():  # p. 7
             return "uses the mill: time and grain for coins"
         case Travel(origin=a, destination=b, number=n):  # p. 10
@@ -236,7 +241,7 @@ def action_words(action: Action) -> str:
         case ChurchStep(stage=stage, number=n):  # p. 11
             return f"mass: moves {_member(n)} from church stage {stage} to {stage + 1}"
         case DrawCube(cube=cube):  # p. 4
-            return f"a {cube.value} cube is drawn from the green bag"
+            return f"{_a(cube.value)} cube is drawn from the green bag"
         case DrawCustomer(tile=t):  # p. 8
             return f"customer tile #{t} is turned up from the pile"
         case DrawMonk():  # p. 11
@@ -244,7 +249,7 @@ def action_words(action: Action) -> str:
         case DrawMember(seat=seat, number=n):  # p. 11
             return f"seat {seat}'s family member numbered {n} is drawn from the black bag"
         case CarlaCube(cube=cube):  # solo, p. 17
-            return f"chooses a {cube.value} cube for Carla"
+            return f"chooses {_a(cube.value)} cube for Carla"
         case RevealFate(tile=tile):  # solo, p. 17
             return f"Carla's fate tile is turned up: {tile.value}"
         case _:

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import assert_never
 from xml.sax.saxutils import escape, quoteattr
 
@@ -221,7 +222,13 @@ class _Canvas:
 
 
 def _attrs(attrs: dict[str, str]) -> str:
-    return "".join(f" {k.replace('_', '-')}={quoteattr(for_xml(v))}" for k, v in attrs.items())
+    return "".join(_attr(k, v) for k, v in attrs.items())
+
+
+@lru_cache(maxsize=8192)
+def _attr(key: str, value: str) -> str:
+    """One attribute as SVG text (the same few thousand recur in every picture: cached)."""
+    return f" {key.replace('_', '-')}={quoteattr(for_xml(value))}"
 
 
 def _xml(text: str) -> str:

@@ -12,6 +12,7 @@ The tests measure every fitted label with the real font (Pillow) against its box
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 _FIRST = 32
 _ELLIPSIS = "\u2026"
@@ -121,6 +122,7 @@ def _wrap(text: str, width: float, size: float, bold: bool, separators: str) -> 
     return lines
 
 
+@lru_cache(maxsize=4096)
 def fit_text(
     text: str,
     width: float,
@@ -133,8 +135,9 @@ def fit_text(
 ) -> Fitted:
     """`text` at the largest size from `size` down to `min_size` at which it fits `width`
     on one line (down to `WRAP_SHRINK` of `size` when it may wrap); else wrapped at
-    `separators` onto up to `max_lines` lines; else cut short with an ellipsis at `min_size`. Every line of the result is at most `width` wide
-    (a box too narrow even for the ellipsis gets an empty label)."""
+    `separators` onto up to `max_lines` lines; else cut short with an ellipsis at
+    `min_size`. Every line of the result is at most `width` wide (a box too narrow even
+    for the ellipsis gets an empty label)."""
     sizes = _sizes(size, min_size)
     # a label that may wrap shrinks at most to WRAP_SHRINK of its size on one line, then
     # wraps (two lines at a readable size rather than one tiny line)

@@ -38,9 +38,10 @@ class Frame:
 
 @dataclass(frozen=True, slots=True)
 class Story:
-    """A game told one step at a time: `frames[0]` is the start, `frames[k]` the state
-    after action k; `highlight` is the step the story is about (None: no such step) and
-    `note` says what happens there."""
+    """A game told one step at a time: `frames[i]` is the state after action `first + i`
+    (`first` 0: `frames[0]` is the start); `highlight` is the step the story is about (None:
+    no such step) and `note` says what happens there. A story that starts later than the
+    start (`first` > 0) shows only its last steps, and says so."""
 
     title: str
     kind: str
@@ -48,6 +49,7 @@ class Story:
     frames: tuple[Frame, ...]
     highlight: int | None = None
     note: str = ""
+    first: int = 0
 
 
 def _packed(svg: str) -> str:
@@ -83,13 +85,13 @@ h1 { font-size: 1.3em; margin: 0.2em 0; } .summary { color: #444; margin: 0.2em 
 _SCRIPT = """
 (function () {
   const story = JSON.parse(document.getElementById("story").textContent);
-  const frames = story.frames, last = frames.length - 1;
+  const frames = story.frames, first = story.first, last = first + frames.length - 1;
   const slider = document.getElementById("slider"), board = document.getElementById("board");
   const cache = new Map();
   let current = -1, wanted = 0;
   async function picture(k) {
     if (!cache.has(k)) {
-      const bytes = Uint8Array.from(atob(frames[k].z), (c) => c.charCodeAt(0));
+      const bytes = Uint8Array.from(atob(frames[k - first].z), (c) => c.charCodeAt(0));
       const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("deflate-raw"));
       cache.set(k, new Response(stream).text());
     }
@@ -97,9 +99,9 @@ _SCRIPT = """
   }
   function text(id, value) { document.getElementById(id).textContent = value; }
   async function show(k) {
-    k = Math.max(0, Math.min(last, k));
+    k = Math.max(first, Math.min(last, k));
     wanted = k;
-    const f = frames[k], lit = story.highlight === k;
+    const f = frames[k - first], lit = story.highlight === k;
     slider.value = String(k);
     text("step", "step " + k + " of " + last);
     text("action", f.a === null ? "the start of the game (no action yet)"
@@ -108,7 +110,7 @@ _SCRIPT = """
     document.getElementById("note").hidden = !lit;
     document.getElementById("caption").classList.toggle("highlighted", lit);
     board.classList.toggle("highlighted", lit);
-    document.getElementById("prev").disabled = k === 0;
+    document.getElementById("prev").disabled = k === first;
     document.getElementById("next").disabled = k === last;
     const svg = await picture(k);
     if (wanted === k) { board.innerHTML = svg; current = k; board.dataset.step = String(k); }
@@ -123,7 +125,7 @@ _SCRIPT = """
     if (e.key === "ArrowLeft") { show(wanted - 1); } else if (e.key === "ArrowRight") { show(wanted + 1); }
   });
   const m = /^#step=(\\d+)$/.exec(location.hash);
-  show(m ? Number(m[1]) : (story.highlight === null ? 0 : story.highlight));
+  show(m ? Number(m[1]) : (story.highlight === null ? first : story.highlight));
 })();
 """
 
@@ -132,10 +134,12 @@ def viewer_html(story: Story) -> str:
     """The story as one self-contained HTML page (no server, no network)."""
     if not story.frames:
         raise ValueError("a story has at least its first frame (the start of the game)")
-    last = len(story.frames) - 1
-    if story.highlight is not None and not 0 <= story.highlight <= last:
-        raise ValueError(f"the highlighted step {story.highlight} is not one of 0..{last}")
+    first = story.first
+    last = first + len(story.frames) - 1
+    if story.highlight is not None and not first <= story.highlight <= last:
+        raise ValueError(f"the highlighted step {story.highlight} is not one of {first}..{last}")
     data = {
+        "first": first,
         "highlight": story.highlight,
         "frames": [
             {"a": f.action, "w": f.words, "s": f.seat, "r": list(f.rules), "z": _packed(f.svg)}
@@ -152,11 +156,18 @@ def viewer_html(story: Story) -> str:
         f"<title>{_e(story.title)}</title><style>{_CSS}</style></head><body>\n"
         f"<h1>{_e(story.title)}</h1>\n"
         f'<p class="summary"><span id="kind">{_e(story.kind)}</span>: {_e(story.summary)}</p>\n'
-        '<div class="controls">'
+        + (
+            f'<p class="summary" id="window">Only steps {first} to {last} are drawn here; '
+            "<code>village-rules view LOG</code> draws every step.</p>\n"
+            if first
+            else ""
+        )
+        + '<div class="controls">'
         '<button id="prev" type="button" title="previous step (left arrow)">&#9664; previous</button>'
         '<button id="next" type="button" title="next step (right arrow)">next &#9654;</button>'
-        f'<input id="slider" type="range" min="0" max="{last}" value="0" step="1" aria-label="step">'
-        f'<span id="step">step 0 of {last}</span>{jump}</div>\n'
+        f'<input id="slider" type="range" min="{first}" max="{last}" value="{first}" step="1"'
+        ' aria-label="step">'
+        f'<span id="step">step {first} of {last}</span>{jump}</div>\n'
         f'<div id="caption"><div id="action"></div><div id="rules"></div>{note}</div>\n'
         '<div id="board"></div>\n'
         f'<script type="application/json" id="story">{_json_for_script(data)}</script>\n'
