@@ -27,7 +27,7 @@ from village_rules.pictures.svg import actor_of, state_svg
 from village_rules.pictures.viewer import Frame, Story
 from village_rules.proofs.catalogue import CATALOGUE, Query
 from village_rules.proofs.history import History
-from village_rules.readings.divergence import Difference, Witness, replay_both
+from village_rules.readings.divergence import LEGAL, STATE, WINNER, Difference, Witness, replay_both
 from village_rules.readings.stored import witness_from_json
 
 _OTHER_FORMATS = {
@@ -37,6 +37,10 @@ _OTHER_FORMATS = {
     "village-rules-edition": "an edition data file, not a game",
     "village-rules-golden": "a golden file of the tests, not a game",
 }
+
+
+_PARTING = {LEGAL: "the legal actions differ", STATE: "the states differ", WINNER: "the winners differ"}
+"""What a divergence witness's kind of difference says, in words."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -178,7 +182,8 @@ def _replay(log: GameLog, *, check: bool = True) -> _Replay:
 
 def _setting(log: GameLog) -> str:
     readings = ", ".join(f"{amb} {letter}" for amb, letter in log.variant.choices) or "the default readings"
-    return f"{log.edition}, {log.players} players, seed {log.seed}, {readings}"
+    who = "1 player against Carla" if log.players == 1 else f"{log.players} players"
+    return f"{log.edition}, {who}, seed {log.seed}, {readings}"
 
 
 def log_story(log: GameLog, name: str, window: int | None = None) -> Story:
@@ -261,9 +266,16 @@ def divergence_story(witness: Witness, name: str, window: int | None = None) -> 
         f"{_setting(log)}: the readings {pair} part after action {run.last}: {diff.kind} "
         f"(the board drawn under reading {witness.left_letter})"
     )
-    note = f"readings {pair} part here: {diff.kind}: {diff.detail}"
+    note = f"readings {pair} part here: {_PARTING.get(diff.kind, diff.kind + ' differ')}"
     return Story(
-        f"village-rules view: {name}", "divergence witness", summary, run.frames(first), run.last, note, first
+        f"village-rules view: {name}",
+        "divergence witness",
+        summary,
+        run.frames(first),
+        run.last,
+        note,
+        first,
+        diff.detail,
     )
 
 

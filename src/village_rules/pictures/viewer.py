@@ -50,6 +50,8 @@ class Story:
     highlight: int | None = None
     note: str = ""
     first: int = 0
+    detail: str = ""
+    """More about the highlighted step (e.g. the two readings' states), shown folded."""
 
 
 def _packed(svg: str) -> str:
@@ -78,6 +80,7 @@ h1 { font-size: 1.3em; margin: 0.2em 0; } .summary { color: #444; margin: 0.2em 
 #caption { border: 2px solid #ddd; border-radius: 4px; padding: 0.4em 0.6em; margin: 0.4em 0; }
 #caption.highlighted { border-color: #ffb000; background: #fff7e0; }
 #note { font-weight: bold; color: #a05a00; } #note[hidden] { display: none; }
+#detail { font-weight: normal; color: #333; } #detail pre { white-space: pre-wrap; font-size: 0.85em; }
 #rules { color: #555; font-size: 0.9em; } #board svg { max-width: 100%; height: auto; }
 #board.highlighted { outline: 4px solid #ffb000; }
 """
@@ -150,7 +153,12 @@ def viewer_html(story: Story) -> str:
     note = ""
     if story.highlight is not None:
         jump = f'<button id="jump" type="button">go to step {story.highlight}</button>'
-        note = f'<div id="note" hidden>step {story.highlight}: {_e(story.note)}</div>'
+        more = (
+            f'<details id="detail"><summary>what differs</summary><pre>{_e(story.detail)}</pre></details>'
+            if story.detail
+            else ""
+        )
+        note = f'<div id="note" hidden>step {story.highlight}: {_e(story.note)}{more}</div>'
     return (
         '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
         f"<title>{_e(story.title)}</title><style>{_CSS}</style></head><body>\n"
