@@ -22,7 +22,7 @@ import village_rules.pictures.svg as svg_module
 from village_rules import builtin_edition
 from village_rules.data.components import ActionSpace, Cube, Travelling
 from village_rules.drivers import scenario
-from village_rules.drivers.play import play_logged
+from village_rules.drivers.play import play_logged, replay
 from village_rules.model import pending as pending_module
 from village_rules.model.actions import TakeCube
 from village_rules.model.state import GameState, MarketDay
@@ -186,12 +186,23 @@ def test_no_traveller_disc_covers_a_label_on_a_crowded_map() -> None:
 def test_whole_games_have_no_label_wider_than_its_box(edition: str) -> None:
     final, _ = play_logged(edition, 4, seed=3)
     assert overflows(state_svg(final)) == []
+    players = 5 if edition == "big-box-2023" else 2
+    crowded, log = play_logged(edition, players, seed=6)
+    middle = replay(log.initial_state(), log.actions[: len(log.actions) // 2])
+    assert overflows(state_svg(crowded)) == [] and overflows(state_svg(middle)) == []
     state = scenario.emptied(edition, 4, seed=2)
     day = MarketDay(trigger=3, current=1, passed=(0, 2), trigger_sold=True)
     svg = state_svg(replace(state, market_day=day))
     assert overflows(svg) == []
     shown = [label for label in labels(svg) if label.cls == "market-day"]
     assert [label.text for label in shown] == ["market day of seat 3: seat 1 to serve or pass; passed: 0, 2"]
+
+
+def test_a_solo_game_has_no_label_wider_than_its_box() -> None:
+    final, log = play_logged("big-box-2023", 1, seed=2)
+    middle = replay(log.initial_state(), log.actions[: len(log.actions) // 2])
+    assert overflows(state_svg(final)) == [] and overflows(state_svg(middle)) == []
+    assert any("Carla" in label.text for label in labels(state_svg(middle)))
 
 
 def test_the_check_catches_a_city_name_too_long_for_its_circle(monkeypatch: pytest.MonkeyPatch) -> None:
