@@ -195,7 +195,7 @@ def test_whole_games_have_no_label_wider_than_its_box(edition: str) -> None:
     svg = state_svg(replace(state, market_day=day))
     assert overflows(svg) == []
     shown = [label for label in labels(svg) if label.cls == "market-day"]
-    assert [label.text for label in shown] == ["market day of seat 3: seat 1 to serve or pass; passed: 0, 2"]
+    assert [label.text for label in shown] == ["market day of seat 3: seat 1 serves or passes; passed: 0, 2"]
 
 
 def test_a_solo_game_has_no_label_wider_than_its_box() -> None:

@@ -84,7 +84,7 @@ from village_rules.model.actions import (
 )
 from village_rules.model.render import pending_words
 from village_rules.model.state import GameState
-from village_rules.pictures.text_fit import fit_text
+from village_rules.pictures.text_fit import fit_text, text_width
 
 CUBE_COLOURS: dict[Cube, str] = {
     Cube.BROWN: "#8b5a2b",
@@ -372,18 +372,18 @@ def _market(c: _Canvas, state: GameState, lit: frozenset[str], x: float, y: floa
     d = state.rules.data
     n = state.num_players
     day = state.market_day
-    c.panel(
-        x, y, 580, 144, f"market  (face-down pile: {len(state.customer_pile)})", "market", "market" in lit
-    )
-    if day is not None:
+    title = f"market  (face-down pile: {len(state.customer_pile)})"
+    c.panel(x, y, 580, 144, title, "market", "market" in lit)
+    if day is not None:  # beside the title: whose market day, who serves now, who passed
         passed = ", ".join(str(seat) for seat in day.passed) or "nobody"
-        now = "refilling the waiting row" if day.closed else f"seat {day.current} to serve or pass"
+        now = "refilling the waiting row" if day.closed else f"seat {day.current} serves or passes"
+        after_title = x + 6 + text_width(title, 12, bold=True) + 10
         c.label(
             x + 574,
             y + 15,
             f"market day of seat {day.trigger}: {now}; passed: {passed}",
             11,
-            (x + 250, x + 578),
+            (after_title, x + 578),
             bold=True,
             fill="#a05a00",
             anchor="end",
