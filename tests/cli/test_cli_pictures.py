@@ -124,7 +124,7 @@ def test_show_a_missing_or_malformed_log(capsys: pytest.CaptureFixture[str], tmp
     assert code == 2 and "x.json" in err and "game log" in err
 
 
-@pytest.mark.slow  # ~7 s: a whole `village-rules check` run (fuzz, proofs, readings)
+@pytest.mark.slow  # ~13 s: a whole `village-rules check` run (fuzz, proofs, readings, viewer pages)
 def test_check_prints_a_summary_and_writes_the_report(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
