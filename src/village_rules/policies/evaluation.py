@@ -56,3 +56,14 @@ def evaluate(state: GameState, seat: int, weights: Weights = DEFAULT_WEIGHTS) ->
     if state.is_terminal:
         return score
     return score + holdings(state, seat, weights)
+
+
+def time_aware(state: GameState, seat: int, weights: Weights = DEFAULT_WEIGHTS) -> float:
+    """`evaluate` minus the share of a member the life-time token has used up: the token
+    passing the quill costs a member (p. 12), so time spent is valued continuously (the
+    loss of the member at the pass is `weights.member`, which this share grows to)."""
+    value = evaluate(state, seat, weights)
+    if state.is_terminal:
+        return value
+    p = state.players[seat]
+    return value - weights.member * p.lifetime / state.rules.data.lifetime_track_length

@@ -70,28 +70,36 @@ def _value(state: GameState, seat: int, evaluation: Evaluation, depth: int, *, l
 
 
 def action_values(state: GameState, legal: Sequence[Action], evaluation: Evaluation,
-                  look: Lookahead = Lookahead()) -> list[float]:
-    """The lookahead value of each legal action, in the order given."""
+                  look: Lookahead = Lookahead()) -> tuple[list[float], int]:
+    """The lookahead value of each legal action, in the order given, and the engine
+    steps it took."""
     seat = state.current_player()
-    budget = _Budget(look.max_applies)
-    # Every action gets at least its own step, so the budget never leaves one unvalued.
+    # An equal share of the budget per action, and at least its own step, so none is left
+    # unvalued: at most max(len(legal), max_applies) steps in all.
     share = max(1, look.max_applies // max(1, len(legal)))
     values = []
+    used = 0
     for action in legal:
-        budget.left = max(budget.left, 1)
-        inner = _Budget(min(share, budget.left))
-        inner.take()
-        values.append(_value(apply(state, action), seat, evaluation, look.depth - 1, look=look, budget=inner))
-        budget.left -= share - inner.left
-    return values
+        budget = _Budget(share)
+        budget.take()
+        after = apply(state, action)
+        values.append(_value(after, seat, evaluation, look.depth - 1, look=look, budget=budget))
+        used += share - budget.left
+    return values, used
 
 
 def best_action(state: GameState, legal: Sequence[Action], evaluation: Evaluation,
                 rng: random.Random, look: Lookahead = Lookahead()) -> Action:
     """The action of highest value; ties broken by `rng` (so seeded games differ by seed)."""
+    return best_action_counted(state, legal, evaluation, rng, look)[0]
+
+
+def best_action_counted(state: GameState, legal: Sequence[Action], evaluation: Evaluation,
+                        rng: random.Random, look: Lookahead = Lookahead()) -> tuple[Action, int]:
+    """`best_action` and the engine steps (simulated actions) the choice took."""
     if len(legal) == 1:
-        return legal[0]
-    values = action_values(state, legal, evaluation, look)
+        return legal[0], 0
+    values, used = action_values(state, legal, evaluation, look)
     top = max(values)
     best = [a for a, v in zip(legal, values, strict=True) if v >= top - 1e-9]
-    return best[rng.randrange(len(best))] if len(best) > 1 else best[0]
+    return (best[rng.randrange(len(best))] if len(best) > 1 else best[0]), used

@@ -19,6 +19,7 @@ from collections.abc import Sequence
 
 from village_rules.data.components import (
     FARMYARD,
+    Category,
     Good,
     InBlackBag,
     InChronicle,
@@ -51,12 +52,26 @@ def chronicle_value(state: GameState, seat: int) -> float:
         return value
     p = state.players[seat]
     value += 3.0 * sum(1 for loc in p.members if isinstance(loc, InChronicle))
-    value -= 3.0 * sum(1 for loc in p.members if isinstance(loc, InGraveyard))
-    low = next_to_die(state, seat)
-    if low is not None:
-        open_space = state.chronicle_free(workplace(p.members[low])) > 0
-        ripeness = p.lifetime / state.rules.data.lifetime_track_length
-        value += (2.0 if open_space else -2.0) * (0.5 + ripeness)
+    value -= 5.0 * sum(1 for loc in p.members if isinstance(loc, InGraveyard))
+    visible = [(state.number_of(i), loc) for i, loc in enumerate(p.members) if is_visible(loc)]
+    if visible:
+        lowest = min(n for n, _ in visible)
+        ripeness = 0.5 + p.lifetime / state.rules.data.lifetime_track_length
+        # Each member the next death may take (the owner chooses among them, p. 12): good
+        # where its workplace's chronicle category has room, bad where it has none; and
+        # the more open categories they cover, the more later deaths find room.
+        covered = set()
+        for n, loc in visible:
+            if n == lowest:
+                category = workplace(loc)
+                if state.chronicle_free(category) > 0:
+                    covered.add(category)
+                    value += 1.0 * ripeness
+                else:
+                    value -= 2.5 * ripeness
+        value += 4.0 * len(covered)
+    if state.chronicle_free(Category.TRAVEL) > 0:
+        value += 1.0 * p.goods[Good.WAGON]  # a travel death needs a member on the map
     return value
 
 

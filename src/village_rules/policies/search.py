@@ -6,7 +6,7 @@ outcomes with their exact probabilities (the expectation); a line ends at the ne
 seat's decision, a larger chance event or the end, where it is evaluated *relative to the
 others*: the seat's `evaluate` minus the best opponent's. The budget is `simulations`, the
 engine steps (simulated actions) per decision, shared out over the legal actions, so a
-decision costs the same on every machine; `last_simulations` says how many were used.
+decision costs the same on every machine; `simulated` counts the steps taken so far.
 """
 
 from __future__ import annotations
@@ -18,35 +18,47 @@ from dataclasses import dataclass, field
 from village_rules.model.actions import Action
 from village_rules.model.state import GameState
 from village_rules.policies.evaluation import evaluate
-from village_rules.policies.lookahead import Lookahead, best_action
+from village_rules.policies.lookahead import Evaluation, Lookahead, best_action_counted
 
 
-def relative_value(state: GameState, seat: int) -> float:
-    """`evaluate` of the seat minus the best of the other seats' (Carla's counts 0)."""
-    mine = evaluate(state, seat)
-    others = [evaluate(state, s) for s in range(state.num_players) if s != seat and not state.is_carla(s)]
-    return mine - max(others, default=0.0)
+def relative(evaluation: Evaluation) -> Evaluation:
+    """The seat's `evaluation` minus the best of the other seats' (Carla's counts 0)."""
+
+    def value(state: GameState, seat: int) -> float:
+        mine = evaluation(state, seat)
+        others = [
+            evaluation(state, s) for s in range(state.num_players) if s != seat and not state.is_carla(s)
+        ]
+        return mine - max(others, default=0.0)
+
+    return value
 
 
 @dataclass
 class SearchPolicy:
     """Expectimax with chance nodes, `simulations` engine steps per decision."""
 
-    simulations: int = 1200
+    simulations: int = 600
     depth: int = 3
     max_outcomes: int = 12
+    evaluation: Evaluation = evaluate
+    """The leaf evaluation, taken relative to the best opponent (`relative`)."""
     decisions: int = field(default=0, init=False)
     """Decisions taken so far (for the simulations-per-decision figure)."""
+    simulated: int = field(default=0, init=False)
+    """Engine steps simulated so far, over all decisions."""
 
     def __call__(self, state: GameState, legal: Sequence[Action], rng: random.Random) -> Action:
         """The action of highest expectimax value (`relative_value` at the leaves)."""
         self.decisions += 1
         look = Lookahead(depth=self.depth, max_outcomes=self.max_outcomes, max_applies=self.simulations)
-        return best_action(state, legal, relative_value, rng, look)
+        action, used = best_action_counted(state, legal, relative(self.evaluation), rng, look)
+        self.simulated += used
+        return action
 
 
 def search_policy(state: GameState, legal: Sequence[Action], rng: random.Random) -> Action:
-    """`SearchPolicy()` with its default budget (1200 simulations per decision)."""
+    """`SearchPolicy()` with its default budget (600 simulations per decision)."""
     return _DEFAULT(state, legal, rng)
 
 
