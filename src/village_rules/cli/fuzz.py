@@ -30,6 +30,7 @@ from village_rules.fuzz.runner import (
     run_fuzz,
     write_atomically,
 )
+from village_rules.policies import POLICIES
 
 INTERRUPTED_EXIT = 130
 """128 + SIGINT, what a shell reports for a program stopped by Ctrl-C."""
@@ -71,6 +72,12 @@ def register(sub: argparse._SubParsersAction[Any]) -> None:
         metavar="PATH",
         help="write the run's report here when it finishes (removed at the start; never partial)",
     )
+    p.add_argument(
+        "--policy",
+        choices=tuple(POLICIES),
+        default="random",
+        help="the policy every seat plays by (default random; docs/policies.md)",
+    )
     add_reading_flag(p)
     p.set_defaults(func=fuzz_command)
 
@@ -83,7 +90,7 @@ def fuzz_command(args: argparse.Namespace) -> int:
     """Run the fuzzer as the options say; print the summary; return the exit code."""
     shard = Shard.parse(args.shard) if args.shard is not None else None
     readings = reading_choices(args) if args.reading else None
-    options = {"shard": shard, "backend": args.backend, "address": args.address}
+    options = {"shard": shard, "backend": args.backend, "address": args.address, "policy": args.policy}
     plan_run(  # refuse bad options before anything is written
         args.games, args.seed, args.workers, args.edition, args.players, **options, readings=readings
     )
@@ -105,6 +112,7 @@ def fuzz_command(args: argparse.Namespace) -> int:
             backend=args.backend,
             address=args.address,
             readings=readings,
+            policy=args.policy,
         )
     except FuzzInterrupted as stop:
         if bar is not None:
