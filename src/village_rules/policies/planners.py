@@ -38,13 +38,6 @@ from village_rules.policies.lookahead import best_action
 from village_rules.policies.travel_plans import cheapest_tour, plan_distance
 
 
-def next_to_die(state: GameState, seat: int) -> int | None:
-    """The index of the seat's lowest-numbered visible member (DEATH-02), or None."""
-    p = state.players[seat]
-    visible = [(state.number_of(i), i) for i, loc in enumerate(p.members) if is_visible(loc)]
-    return min(visible)[1] if visible else None
-
-
 def chronicle_value(state: GameState, seat: int) -> float:
     """`evaluate` plus the chronicle planner's terms."""
     value = evaluate(state, seat)
