@@ -24,7 +24,8 @@ def main() -> None:
     runs = {mode: run_coverage(mode, args.seed, args.actions) for mode in MODES}
     for mode, cov in runs.items():
         print(f"{mode:8} {cov.actions:,} actions: rule IDs {cov.kinds('rule')},"
-              f" rule-ID pairs {cov.kinds('pair')}, end types {cov.kinds('end')}, pending-step kinds {cov.kinds('step')};"
+              f" rule-ID pairs {cov.kinds('pair')}, end types {cov.kinds('end')},"
+              f" pending-step kinds {cov.kinds('step')};"
               f" violations {len(cov.violations)}")
         step = max(1, len(cov.curve) // 8)
         points = ", ".join(f"{a:,}: {p}" for a, _, p in cov.curve[::step])
