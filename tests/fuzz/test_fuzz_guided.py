@@ -3,9 +3,12 @@ rule-ID pairs than uniform play for the same actions, and catching an injected b
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from support import loses_a_coin_at_the_market
 
+from village_rules.cli.main import main
 from village_rules.errors import FuzzArgumentError
 from village_rules.fuzz.guided import run_coverage
 
@@ -33,3 +36,23 @@ def test_bad_arguments_are_refused_naming_the_option() -> None:
         run_coverage("clever", 0, 10)
     with pytest.raises(FuzzArgumentError, match="--actions"):
         run_coverage("guided", 0, 0)
+
+
+def test_the_fuzz_command_runs_guided_and_refuses_what_it_cannot_do(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    out = tmp_path / "out"
+    argv = ["fuzz", "--guided", "--actions", "300", "--edition", "original-2011", "--out", str(out)]
+    assert main(argv) == 0
+    printed = capsys.readouterr().out
+    assert "rule-ID pairs" in printed and "violations:   0" in printed
+    assert main(["fuzz", "--guided", "--shard", "1/2", "--out", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert "--shard" in err and "Traceback" not in err
+    monkeypatch.setattr("village_rules.fuzz.guided.apply", loses_a_coin_at_the_market)
+    assert main(["fuzz", "--guided", "--actions", "20000", "--edition", "original-2011",
+                 "--players", "2", "--out", str(out)]) == 1
+    log = out / "guided-seed0.json"
+    assert log.is_file() and "failing game written" in capsys.readouterr().out
+    monkeypatch.undo()
+    assert main(["replay", str(log)]) == 0  # the log replays on the real engine (no bug there)

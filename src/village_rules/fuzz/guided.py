@@ -22,11 +22,12 @@ from dataclasses import dataclass, field
 from village_rules.checks.incremental import IncrementalChecker
 from village_rules.checks.invariants import Violation
 from village_rules.data.loader import builtin_edition
+from village_rules.drivers.play import GameLog
 from village_rules.engine.core import apply, chance_outcomes, legal_actions
 from village_rules.engine.end_of_game import ended_by
 from village_rules.engine.setup import new_game
 from village_rules.errors import FuzzArgumentError
-from village_rules.fuzz.games import plan_game
+from village_rules.fuzz.games import FuzzGame, plan_game
 from village_rules.model.actions import Action, format_action
 from village_rules.model.chance import sample
 from village_rules.model.state import GameState
@@ -48,6 +49,8 @@ class Coverage:
     violations: tuple[Violation, ...] = ()
     failing_actions: tuple[str, ...] = ()
     """The failing game's actions from its set-up (text notation), when a violation was found."""
+    failing_log: str | None = None
+    """The failing game as a `village-rules replay` log (JSON), when a violation was found."""
 
     def kinds(self, kind: str) -> int:
         """How many distinct features of one kind ("rule", "pair", "end", "step") were seen."""
@@ -58,8 +61,8 @@ class Coverage:
 class _Prefix:
     state: GameState
     actions: tuple[Action, ...]
-    setup: tuple[str, int, int]
-    """(edition, players, seed) of the game the prefix belongs to."""
+    setup: FuzzGame
+    """The planned game the prefix belongs to (edition, players, seed, variant)."""
     feature: Feature
 
 
@@ -103,7 +106,7 @@ def run_coverage(
             plan = plan_game(seed, game, edition, players)
             game += 1
             start = new_game(builtin_edition(plan.edition), plan.players, plan.seed, plan.variant)
-            prefix = _Prefix(start, (), (plan.edition, plan.players, plan.seed), ("fresh",))
+            prefix = _Prefix(start, (), plan, ("fresh",))
         else:
             least = min(cov.seen[p.feature] for p in corpus)
             choices = [p for p in corpus if cov.seen[p.feature] == least]
@@ -154,3 +157,5 @@ def _extend(
     if violations:
         cov.violations = tuple(violations)
         cov.failing_actions = tuple(format_action(a) for a in done)
+        g = prefix.setup
+        cov.failing_log = GameLog(g.edition, g.players, g.seed, cov.failing_actions, g.variant).to_json()
