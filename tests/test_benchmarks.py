@@ -264,3 +264,23 @@ def test_a_bad_count_is_a_usage_error_before_any_work(script: str, args: list[st
     assert done.returncode == 2, done
     assert message in done.stderr and "Traceback" not in done.stderr, done.stderr
     assert done.stdout == "", done.stdout
+
+
+@pytest.mark.slow
+def test_bench_policies_prints_every_target() -> None:
+    out = subprocess.run(
+        [sys.executable, str(BENCHMARKS / "bench_policies.py"), "--games", "1", "--simulations", "20"],
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=600,
+    ).stdout
+    for edition in ("big-box-2023", "original-2011"):
+        for target in (
+            "chronicle planner's games ending by a full chronicle",
+            "traveller's mean travel score",
+            "climber's mean council chamber + church score",
+            "search (20 simulations/decision budget",
+        ):
+            assert f"TARGET {edition}: {target}" in out, out
+    assert re.search(r"beat greedy in \d+ of 1", out), out

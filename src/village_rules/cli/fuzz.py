@@ -19,6 +19,8 @@ from village_rules.cli.readings import add_reading_flag, reading_choices
 from village_rules.cli.terminal import unescaped
 from village_rules.data.files import check_writable
 from village_rules.data.loader import EDITIONS
+from village_rules.errors import FuzzArgumentError
+from village_rules.fuzz.guided import run_coverage
 from village_rules.fuzz.report import merge_shards, read_report, report_json
 from village_rules.fuzz.runner import (
     BACKENDS,
@@ -30,6 +32,7 @@ from village_rules.fuzz.runner import (
     run_fuzz,
     write_atomically,
 )
+from village_rules.policies import POLICIES
 
 INTERRUPTED_EXIT = 130
 """128 + SIGINT, what a shell reports for a program stopped by Ctrl-C."""
@@ -71,6 +74,23 @@ def register(sub: argparse._SubParsersAction[Any]) -> None:
         metavar="PATH",
         help="write the run's report here when it finishes (removed at the start; never partial)",
     )
+    p.add_argument(
+        "--policy",
+        choices=tuple(POLICIES),
+        default="random",
+        help="the policy every seat plays by (default random; docs/policies.md)",
+    )
+    p.add_argument(
+        "--guided",
+        action="store_true",
+        help="coverage-guided: steer toward the least-seen rule IDs, pairs, ends, steps (docs/policies.md)",
+    )
+    p.add_argument(
+        "--actions",
+        type=whole(1, MAX_GUIDED_ACTIONS),
+        default=30_000,
+        help="with --guided: the actions to play (default 30000)",
+    )
     add_reading_flag(p)
     p.set_defaults(func=fuzz_command)
 
@@ -81,9 +101,11 @@ def register(sub: argparse._SubParsersAction[Any]) -> None:
 
 def fuzz_command(args: argparse.Namespace) -> int:
     """Run the fuzzer as the options say; print the summary; return the exit code."""
+    if args.guided:
+        return guided_command(args)
     shard = Shard.parse(args.shard) if args.shard is not None else None
     readings = reading_choices(args) if args.reading else None
-    options = {"shard": shard, "backend": args.backend, "address": args.address}
+    options = {"shard": shard, "backend": args.backend, "address": args.address, "policy": args.policy}
     plan_run(  # refuse bad options before anything is written
         args.games, args.seed, args.workers, args.edition, args.players, **options, readings=readings
     )
@@ -105,6 +127,7 @@ def fuzz_command(args: argparse.Namespace) -> int:
             backend=args.backend,
             address=args.address,
             readings=readings,
+            policy=args.policy,
         )
     except FuzzInterrupted as stop:
         if bar is not None:
@@ -129,6 +152,39 @@ def fuzz_command(args: argparse.Namespace) -> int:
     if args.json is not None:
         print(f"report written to {args.json}")
     return 1 if summary.violations else 0
+
+
+MAX_GUIDED_ACTIONS = 100_000_000
+
+
+def guided_command(args: argparse.Namespace) -> int:
+    """`fuzz --guided`: one coverage-guided run in this process (its options checked first)."""
+    for flag, given in (
+        ("--shard", args.shard is not None),
+        ("--backend ray", args.backend != "process"),
+        ("--json", args.json is not None),
+        ("--policy", args.policy != "random"),
+        ("--reading", bool(args.reading)),
+    ):
+        if given:
+            raise FuzzArgumentError(flag, "is not supported with --guided yet (a guided run is one process)")
+    plan_run(1, args.seed, 1, args.edition, args.players)  # the edition and player count, checked
+    check_writable(args.out, folder=True)
+    cov = run_coverage("guided", args.seed, args.actions, args.edition, args.players)
+    print(
+        f"guided: {cov.actions} actions (seed {args.seed}): rule IDs {cov.kinds('rule')},"
+        f" rule-ID pairs {cov.kinds('pair')}, end types {cov.kinds('end')},"
+        f" pending-step kinds {cov.kinds('step')}"
+    )
+    print(f"violations:   {len(cov.violations)}")
+    if cov.failing_log is None:
+        return 0
+    path = args.out / f"guided-seed{args.seed}.json"
+    write_atomically(path, cov.failing_log + "\n")
+    for v in cov.violations:
+        print(f"  {v.invariant}: {v.actual}")
+    print(f"failing game written to {path} (village-rules replay {path})")
+    return 1
 
 
 def merge_command(args: argparse.Namespace) -> int:

@@ -17,7 +17,7 @@ from multiprocessing.synchronize import Event as EventType
 from village_rules.checks.incremental import IncrementalChecker
 from village_rules.checks.invariants import Violation
 from village_rules.data.loader import EDITIONS, builtin_edition
-from village_rules.drivers.play import GameLog, random_policy
+from village_rules.drivers.play import GameLog
 from village_rules.drivers.serialization import to_json
 from village_rules.engine.core import apply, chance_outcomes, legal_actions
 from village_rules.engine.setup import new_game
@@ -25,6 +25,7 @@ from village_rules.errors import InternalError
 from village_rules.model.actions import Action, format_action
 from village_rules.model.chance import sample
 from village_rules.model.state import GameState
+from village_rules.policies import policy_named
 from village_rules.rules.register import random_choices
 from village_rules.rules.variant import Variant
 
@@ -57,14 +58,17 @@ class FuzzGame:
     edition: str
     players: int
     variant: Variant
+    policy: str = "random"
+    """The policy every seat plays by (`village_rules.policies.POLICIES`)."""
 
 
-def plan_game(
+def plan_game(  # noqa: PLR0917 - the run's fields, in the order RunPlan holds them
     seed: int,
     index: int,
     edition: str | None = None,
     players: int | None = None,
     readings: tuple[tuple[str, str], ...] | None = None,
+    policy: str = "random",
 ) -> FuzzGame:
     """The game `index` of a run with `seed` (edition, players and the AMB readings of
     `village_rules.rules.register` chosen unless fixed)."""
@@ -80,7 +84,7 @@ def plan_game(
     compensation = rng.random() < 0.75
     drawn = random_choices(rng)
     variant = Variant(compensation, drawn if readings is None else readings)
-    return FuzzGame(index, game_seed, ed, n, variant)
+    return FuzzGame(index, game_seed, ed, n, variant, policy)
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,9 +108,11 @@ class GameResult:
 
 
 def play_game(game: FuzzGame, max_steps: int = MAX_STEPS) -> GameResult:
-    """Play one seeded random game checking every invariant after every action (the
-    full checks' violations, computed by an `IncrementalChecker` over what each step changed)."""
+    """Play one seeded game (every seat by `game.policy`, random by default) checking every
+    invariant after every action (the full checks' violations, computed by an
+    `IncrementalChecker` over what each step changed)."""
     checker = IncrementalChecker()
+    policy = policy_named(game.policy)
     state = new_game(builtin_edition(game.edition), game.players, game.seed, game.variant)
     rng = random.Random(game.seed)
     actions: list[Action] = []
@@ -141,7 +147,7 @@ def play_game(game: FuzzGame, max_steps: int = MAX_STEPS) -> GameResult:
                 raise InternalError("fuzz.play_game", "no legal actions were computed at a decision")
             if not legal:  # reported by the invariants already
                 break
-            action = random_policy(state, legal, rng)
+            action = policy(state, legal, rng)
         trace.clear()
         actions.append(action)
         try:
@@ -188,6 +194,8 @@ class RunPlan:
     chunks: tuple[tuple[int, ...], ...]
     readings: tuple[tuple[str, str], ...] | None = None
     """Every game's AMB readings, fixed; None: drawn per game (`plan_game`)."""
+    policy: str = "random"
+    """The policy every seat of every game plays by."""
 
 
 class Results:
@@ -249,6 +257,7 @@ def play_chunk(  # noqa: PLR0917 - sent to pool workers and Ray tasks positional
     players: int | None,
     max_steps: int,
     readings: tuple[tuple[str, str], ...] | None = None,
+    policy: str = "random",
 ) -> list[GameResult]:
     """Games of a chunk in order, stopping after the first failing one (or when the run is
     being stopped)."""
@@ -256,7 +265,7 @@ def play_chunk(  # noqa: PLR0917 - sent to pool workers and Ray tasks positional
     for i in indices:
         if _stop_event is not None and _stop_event.is_set():
             break
-        result = play_game(plan_game(seed, i, edition, players, readings), max_steps)
+        result = play_game(plan_game(seed, i, edition, players, readings, policy), max_steps)
         out.append(result)
         if result.failed:
             break

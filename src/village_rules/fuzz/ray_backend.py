@@ -77,7 +77,7 @@ def _play_tasks(ray: ModuleType, plan: RunPlan, workers: int, results: Results) 
 
     def submit() -> None:
         for chunk in itertools.islice(queued, window - len(pending)):
-            args = (plan.seed, chunk, plan.edition, plan.players, plan.max_steps, plan.readings)
+            args = (plan.seed, chunk, plan.edition, plan.players, plan.max_steps, plan.readings, plan.policy)
             pending.append(task.remote(*args))
 
     def collect(refs: list[object]) -> None:

@@ -23,6 +23,7 @@ from village_rules.data.loader import EDITIONS
 from village_rules.errors import FuzzReportError, ReadingError, VillageError
 from village_rules.fuzz.games import plan_game
 from village_rules.fuzz.runner import BACKENDS, MAX_GAMES, MAX_WORKERS, FuzzFailure, FuzzSummary, Shard
+from village_rules.policies import POLICIES
 from village_rules.rules.register import normalise
 
 REPORT_FORMAT = "village-rules-fuzz-report"
@@ -67,6 +68,8 @@ def report_json(summary: FuzzSummary) -> str:
         "edition": summary.edition,
         "players": summary.players,
         "readings": None if summary.readings is None else [list(pair) for pair in summary.readings],
+        # Only for a run by another policy than random, so random runs' reports read as before.
+        **({} if summary.policy == "random" else {"policy": summary.policy}),
         "workers": summary.workers,
         "backend": summary.backend,
         "seconds": round(summary.seconds, 3),
@@ -105,7 +108,8 @@ def parse_report(text: str, name: str = "fuzz report") -> FuzzSummary:
         raw: object = read_json(text, MAX_REPORT_BYTES, "fuzz report")
     except JsonInputError as exc:
         raise FuzzReportError(name, "", exc.problem) from None
-    r = _Fields(name, raw, _KEYS, "")
+    # "policy" is written only for a run by another policy than random (`report_json`).
+    r = _Fields(name, raw, _KEYS | ({"policy"} if isinstance(raw, dict) and "policy" in raw else set()), "")
     if r.get("format") != REPORT_FORMAT:
         raise FuzzReportError(name, "format", f"must be {REPORT_FORMAT!r}")
     if r.get("format_version") != REPORT_FORMAT_VERSION or type(r.get("format_version")) is not int:
@@ -127,6 +131,9 @@ def parse_report(text: str, name: str = "fuzz report") -> FuzzSummary:
         raise FuzzReportError(name, "edition", f"must be null or one of {', '.join(EDITIONS)}")
     players = None if r.get("players") is None else r.integer("players", 1)
     readings = _readings(name, r.get("readings"))
+    policy = r.raw.get("policy", "random")
+    if not isinstance(policy, str) or policy not in POLICIES:
+        raise FuzzReportError(name, "policy", f"must be one of {', '.join(POLICIES)}")
     backend = r.get("backend")
     if not isinstance(backend, str) or backend not in BACKENDS:
         raise FuzzReportError(name, "backend", f"must be one of {', '.join(BACKENDS)}")
@@ -137,7 +144,8 @@ def parse_report(text: str, name: str = "fuzz report") -> FuzzSummary:
     records = _records(name, r.get("games"))
     planned = range(run_games) if shard is None else shard.indices(run_games)
     failure = _failure(
-        name, r.get("failure"), records, seed=seed, edition=edition, players=players, readings=readings
+        name, r.get("failure"), records, seed=seed, edition=edition, players=players, readings=readings,
+        policy=policy,
     )
     expected = planned  # a range: never built as a list, whatever the report claims
     if failure is not None:
@@ -170,6 +178,7 @@ def parse_report(text: str, name: str = "fuzz report") -> FuzzSummary:
         edition=edition,
         players=players,
         readings=readings,
+        policy=policy,
     )
 
 
@@ -192,6 +201,7 @@ def merge_shards(shards: Sequence[FuzzSummary], names: Sequence[str] | None = No
             ("edition", s.edition, first.edition),
             ("players", s.players, first.players),
             ("readings", s.readings, first.readings),
+            ("policy", s.policy, first.policy),
             ("shard", s.shard.count, first.shard.count if first.shard else None),
         ):
             if mine != theirs:
@@ -235,6 +245,7 @@ def merge_shards(shards: Sequence[FuzzSummary], names: Sequence[str] | None = No
         backend="+".join(sorted({s.backend for s in shards})),
         edition=first.edition,
         players=first.players,
+        policy=first.policy,
         readings=first.readings,
         merged_from=len(shards),
     )
@@ -330,6 +341,7 @@ def _failure(
     edition: str | None,
     players: int | None,
     readings: tuple[tuple[str, str], ...] | None,
+    policy: str = "random",
 ) -> FuzzFailure | None:
     if raw is None:
         return None
@@ -351,7 +363,7 @@ def _failure(
     if not isinstance(log, str) or not log:
         raise FuzzReportError(file, "failure.log", "must be the path of the failing game's log")
     try:
-        game = plan_game(seed, index, edition, players, readings)
+        game = plan_game(seed, index, edition, players, readings, policy)
     except (IndexError, ValueError, VillageError):  # a player count no edition has
         raise FuzzReportError(file, "players", f"no edition is for {players} players") from None
     return FuzzFailure(game, tuple(found), Path(log), r.integer("actions", 1))

@@ -49,6 +49,7 @@ from village_rules.fuzz.games import (
     play_game,
     sigint_deferred,
 )
+from village_rules.policies import POLICIES
 from village_rules.rule_ids import TRACED_RULE_IDS
 
 _SHARD_TEXT = re.compile(r"([1-9][0-9]{0,8})/([1-9][0-9]{0,8})")
@@ -143,6 +144,8 @@ class FuzzSummary:
     """The run's --players (None: drawn per game)."""
     readings: tuple[tuple[str, str], ...] | None = None
     """The run's fixed --reading choices (None: drawn per game)."""
+    policy: str = "random"
+    """The policy every seat played by (--policy)."""
     merged_from: int = 0
     """How many shard reports `fuzz_report.merge_shards` combined into this summary (0: none)."""
 
@@ -190,6 +193,8 @@ class FuzzSummary:
     def format(self) -> str:
         """The run's summary as the `fuzz` command prints it."""
         where = f"{self.workers} worker(s)" + ("" if self.backend == "process" else f", {self.backend}")
+        if self.policy != "random":
+            where += f", every seat by the {self.policy} policy"
         if self.merged_from:
             where = f"merged from {self.merged_from} shards, {where}"
         of = f"{self.requested}"
@@ -259,6 +264,7 @@ def run_fuzz(  # noqa: PLR0917 - the CLI's argument order
     backend: str = "process",
     address: str | None = None,
     readings: tuple[tuple[str, str], ...] | None = None,
+    policy: str = "random",
 ) -> FuzzSummary:
     """Play the `games` seeded random games of a run (or only those of `shard`) over
     `workers` processes (1 = in this process) or Ray tasks, checking every invariant at
@@ -281,6 +287,7 @@ def run_fuzz(  # noqa: PLR0917 - the CLI's argument order
         backend=backend,
         address=address,
         readings=readings,
+        policy=policy,
     )
     play: Backend
     if backend == "ray":
@@ -330,6 +337,7 @@ def plan_run(
     backend: str = "process",
     address: str | None = None,
     readings: tuple[tuple[str, str], ...] | None = None,
+    policy: str = "random",
 ) -> RunPlan:
     """Check every argument of `run_fuzz` (FuzzArgumentError naming the option) and cut
     the run into chunks; plays nothing."""
@@ -347,6 +355,8 @@ def plan_run(
         raise FuzzArgumentError("chunk_size", f"must be 1 or more, not {chunk_size}")
     if max_steps < 1:
         raise FuzzArgumentError("max_steps", f"must be 1 or more, not {max_steps}")
+    if policy not in POLICIES:
+        raise FuzzArgumentError("--policy", f"must be one of {', '.join(POLICIES)}, not {policy!r}")
     if edition is not None:
         if edition not in EDITIONS:
             raise FuzzArgumentError("--edition", f"must be one of {', '.join(EDITIONS)}, not {edition!r}")
@@ -364,14 +374,14 @@ def plan_run(
     n = len(indices)
     size = chunk_size or max(1, min(8, n // (workers * 4) or 1))
     chunks = tuple(tuple(indices[k : k + size]) for k in range(0, n, size))
-    return RunPlan(seed, edition, players, max_steps, indices, chunks, readings)
+    return RunPlan(seed, edition, players, max_steps, indices, chunks, readings, policy)
 
 
 def _in_process(plan: RunPlan, workers: int, results: Results) -> None:
     """One game at a time in this process; Ctrl-C loses only the game being played."""
     for chunk in plan.chunks:
         for i in chunk:
-            game = plan_game(plan.seed, i, plan.edition, plan.players, plan.readings)
+            game = plan_game(plan.seed, i, plan.edition, plan.players, plan.readings, plan.policy)
             results.add([play_game(game, plan.max_steps)])
             if results.settled_failure() is not None:
                 return
@@ -388,7 +398,7 @@ def _process_pool(plan: RunPlan, workers: int, results: Results) -> None:
 
     def submit() -> None:
         for chunk in itertools.islice(queued, 2 * workers - len(pending)):
-            args = (plan.seed, chunk, plan.edition, plan.players, plan.max_steps, plan.readings)
+            args = (plan.seed, chunk, plan.edition, plan.players, plan.max_steps, plan.readings, plan.policy)
             pending.add(pool.submit(play_chunk, *args))
 
     try:
@@ -462,6 +472,7 @@ def _summarise(
         edition=plan.edition,
         readings=plan.readings,
         players=plan.players,
+        policy=plan.policy,
     )
 
 

@@ -29,13 +29,14 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, pr
 
 from village_rules.checks.incremental import IncrementalChecker
 from village_rules.checks.invariants import InvariantError, Violation
-from village_rules.drivers.play import GameLog, random_policy
+from village_rules.drivers.play import GameLog
 from village_rules.engine.core import apply, chance_outcomes, legal_actions
 from village_rules.engine.scoring import winners
 from village_rules.errors import IllegalActionError, InternalError
 from village_rules.model.actions import Action, Harvest, Pass, Skip, format_action
 from village_rules.model.chance import sample
 from village_rules.model.state import GameState
+from village_rules.policies import policy_named
 from village_rules.testing.strategies import GameSetup, game_setups, seeds
 
 
@@ -47,6 +48,10 @@ class VillageMachine(RuleBasedStateMachine):
     fast_forward_limit: ClassVar[int] = 25
     """Most actions one `fast_forward` step plays with a seeded random policy (0 = never):
     it lets a run of a few dozen steps reach the end of a game."""
+
+    fast_forward_policy: ClassVar[str] = "random"
+    """The policy `fast_forward` plays by (a name of `village_rules.policies.POLICIES`): a
+    subclass that sets "greedy" or "chronicle" reaches the states deliberate play reaches."""
 
     failure_log: ClassVar[GameLog | None] = None
     """The log of the last failing game of this class (after shrinking: the minimal one)."""
@@ -141,6 +146,7 @@ class VillageMachine(RuleBasedStateMachine):
         """Several actions of a seeded random game, each checked like a single step."""
         steps = data.draw(st.integers(1, self.fast_forward_limit), label="fast-forward steps")
         rng = random.Random(data.draw(seeds(), label="fast-forward seed"))
+        policy = policy_named(self.fast_forward_policy)
         for k in range(steps):
             state = self.state
             if state is None:  # excluded by the precondition
@@ -152,7 +158,7 @@ class VillageMachine(RuleBasedStateMachine):
             if state.is_chance:
                 action = sample(chance_outcomes(state), rng)
             elif self.legal:
-                action = random_policy(state, self.legal, rng)
+                action = policy(state, self.legal, rng)
             else:
                 return
             self._advance(action)
