@@ -73,7 +73,7 @@ def test_replaying_a_fuzz_report_says_what_it_is(capsys: pytest.CaptureFixture[s
     ("name", "says"),
     [
         ("AMB-01-big-box-2023-c-a.json", "this is a readings witness"),
-        ("../../data/original-2011.json", "this is an edition data file (give it to a command with `--data`)"),
+        ("../../data/original-2011.json", "this is an edition data file (give it to a command with `--data`"),
     ],
 )
 def test_replaying_other_artefacts_says_what_they_are(
