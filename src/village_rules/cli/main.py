@@ -87,9 +87,18 @@ def _parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(required=True, metavar="COMMAND")
 
     def common(p: argparse.ArgumentParser) -> None:
-        p.add_argument("--edition", choices=EDITIONS, default="big-box-2023")
-        p.add_argument("--players", type=whole(1, MAX_PLAYERS), default=3)
-        p.add_argument("--seed", type=seed, default=0, help="0 or more, at most 100 digits")
+        p.add_argument(
+            "--edition", choices=EDITIONS, default="big-box-2023", help="the edition (default: %(default)s)"
+        )
+        p.add_argument(
+            "--players",
+            type=whole(1, MAX_PLAYERS),
+            default=3,
+            help="players, 1 (solo, against Carla) to the edition's most (default: %(default)s)",
+        )
+        p.add_argument(
+            "--seed", type=seed, default=0, help="the setup seed, 0 or more, at most 100 digits (default: 0)"
+        )
         p.add_argument("--data", type=Path, help="your own edition data file (docs/data-format.md)")
         p.add_argument(
             "--no-compensation", action="store_true", help="skip the 2023 starting compensation (AMB-11)"
@@ -112,7 +121,7 @@ def _parser() -> argparse.ArgumentParser:
     p.set_defaults(func=_play)
 
     p = sub.add_parser("replay", help="replay a logged game and print the final scores")
-    p.add_argument("log", type=Path)
+    p.add_argument("log", type=Path, help="a game log written by `play --log`, the fuzzer or `prove`")
     p.add_argument(
         "--complete", action="store_true", help="fail (exit 2) if the log stops before the end of the game"
     )
