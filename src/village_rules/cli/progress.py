@@ -15,7 +15,6 @@ from __future__ import annotations
 import argparse
 import contextlib
 import sys
-import time
 from collections.abc import Iterator
 
 from rich.console import Console
@@ -23,8 +22,8 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TaskID, TextC
 
 from village_rules.cli.terminal import unescaped
 
-REDRAW_EVERY = 0.1
-"""Seconds between two redraws at most (more often only costs time); it decides nothing."""
+REDRAWS_PER_SECOND = 4
+"""How often the bar is redrawn (its clock keeps going between two updates); it decides nothing."""
 
 
 def add_quiet_flag(p: argparse.ArgumentParser) -> None:
@@ -49,14 +48,15 @@ class Bar:
                 TextColumn("{task.fields[detail]}"),
                 TimeElapsedColumn(),
                 console=console,
-                auto_refresh=False,  # no drawing thread: redrawn from update() only
+                # Drawn by rich's own thread, so update() only sets figures: the command's
+                # thread (where Ctrl-C lands) never stops half-way through drawing.
+                refresh_per_second=REDRAWS_PER_SECOND,
                 transient=True,
                 redirect_stdout=False,  # stdout stays the command's own
                 redirect_stderr=False,
             )
             self._progress.start()
         self._task: TaskID | None = None
-        self._drawn = 0.0
 
     @property
     def shown(self) -> bool:
@@ -70,10 +70,6 @@ class Bar:
         if self._task is None:
             self._task = self._progress.add_task(what, total=total, detail=detail)
         self._progress.update(self._task, completed=done, total=total, description=what, detail=detail)
-        now = time.monotonic()
-        if now - self._drawn >= REDRAW_EVERY or (total is not None and done >= total):
-            self._drawn = now
-            self._progress.refresh()
 
     @contextlib.contextmanager
     def above(self) -> Iterator[None]:
@@ -87,7 +83,6 @@ class Bar:
         finally:
             sys.stdout.flush()
             self._progress.start()
-            self._progress.refresh()
 
     def __enter__(self) -> Bar:
         return self
