@@ -15,12 +15,14 @@ np = pytest.importorskip("numpy")
 from pettingzoo.test import api_test  # noqa: E402
 
 import village_rules.adapters.openspiel  # noqa: E402, F401  (registers the games)
-from village_rules.adapters.pettingzoo import env, raw_env  # noqa: E402
+from village_rules.adapters.pettingzoo import VillageEnv, env, raw_env  # noqa: E402
 from village_rules.adapters.truncation import moves_before_first_decision, truncated_returns  # noqa: E402
 from village_rules.data.loader import builtin_edition  # noqa: E402
 from village_rules.engine.core import apply, chance_outcomes  # noqa: E402
+from village_rules.engine.scoring import ReturnsKind  # noqa: E402
 from village_rules.engine.setup import deal_outcomes, game_from_deal  # noqa: E402
 from village_rules.errors import ParameterError  # noqa: E402
+from village_rules.model.actions import Action  # noqa: E402
 from village_rules.model.chance import sample  # noqa: E402
 from village_rules.rules.variant import Variant  # noqa: E402
 
@@ -28,7 +30,8 @@ GAMES = [("original-2011", n) for n in (2, 3, 4)] + [("big-box-2023", n) for n i
 
 
 def chance_moves_to_first_decision(edition: str, players: int, seed: int) -> int:
-    data, rng, dealt = builtin_edition(edition), random.Random(seed), []
+    data, rng = builtin_edition(edition), random.Random(seed)
+    dealt: list[Action] = []
     while outcomes := deal_outcomes(data, players, dealt, Variant()):
         dealt.append(sample(outcomes, rng))
     state, moves = game_from_deal(data, players, dealt, Variant()), len(dealt)
@@ -61,7 +64,7 @@ def test_pettingzoos_api_test_passes_at_the_shortest_limit() -> None:
     api_test(env(edition="original-2011", players=2, max_moves=before + 1), num_cycles=20)
 
 
-def _play_env(returns: str, max_moves: int, seed: int) -> tuple[dict[str, float], object]:
+def _play_env(returns: ReturnsKind, max_moves: int, seed: int) -> tuple[dict[str, float], VillageEnv]:
     game = raw_env(edition="original-2011", players=3, returns=returns, max_moves=max_moves)
     game.reset(seed=seed)
     rng = np.random.default_rng(seed)
@@ -74,7 +77,7 @@ def _play_env(returns: str, max_moves: int, seed: int) -> tuple[dict[str, float]
 
 
 @pytest.mark.parametrize("kind", ["win", "score"])
-def test_a_truncated_game_pays_the_same_in_both_adapters(kind: str) -> None:
+def test_a_truncated_game_pays_the_same_in_both_adapters(kind: ReturnsKind) -> None:
     totals, game = _play_env(kind, 80, 5)
     assert all(game.truncations.values()) and not any(game.terminations.values())
     assert list(totals.values()) == [float(r) for r in truncated_returns(game.game_state, kind)]
