@@ -97,3 +97,19 @@ def test_a_truncated_game_pays_the_same_in_both_adapters(kind: ReturnsKind) -> N
         assert state.returns() == pytest.approx([1 / 3] * 3) and list(totals.values()) == pytest.approx(
             [1 / 3] * 3
         )
+
+
+def test_max_game_length_counts_the_decisions_a_truncated_game_can_hold() -> None:
+    before = moves_before_first_decision(builtin_edition("original-2011"), 2, Variant())
+    game = pyspiel.load_game("python_village", {"edition": "original-2011", "players": 2, "max_moves": 300})
+    assert game.max_game_length() == 300 - before
+    state, rng, decisions = game.new_initial_state(), random.Random(2), 0
+    while not state.is_terminal():
+        if state.is_chance_node():
+            ids, probs = zip(*state.chance_outcomes(), strict=True)
+            state.apply_action(rng.choices(ids, probs)[0])
+        else:
+            state.apply_action(rng.choice(state.legal_actions()))
+            decisions += 1
+    assert state.truncated() and state.move_number() == 300 <= game.max_move_number()
+    assert decisions <= game.max_game_length()

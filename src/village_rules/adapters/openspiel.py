@@ -42,7 +42,7 @@ from village_rules.adapters.ids import (
     sorted_outcome_ids,
 )
 from village_rules.adapters.observation import observation_string, observation_tensor, tensor_size
-from village_rules.adapters.truncation import check_max_moves, truncated_returns
+from village_rules.adapters.truncation import check_max_moves, moves_before_first_decision, truncated_returns
 from village_rules.checks.invariants import check
 from village_rules.data.edition import EditionData
 from village_rules.data.loader import EDITIONS, builtin_edition
@@ -169,7 +169,9 @@ class VillageGame(pyspiel.Game):
             min_utility=low,
             max_utility=high,
             utility_sum=total,
-            max_game_length=max_moves,
+            # Decisions at most: every move is a decision or a chance outcome, and the
+            # first `moves_before_first_decision` are chance (docs/rl.md, "Bounds").
+            max_game_length=max_moves - moves_before_first_decision(self.data, players, variant),
         )
         game_type = _WIN_TYPE if self.kind == "win" else _SCORE_TYPE
         super().__init__(game_type, info, {k: merged[k] for k in _DEFAULTS})
