@@ -41,7 +41,8 @@ from village_rules.adapters.ids import (
     num_distinct_actions,
     sorted_outcome_ids,
 )
-from village_rules.adapters.observation import observation_string, observation_tensor, tensor_size
+from village_rules.adapters.observation import observation_string, tensor_size
+from village_rules.adapters.observation_array import observation_array
 from village_rules.adapters.truncation import check_max_moves, moves_before_first_decision, truncated_returns
 from village_rules.checks.invariants import check
 from village_rules.data.edition import EditionData
@@ -363,7 +364,7 @@ class VillageObserver:
         if not self.public:
             return
         board, dealing = state.board()
-        self.tensor[:] = observation_tensor(board, player, dealing=dealing)
+        self.tensor[:] = observation_array(board, player, dealing=dealing)
 
     def string_from(self, state: VillageState, player: int) -> str:
         if not self.public:

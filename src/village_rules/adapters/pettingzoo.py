@@ -29,7 +29,8 @@ from pettingzoo.utils import wrappers
 
 from village_rules.adapters.bounds import DEFAULT_MAX_MOVES
 from village_rules.adapters.ids import action_id_of, legal_mask, num_distinct_actions
-from village_rules.adapters.observation import observation_tensor, tensor_size
+from village_rules.adapters.observation import tensor_size
+from village_rules.adapters.observation_array import observation_array
 from village_rules.adapters.truncation import check_max_moves, truncated_returns
 from village_rules.data.loader import EDITIONS, builtin_edition
 from village_rules.engine.core import apply, chance_outcomes
@@ -177,7 +178,7 @@ class VillageEnv(AECEnv):
         if state.current_player() == seat and not self.truncations.get(agent, False):
             mask[:] = legal_mask(state)
         return {
-            "observation": np.asarray(observation_tensor(state, seat), dtype=np.float32),
+            "observation": observation_array(state, seat),
             "action_mask": mask,
         }
 
