@@ -101,6 +101,11 @@ class ShowError(VillageError, ValueError):
     """A picture or report request that cannot be met (e.g. `show --at K` past the log's end)."""
 
 
+class ViewError(VillageError, ValueError):
+    """A file the step-through viewer cannot tell as a story (`village-rules view`): not a
+    game log or witness, or one that cannot be replayed."""
+
+
 class IncompleteGameError(VillageError, ValueError):
     """A replayed game log stops before the end of the game (`replay_log(..., complete=True)`)."""
 

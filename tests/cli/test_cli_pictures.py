@@ -54,7 +54,7 @@ def test_show_defaults_to_the_end_and_prints_text_without_svg(
     code, out, _ = run(capsys, "show", str(path))
     assert code == 0 and "waiting for: GameOver()" in out
     code, _, _ = run(capsys, "show", str(path), "--svg", str(tmp_path / "end.svg"))
-    assert code == 0 and "game over - final scores" in (tmp_path / "end.svg").read_text()
+    assert code == 0 and "game over: final scores: " in (tmp_path / "end.svg").read_text()
 
 
 def test_show_at_zero_is_the_set_up_game(logged: tuple[Path, GameLog]) -> None:
@@ -124,7 +124,7 @@ def test_show_a_missing_or_malformed_log(capsys: pytest.CaptureFixture[str], tmp
     assert code == 2 and "x.json" in err and "game log" in err
 
 
-@pytest.mark.slow  # ~7 s: a whole `village-rules check` run (fuzz, proofs, readings)
+@pytest.mark.slow  # ~13 s: a whole `village-rules check` run (fuzz, proofs, readings, viewer pages)
 def test_check_prints_a_summary_and_writes_the_report(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:

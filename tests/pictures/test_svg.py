@@ -13,6 +13,7 @@ from village_rules import builtin_edition, new_game
 from village_rules.checks.invariants import check
 from village_rules.data.components import ActionSpace, Cube
 from village_rules.drivers.play import play_logged
+from village_rules.engine.scoring import score_breakdown
 from village_rules.engine.travel_map import travel_graph
 from village_rules.model.actions import Harvest, Serve, TakeCube, Travel, parse_action
 from village_rules.pictures.svg import (
@@ -116,7 +117,7 @@ def test_every_state_of_a_real_game_draws(edition: str) -> None:
     final, log = play_logged(edition, 4, seed=2)
     svg = state_svg(final, parse_action(log.actions[-1]))
     root = parse(svg)
-    assert "game over - final scores" in svg
+    assert "game over: final scores: seat 0 " in svg
     dead = [e for e in elements(root, "member") if (e.get("data-where") or "").startswith("dead:")]
     assert dead  # a finished game has members in the chronicle or graveyard
 
@@ -157,8 +158,17 @@ def test_the_prestige_and_life_time_tracks_place_each_token_by_its_value() -> No
     tokens = {e.get("data-seat"): float(e.get("cx", 0)) for e in elements(root, "prestige")}
     assert len(tokens) == 5
     by_x = sorted(range(5), key=lambda seat: (tokens[str(seat)], seat))
-    by_value = sorted(range(5), key=lambda seat: (final.players[seat].prestige, seat))
+    # at the end the track shows the final scores, as the header does (not the prestige
+    # before final scoring)
+    totals = [b.total for b in score_breakdown(final)]
+    by_value = sorted(range(5), key=lambda seat: (totals[seat], seat))
     assert by_x == by_value
+    assert totals != [p.prestige for p in final.players]
+    points = {e.get("data-seat"): int(e.get("data-points", -1)) for e in elements(root, "prestige")}
+    assert points == {str(seat): total for seat, total in enumerate(totals)}
+    header = next(e.text or "" for e in elements(root, "pending"))
+    assert header.startswith("game over: final scores: ")
+    assert all(f"seat {seat} {total}" in header for seat, total in enumerate(totals))
     lifetime = {e.get("data-seat"): float(e.get("x", 0)) for e in elements(root, "lifetime-token")}
     assert len(lifetime) == 5
     cells = elements(root, "lifetime")

@@ -95,3 +95,47 @@ def test_the_travel_map_png() -> None:
     assert image.size == (660, 340)
     path_brown = colour_count(image, (0, 0, 660, 340), hex_rgb(CUBE_COLOURS[Cube.BROWN]))
     assert path_brown > 0  # the brown cube costs on the paths
+
+
+def ink_outside_cities(svg: str) -> int:
+    """Pixels of the city names' ink (#222, the text colour) that lie outside their circle,
+    in a strip of a circle's height around each city (the PNG as cairo draws the text)."""
+    from village_rules.pictures.svg import CITY_RADIUS  # noqa: PLC0415
+
+    image = png(svg)
+    root = ET.fromstring(svg)
+    outside = 0
+    for e in root.iter():
+        if e.get("class") != "city":
+            continue
+        cx, cy = float(e.get("cx", 0)), float(e.get("cy", 0))
+        top, bottom = int(cy - 8), int(cy + 2)  # the name's line, above the reward's
+        for y in range(top, bottom):
+            for x in range(max(0, int(cx - 2 * CITY_RADIUS)), min(image.size[0], int(cx + 2 * CITY_RADIUS))):
+                px = image.getpixel((x, y))
+                assert isinstance(px, tuple)
+                dark = all(v < 70 for v in px[:3])  # the text's #222, not the outline's #553
+                if dark and (x - cx) ** 2 + (y - cy) ** 2 > (CITY_RADIUS + 1) ** 2:
+                    outside += 1
+    return outside
+
+
+def test_the_city_names_ink_stays_inside_the_circles_in_the_png(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Rendered by cairo with its own font lookup: no dark pixel of a name outside its
+    circle; with fitting switched off the old overflow ("Brindlemoor", "Farrowdale") shows."""
+    from dataclasses import replace  # noqa: PLC0415
+
+    from village_rules.pictures.text_fit import Fitted  # noqa: PLC0415
+
+    for edition in ("original-2011", "big-box-2023"):
+        assert ink_outside_cities(travel_map_svg(builtin_edition(edition))) == 0
+    data = builtin_edition("original-2011")
+    longer = replace(
+        data,
+        cities=tuple(
+            replace(c, name="Brindlemoor-upon-Farrowdale") if c.id == "c2" else c for c in data.cities
+        ),
+    )
+    assert ink_outside_cities(travel_map_svg(longer)) == 0  # fitted: cut short inside
+    monkeypatch.setattr(svg_module, "fit_text", lambda text, width, size, **_: Fitted((text,), size))
+    assert ink_outside_cities(travel_map_svg(longer)) > 50

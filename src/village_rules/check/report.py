@@ -152,6 +152,8 @@ def _step_section(directory: Path, k: int, r: StepResult, plots: bool) -> list[s
                 links.append(f'<a href="{_href(f.log)}">log</a>')
             if f.picture:
                 links.append(f'<a href="{_href(f.picture)}">picture</a>')
+            if f.viewer:
+                links.append(f'<a href="{_href(f.viewer)}">step through</a>')
             cls = "fail" if f.verdict.startswith("FAIL") else "pass"
             out.append(
                 f'<tr><td>{_e(f.title)}</td><td class="{cls}">{_e(f.verdict)}</td><td>{_e(f.detail)}</td>'

@@ -40,6 +40,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Protocol
 
+from village_rules.check.stories import story_of_file
 from village_rules.checks.invariants import STATE_INVARIANTS, TRANSITION_INVARIANTS, replay_checked
 from village_rules.data.files import write_text
 from village_rules.data.jsonio import MAX_LOG_CHARS, JsonInputError, read_text_file
@@ -55,6 +56,7 @@ from village_rules.fuzz.runner import FuzzSummary, run_fuzz
 from village_rules.model.actions import Action, parse_action
 from village_rules.model.state import GameState
 from village_rules.pictures.svg import actor_of, state_svg
+from village_rules.pictures.viewer import viewer_html
 from village_rules.proofs.stored import WITNESSES as PROOF_WITNESSES
 from village_rules.proofs.stored import check_stored, witness_files
 from village_rules.readings.divergence import replay_both
@@ -97,6 +99,8 @@ class Finding:
     detail: str = ""
     log: str | None = None
     picture: str | None = None
+    viewer: str | None = None
+    """A step-through page of the witness (`village_rules.pictures.viewer`), its last steps."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -301,6 +305,21 @@ def _evidence(out: Path, folder: str, source: Path, picture: str) -> tuple[str |
     return log, _write(out, f"{folder}/{picture}", state_svg(state, last, actor))
 
 
+VIEWER_STEPS = 8
+"""The report's viewer pages draw the last this many actions up to the witness's step
+(`village-rules view LOG` draws them all): a page per witness stays small and quick."""
+
+
+def _viewer(out: Path, folder: str, source: Path) -> str | None:
+    """A step-through page of a stored witness in the report's `folder`, or None for a
+    witness that cannot be told (its check fails and says why)."""
+    try:
+        story = story_of_file(source, window=VIEWER_STEPS)
+    except VillageError:
+        return None
+    return _write(out, f"{folder}/{source.stem}.html", viewer_html(story))
+
+
 def _write(out: Path, relative: str, text: str) -> str:
     write_text(out / relative, text)
     return relative
@@ -476,11 +495,14 @@ class ProofsStep:
         proofs = len(checks) - witnesses
         findings = []
         for c in checks:
-            log = picture = None
+            log = picture = viewer = None
             if c.kind == "witness":
                 log, picture = _evidence(context.out_dir, "proofs", c.path, f"{c.path.stem}.svg")
+                viewer = _viewer(context.out_dir, "proofs", c.path)
             verdict = "passed" if c.passed else "FAIL"
-            findings.append(Finding(f"{c.kind} {c.path.stem}", verdict, c.detail, log=log, picture=picture))
+            findings.append(
+                Finding(f"{c.kind} {c.path.stem}", verdict, c.detail, log=log, picture=picture, viewer=viewer)
+            )
         headline = (
             f"{witnesses} reachable verdicts replayed on the engine, {proofs} unreachable verdicts "
             f"re-proved: {len(failed)} failed"
@@ -543,8 +565,11 @@ class DivergenceStep:
             log = picture = None
             if replayable.is_file():
                 log, picture = _evidence(context.out_dir, "readings", replayable, f"{path.stem}.svg")
+            viewer = _viewer(context.out_dir, "readings", path)
             verdict = "passed" if ok else "FAIL"
-            findings.append(Finding(f"witness {path.stem}", verdict, detail, log=log, picture=picture))
+            findings.append(
+                Finding(f"witness {path.stem}", verdict, detail, log=log, picture=picture, viewer=viewer)
+            )
         headline = (
             f"{len(paths)} divergence witnesses of {len(entries)} register entries replayed under both "
             f"readings: {len(failed)} failed"
@@ -563,6 +588,7 @@ def default_steps(games: int = DEFAULT_GAMES) -> list[CheckStep]:
 @dataclass(frozen=True, slots=True)
 class CheckOutcome:
     """The results of a whole `village-rules check` run, step by step."""
+
     results: tuple[StepResult, ...]
     seconds: float
     notes: tuple[str, ...] = field(default=())

@@ -13,6 +13,7 @@ from village_rules.cli import explore as cli_explore
 from village_rules.cli import pictures as cli_pictures
 from village_rules.cli import prove as cli_prove
 from village_rules.cli import readings as cli_readings
+from village_rules.cli import view as cli_view
 from village_rules.cli.fuzz import register as register_fuzz
 from village_rules.cli.messages import os_error_sentence
 from village_rules.cli.options import MAX_PLAYERS, seed, whole
@@ -132,6 +133,7 @@ def _parser() -> argparse.ArgumentParser:
     cli_prove.register(sub)
     cli_readings.register(sub)
     cli_explore.register(sub)
+    cli_view.register(sub)
     return parser
 
 

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import assert_never
 from xml.sax.saxutils import escape, quoteattr
 
@@ -81,8 +82,9 @@ from village_rules.model.actions import (
     Well,
     format_action,
 )
-from village_rules.model.render import pending_text
+from village_rules.model.render import pending_words
 from village_rules.model.state import GameState
+from village_rules.pictures.text_fit import fit_text, text_width
 
 CUBE_COLOURS: dict[Cube, str] = {
     Cube.BROWN: "#8b5a2b",
@@ -147,6 +149,41 @@ class _Canvas:
             f'<text x="{x:g}" y="{y:g}" font-size="{size:g}"{_attrs(attrs)}>{_xml(content)}</text>'
         )
 
+    def label(
+        self,
+        x: float,
+        y: float,
+        content: str,
+        size: float,
+        box: tuple[float, float],
+        *,
+        max_lines: int = 1,
+        line_height: float | None = None,
+        bold: bool = False,
+        anchor: str = "start",
+        fill: str = "#222",
+        attrs: dict[str, str] | None = None,
+    ) -> None:
+        """Text that fits between `box` (its left and right edge): shrunk, wrapped onto up to
+        `max_lines` lines centred on `y`, or cut short (`text_fit.fit_text`). Each line is a
+        `<text>` carrying `data-box="left right"`, so a test can measure it with a real font."""
+        left, right = box
+        if anchor == "middle":
+            width = 2 * min(x - left, right - x)
+        elif anchor == "end":
+            width = x - left
+        else:
+            width = right - x
+        fitted = fit_text(content, max(width, 0.0), size, bold=bold, max_lines=max_lines)
+        step = line_height if line_height is not None else fitted.size * 1.15
+        top = y - step * (len(fitted.lines) - 1) / 2
+        extra = {"fill": fill, **({"font-weight": "bold"} if bold else {}), **(attrs or {})}
+        if anchor != "start":
+            extra["text-anchor"] = anchor
+        extra["data-box"] = f"{left:g} {right:g}"
+        for k, line in enumerate(fitted.lines):
+            self.text(x, top + k * step, line, fitted.size, **extra)
+
     def panel(self, x: float, y: float, w: float, h: float, title: str, region: str, lit: bool) -> None:
         """A labelled box; outlined in gold when `lit`."""
         self.rect(
@@ -158,7 +195,7 @@ class _Canvas:
             HIGHLIGHT if lit else "#8a7f66",
             **{"stroke-width": "4" if lit else "1", "data-region": region, "class": "region"},
         )
-        self.text(x + 6, y + 15, title, 12, **{"font-weight": "bold"})
+        self.label(x + 6, y + 15, title, 12, (x + 2, x + w - 2), bold=True, attrs={"class": "title"})
 
     def cube(self, x: float, y: float, colour: Cube, where: str, size: float = 13) -> None:
         self.rect(
@@ -185,7 +222,13 @@ class _Canvas:
 
 
 def _attrs(attrs: dict[str, str]) -> str:
-    return "".join(f" {k.replace('_', '-')}={quoteattr(for_xml(v))}" for k, v in attrs.items())
+    return "".join(_attr(k, v) for k, v in attrs.items())
+
+
+@lru_cache(maxsize=8192)
+def _attr(key: str, value: str) -> str:
+    """One attribute as SVG text (the same few thousand recur in every picture: cached)."""
+    return f" {key.replace('_', '-')}={quoteattr(for_xml(value))}"
 
 
 def _xml(text: str) -> str:
@@ -256,17 +299,18 @@ def state_svg(state: GameState, last_action: Action | None = None, actor: int | 
     fills = [PLAYER_FILLS.get(p.colour, "#999") for p in state.players]
     c.rect(0, 0, WIDTH, 10_000, "#f3ecd8", "none")  # background; cut by the viewBox
 
-    c.text(
-        12, 24, f"{d.name} ({d.edition}) - {n} players - round {state.round}", 18, **{"font-weight": "bold"}
-    )
-    c.text(12, 44, f"waiting for: {pending_text(state)}", 12)
+    line = (12.0, WIDTH - 12.0)
+    c.label(12, 24, f"{d.name} ({d.edition}) - {n} players - round {state.round}", 18, line, bold=True)
     if state.is_terminal:
         totals = ", ".join(f"seat {b.seat} {b.total}" for b in score_breakdown(state))
         won = ", ".join(str(seat) for seat in winners(state))
-        c.text(640, 24, f"game over - final scores: {totals}; winner: seat {won}", 12, fill="#a00000")
+        words = f"{pending_words(state.pending)}: {totals}; winner: seat {won}"
+        c.label(12, 44, words, 12, line, fill="#a00000", attrs={"class": "pending"})
+    else:
+        c.label(12, 44, f"waiting for: {pending_words(state.pending)}", 12, line, attrs={"class": "pending"})
     if last_action is not None:
         by = f" (seat {actor})" if actor is not None else ""
-        c.text(12, 62, f"last action: {format_action(last_action)}{by}", 12, fill="#a05a00")
+        c.label(12, 62, f"last action: {format_action(last_action)}{by}", 12, line, fill="#a05a00")
     else:
         c.text(12, 62, "last action: -", 12, fill="#777")
 
@@ -299,29 +343,61 @@ def _action_spaces(c: _Canvas, state: GameState, lit: frozenset[str], y: float) 
         c.panel(x, y, w, 140, _SPACE_TITLES[space], region, region in lit)
         cubes = state.space(space)
         _cube_grid(c, x + 8, y + 26, cubes, region)
-        c.text(x + 6, y + 132, f"{cubes.total()} cube(s)", 10, fill="#555")
+        c.label(x + 6, y + 132, f"{cubes.total()} cube(s)", 10, (x + 2, x + w - 2), fill="#555")
     x = 10 + 7 * (w + 5)
-    c.panel(x, y, WIDTH - 10 - x, 66, "well", "well", "well" in lit)
-    c.text(x + 6, y + 34, f"return {state.rules.data.well_cubes} cubes", 10)
-    c.text(x + 6, y + 50, "of one colour", 10)
-    c.panel(x, y + 72, WIDTH - 10 - x, 68, "green bag", "green-bag", "green-bag" in lit)
+    bw = WIDTH - 10 - x
+    c.panel(x, y, bw, 66, "well", "well", "well" in lit)
+    c.label(x + 6, y + 34, f"return {state.rules.data.well_cubes} cubes", 10, (x + 2, x + bw - 2))
+    c.label(x + 6, y + 50, "of one colour", 10, (x + 2, x + bw - 2))
+    c.panel(x, y + 72, bw, 68, "green bag", "green-bag", "green-bag" in lit)
     bag = state.green_bag
-    c.text(x + 6, y + 102, f"{bag.total()} cubes", 10)
+    c.label(x + 6, y + 100, f"{bag.total()} cubes", 10, (x + 2, x + bw - 2))
+    # one column per colour: the swatch above its count, centred, so counts never touch swatches
+    column = (bw - 8) / len(Cube)
     for k, colour in enumerate(Cube):
-        c.cube(x + 6 + k * 22, y + 108, colour, "green-bag", size=9)
-        c.text(x + 16 + k * 22, y + 117, str(bag[colour]), 8)
+        cx = x + 4 + k * column + column / 2
+        c.cube(cx - 5, y + 106, colour, "green-bag", size=10)
+        c.label(
+            cx,
+            y + 130,
+            str(bag[colour]),
+            9,
+            (cx - column / 2 + 1, cx + column / 2 - 1),
+            anchor="middle",
+            attrs={"class": "bag-count"},
+        )
 
 
 def _market(c: _Canvas, state: GameState, lit: frozenset[str], x: float, y: float) -> None:
     d = state.rules.data
     n = state.num_players
-    c.panel(
-        x, y, 580, 144, f"market  (face-down pile: {len(state.customer_pile)})", "market", "market" in lit
-    )
+    day = state.market_day
+    title = f"market  (face-down pile: {len(state.customer_pile)})"
+    c.panel(x, y, 580, 144, title, "market", "market" in lit)
+    if day is not None:  # beside the title: whose market day, who serves now, who passed
+        passed = ", ".join(str(seat) for seat in day.passed) or "nobody"
+        now = "refilling the waiting row" if day.closed else f"seat {day.current} serves or passes"
+        after_title = x + 6 + text_width(title, 12, bold=True) + 10
+        c.label(
+            x + 574,
+            y + 15,
+            f"market day of seat {day.trigger}: {now}; passed: {passed}",
+            11,
+            (after_title, x + 578),
+            bold=True,
+            fill="#a05a00",
+            anchor="end",
+            attrs={
+                "class": "market-day",
+                "data-holder": str(day.trigger),
+                "data-current": str(day.current),
+                "data-passed": " ".join(map(str, day.passed)),
+            },
+        )
     rows = {Row.AVAILABLE: state.market_available, Row.WAITING: state.market_waiting}
     for r, row in enumerate((Row.AVAILABLE, Row.WAITING)):
         spaces = sorted((s for s in d.market_spaces if s.row is row), key=lambda s: s.position)
-        c.text(x + 6, y + 42 + r * 58, row.value, 10, fill="#555")
+        c.label(x + 6, y + 42 + r * 58, row.value, 10, (x + 2, x + 64), fill="#555")
         used = [s for s in spaces if s.min_players <= n]
         tiles = rows[row]
         for k, s in enumerate(spaces):
@@ -329,7 +405,15 @@ def _market(c: _Canvas, state: GameState, lit: frozenset[str], x: float, y: floa
             ty = y + 22 + r * 58
             if s.min_players > n:
                 c.rect(tx, ty, 96, 52, "#cfcfcf", "#888", **{"class": "market-space", "data-used": "no"})
-                c.text(tx + 48, ty + 30, f"unused ({s.label})", 9, fill="#555", **{"text-anchor": "middle"})
+                c.label(
+                    tx + 48,
+                    ty + 30,
+                    f"unused ({s.label})",
+                    9,
+                    (tx + 2, tx + 94),
+                    fill="#555",
+                    anchor="middle",
+                )
                 continue
             index = used.index(s)
             tile = tiles[index] if index < len(tiles) else None
@@ -340,12 +424,23 @@ def _market(c: _Canvas, state: GameState, lit: frozenset[str], x: float, y: floa
                 continue
             t = d.customer(tile)
             c.rect(tx + 3, ty + 3, 90, 46, "#fff", "#333", **{"class": "customer", "data-tile": str(tile)})
-            c.text(tx + 7, ty + 16, f"#{tile}", 10, **{"font-weight": "bold"})
-            c.text(tx + 89, ty + 16, f"{t.points} pts", 10, **{"text-anchor": "end"})
+            inner = (tx + 6, tx + 90)  # inside the tile's border, with a margin
+            c.label(
+                tx + 7, ty + 16, f"#{tile}", 10, (inner[0], tx + 40), bold=True, attrs={"class": "tile-text"}
+            )
+            c.label(
+                tx + 89,
+                ty + 16,
+                f"{t.points} pts",
+                10,
+                (tx + 42, inner[1]),
+                anchor="end",
+                attrs={"class": "tile-text"},
+            )
             demand = "+".join(f"{k if k > 1 else ''}{g.value}" for g, k in t.goods.items)
             if t.grain:
                 demand = "+".join([*filter(None, [demand]), f"{t.grain} grain"])
-            c.text(tx + 7, ty + 38, demand, 8)
+            c.label(tx + 7, ty + 35, demand, 9, inner, max_lines=2, attrs={"class": "tile-text"})
 
 
 def _crafts(c: _Canvas, state: GameState, fills: list[str], lit: frozenset[str], x: float, y: float) -> None:
@@ -361,9 +456,15 @@ def _crafts(c: _Canvas, state: GameState, fills: list[str], lit: frozenset[str],
         region = f"craft:{building.value}"
         c.panel(bx, y, w, 144, building.value, region, region in lit)
         craft = d.craft(building)
-        c.text(bx + 6, y + 30, "/".join(g.value for g in craft.goods), 10, fill="#555")
-        c.text(
-            bx + 6, y + 44, f"train {craft.training_time} t, make {craft.production_time} t", 9, fill="#555"
+        inside = (bx + 2, bx + w - 2)
+        c.label(bx + 6, y + 30, "/".join(g.value for g in craft.goods), 10, inside, fill="#555")
+        c.label(
+            bx + 6,
+            y + 44,
+            f"train {craft.training_time} t, make {craft.production_time} t",
+            9,
+            inside,
+            fill="#555",
         )
         for j, (seat, number) in enumerate(trained[building]):
             c.member(bx + 16 + (j % 6) * 20, y + 64 + (j // 6) * 20, fills[seat], number, seat, region)
@@ -394,11 +495,12 @@ def _council_and_church(
     c.panel(516, y, 500, 110, "church", "church", "church" in lit)
     _stages(c, church, d.church_stages, fills, 522, y + 22, "church")
     c.panel(1022, y, 248, 110, "black bag", "black-bag", "black-bag" in lit)
-    c.text(
+    c.label(
         1028,
         y + 34,
         f"{state.bag_monks} monk(s)" + (f", {state.monks_aside} aside" if state.monks_aside else ""),
         10,
+        (1024, 1268),
     )
     for j, (seat, number) in enumerate(sorted(bag)):
         c.member(1038 + (j % 11) * 20, y + 54 + (j // 11) * 20, fills[seat], number, seat, "black-bag")
@@ -444,7 +546,7 @@ def _chronicle(
     rows.append(("graveyard", d.graveyard))
     for r, (name, labels) in enumerate(rows):
         ry = y + 30 + r * 40
-        c.text(x + 8, ry + 20, name.replace("_", " "), 11)
+        c.label(x + 8, ry + 20, name.replace("_", " "), 11, (x + 2, x + 128))
         pieces = sorted(dead[name])
         k = 0
         for j, label in enumerate(labels):
@@ -529,8 +631,15 @@ def _travel_map(
             c.rect(ox + k * 10, my - 5, 8, 8, CUBE_COLOURS[colour], "#000", **{"class": "path-cost"})
         rest = _cost_without_cubes(cost)
         if rest != base:
-            c.text(mx, my + 16, rest, 8, **{"text-anchor": "middle"})
-    c.text(x + 8, y + h - 8, f"every path also costs {base}; markers: small discs", 9, fill="#555")
+            c.label(mx, my + 16, rest, 8, (mx - 40, mx + 40), anchor="middle")
+    c.label(
+        x + 8,
+        y + h - 8,
+        f"every path also costs {base}; markers: small discs",
+        9,
+        (x + 2, x + w - 2),
+        fill="#555",
+    )
     travellers: dict[str, list[tuple[int, int]]] = defaultdict(list)
     markers: dict[str, list[int]] = defaultdict(list)
     if state is not None:
@@ -544,26 +653,74 @@ def _travel_map(
         nx_, ny = at(node)
         if node == data.village:
             c.rect(nx_ - 24, ny - 16, 48, 32, "#e8d9b0", "#553", **{"class": "village"})
-            c.text(nx_, ny + 4, "village", 10, **{"text-anchor": "middle"})
+            c.label(nx_, ny + 4, "village", 10, (nx_ - 22, nx_ + 22), anchor="middle")
             continue
         city = data.city(node)
-        c.circle(nx_, ny, 24, "#f7f1dc", "#553", **{"class": "city", "data-city": node})
-        c.text(nx_, ny - 2, city.name, 9, **{"text-anchor": "middle", "font-weight": "bold"})
-        c.text(nx_, ny + 10, _reward_text(city.reward, city.amount), 8, **{"text-anchor": "middle"})
+        c.circle(nx_, ny, CITY_RADIUS, "#f7f1dc", "#553", **{"class": "city", "data-city": node})
+        # the name on the chord 4 px above the centre, the reward on the chord 8 px below it
+        c.label(
+            nx_,
+            ny - 1,
+            city.name,
+            9,
+            _chord(nx_, 6),
+            bold=True,
+            anchor="middle",
+            attrs={"class": "city-name", "data-city": node},
+        )
+        c.label(
+            nx_,
+            ny + 11,
+            _reward_text(city.reward, city.amount),
+            8,
+            _chord(nx_, 11),
+            anchor="middle",
+            attrs={"class": "city-reward", "data-city": node},
+        )
         for k, seat in enumerate(markers[node]):
             c.circle(
                 nx_ - 14 + k * 8,
-                ny - 31,
+                ny - CITY_RADIUS - 7,
                 4,
                 fills[seat],
                 "#000",
                 **{"class": "marker", "data-seat": str(seat)},
             )
-        for k, (seat, number) in enumerate(sorted(travellers[node])):
+        # travellers to the right of the circle, two rows of three; more as a count
+        crowd = sorted(travellers[node])
+        for k, (seat, number) in enumerate(crowd[:TRAVELLERS_DRAWN]):
             c.member(
-                nx_ + 36 + (k % 3) * 20, ny - 8 + (k // 3) * 20, fills[seat], number, seat, f"travel:{node}"
+                nx_ + CITY_RADIUS + 12 + (k % 3) * 19,
+                ny - 10 + (k // 3) * 20,
+                fills[seat],
+                number,
+                seat,
+                f"travel:{node}",
+            )
+        if len(crowd) > TRAVELLERS_DRAWN:
+            c.label(
+                nx_ + CITY_RADIUS + 3,
+                ny + 32,
+                f"+{len(crowd) - TRAVELLERS_DRAWN} more",
+                8,
+                (nx_ + CITY_RADIUS + 1, nx_ + CITY_RADIUS + 70),
+                attrs={"class": "travellers-more"},
             )
     return h
+
+
+CITY_RADIUS = 30
+"""Radius of a city's circle on the travel map."""
+
+TRAVELLERS_DRAWN = 6
+"""Travellers drawn beside a city (two rows of three); more are shown as "+k more"."""
+
+
+def _chord(centre: float, offset: float) -> tuple[float, float]:
+    """The part of a horizontal line `offset` px from a city's centre inside its circle,
+    2 px in from the outline on each side: the box of a label on that line."""
+    half = (CITY_RADIUS**2 - offset**2) ** 0.5 - 2
+    return centre - half, centre + half
 
 
 def _cost_without_cubes(cost: Cost) -> str:
@@ -589,19 +746,32 @@ def travel_map_svg(data: EditionData, state: GameState | None = None) -> str:
 
 
 def _prestige_track(c: _Canvas, state: GameState, fills: list[str], y: float) -> float:
-    top = max([100, *(p.prestige for p in state.players)])
+    """The prestige track; at the end of the game it shows the final scores (final scoring
+    moves the markers on, 2023 p. 14), the same figures as the header."""
+    if state.is_terminal:
+        points = [b.total for b in score_breakdown(state)]
+        title = "prestige track: final scores"
+    else:
+        points = [p.prestige for p in state.players]
+        title = "prestige track"
+    top = max([100, *points])
     top = (top + 9) // 10 * 10
-    c.panel(10, y, WIDTH - 20, 70, "prestige track", "prestige", False)
+    c.panel(10, y, WIDTH - 20, 70, title, "prestige", False)
     left, right = 40, WIDTH - 40
     c.line(left, y + 40, right, y + 40, "#553", **{"stroke-width": "2"})
     for v in range(0, top + 1, 10):
         tx = left + (right - left) * v / top
         c.line(tx, y + 34, tx, y + 46, "#553")
         c.text(tx, y + 62, str(v), 9, **{"text-anchor": "middle"})
-    for seat, p in enumerate(state.players):
-        tx = left + (right - left) * p.prestige / top
+    for seat, value in enumerate(points):
+        tx = left + (right - left) * value / top
         c.circle(
-            tx, y + 28 + 6 * seat, 6, fills[seat], "#000", **{"class": "prestige", "data-seat": str(seat)}
+            tx,
+            y + 28 + 6 * seat,
+            6,
+            fills[seat],
+            "#000",
+            **{"class": "prestige", "data-seat": str(seat), "data-points": str(value)},
         )
     return y + 70
 
@@ -619,11 +789,14 @@ def _farmyards(c: _Canvas, state: GameState, fills: list[str], lit: frozenset[st
         region = f"farmyard:{seat}"
         c.panel(x, y, w, h, title, region, "farmyards" in lit or region in lit)
         c.circle(x + w - 14, y + 12, 7, fills[seat], "#000")
-        c.text(x + 6, y + 32, f"prestige {p.prestige}   coins {p.coins}   grain {p.grain}", 11)
+        inside = (x + 2, x + w - 2)
+        c.label(x + 6, y + 32, f"prestige {p.prestige}   coins {p.coins}   grain {p.grain}", 11, inside)
         _cube_grid(c, x + 6, y + 40, p.cubes, f"farmyard:{seat}", per_row=int((w - 12) // 16))
         goods = ", ".join(f"{k} {g.value}" for g, k in p.goods.items) or "no goods"
-        c.text(x + 6, y + 88, goods, 10)
-        c.text(x + 6, y + 104, f"customers served: {len(p.customers)}; markers: {len(p.markers)}", 10)
+        c.label(x + 6, y + 88, goods, 10, inside)
+        c.label(
+            x + 6, y + 104, f"customers served: {len(p.customers)}; markers: {len(p.markers)}", 10, inside
+        )
         home = [state.number_of(i) for i, loc in enumerate(p.members) if isinstance(loc, Farmyard)]
         unborn = sum(1 for loc in p.members if isinstance(loc, Unborn))
         if state.is_carla(seat):  # solo: beside her board; her "3"s and "4"s on the church
@@ -631,9 +804,9 @@ def _farmyards(c: _Canvas, state: GameState, fills: list[str], lit: frozenset[st
             carla = present(state.carla, "svg", "Carla's board")
             fate = " ".join("?" if t is None else t.value for t in carla.fate)
             label = f"beside her board ({reserve} on the church); fate: {fate}"
-            c.text(x + 6, y + 122, label, 10, fill="#555")
+            c.label(x + 6, y + 122, label, 10, inside, fill="#555")
         else:
-            c.text(x + 6, y + 122, f"on the farmyard ({unborn} unborn):", 10, fill="#555")
+            c.label(x + 6, y + 122, f"on the farmyard ({unborn} unborn):", 10, inside, fill="#555")
         for j, number in enumerate(sorted(home)):
             c.member(
                 x + 16 + (j % 11) * 20,
@@ -643,7 +816,14 @@ def _farmyards(c: _Canvas, state: GameState, fills: list[str], lit: frozenset[st
                 seat,
                 f"farmyard:{seat}",
             )
-        c.text(x + 6, y + 186, f"life-time track ({p.lifetime}/{d.lifetime_track_length})", 10, fill="#555")
+        c.label(
+            x + 6,
+            y + 186,
+            f"life-time track ({p.lifetime}/{d.lifetime_track_length})",
+            10,
+            inside,
+            fill="#555",
+        )
         cell = min(16.0, (w - 12) / d.lifetime_track_length)
         for k in range(d.lifetime_track_length):
             cx = x + 6 + k * cell
@@ -657,7 +837,7 @@ def _farmyards(c: _Canvas, state: GameState, fills: list[str], lit: frozenset[st
                 "#555",
                 **({"class": "lifetime-token", "data-seat": str(seat)} if on else {"class": "lifetime"}),
             )
-        c.text(x + 6, y + 226, f"plague: every {d.plague_time} time", 9, fill="#777")
+        c.label(x + 6, y + 226, f"plague: every {d.plague_time} time", 9, inside, fill="#777")
     return y + h
 
 
