@@ -1,14 +1,20 @@
 """village_rules: the reference rules of the board game Village (2011 and 2023 Big Box).
 
 Start here:
+
 - `new_game(edition, players, seed)` sets up a game;
 - `legal_actions(state)`, `chance_outcomes(state)`, `apply(state, action)` play it;
 - `to_json` / `from_json` save and load a state;
 - `load_edition(path)` loads your own component data (docs/data-format.md);
+- the rulebook's pieces, as enums: `Cube`, `Good`, `ActionSpace`, `Building`, `Category`,
+  `Compensation`, `TieBreaker` (what `village_rules.scenario` builds situations with);
 - for game-tree and RL code (docs/rl.md): `legal_action_ids`, `legal_mask`,
   `chance_outcome_ids`, `action_id` / `action_from_id`, `returns`, `score_bounds`, the
   explicit setup deal `deal_outcomes` / `game_from_deal`, and the adapters
-  `village_rules.adapters.openspiel` and `village_rules.adapters.pettingzoo` (optional extras).
+  `village_rules.openspiel` and `village_rules.pettingzoo` (optional extras).
+
+`__all__` lists every supported name; tests/test_public_api.py keeps it, the API page
+and this list in step.
 """
 
 from __future__ import annotations
@@ -21,6 +27,15 @@ from village_rules.adapters.ids import (
     legal_action_ids,
     legal_mask,
     num_distinct_actions,
+)
+from village_rules.data.components import (
+    ActionSpace,
+    Building,
+    Category,
+    Compensation,
+    Cube,
+    Good,
+    TieBreaker,
 )
 from village_rules.data.loader import EDITIONS, builtin_edition, load_edition
 from village_rules.drivers.serialization import from_json, to_json
@@ -48,11 +63,17 @@ __all__ = [
     "EDITIONS",
     "TERMINAL",
     "Action",
+    "ActionSpace",
     "ActionSyntaxError",
     "ActionTypeError",
     "ArgumentTypeError",
+    "Building",
+    "Category",
+    "Compensation",
+    "Cube",
     "DataError",
     "GameState",
+    "Good",
     "IllegalActionError",
     "IncompleteGameError",
     "LogFormatError",
@@ -62,6 +83,7 @@ __all__ = [
     "ScoreBreakdown",
     "SetupError",
     "StateFormatError",
+    "TieBreaker",
     "Variant",
     "VillageError",
     "action_from_id",

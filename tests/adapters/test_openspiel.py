@@ -126,7 +126,9 @@ def test_observations_strings_and_clone() -> None:
         else:
             state.apply_action(rng.choice(state.legal_actions()))
     assert len(state.observation_tensor(1)) == game.observation_tensor_size()
-    assert state.information_state_string(0) == "history " + " ".join(str(a) for a in state.history())
+    # OpenSpiel's convention for perfect information: the history, as history_str() joins it
+    assert state.information_state_string(0) == state.history_str()
+    assert state.history_str() == ", ".join(str(a) for a in state.history())
     assert state.observation_string(0) == to_json(state.state)
     clone = state.clone()
     assert clone.history() == state.history() and str(clone) == str(state)

@@ -89,9 +89,9 @@ def test_score_returns_truncation_and_bad_parameters() -> None:
     _, totals = _play(scored, 2)
     assert max(totals.values()) > 1
     short = raw_env(edition="original-2011", players=2, max_moves=60)
-    _, zero = _play(short, 2)
-    assert zero == {"player_0": 0.0, "player_1": 0.0}
-    assert not short.game_state.is_terminal
+    _, shares = _play(short, 2)
+    assert shares == {"player_0": 0.5, "player_1": 0.5}  # truncated: the win shared, as OpenSpiel
+    assert not short.game_state.is_terminal and all(short.truncations.values())
     for bad in ({"players": 6}, {"edition": "x"}, {"returns": "points"}, {"render_mode": "rgb_array"}):
         with pytest.raises(ParameterError):
             raw_env(**bad)

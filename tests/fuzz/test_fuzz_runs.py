@@ -262,7 +262,11 @@ def test_the_full_disk_check_catches_a_plain_write(tmp_path: Path) -> None:
 # --- Ctrl-C, a real SIGINT to the command ----------------------------------------------------
 
 COMMAND = [sys.executable, "-c", "import sys; from village_rules.cli.main import main; sys.exit(main())"]
-PROGRESS = re.compile(rb"\] ([1-9]\d*)/\d+ games")
+PROGRESS = re.compile(rb" ([1-9]\d*)/\d+ games")
+"""A finished game on the progress bar (cli.progress, drawn by rich)."""
+WITH_PROGRESS = {**os.environ, "TTY_COMPATIBLE": "1", "TTY_INTERACTIVE": "1", "COLUMNS": "120"}
+WITH_PROGRESS["NO_COLOR"] = "1"  # no colour codes inside the figures PROGRESS reads
+"""stderr is a pipe here: rich's switches draw the progress bar on it all the same."""
 
 
 QUEUED = 1_000_000
@@ -276,6 +280,7 @@ def start_fuzz(tmp_path: Path, *options: str) -> subprocess.Popen[bytes]:
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         start_new_session=True,  # its own process group, as a terminal's foreground job
+        env=WITH_PROGRESS,
     )
 
 
@@ -375,6 +380,7 @@ def test_the_sigterm_check_catches_orphaned_workers(tmp_path: Path) -> None:
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         start_new_session=True,
+        env=WITH_PROGRESS,
     )
     read_until_progress(proc, timeout=120)
     proc.send_signal(signal.SIGTERM)

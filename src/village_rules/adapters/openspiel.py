@@ -18,8 +18,10 @@ Length: a game of Village has no finite bound on its length (`village_rules.adap
 *truncated*: once `max_moves` moves (decisions plus chance outcomes,
 the setup's included) are made without an end, the state is terminal and `truncated()`
 says so; its returns are then an equal share of the win (`python_village`) or the totals
-the final scoring gives the state as it stands (`python_village_score`). The default
-limit is more than ten times the longest seeded random game seen.
+the final scoring gives the state as it stands (`python_village_score`), as the PettingZoo
+environment pays them (`village_rules.adapters.truncation`). The default limit is more
+than ten times the longest seeded random game seen; one that leaves no room for a
+decision is refused.
 """
 
 from __future__ import annotations
@@ -39,13 +41,15 @@ from village_rules.adapters.ids import (
     num_distinct_actions,
     sorted_outcome_ids,
 )
-from village_rules.adapters.observation import observation_string, observation_tensor, tensor_size
+from village_rules.adapters.observation import observation_string, tensor_size
+from village_rules.adapters.observation_array import observation_array
+from village_rules.adapters.truncation import check_max_moves, moves_before_first_decision, truncated_returns
 from village_rules.checks.invariants import check
 from village_rules.data.edition import EditionData
 from village_rules.data.loader import EDITIONS, builtin_edition
 from village_rules.drivers.serialization import from_json, to_json
 from village_rules.engine.core import apply
-from village_rules.engine.scoring import ReturnsKind, returns, score_breakdown
+from village_rules.engine.scoring import ReturnsKind, returns
 from village_rules.engine.setup import board_after, deal_outcomes, game_from_deal
 from village_rules.errors import InternalError, ParameterError, ReadingError
 from village_rules.model.actions import Action, action_from_id
@@ -126,9 +130,6 @@ class VillageGame(pyspiel.Game):
             raise ParameterError(
                 "players", f"{self.data.edition} is for {self.data.min_players}-{self.data.max_players}{solo}"
             )
-        max_moves = merged["max_moves"]
-        if not isinstance(max_moves, int) or max_moves < 1:
-            raise ParameterError("max_moves", f"a positive whole number, not {max_moves!r}")
         options: dict[str, object] = {}
         for name, default in _VARIANT_DEFAULTS.items():
             value = merged[name]
@@ -154,7 +155,9 @@ class VillageGame(pyspiel.Game):
                     raise ParameterError(name, str(exc)) from None
                 readings[amb] = letter
         options["readings"] = readings
-        self.spec = GameSpec(self.data, players, Variant(**options), max_moves, self.kind)  # type: ignore[arg-type]
+        variant = Variant(**options)  # type: ignore[arg-type]
+        max_moves = check_max_moves(merged["max_moves"], self.data, players, variant)
+        self.spec = GameSpec(self.data, players, variant, max_moves, self.kind)
         if self.kind == "win":
             low, high, total = 0.0, 1.0, 1.0
         else:
@@ -167,7 +170,9 @@ class VillageGame(pyspiel.Game):
             min_utility=low,
             max_utility=high,
             utility_sum=total,
-            max_game_length=max_moves,
+            # Decisions at most: every move is a decision or a chance outcome, and the
+            # first `moves_before_first_decision` are chance (docs/rl.md, "Bounds").
+            max_game_length=max_moves - moves_before_first_decision(self.data, players, variant),
         )
         game_type = _WIN_TYPE if self.kind == "win" else _SCORE_TYPE
         super().__init__(game_type, info, {k: merged[k] for k in _DEFAULTS})
@@ -319,14 +324,10 @@ class VillageState(pyspiel.State):
         n = spec.players
         if not self.is_terminal():
             return [0.0] * n
+        if node.state is None:  # the deal is shorter than max_moves (check_max_moves)
+            raise InternalError("openspiel returns", "a terminal node has no game state")
         if node.truncated:
-            if spec.kind == "win":
-                return [1.0 / n] * n
-            if node.state is None:
-                return [0.0] * n
-            return [float(b.total) for b in score_breakdown(node.state)]
-        if node.state is None:
-            raise InternalError("openspiel returns", "a terminal, untruncated node has no game state")
+            return [float(r) for r in truncated_returns(node.state, spec.kind)]
         return [float(r) for r in returns(node.state, spec.kind)]
 
     def __str__(self) -> str:
@@ -363,13 +364,13 @@ class VillageObserver:
         if not self.public:
             return
         board, dealing = state.board()
-        self.tensor[:] = observation_tensor(board, player, dealing=dealing)
+        self.tensor[:] = observation_array(board, player, dealing=dealing)
 
     def string_from(self, state: VillageState, player: int) -> str:
         if not self.public:
             return ""
-        if self.perfect_recall:
-            return "history " + " ".join(str(a) for a in state.history())
+        if self.perfect_recall:  # OpenSpiel's perfect-information convention: the history
+            return str(state.history_str())
         board, dealing = state.board()
         if dealing:
             return "setup deal: " + " ".join(str(a) for a in state.node.dealt)

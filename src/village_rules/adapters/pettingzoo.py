@@ -11,7 +11,10 @@ the win shared out (`returns="win"`) or final prestige (`returns="score"`).
 
 Games are truncated at `max_moves` moves (decisions plus chance outcomes), like the
 OpenSpiel game (a game of Village has no finite length bound: `village_rules.adapters.bounds`);
-a truncated game ends with `truncations` True and reward 0 for everyone.
+a truncated game ends with `truncations` True and the rewards the OpenSpiel game returns
+then: an equal share of the win, or the final scoring of the state as it stands
+(`village_rules.adapters.truncation`). A `max_moves` that leaves no room for a decision
+(the setup's deal and first seeding) is refused, so `reset` always starts a live game.
 """
 
 from __future__ import annotations
@@ -26,7 +29,9 @@ from pettingzoo.utils import wrappers
 
 from village_rules.adapters.bounds import DEFAULT_MAX_MOVES
 from village_rules.adapters.ids import action_id_of, legal_mask, num_distinct_actions
-from village_rules.adapters.observation import observation_tensor, tensor_size
+from village_rules.adapters.observation import tensor_size
+from village_rules.adapters.observation_array import observation_array
+from village_rules.adapters.truncation import check_max_moves, truncated_returns
 from village_rules.data.loader import EDITIONS, builtin_edition
 from village_rules.engine.core import apply, chance_outcomes
 from village_rules.engine.scoring import ReturnsKind, returns
@@ -75,12 +80,10 @@ class VillageEnv(AECEnv):
             raise ParameterError("returns", f"'win' or 'score', not {returns!r}")
         if render_mode is not None and render_mode not in RENDER_MODES:
             raise ParameterError("render_mode", f"None, 'ansi' or 'human', not {render_mode!r}")
-        if not isinstance(max_moves, int) or max_moves < 1:
-            raise ParameterError("max_moves", f"a positive whole number, not {max_moves!r}")
         self.players = players
         self.variant = variant or Variant()
         self.returns_kind: ReturnsKind = returns
-        self.max_moves = max_moves
+        self.max_moves = check_max_moves(max_moves, self.data, players, self.variant)
         self.render_mode = render_mode
         self.possible_agents = [f"player_{seat}" for seat in range(players)]
         n_actions = num_distinct_actions(self.data)
@@ -158,7 +161,9 @@ class VillageEnv(AECEnv):
             final = returns(self.game_state, self.returns_kind)
             self.rewards = {a: float(final[seat]) for seat, a in enumerate(self.agents)}
             self.terminations = {a: True for a in self.agents}
-        elif self.moves >= self.max_moves:
+        elif self.moves >= self.max_moves:  # what the OpenSpiel game returns when truncated
+            final = truncated_returns(self.game_state, self.returns_kind)
+            self.rewards = {a: float(final[seat]) for seat, a in enumerate(self.agents)}
             self.truncations = {a: True for a in self.agents}
         self._accumulate_rewards()
         self._select()
@@ -173,7 +178,7 @@ class VillageEnv(AECEnv):
         if state.current_player() == seat and not self.truncations.get(agent, False):
             mask[:] = legal_mask(state)
         return {
-            "observation": np.asarray(observation_tensor(state, seat), dtype=np.float32),
+            "observation": observation_array(state, seat),
             "action_mask": mask,
         }
 
@@ -199,9 +204,7 @@ class VillageEnv(AECEnv):
         while state.is_chance and self.moves < self.max_moves:
             state = apply(state, sample(chance_outcomes(state), self._rng))
             self.moves += 1
-        self.state_ = state
-        if state.is_chance and not state.is_terminal:
-            self.truncations = {a: True for a in self.agents}
+        self.state_ = state  # still at chance only at max_moves: `step` truncates the game then
 
     def _select(self) -> None:
         state = self.game_state

@@ -1,10 +1,12 @@
 """The static HTML verification report written by `village-rules check` and `report`.
 
 One `index.html` (plus the plots, logs and pictures beside it) that a person reads at a
-glance: the verdict of every step, then for fuzzed or logged games the game lengths, how
-the games ended (chronicle or graveyard), the score distributions per seat, the rule-ID
-coverage and the invariant checks run, then every finding (failing games, proof verdicts,
-divergence witnesses) with links to its log and picture.
+glance: the verdict of every step and a table of contents, then a section per step (its
+games and its findings are parts the contents link to): for fuzzed or logged games the
+game lengths, how the games ended (chronicle or graveyard), the score distributions per
+seat, the rule-ID coverage and the invariant checks run, then every finding (failing
+games, proof verdicts in query order, divergence witnesses) with links to its log and
+picture.
 
 Plots need matplotlib (`pip install "village-rules[report]"`): without it the report
 shows the same figures as tables and says so; `plots_available()` tells which.
@@ -38,6 +40,9 @@ th { background: #f3ecd8; } td.num { text-align: right; }
 .plots img.wide { max-width: 98%; }
 .picture img { max-width: 100%; border: 1px solid #ddd; }
 .note { color: #666; font-style: italic; }
+nav.toc { background: #faf7ee; border: 1px solid #e4dcc4; padding: 0.3em 1em; margin: 1em 0; }
+nav.toc h2 { font-size: 1.1em; margin: 0.4em 0; } nav.toc ul { margin: 0.2em 0; }
+section { margin-top: 1.5em; } a.top { font-size: 0.85em; }
 """
 
 
@@ -56,7 +61,7 @@ def write_report(directory: Path, outcome: CheckOutcome, title: str = "village-r
     plots = plots_available()
     verdict = "PASS" if outcome.passed else "FAIL"
     body = [
-        f"<h1>{_e(title)}</h1>",
+        f'<h1 id="top">{_e(title)}</h1>',
         f'<p class="verdict {verdict.lower()}">{verdict}</p>',
         f"<p>{len(outcome.results)} step(s) in {outcome.seconds:.0f} s.</p>",
     ]
@@ -71,8 +76,10 @@ def write_report(directory: Path, outcome: CheckOutcome, title: str = "village-r
             f'<td>{_e(r.headline)}{details}</td><td class="num">{r.seconds:.1f} s</td></tr>'
         )
     body.append("</table>")
-    for k, r in enumerate(outcome.results):
-        body += _step_section(directory, k, r, plots)
+    sections = [_step_section(directory, k, r, plots) for k, r in enumerate(outcome.results)]
+    body.append(_contents(outcome.results))
+    for section in sections:
+        body += section
     page = (
         '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
         f"<title>{_e(title)}</title><style>{_CSS}</style></head><body>\n"
@@ -95,13 +102,49 @@ def _href(relative: str) -> str:
     return html.escape(quote(for_xml(relative)))
 
 
-def _step_section(directory: Path, k: int, r: StepResult, plots: bool) -> list[str]:
-    out = [f"<h2>{_e(r.name)}</h2>"]
+def _anchor(k: int, part: str = "") -> str:
+    """The id of step `k`'s section (or of its part "games" / "findings")."""
+    return f"step-{k}" + (f"-{part}" if part else "")
+
+
+def _parts(r: StepResult) -> list[tuple[str, str]]:
+    """The sub-sections of a step's section: (anchor part, heading)."""
+    parts = []
     if isinstance(r, FuzzResult) and r.games:
-        out += _games_section(directory, f"{k}-{r.name}", r, plots)
+        parts.append(("games", "games"))
     if r.findings:
+        parts.append(("findings", f"findings ({len(r.findings)})"))
+    return parts
+
+
+def _contents(results: Sequence[StepResult]) -> str:
+    """The table of contents: a link to every step's section and to its parts."""
+    items = []
+    for k, r in enumerate(results):
+        mark = "pass" if r.passed else "fail"
+        sub = "".join(
+            f'<li><a href="#{_anchor(k, part)}">{_e(heading)}</a></li>' for part, heading in _parts(r)
+        )
+        items.append(
+            f'<li><a href="#{_anchor(k)}">{_e(r.name)}</a> <span class="{mark}">{mark.upper()}</span>'
+            + (f"<ul>{sub}</ul>" if sub else "")
+            + "</li>"
+        )
+    return f'<nav class="toc"><h2>contents</h2><ul>{"".join(items)}</ul></nav>'
+
+
+def _step_section(directory: Path, k: int, r: StepResult, plots: bool) -> list[str]:
+    top = '<a class="top" href="#top">back to the top</a>'
+    out = [f'<section id="{_anchor(k)}">', f"<h2>{_e(r.name)}</h2>"]
+    if isinstance(r, FuzzResult) and r.games:
+        out.append(f'<section id="{_anchor(k, "games")}">')
+        out += _games_section(directory, f"{k}-{r.name}", r, plots)
+        out.append("</section>")
+    if r.findings:
+        out.append(f'<section id="{_anchor(k, "findings")}">')
         out.append(
-            "<h3>findings</h3><table><tr><th>what</th><th>verdict</th><th>detail</th><th>evidence</th></tr>"
+            f"<h3>findings ({len(r.findings)})</h3>"
+            "<table><tr><th>what</th><th>verdict</th><th>detail</th><th>evidence</th></tr>"
         )
         for f in r.findings:
             links = []
@@ -123,6 +166,8 @@ def _step_section(directory: Path, k: int, r: StepResult, plots: bool) -> list[s
                 f'<div class="picture"><p>{_e(first.title)}: the last state</p>'
                 f'<img src="{_href(first.picture)}" alt="{_e(first.title)}"></div>'
             )
+        out.append("</section>")
+    out += [top, "</section>"]
     return out
 
 

@@ -44,6 +44,7 @@ from village_rules.check.stories import story_of_file
 from village_rules.checks.invariants import STATE_INVARIANTS, TRANSITION_INVARIANTS, replay_checked
 from village_rules.data.files import write_text
 from village_rules.data.jsonio import MAX_LOG_CHARS, JsonInputError, read_text_file
+from village_rules.data.text import natural_key
 from village_rules.drivers.play import GameLog, play_logged
 from village_rules.drivers.serialization import to_json
 from village_rules.engine.core import apply
@@ -487,7 +488,8 @@ class ProofsStep:
                 "village-rules, or regenerate them with `village-rules prove --out DIR`)",
                 seconds=time.perf_counter() - start,
             )
-        checks = check_stored(self.directory)
+        # In query order ("1a" < "2" < "11"), the witnesses and the proofs of a query together.
+        checks = sorted(check_stored(self.directory), key=lambda c: natural_key(c.path.name))
         failed = [c for c in checks if not c.passed]
         witnesses = sum(1 for c in checks if c.kind == "witness")
         proofs = len(checks) - witnesses

@@ -7,10 +7,12 @@ import random
 import sys
 import time
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from village_rules.cli.options import whole
+from village_rules.cli.progress import Bar, add_quiet_flag, progress_bar
 from village_rules.data.files import write_text
 from village_rules.drivers.play import play, random_policy
 from village_rules.engine.end_of_game import ended_by
@@ -89,7 +91,7 @@ def register(subparsers: Any) -> None:
     )
     p.add_argument("--force", action="store_true", help="explore a data file that is not a reduced one")
     p.add_argument("--list", action="store_true", help="list the shipped configurations and exit")
-    p.add_argument("--quiet", action="store_true", help="no progress on stderr")
+    add_quiet_flag(p)
     p.set_defaults(func=run)
 
 
@@ -112,19 +114,17 @@ def run(args: argparse.Namespace) -> int:
     if args.witnesses is not None:
         args.witnesses.mkdir(parents=True, exist_ok=True)
     start = time.perf_counter()
-    show = not args.quiet and sys.stderr.isatty()
-    result = explore(
-        config.data,
-        players,
-        max_states=args.max_states,
-        queries=queries,
-        check=not args.no_check,
-        graph=args.shape,
-        refinement=args.refinement,
-        progress=_progress(start) if show else None,
-    )
-    if show:
-        print(file=sys.stderr)
+    with progress_bar(args.quiet, "states") as bar:
+        result = explore(
+            config.data,
+            players,
+            max_states=args.max_states,
+            queries=queries,
+            check=not args.no_check,
+            graph=args.shape,
+            refinement=args.refinement,
+            progress=_progress(bar) if bar.shown else None,
+        )
     graph_shape = shape(result.graph) if args.shape and result.graph is not None else None
     _decide_path_queries(
         config,
@@ -179,16 +179,10 @@ def _decide_path_queries(
             result.verdicts[q.name] = QueryVerdict(q.name, q.horizon, None, decided=True)
 
 
-def _progress(start: float) -> Any:
+def _progress(bar: Bar) -> Callable[[Snapshot], None]:
     def show(s: Snapshot) -> None:
-        seconds = max(time.perf_counter() - start, 1e-9)
-        print(
-            f"\r{s.states:>12,} states  frontier {s.frontier:>10,}  depth {s.depth:>4}  "
-            f"{s.states / seconds:>8,.0f} states/s  seen-set {s.seen_bytes / 2**20:,.1f} MiB",
-            end="",
-            file=sys.stderr,
-            flush=True,
-        )
+        detail = f"frontier {s.frontier:,}  depth {s.depth}  seen-set {s.seen_bytes / 2**20:,.1f} MiB"
+        bar.update(s.states, None, "explore", detail)
 
     return show
 

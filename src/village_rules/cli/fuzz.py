@@ -10,13 +10,12 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-import time
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any
 
 from village_rules.cli.options import MAX_PLAYERS, seed, whole
+from village_rules.cli.progress import add_quiet_flag, progress_bar
 from village_rules.cli.readings import add_reading_flag, reading_choices
-from village_rules.cli.terminal import unescaped
 from village_rules.data.files import check_writable
 from village_rules.data.loader import EDITIONS
 from village_rules.errors import FuzzArgumentError
@@ -52,7 +51,7 @@ def register(sub: argparse._SubParsersAction[Any]) -> None:
     p.add_argument("--edition", choices=EDITIONS, help="only this edition (default: both)")
     p.add_argument("--players", type=whole(1, MAX_PLAYERS), help="only this player count (default: all)")
     p.add_argument("--out", type=Path, default=Path("fuzz-failures"), help="where a failing log is written")
-    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    add_quiet_flag(p)
     p.add_argument(
         "--shard",
         metavar="K/N",
@@ -95,7 +94,9 @@ def register(sub: argparse._SubParsersAction[Any]) -> None:
     p.set_defaults(func=fuzz_command)
 
     p = sub.add_parser("fuzz-merge", help="merge the --json reports of every shard of a fuzz run")
-    p.add_argument("reports", type=Path, nargs="+", metavar="REPORT")
+    p.add_argument(
+        "reports", type=Path, nargs="+", metavar="REPORT", help="the --json report of each shard of the run"
+    )
     p.set_defaults(func=merge_command)
 
 
@@ -113,39 +114,36 @@ def fuzz_command(args: argparse.Namespace) -> int:
     if args.json is not None:
         check_writable(args.json)
         args.json.unlink(missing_ok=True)  # an old report must not pass for this run's
-    bar = None if args.quiet else ProgressBar(unescaped(sys.stderr))
-    try:
-        summary = run_fuzz(
-            args.games,
-            args.seed,
-            args.workers,
-            args.edition,
-            args.players,
-            args.out,
-            bar,
-            shard=shard,
-            backend=args.backend,
-            address=args.address,
-            readings=readings,
-            policy=args.policy,
-        )
-    except FuzzInterrupted as stop:
-        if bar is not None:
+    with progress_bar(args.quiet, "games") as bar:
+        try:
+            summary = run_fuzz(
+                args.games,
+                args.seed,
+                args.workers,
+                args.edition,
+                args.players,
+                args.out,
+                lambda done, total: bar.update(done, total, "fuzz"),
+                shard=shard,
+                backend=args.backend,
+                address=args.address,
+                readings=readings,
+                policy=args.policy,
+            )
+        except FuzzInterrupted as stop:
             bar.finish()
-        print(stop.summary.format())
-        print(
-            f"village-rules fuzz: interrupted after {stop.summary.games} of {stop.summary.requested} games "
-            f"({stop.summary.violations} violation(s) so far); outstanding games cancelled",
-            file=sys.stderr,
-        )
-        return INTERRUPTED_EXIT
-    except KeyboardInterrupt:  # before the run started or after it ended
-        if bar is not None:
+            print(stop.summary.format())
+            print(
+                f"village-rules fuzz: interrupted after {stop.summary.games} of"
+                f" {stop.summary.requested} games ({stop.summary.violations} violation(s) so far);"
+                " outstanding games cancelled",
+                file=sys.stderr,
+            )
+            return INTERRUPTED_EXIT
+        except KeyboardInterrupt:  # before the run started or after it ended
             bar.finish()
-        print("village-rules fuzz: interrupted", file=sys.stderr)
-        return INTERRUPTED_EXIT
-    if bar is not None:
-        bar.finish()
+            print("village-rules fuzz: interrupted", file=sys.stderr)
+            return INTERRUPTED_EXIT
     if args.json is not None:
         write_atomically(args.json, report_json(summary))
     print(summary.format())
@@ -193,28 +191,3 @@ def merge_command(args: argparse.Namespace) -> int:
     merged = merge_shards([read_report(p) for p in paths], [str(p) for p in paths])
     print(merged.format())
     return 1 if merged.violations else 0
-
-
-class ProgressBar:
-    """A one-line progress bar with games/s, redrawn in place (no dependency needed)."""
-
-    def __init__(self, stream: TextIO, width: int = 30) -> None:
-        self.stream = stream
-        self.width = width
-        self.start = time.perf_counter()
-        self.drawn = False
-
-    def __call__(self, done: int, total: int) -> None:
-        """Redraw the progress bar after `done` of `total` games."""
-        elapsed = max(time.perf_counter() - self.start, 1e-9)
-        filled = self.width * done // max(total, 1)
-        bar = "#" * filled + "-" * (self.width - filled)
-        self.stream.write(f"\r[{bar}] {done}/{total} games, {done / elapsed:.1f} games/s")
-        self.stream.flush()
-        self.drawn = True
-
-    def finish(self) -> None:
-        """End the progress bar's line, if one was drawn."""
-        if self.drawn:
-            self.stream.write("\n")
-            self.stream.flush()

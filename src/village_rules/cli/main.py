@@ -15,6 +15,7 @@ from village_rules.cli import prove as cli_prove
 from village_rules.cli import readings as cli_readings
 from village_rules.cli import view as cli_view
 from village_rules.cli.fuzz import register as register_fuzz
+from village_rules.cli.messages import os_error_sentence
 from village_rules.cli.options import MAX_PLAYERS, seed, whole
 from village_rules.cli.readings import add_reading_flag, reading_choices
 from village_rules.cli.terminal import SIGINT_EXIT, SIGTERM_EXIT, guarded, terminated
@@ -28,6 +29,8 @@ from village_rules.engine.setup import new_game
 from village_rules.errors import LogFormatError, VillageError
 from village_rules.model.render import render
 from village_rules.model.state import GameState
+from village_rules.proofs.catalogue import Query
+from village_rules.proofs.stored import check_witness, witness_query
 from village_rules.rules.variant import Variant
 
 
@@ -64,8 +67,8 @@ def _main(argv: Sequence[str] | None) -> int:
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
         return 0
-    except OSError as exc:
-        print(f"village-rules: {exc}", file=sys.stderr)
+    except OSError as exc:  # a missing or unreadable file: a sentence, not "[Errno 2] …"
+        print(f"village-rules: {os_error_sentence(exc)}", file=sys.stderr)
         return 2
     except UnicodeDecodeError as exc:  # a file that is not UTF-8 (e.g. a --data file)
         print(f"village-rules: not a UTF-8 text file: {exc.reason} at byte {exc.start}", file=sys.stderr)
@@ -85,9 +88,18 @@ def _parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(required=True, metavar="COMMAND")
 
     def common(p: argparse.ArgumentParser) -> None:
-        p.add_argument("--edition", choices=EDITIONS, default="big-box-2023")
-        p.add_argument("--players", type=whole(1, MAX_PLAYERS), default=3)
-        p.add_argument("--seed", type=seed, default=0, help="0 or more, at most 100 digits")
+        p.add_argument(
+            "--edition", choices=EDITIONS, default="big-box-2023", help="the edition (default: %(default)s)"
+        )
+        p.add_argument(
+            "--players",
+            type=whole(1, MAX_PLAYERS),
+            default=3,
+            help="players, 1 (solo, against Carla) to the edition's most (default: %(default)s)",
+        )
+        p.add_argument(
+            "--seed", type=seed, default=0, help="the setup seed, 0 or more, at most 100 digits (default: 0)"
+        )
         p.add_argument("--data", type=Path, help="your own edition data file (docs/data-format.md)")
         p.add_argument(
             "--no-compensation", action="store_true", help="skip the 2023 starting compensation (AMB-11)"
@@ -110,7 +122,7 @@ def _parser() -> argparse.ArgumentParser:
     p.set_defaults(func=_play)
 
     p = sub.add_parser("replay", help="replay a logged game and print the final scores")
-    p.add_argument("log", type=Path)
+    p.add_argument("log", type=Path, help="a game log written by `play --log`, the fuzzer or `prove`")
     p.add_argument(
         "--complete", action="store_true", help="fail (exit 2) if the log stops before the end of the game"
     )
@@ -165,12 +177,26 @@ def _replay(args: argparse.Namespace) -> int:
         raise LogFormatError(f"{path}: {exc}") from None
     result = replay_log(log, complete=args.complete)
     print(f"replayed {len(log.actions)} actions of {log.edition}, {log.players} players, seed {log.seed}")
-    print(result.describe())
+    query = witness_query(path)
+    witnessed = _witnessed(path, query) if query is not None and not result.complete else None
+    print(witnessed or result.describe())
     if result.complete:
         print(_scores(result.state))
     else:
         print(render(result.state))
     return 0
+
+
+def _witnessed(path: Path, query: Query) -> str | None:
+    """What a proof witness shows, when `path` is one and its query holds at its last step
+    (and not before); None when it does not, so the log is described as any other."""
+    checked = check_witness(path)
+    if not checked.passed:
+        return None
+    return (
+        f"this is a witness of query {query.number} ({query.name}): {query.title}\n"
+        f"the query holds at its last step, where the witness stops on purpose ({checked.detail})"
+    )
 
 
 def _scores(state: GameState) -> str:

@@ -8,10 +8,8 @@ from __future__ import annotations
 
 import argparse
 import sys
-import time
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TextIO
 
 from village_rules.check.report import NO_PLOTS_NOTE, plots_available, write_report
 from village_rules.check.steps import (
@@ -27,7 +25,8 @@ from village_rules.check.steps import (
     run_check,
 )
 from village_rules.cli.options import seed, whole
-from village_rules.cli.terminal import SIGINT_EXIT, unescaped
+from village_rules.cli.progress import add_quiet_flag, progress_bar
+from village_rules.cli.terminal import SIGINT_EXIT
 from village_rules.data.files import check_writable, refuse_inputs, staged_folder, write_text
 from village_rules.data.jsonio import MAX_LOG_CHARS
 from village_rules.drivers.play import GameLog
@@ -69,10 +68,22 @@ def _run_options(p: argparse.ArgumentParser, default_out: str) -> None:
         default=DEFAULT_GAMES,
         help=f"fuzzed games (default {DEFAULT_GAMES})",
     )
-    p.add_argument("--seed", type=seed, default=0)
-    p.add_argument("--workers", type=whole(1, MAX_WORKERS), default=min(default_workers(), MAX_WORKERS))
-    p.add_argument("--report", type=Path, default=Path(default_out), help="the report directory")
-    p.add_argument("--quiet", action="store_true", help="no progress line")
+    p.add_argument(
+        "--seed", type=seed, default=0, help="the seed of the fuzzed games, 0 or more (default: 0)"
+    )
+    p.add_argument(
+        "--workers",
+        type=whole(1, MAX_WORKERS),
+        default=min(default_workers(), MAX_WORKERS),
+        help="processes playing at once (default: this machine's CPUs, here %(default)s)",
+    )
+    p.add_argument(
+        "--report",
+        type=Path,
+        default=Path(default_out),
+        help="the report directory, replaced whole at the end (default: %(default)s)",
+    )
+    add_quiet_flag(p)
 
 
 def state_at(log: GameLog, at: int | None) -> tuple[GameState, Action | None, int | None]:
@@ -114,33 +125,21 @@ def _show(args: argparse.Namespace) -> int:
     return 0
 
 
-class _Progress:
-    """One status line on stderr, redrawn in place."""
-
-    def __init__(self, stream: TextIO) -> None:
-        self.stream = stream
-        self.start = time.perf_counter()
-
-    def __call__(self, step: str, done: int, total: int) -> None:
-        elapsed = time.perf_counter() - self.start
-        self.stream.write(f"\r{step}: {done}/{total} games ({elapsed:.0f} s)   ")
-        self.stream.flush()
-
-    def finish(self) -> None:
-        self.stream.write("\r" + " " * 60 + "\r")
-        self.stream.flush()
-
-
 def _run(args: argparse.Namespace, steps: list[CheckStep], title: str, inputs: Sequence[Path] = ()) -> int:
     """Run the steps and write the report: assembled beside `--report` and swapped in whole,
     so the folder is the old report or the new one, never a mix (and never holds an input)."""
     report: Path = args.report
     refuse_inputs(report, inputs, inside=True)
     check_writable(report, folder=True)
-    progress = None if args.quiet or not sys.stderr.isatty() else _Progress(unescaped(sys.stderr))
     try:
-        with staged_folder(report, inputs=inputs) as staging:
-            context = CheckContext(staging, args.seed, args.workers, progress, shown_dir=report)
+        with progress_bar(args.quiet, "games") as bar, staged_folder(report, inputs=inputs) as staging:
+            context = CheckContext(
+                staging,
+                args.seed,
+                args.workers,
+                lambda step, done, total: bar.update(done, total, step),
+                shown_dir=report,
+            )
             outcome = run_check(steps, context)
             write_report(staging, outcome, title)
     except KeyboardInterrupt:
@@ -149,8 +148,6 @@ def _run(args: argparse.Namespace, steps: list[CheckStep], title: str, inputs: S
             file=sys.stderr,
         )
         return SIGINT_EXIT
-    if progress is not None:
-        progress.finish()
     index = report / "index.html"
     print(format_outcome(outcome, index, "" if plots_available() else NO_PLOTS_NOTE))
     return 0 if outcome.passed else 1

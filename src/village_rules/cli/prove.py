@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from village_rules.cli.options import MAX_PLAYERS, seconds, whole
+from village_rules.cli.progress import add_quiet_flag, progress_bar
 from village_rules.data.files import check_writable, staged_folder, write_text
 from village_rules.data.jsonio import MAX_DATA_CHARS, JsonInputError, read_text_file
 from village_rules.data.loader import EDITIONS
@@ -55,6 +56,7 @@ def register(subparsers: Any) -> None:
         action="store_true",
         help="search from the query's own first seed, ignoring stored witnesses",
     )
+    add_quiet_flag(p)
     p.set_defaults(func=run)
 
 
@@ -102,25 +104,28 @@ def _prove_rows(
 ) -> list[Result]:
     """Decide every row and print it; with `out` (staging folder, final folder) the
     witnesses and proofs are written to the staging folder and shown at the final one."""
-    print(HEADER)
+    print(HEADER, flush=True)
     results: list[Result] = []
-    for q, e, n in todo:
-        if out is not None:
-            for old in out[0].glob(f"{witness_stem(q, e, n)}.*"):
-                old.unlink()
-        result = prove(
-            q,
-            e,
-            n,
-            bound=args.bound,
-            out=None if out is None else out[0],
-            first_seed=seeds[(q.name, e, n)],
-            seconds=args.seconds,
-        )
-        if out is not None and result.witness is not None:
-            result = replace(result, witness=out[1] / result.witness.name)
-        results.append(result)
-        print(result.row(), flush=True)
+    with progress_bar(args.quiet, "rows") as bar:
+        for k, (q, e, n) in enumerate(todo):
+            bar.update(k, len(todo), "prove", f"{q.number} {q.name}, {e}, {n} players")
+            if out is not None:
+                for old in out[0].glob(f"{witness_stem(q, e, n)}.*"):
+                    old.unlink()
+            result = prove(
+                q,
+                e,
+                n,
+                bound=args.bound,
+                out=None if out is None else out[0],
+                first_seed=seeds[(q.name, e, n)],
+                seconds=args.seconds,
+            )
+            if out is not None and result.witness is not None:
+                result = replace(result, witness=out[1] / result.witness.name)
+            results.append(result)
+            with bar.above():
+                print(result.row(), flush=True)
     total = sum(r.seconds for r in results)
     print(f"{len(results)} rows in {total:.1f}s")
     return results

@@ -16,6 +16,7 @@ import argparse
 from pathlib import Path
 
 from village_rules.cli.options import MAX_PLAYERS, seed, whole
+from village_rules.cli.progress import add_quiet_flag, progress_bar
 from village_rules.data.files import staged_folder
 from village_rules.data.loader import EDITIONS
 from village_rules.errors import ReadingError
@@ -75,11 +76,13 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("diverge", help="search a short game in which two readings of an AMB entry differ")
     p.add_argument("amb", nargs="?", help="the register entry, e.g. AMB-26")
     p.add_argument("--all", action="store_true", help="every switchable entry, every edition")
-    p.add_argument("--edition", choices=EDITIONS, default=BIG_BOX)
+    p.add_argument(
+        "--edition", choices=EDITIONS, default=BIG_BOX, help="the edition (default: %(default)s)"
+    )
     p.add_argument(
         "--players", type=whole(1, MAX_PLAYERS), help="default 2; 1 (a solo game) for a solo reading"
     )
-    p.add_argument("--seed", type=seed, default=0, help="the setup seed of the game")
+    p.add_argument("--seed", type=seed, default=0, help="the setup seed of the game (default: 0)")
     p.add_argument("--readings", help="the two letters to compare, e.g. a,c (default: default vs another)")
     p.add_argument(
         "--examples",
@@ -90,6 +93,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument(
         "--write", type=Path, metavar="DIR", help="store the witness (JSON + replayable logs) in DIR"
     )
+    add_quiet_flag(p)
     p.set_defaults(func=_diverge)
 
 
@@ -166,18 +170,37 @@ def _search_all(
 ) -> int:
     """Search every job; with `write` (staging folder, final folder) store each witness."""
     failed = 0
-    for amb, edition, (left, right) in jobs:
-        if args.all and (amb, edition, right) in NEVER_PART:
-            continue  # the argument stands in for a witness
-        players = args.players if args.players is not None else (1 if amb in SOLO_READINGS else 2)
-        try:
-            w = search(amb, edition, players, letters=(left, right), seed=args.seed, examples=args.examples)
-        except NoDivergenceError as exc:
-            print(f"{amb} {edition} {left}/{right}: {exc}")
-            failed += 1
-            continue
-        print(paragraph(w))
-        if write is not None:
-            path = write_witness(w, write[0])
-            print(f"  written to {write[1] / path.name}")
+    with progress_bar(args.quiet, "") as bar:
+        for k, (amb, edition, (left, right)) in enumerate(jobs, start=1):
+            if args.all and (amb, edition, right) in NEVER_PART:
+                continue  # the argument stands in for a witness
+            players = args.players if args.players is not None else (1 if amb in SOLO_READINGS else 2)
+            job = f"{amb} {edition} {left}/{right}" + (
+                f" (entry {k} of {len(jobs)})" if len(jobs) > 1 else ""
+            )
+
+            def show(phase: str, done: int, total: int, job: str = job) -> None:
+                unit = "games tried" if phase == "search" else "replays"
+                bar.update(done, total, f"diverge {phase}", f"{unit}, {job}")
+
+            try:
+                w = search(
+                    amb,
+                    edition,
+                    players,
+                    letters=(left, right),
+                    seed=args.seed,
+                    examples=args.examples,
+                    progress=show,
+                )
+            except NoDivergenceError as exc:
+                with bar.above():
+                    print(f"{amb} {edition} {left}/{right}: {exc}")
+                failed += 1
+                continue
+            with bar.above():
+                print(paragraph(w))
+                if write is not None:
+                    path = write_witness(w, write[0])
+                    print(f"  written to {write[1] / path.name}")
     return 1 if failed and not args.all else 0

@@ -99,7 +99,11 @@ def read_json(text: object, limit: int, what: str) -> object:
     except JsonInputError:
         raise
     except json.JSONDecodeError as exc:
-        raise JsonInputError(f"not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}") from None
+        # Some of the parser's messages end in "at" ("Unterminated string starting at"): the
+        # position completes that phrase instead of following it ("at at line …").
+        where = f"line {exc.lineno} column {exc.colno}"
+        msg = exc.msg.removesuffix(" at")
+        raise JsonInputError(f"not valid JSON: {msg} at {where}") from None
     except RecursionError:
         raise JsonInputError("not valid JSON: nested too deeply") from None
     except ValueError as exc:  # e.g. a float literal Python cannot convert

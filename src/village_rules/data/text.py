@@ -41,3 +41,16 @@ def for_xml(text: str) -> str:
 def for_plot(text: str) -> str:
     """`text` for a matplotlib label: `for_xml`, and `$` escaped so it is not mathtext."""
     return for_xml(text).replace("$", r"\$")
+
+
+_RUNS_OF_DIGITS = re.compile(r"(\d+)")
+
+
+def natural_key(text: str) -> tuple[tuple[int, int, str], ...]:
+    """A sort key ordering numbers inside names by value: "1a-x" < "2-x" < "11-x" (a plain
+    sort puts "11-x" first). Each run of digits compares as a number, the rest as text."""
+    return tuple(
+        (0, int(part), "") if part.isdigit() else (1, 0, part)
+        for part in _RUNS_OF_DIGITS.split(text)
+        if part
+    )

@@ -17,6 +17,7 @@ from typing import Any
 from village_rules.data.edition import EditionData
 from village_rules.data.jsonio import MAX_LOG_CHARS, JsonInputError, read_json
 from village_rules.data.loader import EDITIONS, builtin_edition, load_edition
+from village_rules.drivers.artefacts import artefact_kind
 from village_rules.engine.core import apply, chance_outcomes, legal_actions
 from village_rules.engine.setup import new_game
 from village_rules.errors import IllegalActionError, IncompleteGameError, LogFormatError
@@ -163,6 +164,9 @@ class GameLog:
             raise LogFormatError(f"unreadable game log: {exc.problem}") from None
         if not isinstance(raw, dict):
             raise LogFormatError(f"game log: expected a JSON object, got {_kind(raw)}")
+        kind = artefact_kind(raw, LOG_FORMAT)
+        if kind is not None:
+            raise LogFormatError(f"not a game log: this is {kind}")
         unknown = sorted(set(raw) - _LOG_KEYS)
         if unknown:
             raise LogFormatError(f"game log: unknown field(s): {', '.join(map(repr, unknown))}")

@@ -32,6 +32,7 @@ from village_rules.data.jsonio import MAX_STATE_CHARS, JsonInputError, read_json
 from village_rules.data.loader import EDITIONS, builtin_edition, parse_edition
 from village_rules.data.solo_data import FateTile
 from village_rules.data.tally import Tally
+from village_rules.drivers.artefacts import artefact_kind
 from village_rules.engine.core import chance_outcomes, legal_actions
 from village_rules.errors import DataError, StateFormatError, VillageError
 from village_rules.model import pending as pending_mod
@@ -225,6 +226,9 @@ def from_json(text: str) -> GameState:
         raw = cast(Json, read_json(text, MAX_STATE_CHARS, "state"))
     except JsonInputError as exc:
         raise StateFormatError("$", exc.problem) from None
+    kind = artefact_kind(raw, STATE_FORMAT) if isinstance(raw, dict) else None
+    if kind is not None:
+        raise StateFormatError("$.format", f"expected {STATE_FORMAT!r}; not a saved state: this is {kind}")
     return _Decoder().state(raw)
 
 

@@ -66,6 +66,19 @@ def query_of_witness(path: Path) -> Query:
     return matches[0]
 
 
+def witness_query(path: Path) -> Query | None:
+    """The catalogue query a file is a witness of, judged by its name alone
+    (`{number}-{name}-{edition}-{players}p.json`, as `prove --out` writes it); None for any
+    other name. `check_witness` then says whether the query really holds at its end."""
+    for query in CATALOGUE:
+        for edition in EDITIONS:
+            head = f"{query.number}-{query.name}-{edition}-"
+            rest = path.name.removeprefix(head)
+            if rest != path.name and rest.endswith("p.json") and rest[: -len("p.json")].isdigit():
+                return query
+    return None
+
+
 def _read(path: Path) -> str:
     try:
         return read_text_file(path, MAX_LOG_CHARS, "stored proof artefact")

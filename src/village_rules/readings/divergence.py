@@ -212,6 +212,7 @@ def search(
     examples: int = 200,
     max_steps: int = 2500,
     shrink_budget: int = 300,
+    progress: Callable[[str, int, int], None] | None = None,
 ) -> Witness:
     """Search for a game in which two readings of `amb` differ (default: the edition's
     default against the first other letter), then shrink it.
@@ -220,7 +221,8 @@ def search(
     played under both readings; the first that diverges is shrunk greedily, in at most
     `shrink_budget` replays: chunks of choices are deleted or set to 0 (the first option)
     while the game still diverges and its log does not grow. Deterministic; the result is
-    shrunk, not proven minimal."""
+    shrunk, not proven minimal. `progress`, if given, is called with (phase, done, total)
+    as games are tried ("search") and replays spent shrinking ("shrink"); it decides nothing."""
     entry = reading(amb)
     data = builtin_edition(edition)
     if not data.supports_players(players):  # 1 is a solo game where the edition has one
@@ -244,6 +246,8 @@ def search(
     steer = STEERS.get(amb)
     cell = CELLS.get(amb)
     method = "steered" if steer is not None else "random"
+    if progress is not None:
+        progress("search", 0, examples)
     if cell is not None and steer is not None:
         found = explore(edition, players, seed, (left, right), steer, cell, examples, max_steps)
         method = "go-explore (cells of progress, steered bursts)"
@@ -253,6 +257,8 @@ def search(
         guide = steer if even else None
         choices = rollout(edition, players, seed, left, right, rng, hints if even else (), max_steps, guide)
         w = run(choices)
+        if progress is not None:
+            progress("search", k + 1, examples)
         if w.difference is not None:
             found = choices[: len(w.actions)]
             break
@@ -261,7 +267,16 @@ def search(
             f"{amb} {letters[0]} / {letters[1]}: no divergence in {examples} random games of {edition}, "
             f"{players} players, seed {seed} (not a proof that none exists)"
         )
-    best, budget = shrink(found, run, shrink_budget)
+    replays = 0
+
+    def replay(choices: Sequence[int]) -> Walk:
+        nonlocal replays
+        replays += 1
+        if progress is not None:
+            progress("shrink", min(replays, shrink_budget), shrink_budget)
+        return run(choices)
+
+    best, budget = shrink(found, replay, shrink_budget)
     result = run(best)
     if result.difference is None:
         raise InternalError("divergence.find_witness", f"{amb}: the shrunk game no longer diverges")
