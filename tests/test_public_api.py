@@ -10,12 +10,15 @@ import importlib
 import inspect
 import re
 
+import pytest
 from support import ROOT
 
 import village_rules
 import village_rules.data.components as components
 import village_rules.scenario as scenario
 
+# The third-party modules the optional extras bring (openspiel, pettingzoo).
+OPTIONAL_MODULES = frozenset({"numpy", "pyspiel", "pettingzoo", "gymnasium"})
 API_PAGE = (ROOT / "docs" / "api.md").read_text(encoding="utf-8")
 SCENARIO_PAGE = (ROOT / "docs" / "scenario.md").read_text(encoding="utf-8")
 
@@ -56,8 +59,16 @@ def test_the_api_page_documents_every_entry_point_of_its_table() -> None:
     blocks = set(re.findall(r"^::: ([\w.]+)", API_PAGE, re.MULTILINE))
     for entry in ("village_rules", "village_rules.scenario"):
         assert entry in blocks, f"docs/api.md has no ::: block for {entry}"
-    for entry in entries:
-        importlib.import_module(entry)  # every entry point the table names imports
+    missing: list[str] = []
+    for entry in entries:  # every entry point the table names imports
+        try:
+            importlib.import_module(entry)
+        except ModuleNotFoundError as exc:  # an adapter without its optional extra
+            if exc.name not in OPTIONAL_MODULES:
+                raise
+            missing.append(f"{entry}: {exc}")
+    if missing:
+        pytest.skip("; ".join(missing))
 
 
 def test_the_package_docstring_is_a_markdown_list() -> None:
