@@ -13,6 +13,8 @@ Solo games (Carla) are refused here, so no clause ever has to talk about her.
 
 from __future__ import annotations
 
+from functools import cache
+
 from village_rules.data.components import (
     ActionSpace,
     Category,
@@ -193,6 +195,7 @@ CONTENT_PLAYER: tuple[str, ...] = ("passed", "final", "home", "placed", "green",
 farmyard, members on the board, green cubes, can pay some available customer's demand."""
 
 
+@cache
 def content_names(players: int) -> tuple[str, ...]:
     """Every variable of the rule-content state: `field_names(players)` and the content fields."""
     return (
@@ -236,6 +239,12 @@ def action_vars(action: Action) -> dict[str, int]:
         "market": int(space is ActionSpace.MARKET),
         "space": SPACES.index(space) if isinstance(space, ActionSpace) else -1,
     }
+
+
+def content_vars(state: GameState) -> dict[str, int]:
+    """alpha_c(state) as a plain dict (what the link check evaluates the clauses on)."""
+    a = content_abstract(state)
+    return dict(zip(content_names(state.num_players), a.vector, strict=True))
 
 
 def content_abstract(state: GameState) -> AbstractState:

@@ -24,7 +24,7 @@ from village_rules.engine.core import apply
 from village_rules.engine.setup import new_game
 from village_rules.model.actions import Action, Pass, Serve, Skip, TakeCube, Well, format_action, parse_action
 from village_rules.model.state import GameState
-from village_rules.proofs.content import action_vars, content_abstract
+from village_rules.proofs.content import action_vars, content_abstract, content_vars
 from village_rules.proofs.guarded import ContentConstants, broken_start, broken_step
 from village_rules.proofs.history import History
 from village_rules.rules.variant import Variant
@@ -71,7 +71,14 @@ class LinkResult:
 def check_step(before: GameState, action: Action, after: GameState) -> list[str]:
     """The clauses the engine step (before, action, after) breaks; empty when it refines."""
     k = ContentConstants.of(before.rules, before.num_players)
-    return broken_step(content_abstract(before), action_vars(action), content_abstract(after), k)
+    return broken_step(content_vars(before), action_vars(action), content_vars(after), k)
+
+
+def _check_pair(
+    k: ContentConstants, s: dict[str, int], action: Action, after: GameState
+) -> tuple[list[str], dict[str, int]]:
+    t = content_vars(after)
+    return broken_step(s, action_vars(action), t, k), t
 
 
 # --- policies: uniform and not -------------------------------------------------------------
@@ -146,13 +153,14 @@ def check_game(
     history = History([state])
     found: list[BrokenStep] = []
     count = [0]
+    last = [content_vars(state)]
 
     class _StopError(Exception):
         pass
 
     def on_step(before: GameState, action: Action, after: GameState) -> None:
         count[0] += 1
-        broken = check_step(before, action, after)
+        broken, last[0] = _check_pair(k, last[0], action, after)
         if broken:
             found.append(
                 BrokenStep(edition, players, seed, policy, count[0], format_action(action), tuple(broken))
@@ -192,10 +200,11 @@ def check_log(
     if start:
         return 0, BrokenStep(log.edition, log.players, log.seed, "log", 0, "new_game", tuple(start))
     history = History([state])
+    last = content_vars(state)
     for i, text in enumerate(log.actions, start=1):
         action = parse_action(text)
         after = apply(history.last, action)
-        broken = check_step(history.last, action, after)
+        broken, last = _check_pair(k, last, action, after)
         if broken:
             return i, BrokenStep(log.edition, log.players, log.seed, "log", i, text, tuple(broken))
         history.push(action, after)
@@ -216,3 +225,68 @@ def abstract_holds(
     if isinstance(value, bool):
         return value
     return bool(z3.is_true(z3.simplify(value)))
+
+
+@dataclass(frozen=True, slots=True)
+class ImplicationFailure:
+    """A state where a query's concrete predicate holds but its abstract one does not."""
+
+    query: str
+    edition: str
+    players: int
+    seed: int
+    policy: str
+    step: int
+
+    def __str__(self) -> str:
+        return (
+            f"query {self.query}: concrete holds but abstract does not at {self.edition}, "
+            f"{self.players} players, seed {self.seed}, policy {self.policy}, step {self.step}"
+        )
+
+
+def implication_check(
+    queries: Sequence[tuple[str, Callable[[History], bool], Callable[[dict[str, int], object], object]]],
+    games: Iterable[tuple[str, int, int, str]],
+    max_steps: int = 1500,
+) -> tuple[dict[str, int], ImplicationFailure | None]:
+    """concrete(s) => abstract(alpha(s)) at every state of the games (edition, players,
+    seed, policy), for each query (name, concrete, abstract): an "unreachable" proved for
+    the abstract predicate then covers the concrete one. Returns, per query, the states
+    where its concrete predicate held, and the first failure. A query where this fails
+    must be refused."""
+    held = {name: 0 for name, _, _ in queries}
+    for edition, players, seed, policy in games:
+        k = ContentConstants.of(new_game(edition, players, seed, Variant()).rules, players).base
+        failure: list[ImplicationFailure] = []
+        where = (edition, players, seed, policy)
+        on_state = _implication_watch(queries, k, held, failure, where)
+        check_game(edition, players, seed, policy, max_steps=max_steps, on_state=on_state)
+        if failure:
+            return held, failure[0]
+    return held, None
+
+
+def _implication_watch(
+    queries: Sequence[tuple[str, Callable[[History], bool], Callable[[dict[str, int], object], object]]],
+    k: object,
+    held: dict[str, int],
+    failure: list[ImplicationFailure],
+    where: tuple[str, int, int, str],
+) -> Callable[[History], None]:
+    """The per-state check of `implication_check` for one game."""
+
+    def on_state(h: History) -> None:
+        if failure:
+            return
+        v: dict[str, int] | None = None
+        for name, concrete, abstract in queries:
+            if not concrete(h):
+                continue
+            held[name] += 1
+            v = v if v is not None else content_vars(h.last)
+            if not abstract_holds(abstract, v, k):
+                failure.append(ImplicationFailure(name, *where, len(h.actions)))
+                return
+
+    return on_state
