@@ -127,10 +127,19 @@ def _in(o: Ops, x: Any, codes: tuple[int, ...]) -> Any:
     return o.any(*(x == c for c in codes))
 
 
-def _time_spent(s: Vars, t: Vars, p: int, o: Ops, at_least: int) -> Any:
-    """Seat p spent at least `at_least` time in the step (and less than a lap of the
-    track): its token moved that far, or it passed the quill (its position went down)."""
-    return o.any(t[f"life_{p}"] >= s[f"life_{p}"] + at_least, t[f"life_{p}"] < s[f"life_{p}"])
+def _time_spent(s: Vars, t: Vars, p: int, o: Ops, at_least: int, *, lifetime: int) -> Any:
+    """Seat p spent at least `at_least` time in the step: its token moved that far, or it
+    passed the quill (its position went down, or a death became owed or happened); when
+    `at_least` is a whole lap of the track or more, only a pass is certain."""
+    passed = o.any(
+        t[f"life_{p}"] < s[f"life_{p}"],
+        t[f"owed_{p}"] > s[f"owed_{p}"],
+        t[f"dead_{p}"] > s[f"dead_{p}"],
+        t["md_held"] > s["md_held"],
+    )
+    if at_least >= lifetime:
+        return passed
+    return o.any(t[f"life_{p}"] >= s[f"life_{p}"] + at_least, passed)
 
 
 def _no_time(s: Vars, t: Vars, p: int, o: Ops) -> Any:
@@ -284,7 +293,8 @@ KIND_CLAUSES: dict[int, dict[str, KindClause]] = {
             *(o.implies(a["space"] == i, t[f"space_{i}"] <= s[f"space_{i}"] - 1) for i in range(len(SPACES)))
         ),
         "TURN-03: a plague cube costs the plague time": lambda s, a, t, k, o: o.implies(
-            a["plague"] == 1, actor_has(s, k, o, lambda p: _time_spent(s, t, p, o, k.plague_time))
+            a["plague"] == 1,
+            actor_has(s, k, o, lambda p: _time_spent(s, t, p, o, k.plague_time, lifetime=k.base.lifetime)),
         ),
         "MKT-01: the market holds a market day": _market_held,
     },
@@ -397,7 +407,7 @@ SALE_CLAUSES: dict[str, KindClause] = {
     ),
     "MKT-03: every other sale costs 1 time": lambda s, a, t, k, o: o.implies(
         o.all(is_sale(s, a, t, o), o.not_(is_free_sale(s, k, o))),
-        actor_has(s, k, o, lambda p: _time_spent(s, t, p, o, 1)),
+        actor_has(s, k, o, lambda p: _time_spent(s, t, p, o, 1, lifetime=k.base.lifetime)),
     ),
     "MKT-02: the market-day player's sale uses the free sale": lambda s, a, t, k, o: o.implies(
         o.all(is_sale(s, a, t, o), s["actor"] == s["market_trigger"], t["md"] == 1, t["md_closed"] == 0),
