@@ -128,18 +128,19 @@ def _in(o: Ops, x: Any, codes: tuple[int, ...]) -> Any:
 
 
 def _time_spent(s: Vars, t: Vars, p: int, o: Ops, at_least: int, *, lifetime: int) -> Any:
-    """Seat p spent at least `at_least` time in the step: its token moved that far, or it
-    passed the quill (its position went down, or a death became owed or happened); when
-    `at_least` is a whole lap of the track or more, only a pass is certain."""
-    passed = o.any(
-        t[f"life_{p}"] < s[f"life_{p}"],
-        t[f"owed_{p}"] > s[f"owed_{p}"],
-        t[f"dead_{p}"] > s[f"dead_{p}"],
-        t["md_held"] > s["md_held"],
-    )
+    """Seat p spent at least `at_least` time in the step (less than a lap more: no forced
+    follow-up spends the seat's time): its token moved that far, or it passed the quill
+    (its position went down). When `at_least` is a whole lap of the track or more (a short
+    track in a reduced configuration), the token may stand where it was: only a pass, seen
+    in the deaths it makes owed or happen, is certain."""
     if at_least >= lifetime:
-        return passed
-    return o.any(t[f"life_{p}"] >= s[f"life_{p}"] + at_least, passed)
+        return o.any(
+            t[f"life_{p}"] < s[f"life_{p}"],
+            t[f"owed_{p}"] > s[f"owed_{p}"],
+            t[f"dead_{p}"] > s[f"dead_{p}"],
+            t["md_held"] > s["md_held"],
+        )
+    return o.any(t[f"life_{p}"] >= s[f"life_{p}"] + at_least, t[f"life_{p}"] < s[f"life_{p}"])
 
 
 def _no_time(s: Vars, t: Vars, p: int, o: Ops) -> Any:
