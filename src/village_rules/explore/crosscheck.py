@@ -17,9 +17,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from village_rules.data.edition import EditionData
-from village_rules.explore.search import Exploration, roots
+from village_rules.engine.core import apply
+from village_rules.explore.search import Exploration, ExplorationLimitError, fingerprint, moves, roots
+from village_rules.model.actions import format_action
+from village_rules.model.state import GameState
 from village_rules.proofs.abstraction import abstract
 from village_rules.proofs.catalogue import STEP, Query, by_name
+from village_rules.proofs.link import check_step
 from village_rules.proofs.model import Constants
 from village_rules.proofs.solver import bmc, k_induction
 
@@ -96,3 +100,49 @@ def model_proves(
             proved_unreachable(data, players, query, r, seconds=seconds) is not None for r in range(count)
         )
     return out
+
+
+@dataclass(frozen=True, slots=True)
+class ContentEdges:
+    """The rule-content link on every edge of an explored configuration."""
+
+    states: int
+    edges: int
+    broken: tuple[str, ...] = ()
+    """The clauses the first edge outside the model breaks (empty: every edge in it)."""
+    where: str = ""
+    """That edge: its action and the state's pending step."""
+
+
+def content_link_on_edges(data: EditionData, players: int, *, max_states: int = 200_000) -> ContentEdges:
+    """Breadth first over every state reachable from every set-up deal (at most
+    `max_states`, a budget in states), checking on each edge that the step lies in the
+    rule-content model (`proofs.link.check_step`: the guarded command of its kind, the
+    counts clauses and the state clauses). Stops at the first edge outside the model."""
+    seen: set[int] = set()
+    frontier: list[GameState] = []
+    for root in roots(data, players):
+        fp = fingerprint(root.state)
+        if fp not in seen:
+            seen.add(fp)
+            frontier.append(root.state)
+    edges = depth = 0
+    while frontier:
+        depth += 1
+        following: list[GameState] = []
+        for state in frontier:
+            for action, _ in moves(state):
+                after = apply(state, action)
+                edges += 1
+                broken = check_step(state, action, after)
+                if broken:
+                    where = f"{format_action(action)} at {type(state.pending).__name__}"
+                    return ContentEdges(len(seen), edges, tuple(broken), where)
+                fp = fingerprint(after)
+                if fp not in seen:
+                    if len(seen) >= max_states:
+                        raise ExplorationLimitError(max_states, depth, len(frontier))
+                    seen.add(fp)
+                    following.append(after)
+        frontier = following
+    return ContentEdges(len(seen), edges)

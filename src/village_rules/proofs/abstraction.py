@@ -100,12 +100,26 @@ class AbstractState(Mapping[str, int]):
 
     players: int
     vector: tuple[int, ...]
+    names: tuple[str, ...] | None = None
+    """The variable names in order; None for `field_names(players)` (the counts only). The
+    rule-content abstraction (`content.py`) names a longer vector."""
+
+    @staticmethod
+    def of_names(names: tuple[str, ...], vector: tuple[int, ...]) -> AbstractState:
+        """An abstract state over other names than `field_names` (same players count rule:
+        the names end in `_<seat>` for per-seat fields)."""
+        if len(names) != len(vector):
+            raise InternalError("AbstractState.of_names", f"{len(names)} names for {len(vector)} values")
+        players = 1 + max((int(n.rsplit("_", 1)[1]) for n in names if n.startswith("life_")), default=-1)
+        return AbstractState(players, vector, names)
 
     def __getitem__(self, key: str) -> int:
-        return self.vector[_index(self.players)[key]]
+        if self.names is None:
+            return self.vector[_index(self.players)[key]]
+        return self.vector[_named_index(self.names)[key]]
 
     def __iter__(self) -> Iterator[str]:
-        return iter(field_names(self.players))
+        return iter(field_names(self.players) if self.names is None else self.names)
 
     def __len__(self) -> int:
         return len(self.vector)
@@ -122,6 +136,15 @@ def _index(players: int) -> dict[str, int]:
     if players not in _INDEX_CACHE:
         _INDEX_CACHE[players] = {name: i for i, name in enumerate(field_names(players))}
     return _INDEX_CACHE[players]
+
+
+_NAMED_CACHE: dict[tuple[str, ...], dict[str, int]] = {}
+
+
+def _named_index(names: tuple[str, ...]) -> dict[str, int]:
+    if names not in _NAMED_CACHE:
+        _NAMED_CACHE[names] = {name: i for i, name in enumerate(names)}
+    return _NAMED_CACHE[names]
 
 
 def phase_of(state: GameState) -> int:

@@ -437,7 +437,9 @@ CATALOGUE: tuple[Query, ...] = (
         "free-final-action",
         "2",
         "the last cube of a round taken while final actions remain: a free action, no reseeding",
-        lambda v, k: z3.And(v["board"] == 0, v["final_left"] >= 0, v["phase"] == 0),
+        # not only at a turn (phase 0): the step that takes the last cube may go on to the
+        # action's decisions (found by link.implication_check at the stored witnesses)
+        lambda v, k: z3.And(v["board"] == 0, v["final_left"] >= 0),
         _free_action,
         Steer(_deadly, randomness=0.5),
     ),
@@ -455,7 +457,12 @@ CATALOGUE: tuple[Query, ...] = (
         "short-seeding",
         "4",
         "seeding when the green bag and the supply hold fewer cubes than the setup card needs",
-        lambda v, k: z3.And(v["phase"] == 2, v["influence_supply"] + v["plague_supply"] + v["bag"] < 9),
+        # the concrete predicate (bag + board short of the round's cubes, at the step a round
+        # begins) holds after the seeding may have finished and with cubes in the supply, so
+        # the old "seeding phase, < 9 cubes outside the farmyards" was not implied by it
+        # (link.implication_check at the stored witnesses); the round's need is not a model
+        # constant, and it is at most every cube of the game
+        lambda v, k: v["bag"] + v["board"] < k.cubes,
         _short_seeding,
         Steer(_hoard, randomness=0.05, max_actions=6000),
         search_seconds=8.0,
@@ -473,7 +480,9 @@ CATALOGUE: tuple[Query, ...] = (
         "mass-four-monks",
         "6a",
         "a mass whose four draws are the four monks",
-        lambda v, k: v["mass"] >= 1,
+        # the fourth draw may end the mass in the same step: the next round's seeding, the
+        # final actions or the end follow (found by link.implication_check)
+        lambda v, k: z3.Or(v["mass"] >= 1, v["phase"] == 2, v["phase"] == 5, v["final_left"] >= 0),
         _four_monks,
         Steer(_score({}, {DrawMonk: 5.0}), randomness=0.0),
         horizon=PATH,
@@ -482,7 +491,8 @@ CATALOGUE: tuple[Query, ...] = (
         "mass-one-buyer",
         "6b",
         "one player buying every place of a mass",
-        lambda v, k: any_seat(k, lambda s: z3.And(v["mass"] >= 1, v[f"in_bag_{s}"] >= 0)),
+        # the last buy may end the mass in the same step, as the fourth monk may
+        lambda v, k: z3.Or(v["mass"] >= 1, v["phase"] == 2, v["phase"] == 5, v["final_left"] >= 0),
         _one_buyer,
         Steer(_mass_buyer, randomness=0.1),
         horizon=PATH,

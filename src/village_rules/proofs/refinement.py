@@ -23,6 +23,7 @@ from village_rules.errors import ParameterError
 from village_rules.model.actions import Action, format_action
 from village_rules.model.state import GameState
 from village_rules.proofs.abstraction import AbstractState, abstract
+from village_rules.proofs.link import check_step as check_content_step
 from village_rules.proofs.model import Constants, broken_clauses, broken_initial
 from village_rules.rules.variant import Variant
 from village_rules.testing.machine import VillageMachine
@@ -114,5 +115,23 @@ class RefinementMachine(VillageMachine):
         if broken:
             raise RefinementError(
                 f"{format_action(action)}: the engine step breaks the model's clauses {', '.join(broken)}"
+            )
+        return after
+
+
+class ContentRefinementMachine(RefinementMachine):
+    """The Hypothesis machine checking every transition against the rule-content model
+    (`guarded.py`, through `link.check_step`): the step clause of the action's kind, the
+    counts clauses and the state clauses. Hypothesis draws the actions, so its games follow
+    no uniform policy (it shrinks towards the first legal actions and explores rare ones)."""
+
+    def apply_action(self, state: GameState, action: Action, trace: list[str] | None = None) -> GameState:
+        """Apply the action and check that the step refines the rule-content model."""
+        after = apply(state, action, trace=trace)
+        broken = check_content_step(state, action, after)
+        if broken:
+            raise RefinementError(
+                f"{format_action(action)}: the engine step breaks the rule-content clauses "
+                f"{', '.join(broken)}"
             )
         return after

@@ -1,0 +1,288 @@
+"""The rule-content abstraction: a `GameState` and an `Action` reduced to what the rules talk about.
+
+`content_abstract(state)` extends the counts of `abstraction.abstract` (whose names the
+catalogue's predicates and `model.py`'s clauses use) with the pending step in detail, the
+turn in progress, the market day (its holder, whether the free sale is used, who passed,
+whether selling is closed, deaths held), the final actions left per seat, cubes per action
+space, chronicle fill per category, members by kind of place (farmyard, board, black bag)
+and whether a seat can pay some available customer's demand. `action_vars(action)` is the
+abstract action: its kind and the parameters the guarded commands (`guarded.py`) read.
+
+Solo games (Carla) are refused here, so no clause ever has to talk about her.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+
+from village_rules.data.components import (
+    ActionSpace,
+    Category,
+    Cube,
+    Farmyard,
+    InBlackBag,
+    InChronicle,
+    InGraveyard,
+    Removed,
+    Unborn,
+)
+from village_rules.engine.payment import can_pay
+from village_rules.errors import ParameterError
+from village_rules.model.actions import (
+    Action,
+    Birth,
+    Buy,
+    BuyFromBag,
+    CallHome,
+    ChurchEnter,
+    ChurchStep,
+    CouncilAdvance,
+    CouncilPlace,
+    Die,
+    DrawCube,
+    DrawCustomer,
+    DrawMember,
+    DrawMonk,
+    FreeAction,
+    Harvest,
+    Mill,
+    Pass,
+    Pay,
+    PickCube,
+    PickGood,
+    Privilege,
+    Produce,
+    Serve,
+    Skip,
+    TakeCube,
+    Train,
+    Travel,
+    Well,
+)
+from village_rules.model.pending import (
+    ChooseAction,
+    ChooseCompensationCube,
+    ChooseDying,
+    ChoosePayment,
+    ChoosePrivilege,
+    ChooseSupplyCube,
+    ChooseSupplyGood,
+    ChooseTurn,
+    GameOver,
+    MarketChoice,
+    MassAdvance,
+    MassBuy,
+    MassDraw,
+    Pending,
+    RefillDraw,
+    SeedDraw,
+)
+from village_rules.model.state import GameState
+from village_rules.proofs.abstraction import AbstractState, abstract, field_names
+
+# --- the pending step, in detail ------------------------------------------------------------
+
+P_TURN, P_ACTION, P_PAY, P_PICK, P_DYING, P_MARKET = 0, 1, 2, 3, 4, 5
+P_MASS_BUY, P_MASS_ADVANCE, P_SEED, P_REFILL, P_MASS_DRAW, P_OVER, P_COMPENSATION = 6, 7, 8, 9, 10, 11, 12
+P_LAST = P_COMPENSATION
+MASS_PENDING = (P_MASS_BUY, P_MASS_ADVANCE, P_MASS_DRAW)
+
+_PENDING_CODES: dict[type, int] = {
+    ChooseTurn: P_TURN,
+    ChooseAction: P_ACTION,
+    ChoosePayment: P_PAY,
+    ChoosePrivilege: P_PICK,
+    ChooseSupplyCube: P_PICK,
+    ChooseSupplyGood: P_PICK,
+    ChooseDying: P_DYING,
+    MarketChoice: P_MARKET,
+    MassBuy: P_MASS_BUY,
+    MassAdvance: P_MASS_ADVANCE,
+    SeedDraw: P_SEED,
+    RefillDraw: P_REFILL,
+    MassDraw: P_MASS_DRAW,
+    GameOver: P_OVER,
+    ChooseCompensationCube: P_COMPENSATION,
+}
+
+# --- the kinds of action --------------------------------------------------------------------
+
+K_TAKE, K_WELL, K_FREE, K_SKIP, K_PICK, K_ACTION, K_PAY, K_DIE = 0, 1, 2, 3, 4, 5, 6, 7
+K_SERVE, K_PASS, K_BUY_FROM_BAG, K_CHURCH_STEP = 8, 9, 10, 11
+K_DRAW_CUBE, K_DRAW_CUSTOMER, K_DRAW_MONK, K_DRAW_MEMBER = 12, 13, 14, 15
+K_LAST = K_DRAW_MEMBER
+
+KIND_NAMES: dict[int, str] = {
+    K_TAKE: "take a cube",
+    K_WELL: "the well",
+    K_FREE: "a free final action",
+    K_SKIP: "skip",
+    K_PICK: "pick a cube or good",
+    K_ACTION: "an action of a space",
+    K_PAY: "pay",
+    K_DIE: "choose who dies",
+    K_SERVE: "serve a customer",
+    K_PASS: "pass at the market",
+    K_BUY_FROM_BAG: "buy out of the black bag",
+    K_CHURCH_STEP: "move up in the church",
+    K_DRAW_CUBE: "draw a cube (seeding)",
+    K_DRAW_CUSTOMER: "draw a customer (refill)",
+    K_DRAW_MONK: "draw a monk (mass)",
+    K_DRAW_MEMBER: "draw a member (mass)",
+}
+
+_KINDS: dict[type, int] = {
+    TakeCube: K_TAKE,
+    Well: K_WELL,
+    FreeAction: K_FREE,
+    Skip: K_SKIP,
+    PickCube: K_PICK,
+    PickGood: K_PICK,
+    Harvest: K_ACTION,
+    Birth: K_ACTION,
+    CallHome: K_ACTION,
+    Train: K_ACTION,
+    Produce: K_ACTION,
+    Buy: K_ACTION,
+    Mill: K_ACTION,
+    Travel: K_ACTION,
+    CouncilPlace: K_ACTION,
+    CouncilAdvance: K_ACTION,
+    Privilege: K_ACTION,
+    ChurchEnter: K_ACTION,
+    Pay: K_PAY,
+    Die: K_DIE,
+    Serve: K_SERVE,
+    Pass: K_PASS,
+    BuyFromBag: K_BUY_FROM_BAG,
+    ChurchStep: K_CHURCH_STEP,
+    DrawCube: K_DRAW_CUBE,
+    DrawCustomer: K_DRAW_CUSTOMER,
+    DrawMonk: K_DRAW_MONK,
+    DrawMember: K_DRAW_MEMBER,
+}
+
+ACTION_FIELDS: tuple[str, ...] = ("kind", "plague", "market", "space")
+"""The abstract action: its kind (`K_*`), whether it is a plague cube (taken or drawn),
+whether it is the market (a cube from it, the well or a free action there), and the index
+of its action space (`ActionSpace` order; -1 for none)."""
+
+SPACES: tuple[ActionSpace, ...] = tuple(ActionSpace)
+CATEGORIES: tuple[Category, ...] = tuple(Category)
+
+CONTENT_GLOBALS: tuple[str, ...] = (
+    "pending",
+    "turn_seat",
+    "md",
+    "md_sold",
+    "md_closed",
+    "md_held",
+    "available",
+    "pay_for",
+    "pay_market",
+    *(f"space_{i}" for i in range(len(SPACES))),
+    *(f"chron_{c.value}" for c in CATEGORIES),
+)
+"""`pending` a `P_*` code; `turn_seat` the seat whose turn is in progress (-1 none); `md` 1
+during a market day, `md_sold` once its holder made the free sale, `md_closed` once selling
+is over, `md_held` deaths the holder owed before it; `available` customers on the available
+spaces; `pay_for` the kind of the action a `ChoosePayment` pays for (-1 none) and
+`pay_market` whether that action is the market's; cubes per
+action space; chronicle members per category."""
+
+CONTENT_PLAYER: tuple[str, ...] = ("passed", "final", "home", "placed", "green", "can_serve")
+"""Per seat: passed in this market day, still to take a final action, members on the
+farmyard, members on the board, green cubes, can pay some available customer's demand."""
+
+
+@cache
+def content_names(players: int) -> tuple[str, ...]:
+    """Every variable of the rule-content state: `field_names(players)` and the content fields."""
+    return (
+        field_names(players)
+        + CONTENT_GLOBALS
+        + tuple(f"{f}_{s}" for s in range(players) for f in CONTENT_PLAYER)
+    )
+
+
+def refuse_solo(state: GameState) -> None:
+    """The rule-content model has no Carla: a solo game is refused with a clear error."""
+    if state.is_solo:
+        raise ParameterError(
+            "players", "the rule-content model has no Carla (solo mode): use 2 or more players"
+        )
+
+
+def pending_code(pending: Pending) -> int:
+    """The `P_*` code of a pending step (solo steps are refused)."""
+    code = _PENDING_CODES.get(type(pending))
+    if code is None:
+        raise ParameterError("pending", f"the rule-content model has no step {type(pending).__name__} (solo)")
+    return code
+
+
+def kind_of(action: Action) -> int:
+    """The `K_*` kind of an action (solo actions are refused)."""
+    kind = _KINDS.get(type(action))
+    if kind is None:
+        raise ParameterError("action", f"the rule-content model has no action {type(action).__name__} (solo)")
+    return kind
+
+
+def action_vars(action: Action) -> dict[str, int]:
+    """The abstract action (`ACTION_FIELDS`)."""
+    space = getattr(action, "space", None)
+    cube = getattr(action, "cube", None)
+    return {
+        "kind": kind_of(action),
+        "plague": int(cube is Cube.PLAGUE),
+        "market": int(space is ActionSpace.MARKET),
+        "space": SPACES.index(space) if isinstance(space, ActionSpace) else -1,
+    }
+
+
+def content_vars(state: GameState) -> dict[str, int]:
+    """alpha_c(state) as a plain dict (what the link check evaluates the clauses on)."""
+    a = content_abstract(state)
+    return dict(zip(content_names(state.num_players), a.vector, strict=True))
+
+
+def content_abstract(state: GameState) -> AbstractState:
+    """The rule-content abstraction alpha_c: GameState -> AbstractState over `content_names`."""
+    refuse_solo(state)
+    base = abstract(state)
+    data = state.rules.data
+    day = state.market_day
+    pending = state.pending
+    pay_for = kind_of(pending.action) if isinstance(pending, ChoosePayment) else -1
+    tiles = [t for t in state.market_available if t is not None]
+    values: list[int] = [
+        pending_code(pending),
+        -1 if state.turn is None else state.turn.seat,
+        int(day is not None),
+        int(day is not None and day.trigger_sold),
+        int(day is not None and day.closed),
+        0 if day is None else day.held_deaths,
+        len(tiles),
+        pay_for,
+        int(isinstance(pending, ChoosePayment) and action_vars(pending.action)["market"] == 1),
+        *(state.space(s).total() for s in SPACES),
+        *(state.chronicle_count(c) for c in CATEGORIES),
+    ]
+    final = state.final_turns or ()
+    for seat, p in enumerate(state.players):
+        home = placed = 0
+        for loc in p.members:
+            if isinstance(loc, Farmyard):
+                home += 1
+            elif not isinstance(loc, Unborn | InBlackBag | InChronicle | InGraveyard | Removed):
+                placed += 1
+        values += [
+            int(day is not None and seat in day.passed),
+            int(seat in final),
+            home,
+            placed,
+            p.cubes[Cube.GREEN],
+            int(any(can_pay(data.customer(t).demand(), p, True) for t in tiles)),
+        ]
+    return AbstractState.of_names(content_names(state.num_players), base.vector + tuple(values))

@@ -1,0 +1,492 @@
+"""The rule-content transition relation: one guarded command per kind of action.
+
+A step of the engine is (s, a, t): the abstract state before (`content.content_abstract`),
+the abstract action (`content.action_vars`) and the abstract state after `apply` has
+settled everything that follows without a choice. For each kind of action this module says
+what the step requires of s (its *guard*: the pending step it answers) and what it changes
+(its *effect*), as named clauses citing the rule (`specs/rules.md`). Clauses are plain
+functions of a backend (`model.Ops`): `PY` evaluates them on the integers of a real step
+(the refinement check, `link.py`), `Z3` builds the formula the solver reasons with
+(`induction.py`). One definition serves both.
+
+Because `apply` settles forced follow-ups (a decision with one legal action is taken, the
+turn ends, a mass begins, ...), a step may go further than its kind: effects are therefore
+stated for what the kind itself must do, and where later automatic steps could undo it,
+only while the phase the step began in lasts (for example "while the mass goes on").
+
+The model covers the default readings of each edition and no solo mode; `ContentConstants.of`
+refuses anything else with a `ParameterError` naming the reading.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from village_rules.errors import ParameterError
+from village_rules.proofs.content import (
+    CATEGORIES,
+    K_ACTION,
+    K_BUY_FROM_BAG,
+    K_CHURCH_STEP,
+    K_DIE,
+    K_DRAW_CUBE,
+    K_DRAW_CUSTOMER,
+    K_DRAW_MEMBER,
+    K_DRAW_MONK,
+    K_FREE,
+    K_LAST,
+    K_PASS,
+    K_PAY,
+    K_PICK,
+    K_SERVE,
+    K_SKIP,
+    K_TAKE,
+    K_WELL,
+    MASS_PENDING,
+    P_ACTION,
+    P_COMPENSATION,
+    P_DYING,
+    P_LAST,
+    P_MARKET,
+    P_MASS_ADVANCE,
+    P_MASS_BUY,
+    P_MASS_DRAW,
+    P_OVER,
+    P_PAY,
+    P_PICK,
+    P_REFILL,
+    P_SEED,
+    P_TURN,
+    SPACES,
+)
+from village_rules.proofs.model import PY, STATE_CLAUSES, STEP_CLAUSES, Constants, Ops
+from village_rules.rules.register import reading
+from village_rules.rules.variant import Rules
+
+Vars = Mapping[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class ContentConstants:
+    """The constants of the rule-content model: the counts model's and the rule values."""
+
+    base: Constants
+    plague_time: int
+    well_cubes: int
+    edition: str
+
+    @property
+    def players(self) -> int:
+        """How many seats."""
+        return self.base.players
+
+    @staticmethod
+    def of(rules: Rules, players: int) -> ContentConstants:
+        """The constants for a game's rules; refuses solo and non-default readings."""
+        if players < 2:
+            raise ParameterError(
+                "players", "the rule-content model has no Carla (solo mode): use 2 or more players"
+            )
+        chosen = [
+            f"{amb}={letter}" for amb, letter in rules.variant.choices if letter != _default(rules, amb)
+        ]
+        if chosen:
+            raise ParameterError(
+                "readings",
+                "the rule-content model covers each edition's default readings only, "
+                f"not {', '.join(chosen)}",
+            )
+        data = rules.data
+        return ContentConstants(Constants.of(data, players), data.plague_time, data.well_cubes, data.edition)
+
+
+def _default(rules: Rules, amb: str) -> str:
+    return reading(amb).default(rules.data.edition)
+
+
+ContentStateClause = Callable[[Vars, ContentConstants, Ops], Any]
+KindClause = Callable[[Vars, Vars, Vars, ContentConstants, Ops], Any]
+
+
+def _seats(k: ContentConstants) -> range:
+    return range(k.players)
+
+
+def _total(v: Vars, field: str, k: ContentConstants) -> Any:
+    return sum((v[f"{field}_{p}"] for p in _seats(k)), 0)
+
+
+def actor_has(v: Vars, k: ContentConstants, o: Ops, pred: Callable[[int], Any]) -> Any:
+    """`pred(p)` for the seat p that is `v["actor"]` (false at chance)."""
+    return o.any(*(o.all(v["actor"] == p, pred(p)) for p in _seats(k)))
+
+
+def _in(o: Ops, x: Any, codes: tuple[int, ...]) -> Any:
+    return o.any(*(x == c for c in codes))
+
+
+def _time_spent(s: Vars, t: Vars, p: int, o: Ops, at_least: int, *, lifetime: int) -> Any:
+    """Seat p spent at least `at_least` time in the step (less than a lap more: no forced
+    follow-up spends the seat's time): its token moved that far, or it passed the quill
+    (its position went down). When `at_least` is a whole lap of the track or more (a short
+    track in a reduced configuration), the token may stand where it was: only a pass, seen
+    in the deaths it makes owed or happen, is certain."""
+    if at_least >= lifetime:
+        return o.any(
+            t[f"life_{p}"] < s[f"life_{p}"],
+            t[f"owed_{p}"] > s[f"owed_{p}"],
+            t[f"dead_{p}"] > s[f"dead_{p}"],
+            t["md_held"] > s["md_held"],
+        )
+    return o.any(t[f"life_{p}"] >= s[f"life_{p}"] + at_least, t[f"life_{p}"] < s[f"life_{p}"])
+
+
+def _no_time(s: Vars, t: Vars, p: int, o: Ops) -> Any:
+    return t[f"life_{p}"] == s[f"life_{p}"]
+
+
+def is_sale(s: Vars, a: Vars, t: Vars, o: Ops) -> Any:
+    """The step serves a customer: `Serve` paid at once (not asking how to pay), or the
+    payment chosen for one."""
+    asks = o.all(t["pending"] == P_PAY, t["pay_for"] == K_SERVE)
+    return o.any(
+        o.all(a["kind"] == K_SERVE, o.not_(asks)), o.all(a["kind"] == K_PAY, s["pay_for"] == K_SERVE)
+    )
+
+
+def is_free_sale(s: Vars, k: ContentConstants, o: Ops) -> Any:
+    """MKT-02: the seat to decide is the market-day player and has not sold yet."""
+    return o.all(s["md"] == 1, s["md_sold"] == 0, s["actor"] == s["market_trigger"])
+
+
+# --- rule content that holds in every state ----------------------------------------------
+
+CONTENT_STATE_CLAUSES: dict[str, ContentStateClause] = {
+    "pending is a step of the game": lambda v, k, o: o.all(v["pending"] >= 0, v["pending"] <= P_LAST),
+    "MKT-01: a market choice only in an open market day": lambda v, k, o: o.implies(
+        v["pending"] == P_MARKET, o.all(v["md"] == 1, v["md_closed"] == 0)
+    ),
+    "MKT-04: a player asked at the market has not passed": lambda v, k, o: o.implies(
+        v["pending"] == P_MARKET, o.not_(actor_has(v, k, o, lambda p: v[f"passed_{p}"] == 1))
+    ),
+    "MKT-01: a market day is held in its player's turn": lambda v, k, o: o.implies(
+        v["md"] == 1, o.all(v["turn_seat"] >= 0, v["turn_seat"] == v["market_trigger"])
+    ),
+    "MASS-01: a mass is held between turns": lambda v, k, o: o.implies(v["mass"] >= 1, v["turn_seat"] == -1),
+    "MASS-02: the mass steps are pending exactly during a mass": lambda v, k, o: (
+        _in(o, v["pending"], MASS_PENDING) == (v["mass"] >= 1)
+    ),
+    "flags of a market day only during one": lambda v, k, o: o.implies(
+        v["md"] == 0,
+        o.all(
+            v["md_sold"] == 0,
+            v["md_closed"] == 0,
+            v["md_held"] == 0,
+            v["market_trigger"] == -1,
+            *(v[f"passed_{p}"] == 0 for p in _seats(k)),
+        ),
+    ),
+    "the market day's holder is a seat": lambda v, k, o: o.implies(v["md"] == 1, v["market_trigger"] >= 0),
+    "flags are 0 or 1": lambda v, k, o: o.all(
+        *(o.all(v[x] >= 0, v[x] <= 1) for x in ("md", "md_sold", "md_closed")),
+        *(
+            o.all(v[f"{f}_{p}"] >= 0, v[f"{f}_{p}"] <= 1)
+            for p in _seats(k)
+            for f in ("passed", "final", "can_serve")
+        ),
+    ),
+    "the final actions left are the seats still to take one": lambda v, k, o: o.all(
+        o.implies(v["final_left"] >= 0, _total(v, "final", k) == v["final_left"]),
+        o.implies(v["final_left"] == -1, _total(v, "final", k) == 0),
+    ),
+    "pay_market only while paying for an action": lambda v, k, o: o.all(
+        v["pay_market"] >= 0, v["pay_market"] <= 1, o.implies(v["pending"] != P_PAY, v["pay_market"] == 0)
+    ),
+    "cubes on the board are the cubes on the action spaces": lambda v, k, o: (
+        sum((v[f"space_{i}"] for i in range(len(SPACES))), 0) == v["board"]
+    ),
+    "the chronicle is its categories": lambda v, k, o: o.all(
+        sum((v[f"chron_{c.value}"] for c in CATEGORIES), 0) == v["chronicle"],
+        *(v[f"chron_{c.value}"] >= 0 for c in CATEGORIES),
+    ),
+    "living members are on the farmyard, on the board or in the black bag": lambda v, k, o: o.all(
+        *(
+            o.all(
+                v[f"home_{p}"] + v[f"placed_{p}"] + v[f"in_bag_{p}"] == v[f"alive_{p}"],
+                v[f"home_{p}"] >= 0,
+                v[f"placed_{p}"] >= 0,
+            )
+            for p in _seats(k)
+        )
+    ),
+    "a seat's green cubes are among its cubes": lambda v, k, o: o.all(
+        *(o.all(v[f"green_{p}"] >= 0, v[f"green_{p}"] <= v[f"cubes_{p}"]) for p in _seats(k))
+    ),
+    "the game is over exactly at the last step": lambda v, k, o: (
+        (v["pending"] == P_OVER) == (v["phase"] == 5)
+    ),
+}
+
+
+# --- the guarded commands, per kind of action -----------------------------------------------
+
+
+def _mass_goes_on(s: Vars, t: Vars, k: ContentConstants, o: Ops) -> Any:
+    """MASS-01..07: while a mass goes on, nobody spends time and nobody dies."""
+    return o.implies(
+        t["mass"] >= 1,
+        o.all(
+            *(
+                o.all(
+                    _no_time(s, t, p, o), t[f"dead_{p}"] == s[f"dead_{p}"], t[f"owed_{p}"] == s[f"owed_{p}"]
+                )
+                for p in _seats(k)
+            )
+        ),
+    )
+
+
+def _market_held(s: Vars, a: Vars, t: Vars, k: ContentConstants, o: Ops) -> Any:
+    """MKT-01: the market (a cube from it, or the well or a free action there, once paid)
+    holds a market day of the seat whose turn it is; it may end within the step only if
+    that seat could pay no available customer (then every choice was a forced pass)."""
+    asks = o.all(t["pending"] == P_PAY, t["pay_for"] == a["kind"])
+    at_market = o.any(
+        o.all(a["market"] == 1, o.not_(asks)),
+        o.all(a["kind"] == K_PAY, s["pay_market"] == 1, _in(o, s["pay_for"], (K_WELL, K_FREE))),
+    )
+    return o.implies(
+        at_market,
+        o.any(
+            o.all(t["md"] == 1, t["market_trigger"] == s["actor"]),
+            actor_has(s, k, o, lambda p: s[f"can_serve_{p}"] == 0),
+        ),
+    )
+
+
+def _final_actions_settled(s: Vars, t: Vars, k: ContentConstants, o: Ops) -> Any:
+    """END-02: once the end is settled, a player who triggered it in their own turn (or their
+    own market day) takes no final action."""
+    settled = o.all(s["final_left"] == -1, t["final_left"] >= 0)
+    return o.implies(
+        settled,
+        o.all(
+            *(
+                o.implies(
+                    o.all(t["end_by"] == p, s["turn_seat"] == p),
+                    o.all(t[f"final_{p}"] == 0, o.not_(o.all(t["pending"] == P_TURN, t["actor"] == p))),
+                )
+                for p in _seats(k)
+            )
+        ),
+    )
+
+
+KIND_CLAUSES: dict[int, dict[str, KindClause]] = {
+    K_TAKE: {
+        "TURN-01: a cube is taken at a turn, from a space that holds one": lambda s, a, t, k, o: o.all(
+            s["pending"] == P_TURN,
+            o.any(*(o.all(a["space"] == i, s[f"space_{i}"] >= 1) for i in range(len(SPACES)))),
+        ),
+        "TURN-01: the cube leaves its space": lambda s, a, t, k, o: o.all(
+            *(o.implies(a["space"] == i, t[f"space_{i}"] <= s[f"space_{i}"] - 1) for i in range(len(SPACES)))
+        ),
+        "TURN-03: a plague cube costs the plague time": lambda s, a, t, k, o: o.implies(
+            a["plague"] == 1,
+            actor_has(s, k, o, lambda p: _time_spent(s, t, p, o, k.plague_time, lifetime=k.base.lifetime)),
+        ),
+        "MKT-01: the market holds a market day": _market_held,
+    },
+    K_WELL: {
+        "WELL-01: the well is used at a turn, for an action space": lambda s, a, t, k, o: o.all(
+            s["pending"] == P_TURN, a["space"] >= 0
+        ),
+        "MKT-01: the market holds a market day": _market_held,
+    },
+    K_FREE: {
+        "END-03: a free action only as a final action on an empty board": lambda s, a, t, k, o: o.all(
+            s["pending"] == P_TURN, s["board"] == 0, s["end_by"] >= 0
+        ),
+        "MKT-01: the market holds a market day": _market_held,
+    },
+    K_SKIP: {
+        "TURN-02: skipping answers an action, privilege or mass step": lambda s, a, t, k, o: _in(
+            o, s["pending"], (P_ACTION, P_PICK, P_MASS_BUY, P_MASS_ADVANCE)
+        ),
+        "MASS: nobody spends time or dies while the mass goes on": lambda s, a, t, k, o: o.implies(
+            _in(o, s["pending"], MASS_PENDING), _mass_goes_on(s, t, k, o)
+        ),
+    },
+    K_PICK: {
+        "COUNCIL-02 / SET-10: a cube or good is picked when offered": lambda s, a, t, k, o: _in(
+            o, s["pending"], (P_PICK, P_COMPENSATION)
+        ),
+    },
+    K_ACTION: {
+        "TURN-02: an action is performed when offered": lambda s, a, t, k, o: _in(
+            o, s["pending"], (P_ACTION, P_PICK)
+        ),
+    },
+    K_PAY: {
+        "PAY: a payment answers a payment choice": lambda s, a, t, k, o: s["pending"] == P_PAY,
+        "MKT-01: the market holds a market day": _market_held,
+    },
+    K_DIE: {
+        "DEATH-02: choosing who dies answers a tie, and someone dies": lambda s, a, t, k, o: o.all(
+            s["pending"] == P_DYING, actor_has(s, k, o, lambda p: t[f"dead_{p}"] >= s[f"dead_{p}"] + 1)
+        ),
+    },
+    K_SERVE: {
+        "MKT-02: a customer is served at a market choice": lambda s, a, t, k, o: s["pending"] == P_MARKET,
+    },
+    K_PASS: {
+        "MKT-04: a pass answers a market choice": lambda s, a, t, k, o: s["pending"] == P_MARKET,
+        "MKT-04: a pass is final for the day": lambda s, a, t, k, o: o.implies(
+            o.all(t["md"] == 1, t["md_closed"] == 0, t["market_trigger"] == s["market_trigger"]),
+            actor_has(s, k, o, lambda p: t[f"passed_{p}"] == 1),
+        ),
+    },
+    K_BUY_FROM_BAG: {
+        "MASS-02: buying out of the bag answers the mass's buying step": lambda s, a, t, k, o: (
+            s["pending"] == P_MASS_BUY
+        ),
+        "MASS-02: a member bought out of the bag costs 1 coin": lambda s, a, t, k, o: o.implies(
+            t["mass"] >= 1,
+            actor_has(
+                s,
+                k,
+                o,
+                lambda p: o.all(
+                    t[f"coins_{p}"] == s[f"coins_{p}"] - 1, t[f"in_bag_{p}"] == s[f"in_bag_{p}"] - 1
+                ),
+            ),
+        ),
+        "MASS: nobody spends time or dies while the mass goes on": lambda s, a, t, k, o: _mass_goes_on(
+            s, t, k, o
+        ),
+    },
+    K_CHURCH_STEP: {
+        "MASS-04: moving up answers the mass's advancing step": lambda s, a, t, k, o: (
+            s["pending"] == P_MASS_ADVANCE
+        ),
+        "MASS: nobody spends time or dies while the mass goes on": lambda s, a, t, k, o: _mass_goes_on(
+            s, t, k, o
+        ),
+    },
+    K_DRAW_CUBE: {
+        "SEED-02: a cube is drawn at the seeding": lambda s, a, t, k, o: o.all(
+            s["pending"] == P_SEED, s["bag"] >= 1
+        ),
+        "SEED-02: the drawn cube goes from the bag onto the board": lambda s, a, t, k, o: o.implies(
+            t["pending"] == P_SEED, o.all(t["bag"] == s["bag"] - 1, t["board"] == s["board"] + 1)
+        ),
+    },
+    K_DRAW_CUSTOMER: {
+        "MKT-07: a customer is drawn to refill the market": lambda s, a, t, k, o: o.all(
+            s["pending"] == P_REFILL, s["pile"] >= 1, t["pile"] == s["pile"] - 1
+        ),
+    },
+    K_DRAW_MONK: {
+        "MASS-03: a piece is drawn at the mass": lambda s, a, t, k, o: s["pending"] == P_MASS_DRAW,
+        "MASS: nobody spends time or dies while the mass goes on": lambda s, a, t, k, o: _mass_goes_on(
+            s, t, k, o
+        ),
+    },
+    K_DRAW_MEMBER: {
+        "MASS-03: a piece is drawn at the mass": lambda s, a, t, k, o: s["pending"] == P_MASS_DRAW,
+        "MASS: nobody spends time or dies while the mass goes on": lambda s, a, t, k, o: _mass_goes_on(
+            s, t, k, o
+        ),
+    },
+}
+
+SALE_CLAUSES: dict[str, KindClause] = {
+    "MKT-02: the market-day player's first sale costs no time": lambda s, a, t, k, o: o.implies(
+        o.all(is_sale(s, a, t, o), is_free_sale(s, k, o)), actor_has(s, k, o, lambda p: _no_time(s, t, p, o))
+    ),
+    "MKT-03: every other sale costs 1 time": lambda s, a, t, k, o: o.implies(
+        o.all(is_sale(s, a, t, o), o.not_(is_free_sale(s, k, o))),
+        actor_has(s, k, o, lambda p: _time_spent(s, t, p, o, 1, lifetime=k.base.lifetime)),
+    ),
+    "MKT-02: the market-day player's sale uses the free sale": lambda s, a, t, k, o: o.implies(
+        o.all(is_sale(s, a, t, o), s["actor"] == s["market_trigger"], t["md"] == 1, t["md_closed"] == 0),
+        t["md_sold"] == 1,
+    ),
+}
+"""Clauses of every sale, whether the step is the `Serve` or the payment chosen for it."""
+
+EVERY_STEP: dict[str, KindClause] = {
+    "the action is of a known kind": lambda s, a, t, k, o: o.all(a["kind"] >= 0, a["kind"] <= K_LAST),
+    "END-02: the trigger player of their own turn takes no final action": lambda s, a, t, k, o: (
+        _final_actions_settled(s, t, k, o)
+    ),
+    **SALE_CLAUSES,
+}
+
+
+def content_clauses(drop: frozenset[str] = frozenset()) -> list[tuple[str, int | None, KindClause]]:
+    """Every step clause as (name, kind or None for every kind, clause), minus `drop`."""
+    out: list[tuple[str, int | None, KindClause]] = [
+        (name, None, c) for name, c in EVERY_STEP.items() if name not in drop
+    ]
+    for kind, clauses in KIND_CLAUSES.items():
+        out += [(name, kind, c) for name, c in clauses.items() if name not in drop]
+    return out
+
+
+def state_clauses(
+    drop: frozenset[str] = frozenset(),
+) -> list[tuple[str, Callable[[Vars, ContentConstants, Ops], Any]]]:
+    """Every state clause (the counts model's and the content ones), minus `drop`."""
+    out: list[tuple[str, Callable[[Vars, ContentConstants, Ops], Any]]] = [
+        (name, _lift(c)) for name, c in STATE_CLAUSES.items() if name not in drop
+    ]
+    out += [(name, c) for name, c in CONTENT_STATE_CLAUSES.items() if name not in drop]
+    return out
+
+
+def counts_step_clauses(drop: frozenset[str] = frozenset()) -> list[tuple[str, KindClause]]:
+    """The counts model's step clauses (`model.STEP_CLAUSES`), as content step clauses."""
+    return [(name, _lift_step(c)) for name, c in STEP_CLAUSES.items() if name not in drop]
+
+
+def _lift(c: Callable[[Vars, Constants, Ops], Any]) -> Callable[[Vars, ContentConstants, Ops], Any]:
+    return lambda v, k, o: c(v, k.base, o)
+
+
+def _lift_step(c: Callable[[Vars, Vars, Constants, Ops], Any]) -> KindClause:
+    return lambda s, a, t, k, o: c(s, t, k.base, o)
+
+
+def step_relation(
+    s: Vars, a: Vars, t: Vars, k: ContentConstants, o: Ops, *, drop: frozenset[str] = frozenset()
+) -> Any:
+    """T_c(s, a, t): the guarded command of a's kind, the clauses of every step, the counts
+    model's step clauses and every state clause of t."""
+    parts = [
+        c(s, a, t, k, o) if kind is None else o.implies(a["kind"] == kind, c(s, a, t, k, o))
+        for _, kind, c in content_clauses(drop)
+    ]
+    parts += [c(s, a, t, k, o) for _, c in counts_step_clauses(drop)]
+    parts += [c(t, k, o) for _, c in state_clauses(drop)]
+    return o.all(*parts)
+
+
+def broken_step(s: Vars, a: Vars, t: Vars, k: ContentConstants) -> list[str]:
+    """The names of the clauses the concrete step (s, a, t) breaks: state clauses of t,
+    the counts model's step clauses, the clauses of every step and those of a's kind."""
+    out = [name for name, c in state_clauses() if not c(t, k, PY)]
+    out += [name for name, c in counts_step_clauses() if not c(s, a, t, k, PY)]
+    out += [
+        name
+        for name, kind, c in content_clauses()
+        if (kind is None or kind == a["kind"]) and not c(s, a, t, k, PY)
+    ]
+    return out
+
+
+def broken_start(v: Vars, k: ContentConstants) -> list[str]:
+    """The state clauses an initial state breaks."""
+    return [name for name, c in state_clauses() if not c(v, k, PY)]

@@ -1,0 +1,292 @@
+"""The refinement link: every engine step is a step of the rule-content model.
+
+For a step (s, a, s') of the real engine the guarded command of a's kind (`guarded.py`) must
+hold on (alpha_c(s), a, alpha_c(s')); the check names the clause that broke and the step.
+`link_check` plays a deterministic batch of seeded games (a budget in games and steps,
+never in seconds) with several policies, uniform and not, and is what `prove` runs before
+it prints a verdict: an "unreachable" built on a model the engine leaves is worthless.
+`implication_check` checks a query's concrete predicate against its abstract one at every
+state of such games (concrete(s) => abstract(alpha(s))).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import random
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+
+import z3
+
+from village_rules.data.components import ActionSpace, Cube
+from village_rules.drivers.play import GameLog, Policy, play, random_policy
+from village_rules.engine.core import apply
+from village_rules.engine.setup import new_game
+from village_rules.model.actions import Action, Pass, Serve, Skip, TakeCube, Well, format_action, parse_action
+from village_rules.model.state import GameState
+from village_rules.proofs.content import action_vars, content_abstract, content_vars
+from village_rules.proofs.guarded import ContentConstants, broken_start, broken_step
+from village_rules.proofs.history import History
+from village_rules.rules.variant import Variant
+
+
+@dataclass(frozen=True, slots=True)
+class BrokenStep:
+    """A step of the engine outside the rule-content model."""
+
+    edition: str
+    players: int
+    seed: int
+    policy: str
+    step: int
+    action: str
+    clauses: tuple[str, ...]
+
+    def __str__(self) -> str:
+        return (
+            f"{self.edition}, {self.players} players, seed {self.seed}, policy {self.policy}, "
+            f"step {self.step} ({self.action}): clause {', '.join(map(repr, self.clauses))} broken"
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class LinkResult:
+    """The result of a link check: passed, or the first broken step; and what was checked."""
+
+    games: int
+    steps: int
+    broken: BrokenStep | None
+
+    @property
+    def passed(self) -> bool:
+        """True when every step checked lies in the model."""
+        return self.broken is None
+
+    def __str__(self) -> str:
+        if self.broken is None:
+            return f"link check passed: {self.steps} steps of {self.games} seeded games in the model"
+        return f"link check FAILED after {self.steps} steps of {self.games} games: {self.broken}"
+
+
+def check_step(before: GameState, action: Action, after: GameState) -> list[str]:
+    """The clauses the engine step (before, action, after) breaks; empty when it refines."""
+    k = ContentConstants.of(before.rules, before.num_players)
+    return broken_step(content_vars(before), action_vars(action), content_vars(after), k)
+
+
+def _check_pair(
+    k: ContentConstants, s: dict[str, int], action: Action, after: GameState
+) -> tuple[list[str], dict[str, int]]:
+    t = content_vars(after)
+    return broken_step(s, action_vars(action), t, k), t
+
+
+# --- policies: uniform and not -------------------------------------------------------------
+
+
+def _weighted(score: Callable[[GameState, Action], float]) -> Policy:
+    def policy(state: GameState, legal: Sequence[Action], rng: random.Random) -> Action:
+        weights = [1.0 + max(0.0, score(state, a)) for a in legal]
+        return rng.choices(list(legal), weights)[0]
+
+    return policy
+
+
+def _market_lover(state: GameState, action: Action) -> float:
+    if isinstance(action, Serve):
+        return 20.0
+    if isinstance(action, TakeCube | Well) and action.space is ActionSpace.MARKET:
+        return 8.0
+    return 0.0
+
+
+def _plague_lover(state: GameState, action: Action) -> float:
+    if isinstance(action, TakeCube) and action.cube is Cube.PLAGUE:
+        return 15.0
+    return 3.0 if isinstance(action, Pass | Skip) else 0.0
+
+
+def _well_lover(state: GameState, action: Action) -> float:
+    if isinstance(action, Well):
+        return 25.0 if action.space is ActionSpace.MARKET else 10.0
+    return 4.0 if isinstance(action, Serve) else 0.0
+
+
+POLICIES: dict[str, Policy] = {
+    "uniform": random_policy,
+    "market": _weighted(_market_lover),
+    "plague": _weighted(_plague_lover),
+    "well": _weighted(_well_lover),
+}
+"""Named policies for the link's games: uniform, and three that favour the market (sales
+and market days), plague cubes (deaths, the end) and the well (the market at the well)."""
+
+
+def default_games(games_per_row: int = 2, seed: int = 0) -> list[tuple[str, int, int, str]]:
+    """The link's batch: every edition and player count, each policy in turn."""
+    names = list(POLICIES)
+    out: list[tuple[str, int, int, str]] = []
+    for edition, counts in (("original-2011", (2, 3, 4)), ("big-box-2023", (2, 3, 4, 5))):
+        for players in counts:
+            for g in range(games_per_row):
+                out.append((edition, players, seed + g, names[(g + players) % len(names)]))
+    return out
+
+
+def check_game(
+    edition: str,
+    players: int,
+    seed: int,
+    policy: str = "uniform",
+    *,
+    max_steps: int = 3000,
+    on_state: Callable[[History], None] | None = None,
+) -> tuple[int, BrokenStep | None]:
+    """Play one seeded game with a named policy (every seat) and check every step; also
+    hands the path to `on_state` after every step. Returns the steps played and the first
+    broken step (the game stops there)."""
+    state = new_game(edition, players, seed, Variant())
+    k = ContentConstants.of(state.rules, players)
+    start = broken_start(content_abstract(state), k)
+    if start:
+        return 0, BrokenStep(edition, players, seed, policy, 0, "new_game", tuple(start))
+    history = History([state])
+    found: list[BrokenStep] = []
+    count = [0]
+    last = [content_vars(state)]
+
+    class _StopError(Exception):
+        pass
+
+    def on_step(before: GameState, action: Action, after: GameState) -> None:
+        count[0] += 1
+        broken, last[0] = _check_pair(k, last[0], action, after)
+        if broken:
+            found.append(
+                BrokenStep(edition, players, seed, policy, count[0], format_action(action), tuple(broken))
+            )
+            raise _StopError
+        if on_state is not None:
+            history.push(action, after)
+            on_state(history)
+
+    with contextlib.suppress(_StopError):
+        play(state, [POLICIES[policy]] * players, random.Random(seed), max_steps, on_step)
+    return count[0], (found[0] if found else None)
+
+
+def link_check(games: Iterable[tuple[str, int, int, str]] | None = None, max_steps: int = 3000) -> LinkResult:
+    """The link check `prove` runs before printing a verdict: a fixed batch of seeded games
+    (edition, players, seed, policy; `default_games()` unless given), each at most
+    `max_steps` steps, every step checked. Deterministic: the same engine and data give
+    the same result on any machine."""
+    played = steps = 0
+    for edition, players, seed, policy in games if games is not None else default_games():
+        n, broken = check_game(edition, players, seed, policy, max_steps=max_steps)
+        played += 1
+        steps += n
+        if broken is not None:
+            return LinkResult(played, steps, broken)
+    return LinkResult(played, steps, None)
+
+
+def check_log(
+    log: GameLog, on_state: Callable[[History], None] | None = None
+) -> tuple[int, BrokenStep | None]:
+    """Replay a game log (a stored witness) and check every step against the model."""
+    state = log.initial_state()
+    k = ContentConstants.of(state.rules, log.players)
+    start = broken_start(content_abstract(state), k)
+    if start:
+        return 0, BrokenStep(log.edition, log.players, log.seed, "log", 0, "new_game", tuple(start))
+    history = History([state])
+    last = content_vars(state)
+    for i, text in enumerate(log.actions, start=1):
+        action = parse_action(text)
+        after = apply(history.last, action)
+        broken, last = _check_pair(k, last, action, after)
+        if broken:
+            return i, BrokenStep(log.edition, log.players, log.seed, "log", i, text, tuple(broken))
+        history.push(action, after)
+        if on_state is not None:
+            on_state(history)
+    return len(log.actions), None
+
+
+# --- a query's concrete predicate against its abstract one ---------------------------------
+
+
+def abstract_holds(
+    predicate: Callable[[dict[str, int], object], object], v: dict[str, int], k: object
+) -> bool:
+    """A catalogue abstract predicate (written with z3 connectives) evaluated on the
+    integers of one abstract state."""
+    value = predicate(v, k)
+    if isinstance(value, bool):
+        return value
+    return bool(z3.is_true(z3.simplify(value)))
+
+
+@dataclass(frozen=True, slots=True)
+class ImplicationFailure:
+    """A state where a query's concrete predicate holds but its abstract one does not."""
+
+    query: str
+    edition: str
+    players: int
+    seed: int
+    policy: str
+    step: int
+
+    def __str__(self) -> str:
+        return (
+            f"query {self.query}: concrete holds but abstract does not at {self.edition}, "
+            f"{self.players} players, seed {self.seed}, policy {self.policy}, step {self.step}"
+        )
+
+
+def implication_check(
+    queries: Sequence[tuple[str, Callable[[History], bool], Callable[[dict[str, int], object], object]]],
+    games: Iterable[tuple[str, int, int, str]],
+    max_steps: int = 1500,
+) -> tuple[dict[str, int], ImplicationFailure | None]:
+    """concrete(s) => abstract(alpha(s)) at every state of the games (edition, players,
+    seed, policy), for each query (name, concrete, abstract): an "unreachable" proved for
+    the abstract predicate then covers the concrete one. Returns, per query, the states
+    where its concrete predicate held, and the first failure. A query where this fails
+    must be refused."""
+    held = {name: 0 for name, _, _ in queries}
+    for edition, players, seed, policy in games:
+        k = ContentConstants.of(new_game(edition, players, seed, Variant()).rules, players).base
+        failure: list[ImplicationFailure] = []
+        where = (edition, players, seed, policy)
+        on_state = _implication_watch(queries, k, held, failure, where)
+        check_game(edition, players, seed, policy, max_steps=max_steps, on_state=on_state)
+        if failure:
+            return held, failure[0]
+    return held, None
+
+
+def _implication_watch(
+    queries: Sequence[tuple[str, Callable[[History], bool], Callable[[dict[str, int], object], object]]],
+    k: object,
+    held: dict[str, int],
+    failure: list[ImplicationFailure],
+    where: tuple[str, int, int, str],
+) -> Callable[[History], None]:
+    """The per-state check of `implication_check` for one game."""
+
+    def on_state(h: History) -> None:
+        if failure:
+            return
+        v: dict[str, int] | None = None
+        for name, concrete, abstract in queries:
+            if not concrete(h):
+                continue
+            held[name] += 1
+            v = v if v is not None else content_vars(h.last)
+            if not abstract_holds(abstract, v, k):
+                failure.append(ImplicationFailure(name, *where, len(h.actions)))
+                return
+
+    return on_state
