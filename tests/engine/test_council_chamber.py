@@ -194,6 +194,8 @@ def test_cnc03_privilege_without_moving_is_free() -> None:
     assert after.pending == ChooseSupplyGood(0, 1)
     got = apply(after, PickGood(Good.OX))
     assert got.players[0].goods == Tally.of({Good.OX: 1})
+    # CNC-07: one good, not a second choice (a generated mutant, issue 25, asked for another)
+    assert not isinstance(got.pending, ChooseSupplyGood), got.pending
     assert got.players[0].lifetime == 0
     assert got.players[0].members == state.players[0].members
 
