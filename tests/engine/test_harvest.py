@@ -107,6 +107,17 @@ def test_harv03_farmyard_holds_at_most_five_grain() -> None:
     assert "HARV-03" in trace
 
 
+def test_harv03_is_traced_only_when_the_limit_cuts_the_yield() -> None:
+    """HARV-03 in the rule trace: 3 grain + 2 reaches 5 exactly (the limit cuts nothing, no
+    HARV-03); 4 + 2 is cut (HARV-03). A generated mutant (issue 25: `grain * amount > limit`)
+    traced HARV-03 for the first with every state still right."""
+    for grain, cut in ((3, False), (4, True), (0, False)):
+        trace: list[str] = []
+        after = do(give(bare(), 0, grain=grain), 0, ActionSpace.GRAIN_HARVEST, Harvest(), trace)
+        assert after.players[0].grain == min(5, grain + 2)
+        assert ("HARV-03" in trace) is cut, (grain, trace)
+
+
 def test_harv03_full_farmyard_may_still_harvest() -> None:
     """HARV-03 / AMB-02: with 5 grain the harvest is allowed and adds nothing."""
     state = give(bare(), 0, grain=5)
