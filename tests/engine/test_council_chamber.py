@@ -121,8 +121,11 @@ def test_cnc02_no_advance_beyond_stage_four() -> None:
     assert not any(
         isinstance(a, CouncilAdvance) for a in legal_actions(acting(state, 0, ActionSpace.COUNCIL_CHAMBER))
     )
-    with pytest.raises(IllegalActionError):
+    with pytest.raises(IllegalActionError) as err:
         do(state, 0, ActionSpace.COUNCIL_CHAMBER, CouncilAdvance(4, 3))
+    # the refusal names the stages a member can advance from (a generated mutant, issue 25,
+    # printed "1..0")
+    assert "advances from stage 1..3, not 4" in err.value.reason
 
 
 def p12_coin_position(green: int) -> GameState:
