@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import itertools
 import random
-from pathlib import Path
 from dataclasses import replace
 from fractions import Fraction
+from pathlib import Path
 
 import pytest
 from support import ROOT
