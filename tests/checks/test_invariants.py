@@ -753,6 +753,56 @@ def test_a_plague_cube_must_cost_the_editions_plague_time(edition: str, players:
         assert found[0].actual == f"{spent} spaces on"
 
 
+def _forced_second_plague_take() -> tuple[GameState, Action, GameState]:
+    """A step of a seeded solo game in which the player's plague take is followed, in the same
+    step, by a second forced one (a lone plague cube when the turn comes back to them)."""
+    for seed in range(200):
+        rng = random.Random(seed)
+        state = _play("big-box-2023", 1, seed, 0)
+        for _ in range(3_000):
+            if state.is_terminal:
+                break
+            if state.is_chance:
+                state = apply(state, sample(chance_outcomes(state), rng))
+                continue
+            action = rng.choice(legal_actions(state))
+            trace: list[str] = []
+            after = apply(state, action, trace)
+            if isinstance(action, TakeCube) and action.cube is Cube.PLAGUE and trace.count("TURN-03") >= 2:
+                return state, action, after
+            state = after
+    raise AssertionError("no forced second plague take in 200 solo games")
+
+
+def test_a_forced_second_plague_take_in_the_same_step_costs_twice_and_nothing_else() -> None:
+    """TURN-03 with the settle's automatic single action: the issue 29 finding (a take moving
+    the token 4 with a plague time of 2) is two plague takes, each costing the plague time;
+    a step of one take must move it exactly the plague time, one of several a multiple."""
+    before, take, after = _forced_second_plague_take()
+    seat = before.current_player()
+    length = before.rules.data.lifetime_track_length
+    plague = before.rules.data.plague_time
+    moved = (after.players[seat].lifetime - before.players[seat].lifetime) % length
+    assert moved == (2 * plague) % length
+    assert inv.transition_violations(before, take, after) == []
+    odd = after.with_player(
+        seat, replace(after.players[seat], lifetime=(before.players[seat].lifetime + 2 * plague + 1) % length)
+    )
+    found = [v for v in inv.transition_violations(before, take, odd) if v.invariant == inv.PLAGUE_TIME]
+    assert [v.actual for v in found] == [f"{(2 * plague + 1) % length} spaces on"]
+    one = apply(before, take, [])  # the same step: not one take, so 2 plague times pass ...
+    assert one == after
+    # ... but the very same movement after a step that took one cube only is caught
+    single, take1 = _plague_take("big-box-2023", 3, 7)
+    after1 = apply(single, take1)
+    s1 = single.current_player()
+    twice = after1.with_player(
+        s1, replace(after1.players[s1], lifetime=(single.players[s1].lifetime + 2 * plague) % length)
+    )
+    found = [v for v in inv.transition_violations(single, take1, twice) if v.invariant == inv.PLAGUE_TIME]
+    assert len(found) == 1 and found[0].expected == f"the token {plague} spaces on"
+
+
 # --- transition.trigger_no_final_action (issue 25: END-02's trigger also acting) -------------
 
 

@@ -121,8 +121,11 @@ def test_cnc02_no_advance_beyond_stage_four() -> None:
     assert not any(
         isinstance(a, CouncilAdvance) for a in legal_actions(acting(state, 0, ActionSpace.COUNCIL_CHAMBER))
     )
-    with pytest.raises(IllegalActionError):
+    with pytest.raises(IllegalActionError) as err:
         do(state, 0, ActionSpace.COUNCIL_CHAMBER, CouncilAdvance(4, 3))
+    # the refusal names the stages a member can advance from (a generated mutant, issue 25,
+    # printed "1..0")
+    assert "advances from stage 1..3, not 4" in err.value.reason
 
 
 def p12_coin_position(green: int) -> GameState:
@@ -194,6 +197,8 @@ def test_cnc03_privilege_without_moving_is_free() -> None:
     assert after.pending == ChooseSupplyGood(0, 1)
     got = apply(after, PickGood(Good.OX))
     assert got.players[0].goods == Tally.of({Good.OX: 1})
+    # CNC-07: one good, not a second choice (a generated mutant, issue 25, asked for another)
+    assert not isinstance(got.pending, ChooseSupplyGood), got.pending
     assert got.players[0].lifetime == 0
     assert got.players[0].members == state.players[0].members
 

@@ -6,6 +6,7 @@ Rules checked: CRAFT-01..04, COIN-01 (2023 p. 7; 2011 "Crafts").
 from __future__ import annotations
 
 import pytest
+from support import bare as bare_of
 from support import bare_with_spare_cubes as bare
 from support import count_at, do
 
@@ -31,6 +32,7 @@ from village_rules.model.actions import (
     Produce,
     Train,
 )
+from village_rules.rules.variant import Variant
 
 WAINWRIGHT = AtCraft(Building.WAINWRIGHT)
 NONE: Tally[Cube] = Tally()
@@ -64,6 +66,19 @@ def test_craft03_p7_wainwright_example_with_cubes() -> None:
     assert after.players[0].members == state.players[0].members
     assert after.supply.cubes[Cube.ORANGE] == state.supply.cubes[Cube.ORANGE] + 1
     assert after.supply.cubes[Cube.PINK] == state.supply.cubes[Cube.PINK] + 1
+
+
+@pytest.mark.parametrize(("reading", "alone"), [("a", False), ("b", True)])
+def test_craft01_amb26_training_without_producing_only_under_b(reading: str, alone: bool) -> None:
+    """CRAFT-01 / AMB-26: training places the member and produces (a, the default in both
+    editions); under b the member may be trained without producing. A generated mutant
+    (issue 25: `reading("AMB-26") < "b"`) swapped the two, and only the golden logs saw it."""
+    state = bare_of(variant=Variant(readings={"AMB-26": reading}))
+    offered = legal_actions(acting(state, 0, ActionSpace.CRAFTS))
+    trains = [a for a in offered if isinstance(a, Train)]
+    assert trains
+    assert any(a.good is None for a in trains) is alone
+    assert any(a.good is not None for a in trains)
 
 
 def test_craft01_training_needs_a_farmyard_member_of_that_number() -> None:

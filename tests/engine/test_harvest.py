@@ -5,7 +5,10 @@ Rules checked: HARV-01..03, TURN-03 (2023 p. 5 - p. 6; 2011 "Grain harvest").
 
 from __future__ import annotations
 
+from dataclasses import replace as _replace
+
 import pytest
+from support import bare as plain
 from support import bare_with_spare_cubes as bare
 from support import do
 
@@ -34,6 +37,7 @@ from village_rules.model.pending import (
     ChooseAction,
     ChooseTurn,
 )
+from village_rules.rules.variant import Variant
 
 
 def test_p5_plague_cube_example_then_harvest() -> None:
@@ -105,6 +109,33 @@ def test_harv03_farmyard_holds_at_most_five_grain() -> None:
     assert after.players[0].grain == 5
     assert after.supply.grain == supply_grain - 1
     assert "HARV-03" in trace
+
+
+def test_harv03_is_traced_only_when_the_limit_cuts_the_yield() -> None:
+    """HARV-03 in the rule trace: 3 grain + 2 reaches 5 exactly (the limit cuts nothing, no
+    HARV-03); 4 + 2 is cut (HARV-03). A generated mutant (issue 25: `grain * amount > limit`)
+    traced HARV-03 for the first with every state still right."""
+    for grain, cut in ((3, False), (4, True), (0, False)):
+        trace: list[str] = []
+        after = do(give(bare(), 0, grain=grain), 0, ActionSpace.GRAIN_HARVEST, Harvest(), trace)
+        assert after.players[0].grain == min(5, grain + 2)
+        assert ("HARV-03" in trace) is cut, (grain, trace)
+
+
+def test_harv03_amb03_b_the_payout_due_is_the_yield_up_to_the_farmyards_room() -> None:
+    """HARV-03 with AMB-03 b (the supply must pay in full): the payout due is the yield cut
+    to the room left (5 grain at most), so 1 grain in the supply pays a harvest onto 4 grain
+    but not one onto an empty farmyard (yield 2). A generated mutant (issue 25: the room as
+    `limit ** grain`) allowed and refused the wrong ones."""
+
+
+
+    base = plain(variant=Variant(readings={"AMB-03": "b"}))
+    for grain, allowed in ((4, True), (0, False), (3, False)):
+        state = give(base, 0, grain=grain)
+        state = _replace(state, supply=_replace(state.supply, grain=1))
+        offered = legal_actions(acting(state, 0, ActionSpace.GRAIN_HARVEST))
+        assert (Harvest() in offered) is allowed, (grain, offered)
 
 
 def test_harv03_full_farmyard_may_still_harvest() -> None:

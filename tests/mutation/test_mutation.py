@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from village_rules.mutation.command import main
-from village_rules.mutation.corpus import Mutant, MutationError, load_corpus, select
+from village_rules.mutation.corpus import Mutant, MutationError, load_corpus, load_generated, select
 from village_rules.mutation.layers import LAYERS, Kind, Layer, layer_named
 from village_rules.mutation.runner import (
     PACKAGE,
@@ -196,3 +196,47 @@ def test_switching_a_layer_off_drops_the_score_and_fails_the_floor(
     assert "semantic score: 1/2 = 50.0%" in out
     assert "mill-extra-coin [CRAFT-04]" in out
     assert "below the floor 100%" in out
+
+
+GENERATED_MUTANTS = load_generated()
+
+
+def test_every_generated_mutant_applies_compiles_and_is_named_once() -> None:
+    assert len(GENERATED_MUTANTS) >= 30
+    check_patches(GENERATED_MUTANTS)
+    assert len({m.id for m in GENERATED_MUTANTS}) == len(GENERATED_MUTANTS)
+    assert not {m.id for m in GENERATED_MUTANTS} & {m.id for m in ALL}
+    for m in GENERATED_MUTANTS:
+        assert m.corpus == "generated" and m.file.startswith("engine/"), m.id
+        text = (PACKAGE / m.file).read_text(encoding="utf-8")
+        compile(text.replace(m.find, m.replace), m.file, "exec")
+        assert m.equivalent is None or len(m.equivalent) > 20, m.id
+
+
+def test_each_corpus_is_scored_apart_and_the_generated_floor_can_fail(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    hand = ALL[0]
+    made = GENERATED_MUTANTS[0]
+    made2 = GENERATED_MUTANTS[1]
+    killed = {"fuzz": Verdict(True, "r"), "rules": Verdict(True, "r")}
+    survived = {"fuzz": Verdict(False, ""), "rules": Verdict(False, "")}
+    layers = (layer_named("fuzz"), layer_named("rules"))
+    fake = Scores(
+        [MutantResult(hand, killed), MutantResult(made, killed), MutantResult(made2, survived)], layers
+    )
+    assert fake.part("hand-written").semantic == 1.0
+    assert fake.part("generated").semantic == 0.5
+    text = matrix_text(fake)
+    assert "== hand-written mutants" in text and "== generated mutants" in text
+    assert text.count("semantic score: 1/1 = 100.0%") == 1
+    assert "semantic score: 1/2 = 50.0%" in text
+    assert f"  {made2.id} [generated]: {made2.breaks}" in text
+    monkeypatch.setattr("village_rules.mutation.command.run", lambda *a, **k: fake)
+    argv = ["--mutant", hand.id, "--mutant", made.id, "--mutant", made2.id, "--layers", "fuzz,rules"]
+    assert main([*argv, "--floor", "90", "--generated-floor", "50"]) == 0
+    capsys.readouterr()
+    assert main([*argv, "--floor", "90", "--generated-floor", "80"]) == 1
+    out = capsys.readouterr().out
+    assert "the semantic score of the generated mutants 50.0% is below the floor 80%" in out
+    assert "hand-written mutants 100.0% is below" not in out

@@ -12,6 +12,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 CORPUS = Path(__file__).with_name("corpus.json")
+GENERATED_CORPUS = Path(__file__).with_name("generated.json")
+"""The generated mutants (`generate.py` writes it; reading it needs no cosmic-ray)."""
+
+HAND_WRITTEN = "hand-written"
+GENERATED = "generated"
 
 
 class MutationError(Exception):
@@ -33,6 +38,9 @@ class Mutant:
     """What the mutant breaks, in words."""
     equivalent: str | None = None
     """When set: why the mutant cannot change any game (it is then left out of the scores)."""
+    corpus: str = HAND_WRITTEN
+    """Which corpus it comes from: `HAND_WRITTEN` (corpus.json) or `GENERATED`
+    (generated.json, cosmic-ray's); the runner scores each apart."""
 
     def patched(self, package: Path) -> str:
         """The text of the mutated file, from the package folder `package`; `MutationError`
@@ -58,8 +66,9 @@ class Mutant:
 _FIELDS = ("id", "rule", "file", "find", "replace", "breaks")
 
 
-def load_corpus(path: Path = CORPUS) -> tuple[Mutant, ...]:
-    """The mutants of a corpus file, in its order; `MutationError` for a malformed one."""
+def load_corpus(path: Path = CORPUS, corpus: str = HAND_WRITTEN) -> tuple[Mutant, ...]:
+    """The mutants of a corpus file, in its order; `MutationError` for a malformed one.
+    `corpus` names the corpus they are scored in (`HAND_WRITTEN` or `GENERATED`)."""
     try:
         raw = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError) as exc:
@@ -87,9 +96,15 @@ def load_corpus(path: Path = CORPUS) -> tuple[Mutant, ...]:
                 replace=entry["replace"],
                 breaks=entry["breaks"],
                 equivalent=equivalent,
+                corpus=corpus,
             )
         )
     return tuple(out)
+
+
+def load_generated(path: Path = GENERATED_CORPUS) -> tuple[Mutant, ...]:
+    """The generated mutants (`generated.json`), scored as the `GENERATED` corpus."""
+    return load_corpus(path, GENERATED)
 
 
 def select(mutants: tuple[Mutant, ...], names: list[str]) -> tuple[Mutant, ...]:

@@ -106,6 +106,14 @@ class Scores:
             1 for r in scored if any(r.verdicts.get(n, Verdict(False, "")).killed for n in names)
         ), len(scored)
 
+    def part(self, corpus: str) -> Scores:
+        """The figures of one corpus's mutants only (hand-written or generated)."""
+        return Scores([r for r in self.results if r.mutant.corpus == corpus], self.layers)
+
+    def corpora(self) -> list[str]:
+        """The corpora of the mutants run, in first-seen order."""
+        return list(dict.fromkeys(r.mutant.corpus for r in self.results))
+
     def survivors(self, kinds: Sequence[Kind]) -> list[MutantResult]:
         """The non-equivalent mutants no layer of these kinds killed."""
         return [r for r in self._scored() if not r.killed_by(kinds, self.layers)]
@@ -250,17 +258,25 @@ def matrix_text(scores: Scores) -> str:
         tail = "  (equivalent)" if r.mutant.equivalent else ""
         lines.append(f"{r.mutant.id:<{width}}  {r.mutant.rule:<{rule_w}}  " + "  ".join(cells) + tail)
     lines.append("K killed, T killed by the hang guard (timeout), . survived, - not run")
-    lines.append("")
-    for la in layers:
-        kills = sum(1 for r in scores.results if la.name in r.verdicts and r.verdicts[la.name].killed)
-        lines.append(
-            f"layer {la.name} ({la.kind.value}): {kills}/{len(scores.results)} killed: {la.description}"
-        )
+    for corpus in scores.corpora():
+        lines.append("")
+        lines += _figures(scores.part(corpus), corpus)
+    return "\n".join(lines)
+
+
+def _figures(scores: Scores, corpus: str) -> list[str]:
+    """One corpus's per-layer kills, scores, survivors and equivalence arguments."""
+    layers = scores.layers
+    lines = [f"== {corpus} mutants"]
     scored = [r for r in scores.results if r.mutant.equivalent is None]
+    for la in layers:
+        kills = sum(1 for r in scored if la.name in r.verdicts and r.verdicts[la.name].killed)
+        lines.append(
+            f"layer {la.name} ({la.kind.value}): {kills}/{len(scored)} scored killed: {la.description}"
+        )
     equivalent = len(scores.results) - len(scored)
     sem = len(scored) - len(scores.survivors([Kind.SEMANTIC]))
     every = len(scored) - len(scores.survivors([Kind.SEMANTIC, Kind.REGRESSION]))
-    lines.append("")
     lines.append(f"mutants: {len(scores.results)} ({equivalent} argued equivalent, {len(scored)} scored)")
     lines.append(f"semantic score: {sem}/{len(scored)} = {100 * scores.semantic:.1f}%")
     lines.append(f"all-layers score: {every}/{len(scored)} = {100 * scores.all_layers:.1f}%")
@@ -281,7 +297,7 @@ def matrix_text(scores: Scores) -> str:
     for r in scores.results:
         if r.mutant.equivalent:
             lines.append(f"  equivalent {r.mutant.id} [{r.mutant.rule}]: {r.mutant.equivalent}")
-    return "\n".join(lines)
+    return lines
 
 
 def reasons_text(scores: Scores) -> str:
