@@ -249,6 +249,7 @@ def test_every_query_says_what_it_reads() -> None:
         "score-pump",
         "two-deaths-owed",
         "free-sale-not-first",
+        "free-sale-amb-06-b",
         "carla-two-customers",
         "act-after-pass",
     }

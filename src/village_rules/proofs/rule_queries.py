@@ -285,6 +285,30 @@ def _owed_deaths(state: GameState, action: Action) -> float:
     return 0.0
 
 
+def _waiver(state: GameState, action: Action) -> float:
+    """AMB-06 b: the market-day player passes at the first chance (the pass is waived), the
+    others sell, paying, and then the market-day player makes the free first sale."""
+    if state.is_chance:
+        return 0.0
+    day = state.market_day
+    waiting = (
+        day is not None
+        and state.current_player() == day.trigger
+        and not day.trigger_sold
+        and not day.first_pass_waived
+    )
+    match action:
+        case TakeCube(space, cube):
+            return 4.0 if space.value == "market" else (-2.0 if cube is Cube.PLAGUE else 1.0)
+        case Well(space, _):
+            return 4.0 if space.value == "market" else -1.0
+        case Pass():
+            return 6.0 if waiting else -1.0
+        case Serve():
+            return -5.0 if waiting else 5.0
+    return 0.5
+
+
 # --- the queries -----------------------------------------------------------------------------
 
 RULE_QUERIES: tuple[Query, ...] = (
@@ -326,8 +350,18 @@ RULE_QUERIES: tuple[Query, ...] = (
         free_sale_not_first,
         Steer(_market_goer, randomness=0.2),
         search_games=10,
-        unknown_because=RULES_FORBID + " (reachable under AMB-06 b: query 16b)",
+        unknown_because=RULES_FORBID + " (under AMB-06 b it is reachable: query 16b)",
         horizon=PATH,
+    ),
+    Query(
+        "free-sale-amb-06-b",
+        "16b",
+        "query 16 under AMB-06 b: a waived first pass lets the market-day player sell free after others",
+        lambda v, k: z3.Sum(*(v[f"served_{s}"] for s in range(k.players))) >= 2,
+        free_sale_not_first,
+        Steer(_waiver, randomness=0.2),
+        horizon=PATH,
+        variant=Variant(readings={"AMB-06": "b"}),
     ),
     Query(
         "trigger-final-action",
