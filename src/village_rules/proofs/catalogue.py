@@ -717,7 +717,7 @@ CATALOGUE = (
         _repeats,
         Steer(_looper, randomness=0.0, max_actions=8000),
         explain=_lasso_note,
-        search_games=60,
+        search_games=12,
         horizon=PATH,
     ),
     Query(
@@ -728,7 +728,7 @@ CATALOGUE = (
         _pumps,
         Steer(_pumper, randomness=0.0, max_actions=6500),
         explain=_pump_note,
-        search_games=60,
+        search_games=12,
         horizon=PATH,
     ),
     Query(
