@@ -60,7 +60,8 @@ def test_carla_two_customers_catches_carla_serving_on(monkeypatch: pytest.Monkey
             return after
         p = after.players[CARLA]
         after = after.with_player(CARLA, replace(p, customers=(*p.customers, front)))
-        return replace(after, market_available=tuple(None if t == front else t for t in after.market_available))
+        left = tuple(None if t == front else t for t in after.market_available)
+        return replace(after, market_available=left)
 
     monkeypatch.setattr(carla, "market_turn", serving_on)
     assert _found("carla-two-customers", BB, 1, 3)

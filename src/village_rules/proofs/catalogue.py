@@ -7,9 +7,6 @@ Add your own by appending a `Query` to `CATALOGUE` (docs/proofs.md has a worked 
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
-from dataclasses import dataclass, field
-from typing import Any
 
 import z3
 
@@ -42,52 +39,30 @@ from village_rules.model.actions import (
 from village_rules.model.state import GameState
 from village_rules.proofs.errors import UnknownQueryError
 from village_rules.proofs.history import History, dead, earlier_round_start, turn_start
-from village_rules.proofs.model import Constants, Vars
+from village_rules.proofs.query import (
+    EDITIONS,
+    PATH,
+    STEP,
+    AbstractPredicate,
+    ConcretePredicate,
+    Query,
+    any_seat,
+)
 from village_rules.proofs.search import Scorer, Steer
-from village_rules.rules.variant import Variant
 
-STEP = "step"
-PATH = "path"
-
-AbstractPredicate = Callable[[Vars, Constants], Any]
-ConcretePredicate = Callable[[History], bool]
-
-EDITIONS = ("original-2011", "big-box-2023")
-
-
-@dataclass(frozen=True)
-class Query:
-    """One catalogue entry. `abstract` is the predicate for z3 (over the abstract state);
-    `concrete` decides on the real game path; `steer` guides the witness search."""
-
-    name: str
-    number: str
-    title: str
-    abstract: AbstractPredicate
-    concrete: ConcretePredicate
-    steer: Steer = field(default_factory=Steer)
-    players: dict[str, tuple[int, ...]] = field(
-        default_factory=lambda: {"original-2011": (2, 3, 4), "big-box-2023": (2, 3, 4, 5)}
-    )
-    search_games: int = 40
-    """The witness search's budget: seeded games (each at most `steer.max_actions` actions)."""
-    explain: Callable[[History], str] | None = None
-    """Extra lines for the witness note (what the witness shows beyond the predicate)."""
-    horizon: str = STEP
-    """How much of the path `concrete` reads: `STEP` (only the last step: the state before,
-    the action, the state after), or `PATH` (further back: the turn, the mass, earlier round
-    starts). The exhaustive explorer decides a `STEP` query on every edge of the state
-    graph, so "never on any edge" is "unreachable"; a `PATH` query it can only witness."""
-    variant: Variant = field(default_factory=Variant)
-    """The readings its games are played by (default: each edition's own)."""
-    unknown_because: str = ""
-    """Why the search may find no witness (printed with an unknown verdict), if known."""
-
-
-def any_seat(k: Constants, f: Callable[[int], Any]) -> Any:
-    """A z3 term: `f` holds for at least one seat."""
-    return z3.Or(*(f(s) for s in range(k.players)))
-
+__all__ = [
+    "CATALOGUE",
+    "EDITIONS",
+    "PATH",
+    "STEP",
+    "AbstractPredicate",
+    "ConcretePredicate",
+    "Query",
+    "any_seat",
+    "by_name",
+]
+"""The catalogue and, re-exported from `proofs.query`, what a query is (the other names of
+this module stay importable: they are its own)."""
 
 # --- scorers --------------------------------------------------------------------------------
 
@@ -742,8 +717,8 @@ CATALOGUE = (
     ),
 )
 
-# Queries 14-19 (rule content: the market day, the mass, the end) live in their own module,
-# which builds on the names above; imported last, as it imports this module.
-from village_rules.proofs.rule_queries import RULE_QUERIES  # noqa: E402
+# Queries 5b, 14-19 (rule content: the market day, the mass, the end) live in their own
+# module; two of them reuse a steer and a predicate of this one.
+from village_rules.proofs.rule_queries import rule_queries  # noqa: E402
 
-CATALOGUE = (*CATALOGUE, *RULE_QUERIES)
+CATALOGUE = (*CATALOGUE, *rule_queries(deadly=_deadly, two_deaths_in_a_turn=_two_deaths_in_a_turn))

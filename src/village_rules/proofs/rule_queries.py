@@ -60,10 +60,9 @@ from village_rules.model.actions import (
 )
 from village_rules.model.pending import ChoosePayment, ChooseTurn
 from village_rules.model.state import GameState
-from village_rules.proofs import catalogue
-from village_rules.proofs.catalogue import PATH, Query, any_seat
 from village_rules.proofs.history import History, dead, market_day_start
-from village_rules.proofs.search import Steer
+from village_rules.proofs.query import PATH, ConcretePredicate, Query, any_seat
+from village_rules.proofs.search import Scorer, Steer
 from village_rules.rules.variant import Variant
 
 CARLA = 1
@@ -311,89 +310,91 @@ def _waiver(state: GameState, action: Action) -> float:
 
 # --- the queries -----------------------------------------------------------------------------
 
-RULE_QUERIES: tuple[Query, ...] = (
-    Query(
-        "two-deaths-owed",
-        "5b",
-        "two deaths of the same player within one turn, under AMB-23 b (owed deaths)",
-        lambda v, k: any_seat(k, lambda s: v[f"dead_{s}"] >= 2),
-        catalogue._two_deaths_in_a_turn,
-        Steer(_owed_deaths, randomness=0.1),
-        horizon=PATH,
-        variant=Variant(readings={"AMB-23": "b"}),
-    ),
-    Query(
-        "death-during-mass",
-        "14",
-        "a member dies during a mass",
-        lambda v, k: any_seat(k, lambda s: v[f"dead_{s}"] >= 1),
-        death_during_mass,
-        Steer(_time_spender, randomness=0.3),
-        search_games=10,
-        unknown_because=RULES_FORBID,
-    ),
-    Query(
-        "market-day-during-mass",
-        "15",
-        "a market day held during a mass",
-        lambda v, k: z3.And(v["mass"] >= 1, v["market_trigger"] >= 0),
-        market_day_during_mass,
-        Steer(_market_goer, randomness=0.3),
-        search_games=10,
-        unknown_because=RULES_FORBID,
-    ),
-    Query(
-        "free-sale-not-first",
-        "16",
-        "a sale that costs nothing (no time, no green cube or coin) but is not the day's first",
-        lambda v, k: z3.Sum(*(v[f"served_{s}"] for s in range(k.players))) >= 2,
-        free_sale_not_first,
-        Steer(_market_goer, randomness=0.2),
-        search_games=10,
-        unknown_because=RULES_FORBID + " (under AMB-06 b it is reachable: query 16b)",
-        horizon=PATH,
-    ),
-    Query(
-        "free-sale-amb-06-b",
-        "16b",
-        "query 16 under AMB-06 b: a waived first pass lets the market-day player sell free after others",
-        lambda v, k: z3.Sum(*(v[f"served_{s}"] for s in range(k.players))) >= 2,
-        free_sale_not_first,
-        Steer(_waiver, randomness=0.2),
-        horizon=PATH,
-        variant=Variant(readings={"AMB-06": "b"}),
-    ),
-    Query(
-        "trigger-final-action",
-        "17",
-        "a final action for the player who triggered the end",
-        lambda v, k: z3.And(v["end_by"] >= 0, v["final_left"] >= 0, v["actor"] == v["end_by"]),
-        trigger_final_action,
-        Steer(catalogue._deadly, randomness=0.4),
-        explain=_explain_final_action,
-    ),
-    Query(
-        "carla-two-customers",
-        "18",
-        "Carla serving two customers in one market day (solo)",
-        lambda v, k: v["round"] >= 1,
-        carla_two_customers,
-        Steer(_market_goer, randomness=0.2),
-        players=SOLO,
-        search_games=20,
-        unknown_because=RULES_FORBID + "; the z3 model has no solo mode",
-        horizon=PATH,
-    ),
-    Query(
-        "act-after-pass",
-        "19",
-        "a player acting in a market day after passing in it",
-        lambda v, k: v["phase"] != 5,
-        act_after_pass,
-        Steer(_passer, randomness=0.3),
-        search_games=10,
-        unknown_because=RULES_FORBID,
-        horizon=PATH,
-    ),
-)
-"""Queries 14-19, appended to `catalogue.CATALOGUE`."""
+def rule_queries(deadly: Scorer, two_deaths_in_a_turn: ConcretePredicate) -> tuple[Query, ...]:
+    """Queries 5b, 14-19, appended to `catalogue.CATALOGUE`; `deadly` (spend time, die fast)
+    and `two_deaths_in_a_turn` (query 5's predicate) are the catalogue's own."""
+    return (
+        Query(
+            "two-deaths-owed",
+            "5b",
+            "two deaths of the same player within one turn, under AMB-23 b (owed deaths)",
+            lambda v, k: any_seat(k, lambda s: v[f"dead_{s}"] >= 2),
+            two_deaths_in_a_turn,
+            Steer(_owed_deaths, randomness=0.1),
+            horizon=PATH,
+            variant=Variant(readings={"AMB-23": "b"}),
+        ),
+        Query(
+            "death-during-mass",
+            "14",
+            "a member dies during a mass",
+            lambda v, k: any_seat(k, lambda s: v[f"dead_{s}"] >= 1),
+            death_during_mass,
+            Steer(_time_spender, randomness=0.3),
+            search_games=10,
+            unknown_because=RULES_FORBID,
+        ),
+        Query(
+            "market-day-during-mass",
+            "15",
+            "a market day held during a mass",
+            lambda v, k: z3.And(v["mass"] >= 1, v["market_trigger"] >= 0),
+            market_day_during_mass,
+            Steer(_market_goer, randomness=0.3),
+            search_games=10,
+            unknown_because=RULES_FORBID,
+        ),
+        Query(
+            "free-sale-not-first",
+            "16",
+            "a sale that costs nothing (no time, no green cube or coin) but is not the day's first",
+            lambda v, k: z3.Sum(*(v[f"served_{s}"] for s in range(k.players))) >= 2,
+            free_sale_not_first,
+            Steer(_market_goer, randomness=0.2),
+            search_games=10,
+            unknown_because=RULES_FORBID + " (under AMB-06 b it is reachable: query 16b)",
+            horizon=PATH,
+        ),
+        Query(
+            "free-sale-amb-06-b",
+            "16b",
+            "query 16 under AMB-06 b: a waived first pass lets the market-day player sell free after others",
+            lambda v, k: z3.Sum(*(v[f"served_{s}"] for s in range(k.players))) >= 2,
+            free_sale_not_first,
+            Steer(_waiver, randomness=0.2),
+            horizon=PATH,
+            variant=Variant(readings={"AMB-06": "b"}),
+        ),
+        Query(
+            "trigger-final-action",
+            "17",
+            "a final action for the player who triggered the end",
+            lambda v, k: z3.And(v["end_by"] >= 0, v["final_left"] >= 0, v["actor"] == v["end_by"]),
+            trigger_final_action,
+            Steer(deadly, randomness=0.4),
+            explain=_explain_final_action,
+        ),
+        Query(
+            "carla-two-customers",
+            "18",
+            "Carla serving two customers in one market day (solo)",
+            lambda v, k: v["round"] >= 1,
+            carla_two_customers,
+            Steer(_market_goer, randomness=0.2),
+            players=SOLO,
+            search_games=20,
+            unknown_because=RULES_FORBID + "; the z3 model has no solo mode",
+            horizon=PATH,
+        ),
+        Query(
+            "act-after-pass",
+            "19",
+            "a player acting in a market day after passing in it",
+            lambda v, k: v["phase"] != 5,
+            act_after_pass,
+            Steer(_passer, randomness=0.3),
+            search_games=10,
+            unknown_because=RULES_FORBID,
+            horizon=PATH,
+        ),
+    )
