@@ -10,6 +10,7 @@ from itertools import pairwise
 from pathlib import Path
 
 import pytest
+import z3
 
 from village_rules.drivers.play import GameLog
 from village_rules.engine import carla, market_day, mass
@@ -19,10 +20,12 @@ from village_rules.errors import VillageError
 from village_rules.model.actions import parse_action
 from village_rules.model.carla_board import CARLA
 from village_rules.model.state import MarketDay
+from village_rules.proofs.abstraction import abstract
 from village_rules.proofs.catalogue import by_name
 from village_rules.proofs.history import History, market_day_start
+from village_rules.proofs.model import Constants, equals, symbols
 from village_rules.proofs.search import attempt, search
-from village_rules.proofs.stored import WITNESSES
+from village_rules.proofs.stored import WITNESSES, query_of_witness
 from village_rules.rules.variant import Variant
 
 BB = "big-box-2023"
@@ -143,3 +146,22 @@ def test_two_deaths_in_a_turn_need_amb_23_b(path: Path) -> None:
         except VillageError:
             break  # the reading a game takes another path here
         assert not query.concrete(plain)
+
+
+RULE_WITNESSES = sorted(p for n in ("5b", "16b", "17") for p in WITNESSES.glob(f"{n}-*p.json"))
+
+
+@pytest.mark.parametrize("path", RULE_WITNESSES, ids=lambda p: p.stem)
+def test_the_abstract_predicate_holds_where_the_concrete_one_does(path: Path) -> None:
+    """concrete(s) => abstract(alpha(s)) at each stored witness's last state: the abstract
+    predicates of proofs/rule_queries.py are weaker than what they stand for, never wrong."""
+    query = query_of_witness(path)
+    log = GameLog.from_json(path.read_text(encoding="utf-8"))
+    state = log.initial_state()
+    for text in log.actions:
+        state = apply(state, parse_action(text))
+    k = Constants.of(state.rules.data, state.num_players)
+    v = symbols(state.num_players, 0)
+    solver = z3.Solver()
+    solver.add(equals(v, abstract(state)), query.abstract(v, k))
+    assert solver.check() == z3.sat
