@@ -245,9 +245,10 @@ def test_a_dollar_edition_does_not_crash_the_plots(
     ("argv", "says"),
     [
         (["prove", "lasso", "--bound", "100000"], "--bound: must be from 1 to 20"),
-        (["prove", "lasso", "--seconds", "nan"], "--seconds: must be a number of seconds above 0"),
-        (["prove", "lasso", "--seconds", "-1"], "--seconds: must be a number of seconds above 0"),
-        (["prove", "lasso", "--seconds", "inf"], "--seconds: must be a number of seconds above 0"),
+        (["prove", "lasso", "--seconds", "1"], "--seconds: no longer taken: the witness search's budget"),
+        (["prove", "lasso", "--games", "0"], "--games: must be from 1 to"),
+        (["prove", "lasso", "--games", "nan"], "--games: 'nan' is not a whole number"),
+        (["prove", "lasso", "--rlimit", "0"], "--rlimit: must be from 1 to"),
         (["diverge", "AMB-26", "--examples", "-3"], "--examples: must be from 1 to 100,000"),
         (["play", "--seed", "1" * 121], "--seed: a seed has at most 100 digits"),
         (["fuzz", "--games", "9" * 5000], "--games: must be from 1 to 10,000,000"),

@@ -226,7 +226,7 @@ def test_end_in_someone_elses_market_day_gives_the_market_day_player_the_last_fi
 def test_longer_bounds_never_claim_reachable_without_a_replayed_witness(name: str, tmp_path: Path) -> None:
     query = by_name(name)
     for edition, players in (("original-2011", 2), ("big-box-2023", 3)):
-        result = prove(query, edition, players, bound=12, out=tmp_path, seconds=60)
+        result = prove(query, edition, players, bound=12, out=tmp_path, games=1500)
         if result.verdict == REACHABLE:
             assert result.witness is not None
             log = GameLog.from_json(result.witness.read_text(encoding="utf-8"))
@@ -279,7 +279,7 @@ def test_the_worked_example_of_docs_proofs_md(tmp_path: Path) -> None:
     exec(code, namespace)
     query = namespace["FULL_BARN"]
     assert isinstance(query, type(CATALOGUE[0]))
-    result = prove(query, "big-box-2023", 3, out=tmp_path, seconds=5)
+    result = prove(query, "big-box-2023", 3, out=tmp_path, games=50)
     assert result.verdict == REACHABLE
     assert result.witness is not None and result.witness.is_file()
     assert main(["replay", str(result.witness)]) == 0

@@ -7,7 +7,6 @@ Each limit is named in docs/input-guarantees.md.
 from __future__ import annotations
 
 import argparse
-import math
 from collections.abc import Callable
 
 from village_rules.data.jsonio import MAX_INT_DIGITS, MAX_SEED
@@ -48,22 +47,3 @@ def seed(text: str) -> int:
             " (a negative seed would replay the game of its absolute value)"
         )
     return whole(0, MAX_SEED - 1)(text)
-
-
-
-def seconds(most: float) -> Callable[[str], float]:
-    """An argparse type: a finite number of seconds above 0 and at most `most`."""
-
-    def parse(text: str) -> float:
-        try:
-            value = float(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
-        if not math.isfinite(value) or not 0 < value <= most:
-            raise argparse.ArgumentTypeError(
-                f"must be a number of seconds above 0 and at most {most:g}, not {text}"
-            )
-        return value
-
-    parse.__name__ = "seconds"
-    return parse

@@ -1,22 +1,38 @@
 """`village-rules prove`: decide catalogue queries with z3 and the guided engine search,
-one row per query, edition and player count (verdict, depth or bound, time, witness)."""
+one row per query, edition and player count (verdict, depth or bound, time, witness).
+
+Budgets are counts (seeded games, z3's resource limit), so the table is the same on any
+machine; `--expect` compares it with a stored one (CI: `witnesses/results.json`)."""
 
 from __future__ import annotations
 
 import argparse
+import sys
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from village_rules.cli.options import MAX_PLAYERS, seconds, whole
+from village_rules.cli.options import MAX_PLAYERS, whole
 from village_rules.cli.progress import add_quiet_flag, progress_bar
 from village_rules.data.files import check_writable, staged_folder, write_text
-from village_rules.data.jsonio import MAX_DATA_CHARS, JsonInputError, read_text_file
 from village_rules.data.loader import EDITIONS
 from village_rules.proofs.catalogue import CATALOGUE, Query, by_name
 from village_rules.proofs.errors import ProveArgumentError
-from village_rules.proofs.run import MAX_BOUND, MAX_SECONDS, Result, prove, stored_seed, witness_stem
+from village_rules.proofs.run import MAX_BOUND, MAX_GAMES, Result, prove, stored_seed, witness_stem
+from village_rules.proofs.solver import MAX_RLIMIT, RLIMIT
 from village_rules.proofs.stored import WITNESSES
+from village_rules.proofs.table import differences, read_table, row_of, to_json
+
+TABLE = "results.json"
+"""The stored verdict table's file name in a `--out` folder (and in the shipped witnesses)."""
+
+
+def _no_seconds(text: str) -> float:
+    """The old `--seconds` flag: refused with what to use instead."""
+    raise argparse.ArgumentTypeError(
+        "no longer taken: the witness search's budget is a number of seeded games (--games N), "
+        "so that verdicts do not depend on the machine's speed or load"
+    )
 
 HEADER = (
     f"{'query':<24} {'edition':<14} {'p':>2}  {'verdict (depth or bound)':<32} {'time':>7}  witness / proof"
@@ -39,11 +55,25 @@ def register(subparsers: Any) -> None:
         help=f"BMC and k-induction depth K, 1 to {MAX_BOUND} (default 6)",
     )
     p.add_argument(
-        "--seconds",
-        type=seconds(MAX_SECONDS),
-        help=f"witness search budget per row, above 0 and at most {MAX_SECONDS:g} (default: the query's)",
+        "--games",
+        type=whole(1, MAX_GAMES),
+        help=f"witness search budget per row: seeded games, 1 to {MAX_GAMES} (default: the query's own)",
     )
-    p.add_argument("--out", type=Path, help="write witnesses, notes and proofs here (and results.md)")
+    p.add_argument(
+        "--rlimit",
+        type=whole(1, MAX_RLIMIT),
+        default=RLIMIT,
+        help=f"z3's resource limit per check, 1 to {MAX_RLIMIT} (default {RLIMIT})",
+    )
+    p.add_argument("--seconds", type=_no_seconds, help=argparse.SUPPRESS)
+    p.add_argument(
+        "--out", type=Path, help="write witnesses, notes and proofs here (and results.md, results.json)"
+    )
+    p.add_argument(
+        "--expect",
+        type=Path,
+        help="compare the table with this stored one (a results.json) and fail naming each changed row",
+    )
     hints = p.add_mutually_exclusive_group()
     hints.add_argument(
         "--hints",
@@ -86,14 +116,27 @@ def run(args: argparse.Namespace) -> int:
         raise ProveArgumentError(f"prove: no catalogue row for {where} (--players is out of range)")
     hints: Path | None = None if args.no_hints else (args.hints or WITNESSES)
     seeds = {(q.name, e, n): stored_seed(hints, q, e, n) for q, e, n in todo}  # a bad hint: before any work
+    expected = None if args.expect is None else read_table(args.expect)  # likewise a bad table
     if args.out is None:
-        _prove_rows(args, todo, seeds, None)
+        results = _prove_rows(args, todo, seeds, None)
+    else:
+        check_writable(args.out, folder=True)
+        with staged_folder(args.out, keep=True) as staging:  # swapped in whole once every row is decided
+            results = _prove_rows(args, todo, seeds, (staging, args.out))
+            _write_results(staging, results)
+    if expected is None:
         return 0
-    check_writable(args.out, folder=True)
-    with staged_folder(args.out, keep=True) as staging:  # swapped in whole once every row is decided
-        results = _prove_rows(args, todo, seeds, (staging, args.out))
-        _write_results(staging, results)
-    return 0
+    changed = differences(expected, [row_of(r) for r in results])
+    if not changed:
+        print(f"the table matches {args.expect} ({len(results)} rows)")
+        return 0
+    print(
+        f"prove: {len(changed)} of {len(results)} rows differ from {args.expect} (old -> new):",
+        file=sys.stderr,
+    )
+    for line in changed:
+        print(f"  {line}", file=sys.stderr)
+    return 1
 
 
 def _prove_rows(
@@ -118,8 +161,9 @@ def _prove_rows(
                 n,
                 bound=args.bound,
                 out=None if out is None else out[0],
-                first_seed=seeds[(q.name, e, n)],
-                seconds=args.seconds,
+                hint=seeds[(q.name, e, n)],
+                games=args.games,
+                rlimit=args.rlimit,
             )
             if out is not None and result.witness is not None:
                 result = replace(result, witness=out[1] / result.witness.name)
@@ -127,45 +171,55 @@ def _prove_rows(
             with bar.above():
                 print(result.row(), flush=True)
     total = sum(r.seconds for r in results)
-    print(f"{len(results)} rows in {total:.1f}s")
+    games = "the query's own" if args.games is None else str(args.games)
+    print(
+        f"{len(results)} rows in {total:.1f}s; budgets: {games} seeded games per row (each at most its "
+        f"steer's actions), z3 rlimit {args.rlimit} per check, bound {args.bound}"
+    )
     return results
 
 
 def _write_results(out: Path, results: list[Result]) -> None:
-    """results.md in `out`: these rows replace the same query / edition / players rows of an
-    earlier run, so regenerating some queries keeps the others."""
-    rows: dict[tuple[str, str, int], str] = {}
-    path = out / "results.md"
-    if path.is_file():
-        try:
-            text = read_text_file(path, MAX_DATA_CHARS, "prove results")
-        except JsonInputError as exc:
-            raise ProveArgumentError(f"{path}: {exc.problem}") from None
-        for line in text.splitlines():
-            cells = [c.strip() for c in line.strip("|").split("|")]
-            if len(cells) == 7 and cells[2].isdigit():
-                rows[(cells[0], cells[1], int(cells[2]))] = line
+    """results.json and results.md in `out`: these rows replace the same query / edition /
+    players rows of an earlier run (its results.json), so regenerating some queries keeps the
+    others; rows of queries no longer in the catalogue are dropped."""
+    path = out / TABLE
+    table = read_table(path) if path.is_file() else {}
     for r in results:
-        if r.verdict == "reachable" and r.witness is not None:
-            file = f"[{r.witness.name}]({r.witness.name})"
-        elif r.verdict == "unreachable":
-            stem = witness_stem(by_name(r.query), r.edition, r.players)
-            file = f"[proof]({stem}.proof.md)"
-        else:
-            file = "-"
-        rows[(r.query, r.edition, r.players)] = (
-            f"| {r.query} | {r.edition} | {r.players} | {r.verdict} | {r.depth} | {r.seconds:.2f}s | {file} |"
-        )
+        row = row_of(r)
+        table[row.key] = row
     order = {q.name: i for i, q in enumerate(CATALOGUE)}
-    ranked = sorted(rows, key=lambda key: (order.get(key[0], len(order)), key[1], key[2]))
+    ranked = sorted((k for k in table if k[0] in order), key=lambda k: (order[k[0]], k[1], k[2]))
+    write_text(path, to_json(table[k] for k in ranked))
+    verdicts = ("reachable", "unreachable", "unknown")
+    counts = {v: sum(1 for k in ranked if table[k].verdict == v) for v in verdicts}
+    share = 100 * counts["unknown"] / len(ranked) if ranked else 0.0
     lines = [
         "# Results of `village-rules prove`",
         "",
         "Regenerate with `village-rules prove --out src/village_rules/proofs/witnesses`"
-        " (see docs/proofs.md).",
+        " (see docs/proofs.md); CI checks the table with"
+        " `village-rules prove --expect src/village_rules/proofs/witnesses/results.json`.",
         "",
-        "| query | edition | players | verdict | depth or bound | time | witness / proof |",
+        f"{len(ranked)} rows: {counts['reachable']} reachable, {counts['unreachable']} unreachable, "
+        f"{counts['unknown']} unknown ({share:.1f} %). Budgets are counts, so the table is the same "
+        "on every machine; an unknown row says why in its last column.",
+        "",
+        "| query | edition | players | verdict | depth or bound | witness / proof "
+        "| budget, and why unknown |",
         "| --- | --- | --- | --- | --- | --- | --- |",
-        *(rows[key] for key in ranked),
     ]
-    write_text(path, "\n".join(lines) + "\n")
+    for key in ranked:
+        row = table[key]
+        stem = witness_stem(by_name(row.query), row.edition, row.players)
+        if row.verdict == "reachable":
+            file = f"[{stem}.json]({stem}.json)"
+        elif row.verdict == "unreachable":
+            file = f"[proof]({stem}.proof.md)"
+        else:
+            file = "-"
+        why = f"{row.budget}; {row.note}" if row.note else row.budget
+        lines.append(
+            f"| {row.query} | {row.edition} | {row.players} | {row.verdict} | {row.depth} | {file} | {why} |"
+        )
+    write_text(out / "results.md", "\n".join(lines) + "\n")

@@ -7,8 +7,9 @@ proves a query unreachable from a set-up whose explored graph holds a witness of
 model (or the query's abstract predicate) is wrong, and `disagreements` names the query.
 Only the reachable queries can disagree, so only they are given to z3.
 
-z3 is given a time limit per call (`seconds`): a call that runs out proves nothing, so a
-loaded machine can only make this check weaker for that run, never make it fail.
+z3 is given a resource limit per call (`rlimit`, a count of its own steps, the same on every
+machine): a call that runs out proves nothing, so it can only make this check weaker, never
+make it fail, and the answer does not depend on the machine's load.
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ from village_rules.proofs.abstraction import abstract
 from village_rules.proofs.catalogue import STEP, Query, by_name
 from village_rules.proofs.link import check_step
 from village_rules.proofs.model import Constants
-from village_rules.proofs.solver import bmc, k_induction
+from village_rules.proofs.solver import RLIMIT, bmc, k_induction
 
 BOUND = 6
 """The depth of bounded model checking and of k-induction (`village-rules prove`'s default)."""
@@ -49,16 +50,17 @@ class Disagreement:
 
 
 def proved_unreachable(
-    data: EditionData, players: int, query: Query, root_index: int, *, seconds: float = 30.0
+    data: EditionData, players: int, query: Query, root_index: int, *, rlimit: int = RLIMIT
 ) -> tuple[str, ...] | None:
     """The clauses of a k-induction proof that `query` is unreachable from set-up
     `root_index`, or None when z3 finds an abstract path or does not close the induction."""
     state = roots(data, players)[root_index].state
     k = Constants.of(data, players)
     initial = abstract(state)
-    if bmc(initial, k, query.abstract, BOUND, seconds).depth is not None:
+    path = bmc(initial, k, query.abstract, BOUND, rlimit)
+    if path.depth is not None or not path.complete:
         return None
-    proof = k_induction(initial, k, query.abstract, BOUND, seconds)
+    proof = k_induction(initial, k, query.abstract, BOUND, rlimit)
     return proof.invariant if proof.proved else None
 
 
@@ -68,7 +70,7 @@ def disagreements(
     result: Exploration,
     queries: Sequence[Query] | None = None,
     *,
-    seconds: float = 30.0,
+    rlimit: int = RLIMIT,
 ) -> list[Disagreement]:
     """Every query the exploration reached whose witness's set-up z3 proves it unreachable from."""
     out: list[Disagreement] = []
@@ -79,14 +81,14 @@ def disagreements(
         if query is None:
             continue
         root = verdict.witness[0]
-        proof = proved_unreachable(data, players, query, root, seconds=seconds)
+        proof = proved_unreachable(data, players, query, root, rlimit=rlimit)
         if proof is not None:
             out.append(Disagreement(name, root, proof))
     return out
 
 
 def model_proves(
-    data: EditionData, players: int, result: Exploration, *, seconds: float = 30.0
+    data: EditionData, players: int, result: Exploration, *, rlimit: int = RLIMIT
 ) -> dict[str, bool]:
     """For each query the exploration found unreachable by exhaustion: whether the z3
     model proves it too, from every set-up (how much of the ground truth the model knows)."""
@@ -97,7 +99,7 @@ def model_proves(
             continue
         query = by_name(name)
         out[name] = all(
-            proved_unreachable(data, players, query, r, seconds=seconds) is not None for r in range(count)
+            proved_unreachable(data, players, query, r, rlimit=rlimit) is not None for r in range(count)
         )
     return out
 

@@ -63,3 +63,24 @@ def turn_start(history: History) -> int | None:
         if isinstance(history.states[i].pending, ChooseTurn):
             return i
     return None
+
+
+def _same_market_day(a: GameState, b: GameState) -> bool:
+    """Whether consecutive states `a` and `b` hold the same market day: within one day its
+    market-day player stays, passes only accumulate, and neither the first sale nor the
+    closing is undone (one step can end a day and begin the next: that is a new day)."""
+    x, y = a.market_day, b.market_day
+    if x is None or y is None or x.trigger != y.trigger:
+        return False
+    return set(x.passed) <= set(y.passed) and y.trigger_sold >= x.trigger_sold and y.closed >= x.closed
+
+
+def market_day_start(history: History, index: int = -1) -> int | None:
+    """The index of the first state of the market day held at `states[index]` (None if no
+    market day is held there)."""
+    i = index % len(history.states)
+    if history.states[i].market_day is None:
+        return None
+    while i > 0 and _same_market_day(history.states[i - 1], history.states[i]):
+        i -= 1
+    return i

@@ -3,12 +3,16 @@
 The verdict is **reachable** only with a witness the engine produced (a replayable
 `village-rules-log` whose final path meets the concrete predicate), **unreachable** only with
 a k-induction proof over the refinement-checked model, and otherwise **unknown up to K**.
+
+Every budget is a count, never a time: the witness search plays a number of seeded games
+(each at most its steer's `max_actions`), z3 runs under a resource limit (`solver.RLIMIT`).
+The same catalogue, data and budgets give the same verdict table on any machine and load;
+the time a row took is printed for information only and is in no stored table.
 """
 
 from __future__ import annotations
 
 import json
-import math
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -19,12 +23,13 @@ from village_rules.drivers.play import GameLog
 from village_rules.engine.setup import new_game
 from village_rules.errors import LogFormatError
 from village_rules.model.render import render
+from village_rules.model.state import GameState
 from village_rules.proofs.abstraction import abstract
 from village_rules.proofs.catalogue import Query
 from village_rules.proofs.errors import ProveArgumentError
 from village_rules.proofs.model import Constants
-from village_rules.proofs.search import Witness, search
-from village_rules.proofs.solver import bmc, k_induction
+from village_rules.proofs.search import Steer, Witness, search
+from village_rules.proofs.solver import MAX_RLIMIT, RLIMIT, BmcResult, bmc, k_induction
 
 REACHABLE = "reachable"
 UNREACHABLE = "unreachable"
@@ -33,8 +38,8 @@ UNKNOWN = "unknown"
 MAX_BOUND = 20
 """The deepest BMC and k-induction bound `prove` takes (`--bound`): the stored proofs need 6,
 and z3's work grows quickly with the depth."""
-MAX_SECONDS = 3600.0
-"""The longest witness search `prove` runs per row (`--seconds`)."""
+MAX_GAMES = 100_000
+"""The most seeded games the witness search plays per row (`--games`)."""
 
 
 @dataclass(frozen=True)
@@ -47,16 +52,19 @@ class Result:
     depth: str
     """Witness length in actions, the induction depth, or the bound that was searched."""
     seconds: float
+    """How long the row took: for information only (it is in no stored table)."""
     witness: Path | None = None
     invariant: tuple[str, ...] = ()
     note: str = ""
+    budget: str = ""
+    """The budgets this row was decided with, e.g. "40 games x 4000 actions, rlimit 20000000"."""
 
     def row(self) -> str:
         """The result as a row of the `prove` table."""
         shown = "unknown up to " + self.depth if self.verdict == UNKNOWN else f"{self.verdict} ({self.depth})"
         where = str(self.witness) if self.witness else "-"
         head = f"{self.query:<24} {self.edition:<14} {self.players:>2}"
-        return f"{head}  {shown:<32} {self.seconds:6.2f}s  {where}"
+        return f"{head}  {shown:<32} {self.seconds:6.2f}s  {where}  [{self.budget}]"
 
 
 def witness_stem(query: Query, edition: str, players: int) -> str:
@@ -80,6 +88,17 @@ def stored_seed(store: Path | None, query: Query, edition: str, players: int) ->
     return GameLog.from_json(text, source=str(path)).seed
 
 
+def budget_text(bound: int, rlimit: int, games: int | None = None, steer: Steer | None = None,
+                hint: int | None = None) -> str:
+    """The budgets of one row as `prove` prints and stores them: z3's, and the search's
+    when it ran (`games` seeded games of at most the steer's actions, after the hint)."""
+    z3_part = f"bound {bound}, z3 rlimit {rlimit}"
+    if games is None or steer is None:
+        return z3_part
+    seeds = f"seed {hint} (stored witness) + " if hint is not None else ""
+    return f"{z3_part}; {seeds}{games} games x {steer.max_actions} actions"
+
+
 def prove(
     query: Query,
     edition: str,
@@ -87,53 +106,73 @@ def prove(
     *,
     bound: int = 6,
     out: Path | None = None,
-    first_seed: int | None = None,
-    seconds: float | None = None,
+    hint: int | None = None,
+    games: int | None = None,
+    rlimit: int = RLIMIT,
 ) -> Result:
     """Decide `query`: z3 BMC on the model, then k-induction (unreachable) or the guided
-    engine search (reachable, from seed `first_seed` on); writes witness / proof files to
-    `out` when given. `ProveArgumentError` for a bound outside 1..MAX_BOUND or a budget
-    that is not a finite number of seconds in (0, MAX_SECONDS]."""
+    engine search (reachable: the stored witness's seed `hint` first, then `games` seeded
+    games, the query's own `search_games` by default); writes witness / proof files to
+    `out` when given. `ProveArgumentError` for a bound outside 1..MAX_BOUND, games outside
+    1..MAX_GAMES or a resource limit outside 1..MAX_RLIMIT."""
     if type(bound) is not int or not 1 <= bound <= MAX_BOUND:
         raise ProveArgumentError(f"prove: the bound must be from 1 to {MAX_BOUND}, not {bound!r}")
-    if seconds is not None and not (math.isfinite(seconds) and 0 < seconds <= MAX_SECONDS):
+    if games is not None and (type(games) is not int or not 1 <= games <= MAX_GAMES):
         raise ProveArgumentError(
-            f"prove: the search budget must be above 0 and at most {MAX_SECONDS:g} s, not {seconds!r}"
+            f"prove: the search budget must be from 1 to {MAX_GAMES} games, not {games!r}"
+        )
+    if type(rlimit) is not int or not 1 <= rlimit <= MAX_RLIMIT:
+        raise ProveArgumentError(
+            f"prove: the z3 resource limit must be from 1 to {MAX_RLIMIT}, not {rlimit!r}"
         )
     start = time.perf_counter()
-    initial_state = new_game(edition, players, 0)
-    k = Constants.of(initial_state.rules.data, players)
-    initial = abstract(initial_state)
-    path = bmc(initial, k, query.abstract, bound)
-    if path.depth is None:
-        proof = k_induction(initial, k, query.abstract, bound)
+    budget = query.search_games if games is None else games
+    initial_state = new_game(edition, players, 0, query.variant)
+    # The z3 model has no solo mode (Carla's board and fate tiles): a solo row is decided by
+    # the witness search alone, and never "unreachable".
+    path = None if initial_state.is_solo else _model_path(initial_state, query, bound, rlimit)
+    if path is not None and path.depth is None and path.complete:
+        k = Constants.of(initial_state.rules.data, players)
+        initial = abstract(initial_state)
+        proof = k_induction(initial, k, query.abstract, bound, rlimit)
         if proof.proved:
             elapsed = time.perf_counter() - start
             result = Result(
-                query.name, edition, players, UNREACHABLE, f"k={proof.k}", elapsed, invariant=proof.invariant
+                query.name,
+                edition,
+                players,
+                UNREACHABLE,
+                f"k={proof.k}",
+                elapsed,
+                invariant=proof.invariant,
+                budget=budget_text(bound, rlimit),
             )
             if out is not None:
                 _write_proof(out, query, result)
             return result
     # A model path (or none up to K but no proof either: the path may be longer than K):
     # only the engine can say whether the situation really arises.
-    budget = query.search_seconds if seconds is None else seconds
     witness, tried = search(
         edition,
         players,
         query.steer,
         query.concrete,
         budget,
-        first_seed=first_seed or 0,
-        finish_first=first_seed is not None,
+        hint=hint,
+        variant=query.variant,
     )
     elapsed = time.perf_counter() - start
+    spent = budget_text(bound, rlimit, budget, query.steer, hint)
     if witness is None:
-        abstract_note = (
-            f"z3 found an abstract path of {path.depth} steps"
-            if path.depth is not None
-            else f"no abstract path up to {bound} steps and no induction proof"
-        )
+        if path is None:
+            abstract_note = "the z3 model has no solo mode, so no proof was tried"
+        elif path.depth is not None:
+            abstract_note = f"z3 found an abstract path of {path.depth} steps"
+        elif not path.complete:
+            abstract_note = f"z3 ran out of its resource limit ({rlimit}) below {bound} steps"
+        else:
+            abstract_note = f"no abstract path up to {bound} steps and no induction proof"
+        why = f"; {query.unknown_because}" if query.unknown_because else ""
         return Result(
             query.name,
             edition,
@@ -141,14 +180,28 @@ def prove(
             UNKNOWN,
             f"{tried} steered games",
             elapsed,
-            note=f"{abstract_note}; no engine game met the predicate",
+            note=f"{abstract_note}; no engine game met the predicate{why}",
+            budget=spent,
         )
     file = None
     if out is not None:
         file = _write_witness(out, query, witness)
     return Result(
-        query.name, edition, players, REACHABLE, f"{len(witness.log.actions)} actions", elapsed, file
+        query.name,
+        edition,
+        players,
+        REACHABLE,
+        f"{len(witness.log.actions)} actions",
+        elapsed,
+        file,
+        budget=spent,
     )
+
+
+def _model_path(initial_state: GameState, query: Query, bound: int, rlimit: int) -> BmcResult:
+    """z3's shortest abstract path to the query from the abstract initial state."""
+    k = Constants.of(initial_state.rules.data, initial_state.num_players)
+    return bmc(abstract(initial_state), k, query.abstract, bound, rlimit)
 
 
 def _write_witness(out: Path, query: Query, witness: Witness) -> Path:

@@ -6,12 +6,14 @@ a steering policy: every decision and every chance outcome (a witness may choose
 outcome with non-zero probability) is scored by the query's `Steer`, the best one is taken
 (a little randomness keeps attempts apart), and after every step the query's concrete
 predicate is evaluated on the real states. Only when it holds is there a witness.
+
+The budget is a number of seeded games (each at most `Steer.max_actions` actions), never a
+time: the same query, seeds and budget give the same witness, or none, on any machine.
 """
 
 from __future__ import annotations
 
 import random
-import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
@@ -72,15 +74,12 @@ def attempt(
     goal: ConcretePredicate,
     *,
     variant: Variant | None = None,
-    deadline: float | None = None,
 ) -> History | None:
     """One steered game from a real set-up; the history up to the first state meeting `goal`
-    (None if the game ends, `steer.max_actions` are played or `deadline` passes first)."""
+    (None if the game ends or `steer.max_actions` are played first)."""
     rng = random.Random(seed)
     history = History([new_game(edition, players, seed, variant or Variant())])
     while len(history.actions) < steer.max_actions:
-        if deadline is not None and len(history.actions) % 256 == 0 and time.perf_counter() > deadline:
-            return None
         state = history.last
         if state.is_terminal:
             return None
@@ -98,26 +97,22 @@ def search(
     players: int,
     steer: Steer,
     goal: ConcretePredicate,
-    seconds: float,
+    games: int,
     *,
     first_seed: int = 0,
-    max_attempts: int = 10_000,
-    finish_first: bool = False,
+    hint: int | None = None,
+    variant: Variant | None = None,
 ) -> tuple[Witness | None, int]:
-    """Steered attempts on seeds first_seed, first_seed + 1, ... until a witness or the time
-    budget runs out; returns the witness (or None) and the number of attempts made. Every
-    attempt stops at the deadline, except the first one with `finish_first` (the seed of a
-    stored witness, which should be replayed to its end whatever the budget)."""
-    deadline = time.perf_counter() + seconds
-    tried = 0
-    for seed in range(first_seed, first_seed + max_attempts):
-        if tried and time.perf_counter() > deadline:
-            break
-        tried += 1
-        history = attempt(
-            edition, players, seed, steer, goal, deadline=None if finish_first and tried == 1 else deadline
-        )
+    """Steered games on seed `hint` (a stored witness's seed, when given), then on seeds
+    first_seed, first_seed + 1, ... (`games` of them, the hint skipped), until one meets
+    `goal`, all played by `variant` (default: each edition's own readings); returns the
+    witness (or None) and the number of games played."""
+    rules = variant or Variant()
+    seeds = [] if hint is None else [hint]
+    seeds += [s for s in range(first_seed, first_seed + games + 1) if s != hint][:games]
+    for tried, seed in enumerate(seeds, start=1):
+        history = attempt(edition, players, seed, steer, goal, variant=rules)
         if history is not None:
-            log = GameLog(edition, players, seed, tuple(format_action(a) for a in history.actions), Variant())
+            log = GameLog(edition, players, seed, tuple(format_action(a) for a in history.actions), rules)
             return Witness(log, tried, history), tried
-    return None, tried
+    return None, len(seeds)

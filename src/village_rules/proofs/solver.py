@@ -6,6 +6,10 @@ abstract state satisfies it: the base case is BMC up to k, the step case shows t
 consecutive steps that avoid the predicate (each satisfying the state clauses) cannot be
 followed by one that meets it. Since the model over-approximates the engine (checked by the
 refinement test), "unreachable" in the model means unreachable in the engine.
+
+z3's work is bounded by its *resource limit* (`rlimit`, a count of its internal steps), never
+by a timeout: the same formula gets the same answer on any machine and under any load. A
+check that runs out of it answers "unknown", which is neither a path nor a proof.
 """
 
 from __future__ import annotations
@@ -38,18 +42,31 @@ class BmcResult:
     depth: int | None
     """The length of the shortest abstract path found, or None (none up to the bound)."""
     path: tuple[AbstractState, ...]
+    complete: bool = True
+    """False when z3 ran out of its resource limit at some depth: "no path" is then unknown."""
 
 
-def _timeout(solver: Any, seconds: float) -> None:
-    solver.set("timeout", int(seconds * 1000))
+RLIMIT = 20_000_000
+"""z3's resource limit per `check` call (its own count of steps, the same on every machine):
+about 30 times what the catalogue's hardest check uses at bound 6 (0.7 million, measured on
+the counts-only model), so running out of it means a formula grew much harder, never that the
+machine was busy."""
+MAX_RLIMIT = 10_000_000_000
+"""The largest resource limit `prove` accepts (`--rlimit`)."""
+
+
+def _limit(solver: Any, rlimit: int) -> None:
+    solver.set("rlimit", rlimit)
 
 
 def bmc(
-    initial: AbstractState, k: Constants, goal: AbstractPredicate, bound: int, seconds: float = 5.0
+    initial: AbstractState, k: Constants, goal: AbstractPredicate, bound: int, rlimit: int = RLIMIT
 ) -> BmcResult:
-    """The shortest abstract path (up to `bound` steps) from `initial` to `goal`."""
+    """The shortest abstract path (up to `bound` steps) from `initial` to `goal`; `complete`
+    is False when some depth ran out of the resource limit (then "no path" proves nothing)."""
     solver = z3.Solver()
-    _timeout(solver, seconds)
+    _limit(solver, rlimit)
+    complete = True
     path = [symbols(k.players, 0)]
     solver.add(equals(path[0], initial))
     for depth in range(bound + 1):
@@ -58,12 +75,15 @@ def bmc(
             solver.add(transition(path[depth - 1], path[depth], k, Z3))
         solver.push()
         solver.add(goal(path[depth], k))
-        if solver.check() == z3.sat:
+        answer = solver.check()
+        if answer == z3.sat:
             model = solver.model()
             trace = tuple(_read(model, v, k.players) for v in path)
-            return BmcResult(depth, trace)
+            return BmcResult(depth, trace, complete)
+        if answer != z3.unsat:
+            complete = False
         solver.pop()
-    return BmcResult(None, ())
+    return BmcResult(None, (), complete)
 
 
 def _read(model: Any, v: Vars, players: int) -> AbstractState:
@@ -82,14 +102,14 @@ class InductionResult:
 
 
 def k_induction(
-    initial: AbstractState, k: Constants, bad: AbstractPredicate, max_k: int, seconds: float = 5.0
+    initial: AbstractState, k: Constants, bad: AbstractPredicate, max_k: int, rlimit: int = RLIMIT
 ) -> InductionResult:
     """Prove `bad` unreachable at every depth, or report that k-induction up to `max_k` did not close.
 
     The base case must hold (`bmc` finds no path up to `max_k`) for a proof; the caller runs it."""
     for depth in range(1, max_k + 1):
         solver = z3.Solver()
-        _timeout(solver, seconds)
+        _limit(solver, rlimit)
         path = [symbols(k.players, i) for i in range(depth + 1)]
         labels: dict[str, str] = {}
         for i in range(depth + 1):

@@ -131,10 +131,13 @@ def _proof_fields(path: Path) -> tuple[Query, str, int, list[str]]:
 def check_proof(path: Path) -> StoredCheck:
     """Re-prove a stored unreachability proof and compare its printed invariant."""
     query, edition, players, invariant = _proof_fields(path)
-    state = new_game(edition, players, 0)
+    state = new_game(edition, players, 0, query.variant)
     k = Constants.of(state.rules.data, players)
-    if bmc(abstract(state), k, query.abstract, PROOF_DEPTH).depth is not None:
+    path_to = bmc(abstract(state), k, query.abstract, PROOF_DEPTH)
+    if path_to.depth is not None:
         return StoredCheck(path, "proof", query.name, False, "the model now reaches the query")
+    if not path_to.complete:
+        return StoredCheck(path, "proof", query.name, False, "z3 ran out of its resource limit (BMC)")
     proof = k_induction(abstract(state), k, query.abstract, PROOF_DEPTH)
     if not proof.proved:
         return StoredCheck(path, "proof", query.name, False, "k-induction no longer proves it")
