@@ -1,0 +1,453 @@
+"""The breadth-first exploration of `search.explore` split over worker processes, with the
+same counts.
+
+Each fingerprint has one owner, the worker `fingerprint % workers`, which alone holds it in
+its seen-set. The search goes level by level, in four phases a level, each a barrier:
+
+1. **expand**: every worker expands its frontier (every decision and chance outcome
+   applied, every transition invariant and `STEP` query on every edge) and keeps the
+   successors as candidates, once each by fingerprint;
+2. **own**: each candidate's fingerprint (8 bytes, not the state) goes to its owner, which
+   adds it to its seen-set in a fixed order (worker 0's candidates first) and says which
+   are new;
+3. **accept**: every worker keeps its new candidates as its next frontier and checks every
+   state invariant on them;
+4. **balance**: a worker with more than its share of the frontier sends the excess states
+   to one with less (only the excess: a state costs about as much to send as to expand).
+
+Every distinct state is thus kept exactly once, by exactly one worker, at the level it is
+first reached, so the states, edges, depth, terminal states by end type, deadlocks and
+checks are those of the single-process run, and every query's first witness is at the
+same level (its shortest witness has the same length; which of several equally short ones
+is kept may differ). Processes are forked (the fingerprints are Python hashes, which must
+agree across the workers). The whole graph (`graph=True`) is kept by the single-process
+run only.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import traceback
+from array import array
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from multiprocessing.connection import Connection
+from multiprocessing.process import BaseProcess
+from typing import cast
+
+from village_rules.checks.invariants import Violation
+from village_rules.data.edition import EditionData
+from village_rules.engine.core import apply
+from village_rules.engine.end_of_game import ended_by
+from village_rules.errors import ParameterError, VillageError
+from village_rules.explore.monitors import Monitor, Value
+from village_rules.explore.search import (
+    ENGINE_EXCEPTION,
+    MAX_VIOLATIONS,
+    Exploration,
+    ExplorationLimitError,
+    Progress,
+    QueryVerdict,
+    Root,
+    Snapshot,
+    check_edge,
+    check_state,
+    fingerprint,
+    moves,
+    path_to,
+    record,
+    refines,
+    replay,
+    roots,
+)
+from village_rules.explore.seen import SeenSet
+from village_rules.model.actions import format_action
+from village_rules.model.state import GameState
+from village_rules.proofs.abstraction import abstract
+from village_rules.proofs.catalogue import CATALOGUE, STEP, Query
+from village_rules.proofs.history import History
+from village_rules.proofs.model import Constants, broken_clauses, broken_initial
+from village_rules.rules.variant import Variant
+
+BALANCE_SLACK = 0.05
+"""A worker's frontier may exceed its share by this fraction before states are moved."""
+
+Entry = tuple[int, GameState, Value]
+"""A frontier state: its global id (local id * workers + worker), the state, the monitor's value."""
+Candidate = tuple[int, GameState, Value, int, int]
+"""A successor: fingerprint, state, monitor value, the parent's global id, the move's index."""
+
+
+class WorkerError(VillageError):
+    """A worker process failed (a bug, reported with the worker's traceback)."""
+
+
+@dataclass
+class _Tally:
+    """What one worker counted (summed over the workers at the end)."""
+
+    edges: int = 0
+    deadlocks: int = 0
+    terminal: Counter[str] = field(default_factory=Counter)
+    violations: list[tuple[int, Violation]] = field(default_factory=list)
+    violation_count: int = 0
+    states_checked: int = 0
+    edges_checked: int = 0
+    edges_refined: int = 0
+
+
+class _Worker:
+    """One worker's share: its seen-set (the fingerprints it owns), its frontier, the
+    parents of the states it accepted."""
+
+    def __init__(
+        self,
+        index: int,
+        workers: int,
+        *,
+        starts: Sequence[Root],
+        queries: Sequence[Query],
+        check: bool,
+        link: Constants | None,
+        monitor: Monitor | None,
+    ) -> None:
+        self.index = index
+        self.workers = workers
+        self.check = check
+        self.link = link
+        self.monitor = monitor
+        self.seen = SeenSet()
+        self.parent = array("q")
+        self.move = array("H")
+        self.frontier: list[Entry] = []
+        self.candidates: list[Candidate] = []
+        self.tally = _Tally()
+        self.pending = {q.name: q for q in queries}
+        start = monitor.start if monitor is not None else None
+        for i, root in enumerate(starts):
+            if i % workers == index:
+                self.candidates.append((self._fingerprint(root.state, start), root.state, start, -1 - i, 0))
+
+    def _fingerprint(self, state: GameState, value: Value) -> int:
+        return fingerprint(state) if self.monitor is None else hash((fingerprint(state), value))
+
+    def expand(self, found: Sequence[str]) -> tuple[list[bytes], dict[str, tuple[int, int]], int]:
+        """Expand the frontier into candidates; their fingerprints by owner, the queries
+        first met on this level's edges (query -> (source's global id, move)), the edges so far."""
+        for name in found:
+            self.pending.pop(name, None)
+        hits: dict[str, tuple[int, int]] = {}
+        tally = self.tally
+        monitor = self.monitor
+        candidates: list[Candidate] = []
+        firsts: set[int] = set()
+        for gid, state, value in self.frontier:
+            try:
+                out = moves(state)
+            except VillageError as exc:
+                record(tally, gid, [Violation(ENGINE_EXCEPTION, "legal_actions", "moves", str(exc))])
+                tally.deadlocks += 1
+                continue
+            if not out:
+                if state.is_terminal:
+                    tally.terminal[ended_by(state)] += 1
+                else:
+                    tally.deadlocks += 1
+                continue
+            alpha = abstract(state) if self.link is not None else None
+            for k, (action, _) in enumerate(out):
+                try:
+                    after = apply(state, action)
+                except VillageError as exc:
+                    failed = Violation(ENGINE_EXCEPTION, format_action(action), "a state", str(exc))
+                    record(tally, gid, [failed])
+                    continue
+                tally.edges += 1
+                if self.check:
+                    check_edge(tally, gid, state, action, after)
+                if self.link is not None and alpha is not None:
+                    tally.edges_refined += 1
+                    broken = broken_clauses(alpha, abstract(after), self.link)
+                    if broken:
+                        record(tally, gid, [refines(format_action(action), broken)])
+                new = monitor.update(value, state, action, after) if monitor is not None else None
+                if self.pending:
+                    history = History([state, after], [action])
+                    for name, q in list(self.pending.items()):
+                        holds = (
+                            monitor.holds(new, state, action, after)
+                            if monitor is not None and name == monitor.query
+                            else q.concrete(history)
+                        )
+                        if holds:
+                            hits[name] = (gid, k)
+                            del self.pending[name]
+                fp = self._fingerprint(after, new)
+                if fp not in firsts:
+                    firsts.add(fp)
+                    candidates.append((fp, after, new, gid, k))
+        self.frontier = []
+        self.candidates = candidates
+        return self._by_owner(), hits, tally.edges
+
+    def _by_owner(self) -> list[bytes]:
+        out = [array("q") for _ in range(self.workers)]
+        for fp, *_ in self.candidates:
+            out[fp % self.workers].append(_signed(fp))
+        return [a.tobytes() for a in out]
+
+    def own(self, requests: Sequence[bytes]) -> list[bytes]:
+        """Add the fingerprints each worker asks about (in worker order) to the seen-set;
+        per worker, one byte per fingerprint: 1 if it was new."""
+        replies = []
+        for request in requests:
+            fps = array("q")
+            fps.frombytes(request)
+            replies.append(bytes(1 if self.seen.add(fp) else 0 for fp in fps))
+        return replies
+
+    def accept(self, replies: Sequence[bytes]) -> int:
+        """Keep the candidates their owners found new (checking every state invariant on
+        them) as the next frontier; how many."""
+        verdicts = [iter(r) for r in replies]
+        frontier: list[Entry] = []
+        for fp, state, value, parent, k in self.candidates:
+            if not next(verdicts[fp % self.workers]):
+                continue
+            gid = len(self.parent) * self.workers + self.index
+            self.parent.append(parent)
+            self.move.append(k)
+            frontier.append((gid, state, value))
+            if self.check:
+                check_state(self.tally, gid, state)
+            if self.link is not None and parent < 0:
+                broken = broken_initial(abstract(state), self.link)
+                if broken:
+                    record(self.tally, gid, [refines("set-up", broken)])
+        self.candidates = []
+        self.frontier = frontier
+        return len(frontier)
+
+    def give(self, count: int) -> list[Entry]:
+        """The last `count` states of the frontier, handed to another worker."""
+        given = self.frontier[len(self.frontier) - count :]
+        del self.frontier[len(self.frontier) - count :]
+        return given
+
+    def take(self, entries: Sequence[Entry]) -> int:
+        """Append states handed over by another worker to the frontier."""
+        self.frontier.extend(entries)
+        return len(self.frontier)
+
+    def finish(self) -> tuple[_Tally, bytes, bytes, int]:
+        """The tally, the parents (global ids) and moves of the states accepted, the seen-set's bytes."""
+        return self.tally, self.parent.tobytes(), self.move.tobytes(), self.seen.nbytes
+
+
+def _signed(fp: int) -> int:
+    fp &= (1 << 64) - 1
+    return fp - (1 << 64) if fp >= 1 << 63 else fp
+
+
+def _serve(conn: Connection, worker: _Worker) -> None:
+    """A worker process: run each command the coordinator sends until `finish`."""
+    try:
+        while True:
+            command, argument = conn.recv()
+            method = getattr(worker, command)
+            conn.send(("ok", method(argument) if argument is not None else method()))
+            if command == "finish":
+                return
+    except BaseException:  # a bug in a worker: the coordinator raises it, with this traceback
+        conn.send(("error", traceback.format_exc()))
+    finally:
+        conn.close()
+
+
+class _Pool:
+    """The worker processes and their pipes; `call` sends one command to each and waits for
+    every reply (a barrier)."""
+
+    def __init__(self, make: list[_Worker]) -> None:
+        context = multiprocessing.get_context("fork")
+        self.conns: list[Connection] = []
+        self.procs: list[BaseProcess] = []
+        for worker in make:
+            mine, theirs = context.Pipe()
+            proc = context.Process(target=_serve, args=(theirs, worker), daemon=True)
+            proc.start()
+            theirs.close()
+            self.conns.append(mine)
+            self.procs.append(proc)
+
+    def call(self, command: str, arguments: Sequence[object] | None = None) -> list[object]:
+        for i, conn in enumerate(self.conns):
+            conn.send((command, None if arguments is None else arguments[i]))
+        replies = []
+        for i, conn in enumerate(self.conns):
+            try:
+                status, value = conn.recv()
+            except EOFError as exc:
+                raise WorkerError(f"explore worker {i} ended without a reply to {command!r}") from exc
+            if status != "ok":
+                raise WorkerError(f"explore worker {i} failed in {command!r}:\n{value}")
+            replies.append(value)
+        return replies
+
+    def close(self) -> None:
+        for conn in self.conns:
+            conn.close()
+        for proc in self.procs:
+            proc.join(timeout=5)
+            if proc.is_alive():
+                proc.terminate()
+                proc.join()
+
+
+def explore_parallel(
+    data: EditionData,
+    players: int,
+    *,
+    workers: int,
+    variant: Variant | None = None,
+    max_states: int = 2_000_000,
+    queries: Sequence[Query] = CATALOGUE,
+    check: bool = True,
+    refinement: bool = False,
+    monitor: Monitor | None = None,
+    progress: Progress | None = None,
+) -> Exploration:
+    """`search.explore` over `workers` processes (module docstring): the same counts,
+    checks and verdicts, shortest witnesses of the same length. Raises
+    `ExplorationLimitError` when more than `max_states` distinct states are reachable
+    (after the level that passes the budget)."""
+    if workers < 1:
+        raise ParameterError("workers", f"at least 1 worker process, not {workers}")
+    if refinement and players == 1:
+        raise ParameterError("refinement", "the z3 model has no Carla: refinement is for 2 or more players")
+    link = Constants.of(data, players) if refinement else None
+    watched = monitor.query if monitor is not None else None
+    step_queries = [q for q in queries if q.horizon == STEP or q.name == watched]
+    starts = roots(data, players, variant)
+    result = Exploration(players=players, roots=len(starts))
+    for q in queries:
+        if q not in step_queries:
+            result.verdicts[q.name] = QueryVerdict(q.name, q.horizon, None, decided=False)
+    made = [
+        _Worker(i, workers, starts=starts, queries=step_queries, check=check, link=link, monitor=monitor)
+        for i in range(workers)
+    ]
+    pool = _Pool(made)
+    try:
+        found: dict[str, tuple[int, int]] = {}
+        states = 0
+        level = -1
+        edges = 0
+        while True:
+            if level >= 0:
+                expanded = [
+                    cast(tuple[list[bytes], dict[str, tuple[int, int]], int], e)
+                    for e in pool.call("expand", [list(found)] * workers)
+                ]
+                outboxes = [e[0] for e in expanded]
+                for e in expanded:  # the lowest worker's first hit, on the earliest level
+                    for name, hit in e[1].items():
+                        found.setdefault(name, hit)
+                edges = sum(e[2] for e in expanded)
+            else:  # the roots: already candidates, by worker
+                outboxes = [cast(list[bytes], r) for r in pool.call("_by_owner")]
+            requests = [[outboxes[src][dst] for src in range(workers)] for dst in range(workers)]
+            replies = [cast(list[bytes], r) for r in pool.call("own", requests)]
+            verdicts = [[replies[owner][w] for owner in range(workers)] for w in range(workers)]
+            accepted = [cast(int, n) for n in pool.call("accept", verdicts)]
+            new = sum(accepted)
+            if new == 0:
+                break
+            level += 1
+            states += new
+            if states > max_states:
+                raise ExplorationLimitError(max_states, level, new)
+            _balance(pool, accepted)
+            if progress is not None:
+                progress(Snapshot(states, new, level, edges, 0))
+        finished = [cast(tuple[_Tally, bytes, bytes, int], f) for f in pool.call("finish")]
+    finally:
+        pool.close()
+    return _merge(result, finished, starts, step_queries, found, states, max(level, 0), workers)
+
+
+def _balance(pool: _Pool, sizes: list[int]) -> None:
+    """Move states from frontiers above their share to those below it."""
+    workers = len(sizes)
+    share = sum(sizes) // workers
+    if share == 0 or max(sizes) <= share * (1 + BALANCE_SLACK) + 1:
+        return
+    excess = [max(n - share, 0) for n in sizes]
+    lack = [max(share - n, 0) for n in sizes]
+    gives = [0] * workers
+    takes: list[list[tuple[int, int]]] = [[] for _ in range(workers)]  # receiver -> [(donor, count)]
+    donor = 0
+    for receiver in range(workers):
+        while lack[receiver] > 0 and donor < workers:
+            n = min(lack[receiver], excess[donor] - gives[donor])
+            if n > 0:
+                takes[receiver].append((donor, n))
+                gives[donor] += n
+                lack[receiver] -= n
+            if gives[donor] >= excess[donor]:
+                donor += 1
+    given = [cast(list[Entry], g) for g in pool.call("give", gives)]
+    parcels: list[list[Entry]] = [[] for _ in range(workers)]
+    for receiver, sources in enumerate(takes):
+        for d, n in sources:
+            parcels[receiver].extend(given[d][:n])
+            given[d] = given[d][n:]
+    pool.call("take", parcels)
+
+
+def _merge(  # noqa: PLR0917 (one call site, every argument named by its role)
+    result: Exploration,
+    finished: list[tuple[_Tally, bytes, bytes, int]],
+    starts: Sequence[Root],
+    step_queries: Sequence[Query],
+    found: dict[str, tuple[int, int]],
+    states: int,
+    depth: int,
+    workers: int,
+) -> Exploration:
+    """The workers' tallies summed into `result`, and each query's witness from the parents."""
+    parents: list[array[int]] = []
+    moved: list[array[int]] = []
+    for tally, parent_bytes, move_bytes, nbytes in finished:
+        result.edges += tally.edges
+        result.deadlocks += tally.deadlocks
+        result.terminal.update(tally.terminal)
+        result.violation_count += tally.violation_count
+        result.violations.extend(tally.violations)
+        result.states_checked += tally.states_checked
+        result.edges_checked += tally.edges_checked
+        result.edges_refined += tally.edges_refined
+        result.seen_bytes += nbytes
+        p = array("q")
+        p.frombytes(parent_bytes)
+        m = array("H")
+        m.frombytes(move_bytes)
+        parents.append(p)
+        moved.append(m)
+    del result.violations[MAX_VIOLATIONS:]
+    result.states = states
+    result.depth = depth
+
+    def parent_of(gid: int) -> tuple[int, int]:
+        w, local = gid % workers, gid // workers
+        return parents[w][local], moved[w][local]
+
+    for q in step_queries:
+        hit = found.get(q.name)
+        witness = None
+        if hit is not None:
+            index, path = path_to(parent_of, starts, hit[0])
+            witness = (index, (*path, moves(replay(starts[index].state, path))[hit[1]][0]))
+        result.verdicts[q.name] = QueryVerdict(q.name, q.horizon, witness)
+    return result
