@@ -250,11 +250,15 @@ def _signed(fp: int) -> int:
     return fp - (1 << 64) if fp >= 1 << 63 else fp
 
 
-def _serve(conn: Connection, worker: _Worker) -> None:
-    """A worker process: run each command the coordinator sends until `finish`."""
+def _serve(conn: Connection, worker: _Worker, inherited: list[Connection]) -> None:
+    """A worker process: run each command the coordinator sends until `finish` or `stop`."""
+    for other in inherited:  # the coordinator's ends, copied by the fork: close them here
+        other.close()
     try:
         while True:
             command, argument = conn.recv()
+            if command == "stop":
+                return
             method = getattr(worker, command)
             conn.send(("ok", method(argument) if argument is not None else method()))
             if command == "finish":
@@ -275,7 +279,7 @@ class _Pool:
         self.procs: list[BaseProcess] = []
         for worker in make:
             mine, theirs = context.Pipe()
-            proc = context.Process(target=_serve, args=(theirs, worker), daemon=True)
+            proc = context.Process(target=_serve, args=(theirs, worker, [*self.conns, mine]), daemon=True)
             proc.start()
             theirs.close()
             self.conns.append(mine)
@@ -297,6 +301,10 @@ class _Pool:
 
     def close(self) -> None:
         for conn in self.conns:
+            try:
+                conn.send(("stop", None))
+            except OSError:  # that worker has already ended
+                pass
             conn.close()
         for proc in self.procs:
             proc.join(timeout=5)
