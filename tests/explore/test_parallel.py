@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from village_rules.checks.invariants import Violation
 from village_rules.data.edition import EditionData
 from village_rules.engine.core import apply
 from village_rules.explore import parallel, search
@@ -90,10 +91,8 @@ def test_a_monitored_product_over_workers_decides_its_path_query_the_same_way() 
 
 def test_a_planted_rule_bug_is_found_by_the_workers(monkeypatch: pytest.MonkeyPatch) -> None:
     # the workers are forked after the patch, so they run the broken rule
-    from village_rules.checks import invariants
-
-    def broken(state: object, legal: object = None) -> list[invariants.Violation]:
-        return [invariants.Violation("planted", "state", "nothing", "always")]
+    def broken(state: object, legal: object = None) -> list[Violation]:
+        return [Violation("planted", "state", "nothing", "always")]
 
     monkeypatch.setattr(search, "state_violations", broken)
     split = explore_parallel(*_data("tiny"), workers=2, queries=[])

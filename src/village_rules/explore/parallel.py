@@ -26,6 +26,7 @@ run only.
 
 from __future__ import annotations
 
+import contextlib
 import multiprocessing
 import traceback
 from array import array
@@ -301,10 +302,8 @@ class _Pool:
 
     def close(self) -> None:
         for conn in self.conns:
-            try:
+            with contextlib.suppress(OSError):  # that worker has already ended
                 conn.send(("stop", None))
-            except OSError:  # that worker has already ended
-                pass
             conn.close()
         for proc in self.procs:
             proc.join(timeout=5)
