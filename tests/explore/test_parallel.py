@@ -3,15 +3,23 @@ single-process run's counts, checks and verdicts, with shortest witnesses of the
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from village_rules.checks.invariants import Violation
 from village_rules.data.edition import EditionData
 from village_rules.engine.core import apply
-from village_rules.explore import parallel, search
+from village_rules.explore import checkpoint, parallel, search
+from village_rules.explore.checkpoint import CheckpointError
 from village_rules.explore.configs import configuration
 from village_rules.explore.monitors import MONITORS
-from village_rules.explore.parallel import WorkerError, explore_parallel
+from village_rules.explore.parallel import (
+    ExplorationStoppedError,
+    MemoryBudgetError,
+    WorkerError,
+    explore_parallel,
+)
 from village_rules.explore.search import ExplorationLimitError, explore
 from village_rules.proofs.catalogue import by_name
 from village_rules.proofs.history import History
@@ -122,3 +130,74 @@ def test_a_failing_worker_is_reported_with_its_traceback(monkeypatch: pytest.Mon
 def test_workers_must_be_at_least_one() -> None:
     with pytest.raises(Exception, match="at least 1 worker"):
         explore_parallel(*_data("tiny"), workers=0)
+
+
+# checkpoints: stop at a budget, a request or the memory budget, resume to the same counts
+
+
+def test_a_run_stopped_at_its_state_budget_resumes_to_the_uninterrupted_counts(
+    tiny_alone: search.Exploration, tmp_path: Path
+) -> None:
+    saved = tmp_path / "tiny.checkpoint"
+    with pytest.raises(ExplorationLimitError, match=f"checkpoint written to {saved}"):
+        explore_parallel(*_data("tiny"), workers=2, max_states=3_000, checkpoint=saved)
+    resumed = explore_parallel(*_data("tiny"), workers=2, resume=saved)
+    assert _figures(resumed) == _figures(tiny_alone)
+
+
+def test_a_run_asked_to_stop_saves_at_a_level_boundary_and_resumes_in_one_process(
+    tiny_alone: search.Exploration, tmp_path: Path
+) -> None:
+    saved = tmp_path / "tiny.checkpoint"
+    asked = iter([False] * 11 + [True])
+    with pytest.raises(ExplorationStoppedError, match="stopped on request at depth 11") as stopped:
+        explore_parallel(*_data("tiny"), workers=1, checkpoint=saved, stop=lambda: next(asked))
+    assert stopped.value.saved == saved
+    assert _figures(explore_parallel(*_data("tiny"), workers=1, resume=saved)) == _figures(tiny_alone)
+
+
+def test_periodic_checkpoints_are_written_every_so_many_states(tmp_path: Path) -> None:
+    saved = tmp_path / "tiny.checkpoint"
+    data, players = _data("tiny")
+    explore_parallel(
+        data, players, workers=1, queries=[], check=False, checkpoint=saved, checkpoint_every=7_000
+    )
+    last = checkpoint.read(
+        saved,
+        checkpoint.run_identity(
+            data, players, variant=None, check=False, refinement=False, queries=[], monitor=None, workers=1
+        ),
+    )
+    assert 7_000 <= last.states < 7_678 and last.saved_at == 14_000
+
+
+def test_the_memory_budget_stops_the_run_with_a_checkpoint(tmp_path: Path) -> None:
+    saved = tmp_path / "tiny.checkpoint"
+    with pytest.raises(
+        MemoryBudgetError, match=r"more than --max-memory 0 MiB, at depth 0 .* checkpoint written"
+    ):
+        explore_parallel(*_data("tiny"), workers=2, checkpoint=saved, max_memory=1)
+    assert saved.is_file()
+
+
+def test_a_damaged_or_foreign_checkpoint_is_refused_naming_the_file_and_the_fault(tmp_path: Path) -> None:
+    saved = tmp_path / "tiny.checkpoint"
+    with pytest.raises(ExplorationLimitError):
+        explore_parallel(*_data("tiny"), workers=2, max_states=500, check=False, checkpoint=saved)
+    blob = saved.read_bytes()
+    damaged = tmp_path / "damaged.checkpoint"
+    damaged.write_bytes(blob[:-10] + bytes(10))
+    with pytest.raises(CheckpointError, match=f"checkpoint {damaged}: corrupted"):
+        explore_parallel(*_data("tiny"), workers=2, check=False, resume=damaged)
+    with pytest.raises(CheckpointError, match="not an explore checkpoint"):
+        explore_parallel(*_data("tiny"), workers=2, check=False, resume=configuration("tiny").path)
+    with pytest.raises(
+        CheckpointError, match="written by another run: configuration is 'reduced: tiny' there"
+    ):
+        explore_parallel(*_data("small"), workers=2, check=False, resume=saved)
+    with pytest.raises(CheckpointError, match="workers is 2 there, 3 here"):
+        explore_parallel(*_data("tiny"), workers=3, check=False, resume=saved)
+    with pytest.raises(CheckpointError, match="invariants checked is False there, True here"):
+        explore_parallel(*_data("tiny"), workers=2, resume=saved)
+    with pytest.raises(CheckpointError, match="cannot be read"):
+        explore_parallel(*_data("tiny"), workers=2, check=False, resume=tmp_path / "missing")

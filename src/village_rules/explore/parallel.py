@@ -28,13 +28,17 @@ from __future__ import annotations
 
 import contextlib
 import multiprocessing
+import os
+import pickle
+import signal
 import traceback
 from array import array
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection
 from multiprocessing.process import BaseProcess
+from pathlib import Path
 from typing import cast
 
 from village_rules.checks.invariants import Violation
@@ -42,6 +46,8 @@ from village_rules.data.edition import EditionData
 from village_rules.engine.core import apply
 from village_rules.engine.end_of_game import ended_by
 from village_rules.errors import ParameterError, VillageError
+from village_rules.explore.checkpoint import Checkpoint, read, run_identity, write
+from village_rules.explore.memory import resident_bytes
 from village_rules.explore.monitors import Monitor, Value
 from village_rules.explore.search import (
     ENGINE_EXCEPTION,
@@ -241,6 +247,20 @@ class _Worker:
         self.frontier.extend(entries)
         return len(self.frontier)
 
+    def save(self) -> bytes:
+        """This worker's share of a checkpoint, pickled here (not by the coordinator)."""
+        share = (self.seen.keys(), self.parent, self.move, self.frontier, self.tally, sorted(self.pending))
+        return pickle.dumps(share, protocol=pickle.HIGHEST_PROTOCOL)
+
+    def load(self, share: bytes) -> None:
+        """Continue from a share written by `save` (at a level boundary)."""
+        keys, self.parent, self.move, self.frontier, self.tally, pending = pickle.loads(share)
+        self.seen = SeenSet(len(keys))
+        for key in keys:
+            self.seen.add(key)
+        self.pending = {name: q for name, q in self.pending.items() if name in pending}
+        self.candidates = []
+
     def finish(self) -> tuple[_Tally, bytes, bytes, int]:
         """The tally, the parents (global ids) and moves of the states accepted, the seen-set's bytes."""
         return self.tally, self.parent.tobytes(), self.move.tobytes(), self.seen.nbytes
@@ -255,6 +275,8 @@ def _serve(conn: Connection, worker: _Worker, inherited: list[Connection]) -> No
     """A worker process: run each command the coordinator sends until `finish` or `stop`."""
     for other in inherited:  # the coordinator's ends, copied by the fork: close them here
         other.close()
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C reaches the group: the coordinator stops
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
     try:
         while True:
             command, argument = conn.recv()
@@ -300,6 +322,10 @@ class _Pool:
             replies.append(value)
         return replies
 
+    def pids(self) -> list[int]:
+        """The worker processes' ids (for their memory)."""
+        return [p.pid for p in self.procs if p.pid is not None]
+
     def close(self) -> None:
         for conn in self.conns:
             with contextlib.suppress(OSError):  # that worker has already ended
@@ -310,6 +336,37 @@ class _Pool:
             if proc.is_alive():
                 proc.terminate()
                 proc.join()
+
+
+class _Inline:
+    """One worker in this process (`workers=1`): the same commands, no process, no pipe."""
+
+    def __init__(self, worker: _Worker) -> None:
+        self.worker = worker
+
+    def call(self, command: str, arguments: Sequence[object] | None = None) -> list[object]:
+        method = getattr(self.worker, command)
+        return [method(arguments[0]) if arguments is not None else method()]
+
+    def pids(self) -> list[int]:
+        """No worker process."""
+        return []
+
+    def close(self) -> None:
+        """Nothing to stop."""
+
+
+class ExplorationStoppedError(VillageError):
+    """The run was asked to stop (`stop()` became true: Ctrl-C or SIGTERM in the command
+    line) and stopped at a level boundary, after writing its checkpoint if it had a file."""
+
+    def __init__(self, message: str, saved: Path | None) -> None:
+        super().__init__(message)
+        self.saved = saved
+
+
+class MemoryBudgetError(VillageError):
+    """The explorer's processes hold more memory than `max_memory` allows."""
 
 
 def explore_parallel(
@@ -324,18 +381,42 @@ def explore_parallel(
     refinement: bool = False,
     monitor: Monitor | None = None,
     progress: Progress | None = None,
+    checkpoint: Path | None = None,
+    checkpoint_every: int = 500_000,
+    resume: Path | None = None,
+    stop: Callable[[], bool] | None = None,
+    max_memory: int | None = None,
 ) -> Exploration:
     """`search.explore` over `workers` processes (module docstring): the same counts,
-    checks and verdicts, shortest witnesses of the same length. Raises
-    `ExplorationLimitError` when more than `max_states` distinct states are reachable
-    (after the level that passes the budget)."""
+    checks and verdicts, shortest witnesses of the same length.
+
+    With `checkpoint`, the run is saved there (`checkpoint.write`) at the first level
+    boundary after every `checkpoint_every` distinct states, when `stop()` turns true
+    (checked at every level boundary; then `ExplorationStoppedError`), when the memory of its
+    processes passes `max_memory` bytes (then `MemoryBudgetError`) and when the state budget
+    is passed (then `ExplorationLimitError`, after the level that passes it). `resume`
+    continues a saved run to the same final counts (`CheckpointError` if the file is
+    damaged or from another run)."""
     if workers < 1:
         raise ParameterError("workers", f"at least 1 worker process, not {workers}")
+    if checkpoint_every < 1:
+        raise ParameterError("checkpoint_every", f"at least 1 state, not {checkpoint_every}")
     if refinement and players == 1:
         raise ParameterError("refinement", "the z3 model has no Carla: refinement is for 2 or more players")
     link = Constants.of(data, players) if refinement else None
     watched = monitor.query if monitor is not None else None
     step_queries = [q for q in queries if q.horizon == STEP or q.name == watched]
+    identity = run_identity(
+        data,
+        players,
+        variant=variant,
+        check=check,
+        refinement=refinement,
+        queries=[q.name for q in queries],
+        monitor=watched,
+        workers=workers,
+    )
+    saved = read(resume, identity) if resume is not None else None
     starts = roots(data, players, variant)
     result = Exploration(players=players, roots=len(starts))
     for q in queries:
@@ -345,46 +426,85 @@ def explore_parallel(
         _Worker(i, workers, starts=starts, queries=step_queries, check=check, link=link, monitor=monitor)
         for i in range(workers)
     ]
-    pool = _Pool(made)
+    pool: _Pool | _Inline = _Pool(made) if workers > 1 else _Inline(made[0])
+    run = Checkpoint(identity, level=-1, states=0, edges=0, found={}, saved_at=checkpoint_every)
     try:
-        found: dict[str, tuple[int, int]] = {}
-        states = 0
-        level = -1
-        edges = 0
+        if saved is not None:
+            pool.call("load", saved.shares)
+            run = saved
+            run.shares = []
         while True:
-            if level >= 0:
-                expanded = [
-                    cast(tuple[list[bytes], dict[str, tuple[int, int]], int], e)
-                    for e in pool.call("expand", [list(found)] * workers)
-                ]
-                outboxes = [e[0] for e in expanded]
-                for e in expanded:  # the lowest worker's first hit, on the earliest level
-                    for name, hit in e[1].items():
-                        found.setdefault(name, hit)
-                edges = sum(e[2] for e in expanded)
-            else:  # the roots: already candidates, by worker
-                outboxes = [cast(list[bytes], r) for r in pool.call("_by_owner")]
-            requests = [[outboxes[src][dst] for src in range(workers)] for dst in range(workers)]
-            replies = [cast(list[bytes], r) for r in pool.call("own", requests)]
-            verdicts = [[replies[owner][w] for owner in range(workers)] for w in range(workers)]
-            accepted = [cast(int, n) for n in pool.call("accept", verdicts)]
-            new = sum(accepted)
+            new = _level(pool, run, workers)
             if new == 0:
                 break
-            level += 1
-            states += new
-            if states > max_states:
-                raise ExplorationLimitError(max_states, level, new)
-            _balance(pool, accepted)
+            memory = resident_bytes([os.getpid(), *pool.pids()])
             if progress is not None:
-                progress(Snapshot(states, new, level, edges, 0))
+                progress(Snapshot(run.states, new, run.level, run.edges, 0, memory))
+            due = run.states >= run.saved_at
+            if due:
+                while run.saved_at <= run.states:
+                    run.saved_at += checkpoint_every
+            asked = stop is not None and stop()
+            over_memory = max_memory is not None and memory is not None and memory > max_memory
+            over_states = run.states > max_states
+            if checkpoint is not None and (due or asked or over_memory or over_states):
+                _save(pool, run, checkpoint)
+            where = f"at depth {run.level} after {run.states:,} distinct states"
+            kept = (
+                f"; checkpoint written to {checkpoint}: continue with --resume {checkpoint}"
+                if checkpoint is not None
+                else "; nothing saved (give --checkpoint FILE to be able to resume)"
+            )
+            if over_states:
+                raise ExplorationLimitError(max_states, run.level, new, kept if checkpoint else "")
+            if over_memory and memory is not None and max_memory is not None:
+                raise MemoryBudgetError(
+                    f"the explorer's processes hold {memory / 2**20:,.0f} MiB, more than --max-memory "
+                    f"{max_memory / 2**20:,.0f} MiB, {where}{kept}"
+                )
+            if asked:
+                raise ExplorationStoppedError(f"stopped on request {where}{kept}", checkpoint)
         finished = [cast(tuple[_Tally, bytes, bytes, int], f) for f in pool.call("finish")]
     finally:
         pool.close()
-    return _merge(result, finished, starts, step_queries, found, states, max(level, 0), workers)
+    return _merge(result, finished, starts, step_queries, run.found, run.states, max(run.level, 0), workers)
 
 
-def _balance(pool: _Pool, sizes: list[int]) -> None:
+def _level(pool: _Pool | _Inline, run: Checkpoint, workers: int) -> int:
+    """One breadth-first level (the module docstring's four phases); the new states."""
+    if run.level >= 0:
+        expanded = [
+            cast(tuple[list[bytes], dict[str, tuple[int, int]], int], e)
+            for e in pool.call("expand", [list(run.found)] * workers)
+        ]
+        outboxes = [e[0] for e in expanded]
+        for e in expanded:  # the lowest worker's first hit, on the earliest level
+            for name, hit in e[1].items():
+                run.found.setdefault(name, hit)
+        run.edges = sum(e[2] for e in expanded)
+    else:  # the roots: already candidates, by worker
+        outboxes = [cast(list[bytes], r) for r in pool.call("_by_owner")]
+    requests = [[outboxes[src][dst] for src in range(workers)] for dst in range(workers)]
+    replies = [cast(list[bytes], r) for r in pool.call("own", requests)]
+    verdicts = [[replies[owner][w] for owner in range(workers)] for w in range(workers)]
+    accepted = [cast(int, n) for n in pool.call("accept", verdicts)]
+    new = sum(accepted)
+    if new:
+        run.level += 1
+        run.states += new
+        _balance(pool, accepted)
+    return new
+
+
+def _save(pool: _Pool | _Inline, run: Checkpoint, path: Path) -> None:
+    run.shares = [cast(bytes, b) for b in pool.call("save")]
+    try:
+        write(path, run)
+    finally:
+        run.shares = []
+
+
+def _balance(pool: _Pool | _Inline, sizes: list[int]) -> None:
     """Move states from frontiers above their share to those below it."""
     workers = len(sizes)
     share = sum(sizes) // workers

@@ -55,11 +55,11 @@ MAX_VIOLATIONS = 20
 class ExplorationLimitError(VillageError):
     """The configuration has more reachable states than the budget allows."""
 
-    def __init__(self, limit: int, depth: int, frontier: int) -> None:
+    def __init__(self, limit: int, depth: int, frontier: int, saved: str = "") -> None:
         self.limit = limit
         super().__init__(
             f"more than {limit:,} distinct states (reached at depth {depth}, {frontier:,} states still "
-            "to expand): raise --max-states if the memory allows, or explore a smaller configuration"
+            f"to expand): raise --max-states if the memory allows, or explore a smaller configuration{saved}"
         )
 
 
@@ -115,6 +115,8 @@ class Snapshot:
     depth: int
     edges: int
     seen_bytes: int
+    memory: int | None = None
+    """The bytes resident in the explorer's processes, where known (`memory.resident_bytes`)."""
 
 
 @dataclass(frozen=True, slots=True)
