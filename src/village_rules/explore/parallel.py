@@ -196,9 +196,10 @@ class _Worker:
                     candidates.append((fp, after, new, gid, k))
         self.frontier = []
         self.candidates = candidates
-        return self._by_owner(), hits, tally.edges
+        return self.by_owner(), hits, tally.edges
 
-    def _by_owner(self) -> list[bytes]:
+    def by_owner(self) -> list[bytes]:
+        """The candidates' fingerprints, one array per owner (as bytes, cheap to send)."""
         out = [array("q") for _ in range(self.workers)]
         for fp, *_ in self.candidates:
             out[fp % self.workers].append(_signed(fp))
@@ -483,7 +484,7 @@ def _level(pool: _Pool | _Inline, run: Checkpoint, workers: int) -> int:
                 run.found.setdefault(name, hit)
         run.edges = sum(e[2] for e in expanded)
     else:  # the roots: already candidates, by worker
-        outboxes = [cast(list[bytes], r) for r in pool.call("_by_owner")]
+        outboxes = [cast(list[bytes], r) for r in pool.call("by_owner")]
     requests = [[outboxes[src][dst] for src in range(workers)] for dst in range(workers)]
     replies = [cast(list[bytes], r) for r in pool.call("own", requests)]
     verdicts = [[replies[owner][w] for owner in range(workers)] for w in range(workers)]
