@@ -71,3 +71,64 @@ def test_the_scale_options_refuse_what_cannot_work(
     assert main(["explore", "tiny", "--resume", str(tmp_path / "missing"), "--quiet"]) == 2
     assert f"checkpoint {tmp_path / 'missing'}: cannot be read" in capsys.readouterr().err
     assert not list(tmp_path.iterdir())
+
+
+KILLED_COORDINATOR = """
+import os, signal, sys, threading, time
+from pathlib import Path
+from village_rules.explore import parallel
+from village_rules.explore.configs import configuration
+from village_rules.explore.parallel import explore_parallel
+
+COORDINATOR = os.getpid()
+BUSY = Path(sys.argv[1])
+checked = parallel.check_edge
+
+def check_edge(*args):  # slow once BUSY exists; left without the coordinator, an hour an edge
+    if BUSY.exists():
+        time.sleep(3600 if os.getppid() != COORDINATOR else 0.05)
+    checked(*args)
+
+parallel.check_edge = check_edge
+
+def progress(snapshot):
+    if snapshot.depth == 8:  # the next level keeps the workers busy: the coordinator dies in it
+        children = [int(p) for p in open(f"/proc/{os.getpid()}/task/{os.getpid()}/children").read().split()]
+        print(" ".join(map(str, children)), flush=True)
+        BUSY.touch()
+        threading.Timer(1.0, os.kill, (os.getpid(), signal.SIGKILL)).start()
+
+explore_parallel(configuration("small").data, 2, workers=2, progress=progress)
+"""
+
+
+@pytest.mark.slow  # ~25 s loaded: small to depth 8 over 2 workers, then a slowed level
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the parent-death signal is Linux's")
+def test_workers_end_when_their_coordinator_is_killed(tmp_path: Path) -> None:
+    proc = subprocess.Popen(
+        [sys.executable, "-c", KILLED_COORDINATOR, str(tmp_path / "busy")],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+    )
+    assert proc.stdout is not None
+    workers = [int(p) for p in proc.stdout.readline().split()]
+    assert proc.wait(timeout=300) == -signal.SIGKILL  # the coordinator only: orphans keep the pipe
+    proc.stdout.close()
+    assert len(workers) == 2
+    deadline = time.monotonic() + 30
+    try:
+        while any(_alive(pid) for pid in workers):
+            assert time.monotonic() < deadline, "a worker outlived its coordinator by 30 s"
+            time.sleep(0.05)
+    finally:
+        for pid in workers:  # the bug's orphans, if any: they are this test's own processes
+            if _alive(pid):
+                os.kill(pid, signal.SIGKILL)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"

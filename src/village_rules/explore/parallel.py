@@ -27,10 +27,12 @@ run only.
 from __future__ import annotations
 
 import contextlib
+import ctypes
 import multiprocessing
 import os
 import pickle
 import signal
+import sys
 import traceback
 from array import array
 from collections import Counter
@@ -272,12 +274,27 @@ def _signed(fp: int) -> int:
     return fp - (1 << 64) if fp >= 1 << 63 else fp
 
 
+PR_SET_PDEATHSIG = 1
+"""Linux's prctl option: a signal for this process when its parent ends."""
+
+
+def _end_with_parent() -> None:
+    """On Linux, have the kernel end this worker when the coordinator ends, however it ends
+    (killed by the kernel for memory, say): a worker blocked in a long level would otherwise
+    go on until the level's end. Elsewhere the closed pipe ends it at its next command."""
+    if not sys.platform.startswith("linux"):
+        return
+    with contextlib.suppress(OSError, AttributeError):
+        ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+
+
 def _serve(conn: Connection, worker: _Worker, inherited: list[Connection]) -> None:
     """A worker process: run each command the coordinator sends until `finish` or `stop`."""
     for other in inherited:  # the coordinator's ends, copied by the fork: close them here
         other.close()
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C reaches the group: the coordinator stops
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    _end_with_parent()
     try:
         while True:
             command, argument = conn.recv()
