@@ -121,7 +121,11 @@ def test_the_solo_and_small_configurations_keep_their_counts(name: str, players:
     _assert_pinned(_explore(name, players), SLOW_PINNED[name, players])
 
 
-@pytest.mark.slow  # ~3 min on 2 quiet cores: over 10^6 states, counted over 2 worker processes
+@pytest.mark.slow  # minutes on 2 quiet cores: over 10^6 states, counted over 2 worker processes
+@pytest.mark.skip(
+    reason="large's figures are not measured yet (the run on the shared machine did not end "
+    "before the deadline): run this test without the skip and pin what it prints"
+)
 def test_the_large_configuration_keeps_its_counts() -> None:
     config = configuration("large")
     result = explore_parallel(config.data, 2, workers=2, check=False, queries=[], max_states=3_000_000)
