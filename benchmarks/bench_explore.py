@@ -1,19 +1,24 @@
 """Print the explorer's figures beside the playout loop's, in one run (not a test: figures
 vary by machine and load).
 
-    python benchmarks/bench_explore.py [--config small] [--games 20]
+    python benchmarks/bench_explore.py [--config small] [--games 20] [--workers 1 2]
 
 Prints, for a shipped reduced configuration: distinct states per second and edges per
-second with every invariant checked and without, and the seen-set's bytes per state; then
-the steps per second of seeded random playouts of the same configuration (the same engine
-calls, no seen-set) and of the shipped 2011 edition, as the anchor. CPU time, so a second
-process on the machine changes the figures less than wall time would.
+second with every invariant checked and without, and the seen-set's bytes per state, for
+each worker count asked for (`explore/parallel.py`); then the steps per second of seeded
+random playouts of the same configuration (the same engine calls, no seen-set) and of the
+shipped 2011 edition, as the anchor. Each run is timed twice: in CPU seconds of all its
+processes (this one and its workers), which other work on the machine changes little, so
+1 and 2 processes compare by what splitting costs; and in wall seconds, which is what the
+second core buys on a machine to itself and what a loaded machine slows (say so beside
+the figures).
 """
 
 from __future__ import annotations
 
 import argparse
 import random
+import resource
 import time
 
 from bench_checks import positive_int  # (this script's folder is on sys.path)
@@ -23,7 +28,7 @@ from village_rules.data.loader import builtin_edition
 from village_rules.drivers.play import play, random_policy
 from village_rules.engine.setup import new_game
 from village_rules.explore.configs import configuration, shipped_names
-from village_rules.explore.search import explore
+from village_rules.explore.parallel import explore_parallel
 
 
 def playout_steps_per_second(data: EditionData, players: int, games: int) -> float:
@@ -37,23 +42,32 @@ def playout_steps_per_second(data: EditionData, players: int, games: int) -> flo
     return steps / max(time.process_time() - start, 1e-9)
 
 
+def _cpu_seconds() -> float:
+    """CPU seconds of this process and of its ended children (the explorer's workers)."""
+    own, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--config", choices=shipped_names(), default="small")
     parser.add_argument("--games", type=positive_int, default=20, help="playouts for the anchor figures")
+    parser.add_argument("--workers", type=positive_int, nargs="+", default=[1, 2], help="worker counts")
     args = parser.parse_args()
     config = configuration(args.config)
     players = config.player_counts[0]
     print(f"configuration {args.config} ({config.data.edition}, {players} player(s))")
-    for check in (True, False):
-        start = time.process_time()
-        r = explore(config.data, players, check=check)
-        seconds = max(time.process_time() - start, 1e-9)
-        label = "every invariant checked" if check else "no invariants"
-        print(
-            f"explore, {label:<24} {r.states:>9,} states {r.states / seconds:>9,.0f} states/s "
-            f"{r.edges / seconds:>9,.0f} edges/s  {r.bytes_per_state:.1f} bytes/state (seen-set)"
-        )
+    for workers in args.workers:
+        for check in (True, False):
+            wall, cpu = time.perf_counter(), _cpu_seconds()
+            r = explore_parallel(config.data, players, workers=workers, check=check)
+            wall, cpu = max(time.perf_counter() - wall, 1e-9), max(_cpu_seconds() - cpu, 1e-9)
+            label = "every invariant checked" if check else "no invariants"
+            print(
+                f"explore, {workers} process(es), {label:<24} {r.states:>9,} states "
+                f"{r.states / cpu:>9,.0f} states/CPU s {r.states / wall:>9,.0f} states/wall s  "
+                f"{r.bytes_per_state:.1f} bytes/state (seen-set)"
+            )
     same = playout_steps_per_second(config.data, players, args.games)
     anchor = playout_steps_per_second(builtin_edition("original-2011"), 2, args.games)
     print(f"random playouts, {args.config:<20} {same:>9,.0f} steps/s")

@@ -3,24 +3,32 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
+import os
 import random
+import signal
 import sys
+import threading
 import time
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from types import FrameType
 from typing import Any
 
 from village_rules.cli.options import whole
 from village_rules.cli.progress import Bar, add_quiet_flag, progress_bar
-from village_rules.data.files import write_text
+from village_rules.cli.terminal import SIGINT_EXIT, SIGTERM_EXIT
+from village_rules.data.files import check_writable, write_text
 from village_rules.drivers.play import play, random_policy
 from village_rules.engine.end_of_game import ended_by
 from village_rules.engine.setup import new_game
 from village_rules.errors import VillageError
 from village_rules.explore.configs import Configuration, configuration, shipped_names
 from village_rules.explore.crosscheck import disagreements, model_proves
+from village_rules.explore.memory import available as memory_available
 from village_rules.explore.monitors import MONITORS
+from village_rules.explore.parallel import ExplorationStoppedError, explore_parallel
 from village_rules.explore.search import Exploration, QueryVerdict, Snapshot, explore, roots
 from village_rules.explore.shape import MAX_SYSTEM, Shape, shape
 from village_rules.explore.witnesses import witness_log
@@ -35,6 +43,8 @@ MAX_STATES = 2_000_000
 """The default budget of distinct states (about 30 bytes each beside the frontier)."""
 STATES_CEILING = 200_000_000
 MAX_RANDOM_GAMES = 1_000_000
+MAX_WORKERS = 256
+CHECKPOINT_EVERY = 500_000
 LASSO = "lasso"
 
 
@@ -89,6 +99,34 @@ def register(subparsers: Any) -> None:
         action="store_true",
         help="skip the product explorations that decide the path queries (two deaths in a turn, the mass)",
     )
+    p.add_argument(
+        "--workers",
+        type=whole(1, MAX_WORKERS),
+        default=1,
+        help="worker processes, the fingerprints partitioned among them: the same counts (default 1)",
+    )
+    p.add_argument(
+        "--checkpoint",
+        type=Path,
+        metavar="FILE",
+        help="save the run here every --checkpoint-every states, on Ctrl-C/SIGTERM and at a budget "
+        "(needs PYTHONHASHSEED set, the same when resuming)",
+    )
+    p.add_argument(
+        "--checkpoint-every",
+        type=whole(1, STATES_CEILING),
+        default=CHECKPOINT_EVERY,
+        metavar="N",
+        help="with --checkpoint: save at the first level boundary after every N states "
+        f"(default {CHECKPOINT_EVERY:,})",
+    )
+    p.add_argument("--resume", type=Path, metavar="FILE", help="continue a run saved with --checkpoint")
+    p.add_argument(
+        "--max-memory",
+        type=whole(1, 1 << 30),
+        metavar="MIB",
+        help="stop with an error (and the checkpoint, if any) when the explorer's processes hold more",
+    )
     p.add_argument("--force", action="store_true", help="explore a data file that is not a reduced one")
     p.add_argument("--list", action="store_true", help="list the shipped configurations and exit")
     add_quiet_flag(p)
@@ -111,30 +149,58 @@ def run(args: argparse.Namespace) -> int:
         raise ExploreArgumentError(
             f"explore --players: {config.name} is for {allowed} player(s), not {players}"
         )
+    _check_scale_options(args)
     if args.witnesses is not None:
         args.witnesses.mkdir(parents=True, exist_ok=True)
     start = time.perf_counter()
-    with progress_bar(args.quiet, "states") as bar:
-        result = explore(
-            config.data,
-            players,
-            max_states=args.max_states,
-            queries=queries,
-            check=not args.no_check,
-            graph=args.shape,
-            refinement=args.refinement,
-            progress=_progress(bar) if bar.shown else None,
-        )
-    graph_shape = shape(result.graph) if args.shape and result.graph is not None else None
-    _decide_path_queries(
-        config,
-        players,
-        result,
-        queries,
-        max_states=args.max_states,
-        graph_shape=graph_shape,
-        monitors=not args.no_monitors,
-    )
+    stopped: ExplorationStoppedError | None = None
+    with progress_bar(args.quiet, "states") as bar, _stop_requests() as asked:
+        progress = _progress(bar) if bar.shown else None
+        try:
+            if args.shape:
+                result = explore(
+                    config.data,
+                    players,
+                    max_states=args.max_states,
+                    queries=queries,
+                    check=not args.no_check,
+                    graph=True,
+                    refinement=args.refinement,
+                    progress=progress,
+                )
+            else:
+                result = explore_parallel(
+                    config.data,
+                    players,
+                    workers=args.workers,
+                    max_states=args.max_states,
+                    queries=queries,
+                    check=not args.no_check,
+                    refinement=args.refinement,
+                    progress=progress,
+                    checkpoint=args.checkpoint,
+                    checkpoint_every=args.checkpoint_every,
+                    resume=args.resume,
+                    stop=asked.is_set,
+                    max_memory=None if args.max_memory is None else args.max_memory * 2**20,
+                )
+            graph_shape = shape(result.graph) if args.shape and result.graph is not None else None
+            _decide_path_queries(
+                config,
+                players,
+                result,
+                queries,
+                max_states=args.max_states,
+                graph_shape=graph_shape,
+                monitors=not args.no_monitors,
+                workers=args.workers,
+                stop=asked.is_set,
+            )
+        except ExplorationStoppedError as stop:
+            stopped = stop
+    if stopped is not None:
+        print(f"village-rules explore: {stopped}", file=sys.stderr)
+        return SIGTERM_EXIT if asked.signal == signal.SIGTERM else SIGINT_EXIT
     print(report(config, result, time.perf_counter() - start))
     if graph_shape is not None:
         print(shape_report(graph_shape, end_frequencies(config, players, args.random_games)))
@@ -165,14 +231,23 @@ def _decide_path_queries(
     max_states: int,
     graph_shape: Shape | None,
     monitors: bool,
+    workers: int = 1,
+    stop: Callable[[], bool] | None = None,
 ) -> None:
     """Decide each path query that has a monitor on the product with its monitor, and the
     lasso by the graph's shape (no cycle, no lasso)."""
     for q in queries:
         monitor = MONITORS.get(q.name) if monitors else None
         if monitor is not None:
-            product = explore(
-                config.data, players, max_states=max_states, queries=[q], check=False, monitor=monitor
+            product = explore_parallel(
+                config.data,
+                players,
+                workers=workers,
+                max_states=max_states,
+                queries=[q],
+                check=False,
+                monitor=monitor,
+                stop=stop,
             )
             result.verdicts[q.name] = product.verdicts[q.name]
         elif q.name == LASSO and graph_shape is not None and graph_shape.acyclic:
@@ -181,10 +256,73 @@ def _decide_path_queries(
 
 def _progress(bar: Bar) -> Callable[[Snapshot], None]:
     def show(s: Snapshot) -> None:
-        detail = f"frontier {s.frontier:,}  depth {s.depth}  seen-set {s.seen_bytes / 2**20:,.1f} MiB"
+        detail = (
+            f"frontier {s.frontier:,}  depth {s.depth}  seen-set {s.seen_bytes / 2**20:,.1f} MiB"
+            f"  memory {_mib(s.memory)}"
+        )
         bar.update(s.states, None, "explore", detail)
 
     return show
+
+
+def _mib(n: int | None) -> str:
+    return "unknown" if n is None else f"{n / 2**20:,.0f} MiB"
+
+
+class _Requests(threading.Event):
+    """Set by the first Ctrl-C or SIGTERM during an exploration; `signal` says which."""
+
+    signal: int = 0
+
+
+@contextlib.contextmanager
+def _stop_requests() -> Iterator[_Requests]:
+    """For the length of a run: the first Ctrl-C or SIGTERM asks the explorer to stop at the
+    end of its level (saving its checkpoint, if it has one); a second stops it at once."""
+    asked = _Requests()
+    if threading.current_thread() is not threading.main_thread():
+        yield asked
+        return
+
+    def handle(signum: int, frame: FrameType | None) -> None:
+        if asked.is_set():
+            raise KeyboardInterrupt
+        asked.signal = signum
+        asked.set()
+        print(
+            "\nvillage-rules explore: stopping at the end of this breadth-first level "
+            "(again to stop at once, saving nothing)",
+            file=sys.stderr,
+            flush=True,
+        )
+
+    previous = {s: signal.signal(s, handle) for s in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        yield asked
+    finally:
+        for s, h in previous.items():
+            signal.signal(s, h)
+
+
+def _check_scale_options(args: argparse.Namespace) -> None:
+    """Refuse the scale options that do not go together, before any work."""
+    if args.shape and (args.workers > 1 or args.checkpoint or args.resume or args.max_memory):
+        raise ExploreArgumentError(
+            "explore --shape keeps the whole graph in one process: it takes no --workers, "
+            "--checkpoint, --resume or --max-memory"
+        )
+    if (args.checkpoint or args.resume) and not os.environ.get("PYTHONHASHSEED"):
+        raise ExploreArgumentError(
+            "explore --checkpoint/--resume: the fingerprints are Python hashes, which differ from "
+            "one process to the next unless PYTHONHASHSEED is set: run it as PYTHONHASHSEED=0 "
+            "village-rules explore ... (and resume with the same value)"
+        )
+    if args.max_memory is not None and not memory_available():
+        raise ExploreArgumentError(
+            "explore --max-memory: this system does not report processes' memory (/proc)"
+        )
+    if args.checkpoint is not None:
+        check_writable(args.checkpoint)
 
 
 def report(config: Configuration, r: Exploration, seconds: float) -> str:
@@ -196,11 +334,7 @@ def report(config: Configuration, r: Exploration, seconds: float) -> str:
         if r.states_checked
         else "not checked (--no-check)"
     )
-    refined = (
-        f"\nrefinement  the z3 model's clauses on {r.edges_refined:,} edges"
-        if r.edges_refined
-        else ""
-    )
+    refined = f"\nrefinement  the z3 model's clauses on {r.edges_refined:,} edges" if r.edges_refined else ""
     lines = [
         f"village-rules explore {config.name} ({config.data.edition}, {r.players} player(s)): "
         f"every state reachable from {r.roots} set-up deal(s), breadth first",

@@ -92,8 +92,12 @@ def write_text(path: Path, text: str, *, inputs: Sequence[Path] = ()) -> None:
     """Write `text` (UTF-8) to `path` atomically: `path` is afterwards the old file or the whole
     new one. The folder is created if needed. Raises `OutputError` naming `path` on any
     failure (the old file is then unchanged) and for an output that is one of `inputs`."""
+    write_bytes(path, text.encode("utf-8", "strict"), inputs=inputs)
+
+
+def write_bytes(path: Path, data: bytes, *, inputs: Sequence[Path] = ()) -> None:
+    """Write `data` to `path` atomically, as `write_text` does."""
     refuse_inputs(path, inputs)
-    data = text.encode("utf-8", "strict")
     folder = path.parent
     try:
         folder.mkdir(parents=True, exist_ok=True)

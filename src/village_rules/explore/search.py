@@ -21,6 +21,7 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
+from typing import Protocol
 
 from village_rules.checks.invariants import Violation, state_violations, transition_violations
 from village_rules.data.edition import EditionData
@@ -54,11 +55,11 @@ MAX_VIOLATIONS = 20
 class ExplorationLimitError(VillageError):
     """The configuration has more reachable states than the budget allows."""
 
-    def __init__(self, limit: int, depth: int, frontier: int) -> None:
+    def __init__(self, limit: int, depth: int, frontier: int, saved: str = "") -> None:
         self.limit = limit
         super().__init__(
             f"more than {limit:,} distinct states (reached at depth {depth}, {frontier:,} states still "
-            "to expand): raise --max-states if the memory allows, or explore a smaller configuration"
+            f"to expand): raise --max-states if the memory allows, or explore a smaller configuration{saved}"
         )
 
 
@@ -114,6 +115,8 @@ class Snapshot:
     depth: int
     edges: int
     seen_bytes: int
+    memory: int | None = None
+    """The bytes resident in the explorer's processes, where known (`memory.resident_bytes`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -242,11 +245,11 @@ def explore(
                 ids[fp] = len(parents.parent) - 1
                 kept.edges.append([])
             if check:
-                _check_state(result, len(parents.parent) - 1, root.state)
+                check_state(result, len(parents.parent) - 1, root.state)
             if link is not None:
                 broken = broken_initial(abstract(root.state), link)
                 if broken:
-                    _record(result, len(parents.parent) - 1, [_refines("set-up", broken)])
+                    record(result, len(parents.parent) - 1, [refines("set-up", broken)])
         if kept is not None:
             kept.roots.append((ids[fp], root.probability))
     found: dict[str, tuple[int, int]] = {}  # query -> (state id of the edge's source, move)
@@ -257,7 +260,7 @@ def explore(
             try:
                 out = moves(state)
             except VillageError as exc:  # the engine refused to go on: a finding, not a crash
-                _record(result, sid, [Violation(ENGINE_EXCEPTION, "legal_actions", "moves", str(exc))])
+                record(result, sid, [Violation(ENGINE_EXCEPTION, "legal_actions", "moves", str(exc))])
                 result.deadlocks += 1
                 continue
             alpha = abstract(state) if link is not None else None
@@ -275,16 +278,16 @@ def explore(
                     after = apply(state, action)
                 except VillageError as exc:
                     failed = Violation(ENGINE_EXCEPTION, format_action(action), "a state", str(exc))
-                    _record(result, sid, [failed])
+                    record(result, sid, [failed])
                     continue
                 result.edges += 1
                 if check:
-                    _check_edge(result, sid, state, action, after)
+                    check_edge(result, sid, state, action, after)
                 if link is not None and alpha is not None:
                     result.edges_refined += 1
                     broken = broken_clauses(alpha, abstract(after), link)
                     if broken:
-                        _record(result, sid, [_refines(format_action(action), broken)])
+                        record(result, sid, [refines(format_action(action), broken)])
                 new = monitor.update(value, state, action, after) if monitor is not None else None
                 if pending_queries:
                     history = History([state, after], [action])
@@ -306,7 +309,7 @@ def explore(
                         ids[fp] = cid
                         kept.edges.append([])
                     if check:
-                        _check_state(result, cid, after)
+                        check_state(result, cid, after)
                     if len(parents.parent) > max_states:
                         raise ExplorationLimitError(max_states, depth + 1, len(level))
                     if progress is not None and cid % PROGRESS_EVERY == 0:
@@ -326,41 +329,59 @@ def explore(
         hit = found.get(q.name)
         witness = None
         if hit is not None:
-            index, path = _path_to(parents, starts, hit[0])
-            witness = (index, (*path, moves(_replay(starts[index].state, path))[hit[1]][0]))
+            index, path = path_to(lambda n: (parents.parent[n], parents.move[n]), starts, hit[0])
+            witness = (index, (*path, moves(replay(starts[index].state, path))[hit[1]][0]))
         result.verdicts[q.name] = QueryVerdict(q.name, q.horizon, witness)
     return result
 
 
-def _refines(where: str, broken: list[str]) -> Violation:
+class Counts(Protocol):
+    """Where checks are counted: an `Exploration`, or one worker's share of it (`parallel`)."""
+
+    violations: list[tuple[int, Violation]]
+    violation_count: int
+    states_checked: int
+    edges_checked: int
+
+
+def refines(where: str, broken: list[str]) -> Violation:
+    """The violation of the z3 model's clauses `broken` on an edge or set-up."""
     return Violation(REFINEMENT, where, "every clause of the z3 model", "broken: " + ", ".join(broken))
 
 
-def _check_state(result: Exploration, sid: int, state: GameState) -> None:
+def check_state(result: Counts, sid: int, state: GameState) -> None:
+    """Every state invariant at state `sid`, recorded in `result`."""
     legal = None if state.is_chance or state.is_terminal else legal_actions(state)
     result.states_checked += 1
-    _record(result, sid, state_violations(state, legal))
+    record(result, sid, state_violations(state, legal))
 
 
-def _check_edge(result: Exploration, sid: int, before: GameState, action: Action, after: GameState) -> None:
+def check_edge(result: Counts, sid: int, before: GameState, action: Action, after: GameState) -> None:
+    """Every transition invariant on an edge out of state `sid`, recorded in `result`."""
     result.edges_checked += 1
-    _record(result, sid, transition_violations(before, action, after))
+    record(result, sid, transition_violations(before, action, after))
 
 
-def _record(result: Exploration, sid: int, found: list[Violation]) -> None:
+def record(result: Counts, sid: int, found: list[Violation]) -> None:
+    """Count the violations `found` at state `sid`, keeping the first `MAX_VIOLATIONS`."""
     result.violation_count += len(found)
     room = MAX_VIOLATIONS - len(result.violations)
     result.violations.extend((sid, v) for v in found[: max(room, 0)])
 
 
-def _path_to(parents: _Parents, starts: Sequence[Root], sid: int) -> tuple[int, tuple[Action, ...]]:
-    """The root index and the actions from it to state `sid` (a shortest path)."""
+def path_to(
+    parent_of: Callable[[int], tuple[int, int]], starts: Sequence[Root], sid: int
+) -> tuple[int, tuple[Action, ...]]:
+    """The root index and the actions from it to state `sid` (a shortest path), given each
+    state's parent and the index of the move into it (a root's parent is -1 - its index)."""
     indices: list[int] = []
     node = sid
-    while parents.parent[node] >= 0:
-        indices.append(parents.move[node])
-        node = parents.parent[node]
-    root = -1 - parents.parent[node]
+    parent, move = parent_of(node)
+    while parent >= 0:
+        indices.append(move)
+        node = parent
+        parent, move = parent_of(node)
+    root = -1 - parent
     actions: list[Action] = []
     state = starts[root].state
     for k in reversed(indices):
@@ -370,7 +391,8 @@ def _path_to(parents: _Parents, starts: Sequence[Root], sid: int) -> tuple[int, 
     return root, tuple(actions)
 
 
-def _replay(state: GameState, actions: Sequence[Action]) -> GameState:
+def replay(state: GameState, actions: Sequence[Action]) -> GameState:
+    """The state after `actions` from `state`."""
     for action in actions:
         state = apply(state, action)
     return state
