@@ -10,6 +10,7 @@ from village_rules.explore.configs import configuration
 from village_rules.explore.crosscheck import content_link_on_edges
 from village_rules.explore.search import ExplorationLimitError
 from village_rules.proofs import guarded
+from village_rules.proofs.content import K_TAKE
 
 
 def test_every_edge_of_tiny_lies_in_the_rule_content_model() -> None:
@@ -20,9 +21,9 @@ def test_every_edge_of_tiny_lies_in_the_rule_content_model() -> None:
 
 def test_a_clause_the_engine_breaks_is_named_on_its_edge(monkeypatch: pytest.MonkeyPatch) -> None:
     # a clause the engine does not satisfy: "a plague cube is never taken"
-    clauses = dict(guarded.KIND_CLAUSES[guarded.K_TAKE])
+    clauses = dict(guarded.KIND_CLAUSES[K_TAKE])
     clauses["planted: no plague cube is taken"] = lambda s, a, t, k, o: a["plague"] == 0
-    monkeypatch.setitem(guarded.KIND_CLAUSES, guarded.K_TAKE, clauses)
+    monkeypatch.setitem(guarded.KIND_CLAUSES, K_TAKE, clauses)
     result = content_link_on_edges(configuration("tiny").data, 2)
     assert result.broken == ("planted: no plague cube is taken",)
     assert "plague" in result.where

@@ -15,7 +15,7 @@ from support import ROOT
 
 from village_rules.data.components import ActionSpace
 from village_rules.drivers.play import GameLog
-from village_rules.engine import end_of_game, harvest, turn
+from village_rules.engine import end_of_game, harvest, time_and_death, turn
 from village_rules.engine.setup import new_game
 from village_rules.errors import ParameterError
 from village_rules.model.actions import Well
@@ -61,11 +61,25 @@ def test_the_link_passes_on_many_games() -> None:
     assert result.passed, str(result)
 
 
-def _witnesses() -> list[Path]:
-    return sorted(WITNESSES.glob("*p.json"))
+def _witnesses(defaults: bool) -> list[Path]:
+    """The stored witnesses played by each edition's default readings (or by others)."""
+    return [
+        p
+        for p in sorted(WITNESSES.glob("*p.json"))
+        if (GameLog.from_json(p.read_text(encoding="utf-8")).variant == Variant()) == defaults
+    ]
 
 
-@pytest.mark.parametrize("path", _witnesses(), ids=lambda p: p.stem)
+@pytest.mark.parametrize("path", _witnesses(defaults=False), ids=lambda p: p.stem)
+def test_a_witness_played_by_other_readings_is_refused_by_the_model(path: Path) -> None:
+    """The rule-content model covers the default readings only, and says so: a witness of
+    5b (AMB-23 b) or 16b (AMB-06 b) is no evidence for or against it."""
+    log = GameLog.from_json(path.read_text(encoding="utf-8"))
+    with pytest.raises(ParameterError, match="default readings only"):
+        ContentConstants.of(log.initial_state().rules, log.players)
+
+
+@pytest.mark.parametrize("path", _witnesses(defaults=True), ids=lambda p: p.stem)
 def test_every_stored_witness_steps_inside_the_model(path: Path) -> None:
     """Every step in the model, and at every state where the witness's query holds
     concretely (at least its last), the query's abstract predicate holds too."""
@@ -137,7 +151,7 @@ def patched(monkeypatch: pytest.MonkeyPatch) -> Iterator[pytest.MonkeyPatch]:
 
 
 def test_the_link_catches_a_plague_cube_costing_1_time(patched: pytest.MonkeyPatch) -> None:
-    real = turn.spend_time
+    real = time_and_death.spend_time
     patched.setattr(turn, "spend_time", lambda state, seat, amount, ctx: real(state, seat, amount - 1, ctx))
     assert "TURN-03: a plague cube costs the plague time" in _first_failure()
 

@@ -18,6 +18,7 @@ from village_rules.data.files import check_writable, staged_folder, write_text
 from village_rules.data.loader import EDITIONS
 from village_rules.proofs.catalogue import CATALOGUE, Query, by_name
 from village_rules.proofs.errors import ProveArgumentError
+from village_rules.proofs.gate import open_gate
 from village_rules.proofs.run import MAX_BOUND, MAX_GAMES, Result, prove, stored_seed, witness_stem
 from village_rules.proofs.solver import MAX_RLIMIT, RLIMIT
 from village_rules.proofs.stored import WITNESSES
@@ -146,7 +147,11 @@ def _prove_rows(
     out: tuple[Path, Path] | None,
 ) -> list[Result]:
     """Decide every row and print it; with `out` (staging folder, final folder) the
-    witnesses and proofs are written to the staging folder and shown at the final one."""
+    witnesses and proofs are written to the staging folder and shown at the final one.
+    The gate (the link check on this engine and data, and each query's implication) is
+    opened first, once: no row is printed "unreachable" unless it passed."""
+    gate = open_gate(list({q.name: q for q, _, _ in todo}.values()))
+    print(f"gate: {gate.summary()}", flush=True)
     print(HEADER, flush=True)
     results: list[Result] = []
     with progress_bar(args.quiet, "rows") as bar:
@@ -164,6 +169,7 @@ def _prove_rows(
                 hint=seeds[(q.name, e, n)],
                 games=args.games,
                 rlimit=args.rlimit,
+                gate=gate,
             )
             if out is not None and result.witness is not None:
                 result = replace(result, witness=out[1] / result.witness.name)

@@ -139,25 +139,31 @@ def _bad_at(
     return pred.holds(path[i - 1], acts[i - 1], path[i], k, Z3)
 
 
-def _solver() -> Any:
+def _solver(rlimit: int = RLIMIT) -> Any:
     solver = z3.Solver()
-    solver.set("rlimit", RLIMIT)
+    solver.set("rlimit", rlimit)
     return solver
 
 
 def k_induction_content(
-    edition: str, players: int, pred: RulePredicate, max_k: int = 2, drop: frozenset[str] = frozenset()
+    edition: str,
+    players: int,
+    pred: RulePredicate,
+    *,
+    max_k: int = 2,
+    drop: frozenset[str] = frozenset(),
+    rlimit: int = RLIMIT,
 ) -> ContentProof:
     """Prove `pred` unreachable in the rule-content model of an edition and player count
-    (default readings), by k-induction up to `max_k`; `drop` leaves clauses out (the tests
-    use it to show a proof needs its clause)."""
+    (default readings), by k-induction up to `max_k`, each z3 call under `rlimit`; `drop`
+    leaves clauses out (the tests use it to show a proof needs its clause)."""
     initial = content_abstract(new_game(edition, players, 0, Variant()))
     k = ContentConstants.of(new_game(edition, players, 0, Variant()).rules, players)
     first = 0 if pred.state else 1
     clauses = state_clauses(drop)
     for depth in range(1, max_k + 1):
         # base case: no model path of at most `depth` steps from the initial state meets it
-        base = _solver()
+        base = _solver(rlimit)
         path = [_symbols(players, i) for i in range(depth + 1)]
         acts = [_action(i) for i in range(depth)]
         base.add(*(path[0][n] == initial[n] for n in initial))
@@ -171,7 +177,7 @@ def k_induction_content(
             return ContentProof(False, depth, "resource limit")
         # step case: `depth` states meeting the state clauses, linked by model steps,
         # the predicate false before the last position and true there
-        step = _solver()
+        step = _solver(rlimit)
         labels: dict[str, str] = {}
         for i in range(depth + 1):
             for name, c in clauses:

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import contextlib
 import random
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 import z3
@@ -27,6 +27,7 @@ from village_rules.model.state import GameState
 from village_rules.proofs.content import action_vars, content_abstract, content_vars
 from village_rules.proofs.guarded import ContentConstants, broken_start, broken_step
 from village_rules.proofs.history import History
+from village_rules.proofs.model import Constants
 from village_rules.rules.variant import Variant
 
 
@@ -217,7 +218,7 @@ def check_log(
 
 
 def abstract_holds(
-    predicate: Callable[[dict[str, int], object], object], v: dict[str, int], k: object
+    predicate: Callable[[Mapping[str, int], Constants], object], v: Mapping[str, int], k: Constants
 ) -> bool:
     """A catalogue abstract predicate (written with z3 connectives) evaluated on the
     integers of one abstract state."""
@@ -225,6 +226,10 @@ def abstract_holds(
     if isinstance(value, bool):
         return value
     return bool(z3.is_true(z3.simplify(value)))
+
+
+CheckedQuery = tuple[str, Callable[[History], bool], Callable[[Mapping[str, int], Constants], object]]
+"""A query as the implication check reads it: (name, concrete predicate, abstract predicate)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -246,7 +251,9 @@ class ImplicationFailure:
 
 
 def implication_check(
-    queries: Sequence[tuple[str, Callable[[History], bool], Callable[[dict[str, int], object], object]]],
+    queries: Sequence[
+        tuple[str, Callable[[History], bool], Callable[[Mapping[str, int], Constants], object]]
+    ],
     games: Iterable[tuple[str, int, int, str]],
     max_steps: int = 1500,
 ) -> tuple[dict[str, int], ImplicationFailure | None]:
@@ -268,8 +275,10 @@ def implication_check(
 
 
 def _implication_watch(
-    queries: Sequence[tuple[str, Callable[[History], bool], Callable[[dict[str, int], object], object]]],
-    k: object,
+    queries: Sequence[
+        tuple[str, Callable[[History], bool], Callable[[Mapping[str, int], Constants], object]]
+    ],
+    k: Constants,
     held: dict[str, int],
     failure: list[ImplicationFailure],
     where: tuple[str, int, int, str],

@@ -2,7 +2,10 @@
 
 The verdict is **reachable** only with a witness the engine produced (a replayable
 `village-rules-log` whose final path meets the concrete predicate), **unreachable** only with
-a k-induction proof over the refinement-checked model, and otherwise **unknown up to K**.
+a k-induction proof (over the counts model, or over the rule-content model for the queries
+of `induction.RULE_PREDICATES`) *and* a gate passed in the same run (`gate.py`: the link
+check on the current engine and data, and the query's concrete => abstract implication),
+and otherwise **unknown up to K**.
 
 Every budget is a count, never a time: the witness search plays a number of seeded games
 (each at most its steer's `max_actions`), z3 runs under a resource limit (`solver.RLIMIT`).
@@ -27,9 +30,12 @@ from village_rules.model.state import GameState
 from village_rules.proofs.abstraction import abstract
 from village_rules.proofs.catalogue import Query
 from village_rules.proofs.errors import ProveArgumentError
+from village_rules.proofs.gate import Gate, open_gate
+from village_rules.proofs.induction import RULE_PREDICATES, k_induction_content
 from village_rules.proofs.model import Constants
 from village_rules.proofs.search import Steer, Witness, search
 from village_rules.proofs.solver import MAX_RLIMIT, RLIMIT, BmcResult, bmc, k_induction
+from village_rules.rules.variant import Variant
 
 REACHABLE = "reachable"
 UNREACHABLE = "unreachable"
@@ -45,6 +51,7 @@ MAX_GAMES = 100_000
 @dataclass(frozen=True)
 class Result:
     """The verdict of one query at one edition and player count."""
+
     query: str
     edition: str
     players: int
@@ -88,8 +95,9 @@ def stored_seed(store: Path | None, query: Query, edition: str, players: int) ->
     return GameLog.from_json(text, source=str(path)).seed
 
 
-def budget_text(bound: int, rlimit: int, games: int | None = None, steer: Steer | None = None,
-                hint: int | None = None) -> str:
+def budget_text(
+    bound: int, rlimit: int, games: int | None = None, steer: Steer | None = None, hint: int | None = None
+) -> str:
     """The budgets of one row as `prove` prints and stores them: z3's, and the search's
     when it ran (`games` seeded games of at most the steer's actions, after the hint)."""
     z3_part = f"bound {bound}, z3 rlimit {rlimit}"
@@ -109,12 +117,16 @@ def prove(
     hint: int | None = None,
     games: int | None = None,
     rlimit: int = RLIMIT,
+    gate: Gate | None = None,
 ) -> Result:
-    """Decide `query`: z3 BMC on the model, then k-induction (unreachable) or the guided
-    engine search (reachable: the stored witness's seed `hint` first, then `games` seeded
-    games, the query's own `search_games` by default); writes witness / proof files to
-    `out` when given. `ProveArgumentError` for a bound outside 1..MAX_BOUND, games outside
-    1..MAX_GAMES or a resource limit outside 1..MAX_RLIMIT."""
+    """Decide `query`: k-induction over the rule-content model where the query has a rule
+    predicate, else z3 BMC on the counts model then k-induction (unreachable), or the
+    guided engine search (reachable: the stored witness's seed `hint` first, then `games`
+    seeded games, the query's own `search_games` by default); writes witness / proof files
+    to `out` when given. An "unreachable" needs `gate` (opened here for this query when
+    not given) to let it through; otherwise the row is unknown, saying why.
+    `ProveArgumentError` for a bound outside 1..MAX_BOUND, games outside 1..MAX_GAMES or a
+    resource limit outside 1..MAX_RLIMIT."""
     if type(bound) is not int or not 1 <= bound <= MAX_BOUND:
         raise ProveArgumentError(f"prove: the bound must be from 1 to {MAX_BOUND}, not {bound!r}")
     if games is not None and (type(games) is not int or not 1 <= games <= MAX_GAMES):
@@ -128,28 +140,33 @@ def prove(
     start = time.perf_counter()
     budget = query.search_games if games is None else games
     initial_state = new_game(edition, players, 0, query.variant)
+    refused = ""
+    proof_found = _content_proof(query, initial_state, bound, rlimit)
     # The z3 model has no solo mode (Carla's board and fate tiles): a solo row is decided by
     # the witness search alone, and never "unreachable".
     path = None if initial_state.is_solo else _model_path(initial_state, query, bound, rlimit)
-    if path is not None and path.depth is None and path.complete:
+    if proof_found is None and path is not None and path.depth is None and path.complete:
         k = Constants.of(initial_state.rules.data, players)
-        initial = abstract(initial_state)
-        proof = k_induction(initial, k, query.abstract, bound, rlimit)
+        proof = k_induction(abstract(initial_state), k, query.abstract, bound, rlimit)
         if proof.proved:
-            elapsed = time.perf_counter() - start
+            proof_found = (f"k={proof.k}", proof.invariant)
+    if proof_found is not None:
+        why = (gate if gate is not None else open_gate([query])).refusal(query)
+        if why is None:
             result = Result(
                 query.name,
                 edition,
                 players,
                 UNREACHABLE,
-                f"k={proof.k}",
-                elapsed,
-                invariant=proof.invariant,
+                proof_found[0],
+                time.perf_counter() - start,
+                invariant=proof_found[1],
                 budget=budget_text(bound, rlimit),
             )
             if out is not None:
                 _write_proof(out, query, result)
             return result
+        refused = f"a proof was found but is not printed: {why}; "
     # A model path (or none up to K but no proof either: the path may be longer than K):
     # only the engine can say whether the situation really arises.
     witness, tried = search(
@@ -180,7 +197,7 @@ def prove(
             UNKNOWN,
             f"{tried} steered games",
             elapsed,
-            note=f"{abstract_note}; no engine game met the predicate{why}",
+            note=f"{refused}{abstract_note}; no engine game met the predicate{why}",
             budget=spent,
         )
     file = None
@@ -196,6 +213,22 @@ def prove(
         file,
         budget=spent,
     )
+
+
+def _content_proof(
+    query: Query, initial_state: GameState, bound: int, rlimit: int
+) -> tuple[str, tuple[str, ...]] | None:
+    """k-induction over the rule-content model, for a query with a rule predicate in a row
+    the model covers (no solo, the default readings): (depth, z3's core) when proved."""
+    pred = RULE_PREDICATES.get(query.name)
+    if pred is None or initial_state.is_solo or query.variant != Variant():
+        return None
+    proof = k_induction_content(
+        initial_state.rules.data.edition, initial_state.num_players, pred, max_k=bound, rlimit=rlimit
+    )
+    if not proof.proved:
+        return None
+    return f"k={proof.k} (rule-content model)", proof.invariant
 
 
 def _model_path(initial_state: GameState, query: Query, bound: int, rlimit: int) -> BmcResult:

@@ -1,0 +1,80 @@
+"""The gate `prove` passes before it prints "unreachable" (proofs/gate.py, issue 23): on the
+current engine it lets the proofs through; with a rule of the engine changed (in-process,
+undone after the test) the same `prove` call refuses them, naming the broken clause; and a
+query whose concrete predicate does not imply its abstract one is refused."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+import z3
+
+from village_rules.engine import harvest, time_and_death, turn
+from village_rules.model.evolve import replace
+from village_rules.model.state import GameState
+from village_rules.proofs.catalogue import by_name
+from village_rules.proofs.gate import open_gate
+from village_rules.proofs.run import REACHABLE, UNKNOWN, UNREACHABLE, prove
+
+GRAIN = "grain-short-at-harvest"  # proved over the counts model
+MASS_DEATH = "death-during-mass"  # proved over the rule-content model
+
+
+@pytest.mark.parametrize("name", [GRAIN, MASS_DEATH])
+def test_the_gate_lets_a_proof_through_on_the_current_engine(name: str) -> None:
+    result = prove(by_name(name), "big-box-2023", 2, games=1)
+    assert result.verdict == UNREACHABLE, result.note
+
+
+def _six_grain(state: GameState, seat: int, amount: int) -> GameState:
+    p = state.players[seat]
+    room = state.rules.data.grain_capacity + 1 - p.grain
+    amount = max(0, min(amount, room, state.supply.grain))
+    state = replace(state, supply=replace(state.supply, grain=state.supply.grain - amount))
+    return state.with_player(seat, replace(p, grain=p.grain + amount))
+
+
+@pytest.mark.parametrize("name", [GRAIN, MASS_DEATH])
+def test_prove_refuses_unreachable_when_a_farmyard_holds_6_grain(
+    name: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """HARV-01's capacity broken: the audit's case, where `prove` still printed query 9
+    "unreachable" because it never ran the link."""
+    monkeypatch.setattr(harvest, "take_grain", _six_grain)
+    result = prove(by_name(name), "big-box-2023", 2, games=1)
+    assert result.verdict == UNKNOWN
+    assert "a proof was found but is not printed: link check FAILED" in result.note
+    assert "a farmyard holds at most its grain capacity" in result.note
+
+
+def test_prove_refuses_unreachable_when_a_plague_cube_costs_1_time(monkeypatch: pytest.MonkeyPatch) -> None:
+    real = time_and_death.spend_time
+    monkeypatch.setattr(
+        turn, "spend_time", lambda state, seat, amount, ctx: real(state, seat, amount - 1, ctx)
+    )
+    result = prove(by_name(MASS_DEATH), "original-2011", 3, games=1)
+    assert result.verdict == UNKNOWN
+    assert "TURN-03: a plague cube costs the plague time" in result.note
+
+
+def test_a_query_whose_concrete_predicate_does_not_imply_its_abstract_one_is_refused() -> None:
+    """no-living-member-acts holds at states of the link's games; an abstract predicate that
+    is never true is trivially "proved", and the gate must stop that proof."""
+    wrong = dataclasses.replace(by_name("no-living-member-acts"), abstract=lambda v, k: z3.BoolVal(False))
+    gate = open_gate([wrong])
+    assert gate.link.passed
+    assert gate.held[wrong.name] > 0
+    reason = gate.refusal(wrong)
+    assert reason is not None and "concrete holds but the counts predicate does not" in reason
+    # the proof (trivial for a predicate never true) is stopped, so the search decides the
+    # row: and the engine reaches the situation
+    assert prove(wrong, "big-box-2023", 2, games=1, gate=gate).verdict == REACHABLE
+
+
+def test_a_query_with_other_readings_is_never_let_through() -> None:
+    """The link's games play the default readings: a proof for a query played by other
+    readings (16b: AMB-06 b) has no link behind it."""
+    query = by_name("free-sale-amb-06-b")
+    reason = open_gate([query]).refusal(query)
+    assert reason is not None and "default readings" in reason
