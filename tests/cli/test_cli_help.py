@@ -28,14 +28,25 @@ def test_every_option_of_check_and_report_has_help(command: str) -> None:
     assert missing == [], f"{command}: options without help: {missing}"
 
 
+RETIRED = {("prove", "--seconds")}
+"""Options kept off `--help` on purpose: retired flags still parsed only to refuse them with
+what to use instead (`prove --seconds`: budgets are seeded games now, `--games`)."""
+
+
 def test_every_option_of_every_command_has_help() -> None:
     missing = [
         f"{name} {a.option_strings or a.dest}"
         for name, p in subcommands().items()
         for a in options(p)
-        if not a.help or a.help == argparse.SUPPRESS
+        if (not a.help or a.help == argparse.SUPPRESS)
+        and not any((name, flag) in RETIRED for flag in a.option_strings)
     ]
     assert missing == []
+
+
+def test_a_retired_option_is_refused_with_what_to_use_instead(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["prove", "--seconds", "1"]) == 2
+    assert "--games" in capsys.readouterr().err
 
 
 @pytest.mark.parametrize("option", ["--edition", "--players", "--seed"])
