@@ -99,7 +99,7 @@ def shell_commands(text: str) -> list[list[str]]:
     """The `village-rules ...` command lines of the ```sh blocks (comments dropped)."""
     found = []
     for _, body in blocks(text, "sh"):
-        for raw in body.splitlines():
+        for raw in body.replace("\\\n", " ").splitlines():  # a line continued by "\" is one
             for part in raw.split("&&"):
                 words = shlex.split(part, comments=True)
                 for i, word in enumerate(words):
