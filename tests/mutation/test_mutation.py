@@ -162,7 +162,7 @@ def test_the_scores_count_semantic_and_regression_kills_apart() -> None:
     text = matrix_text(scores)
     assert "semantic score: 1/3 = 33.3%" in text
     assert "all-layers score: 2/3 = 66.7%" in text
-    assert "checkers' score (fuzz, machine, refinement, explore; no rule tests): 1/3 = 33.3%" in text
+    assert "checkers' score (fuzz, machine, refinement, link, explore; no rule tests): 1/3 = 33.3%" in text
     assert "b [TURN-03]: breaks b (killed only by golden)" in text
     assert "equivalent d [TURN-03]: why" in text
 

@@ -20,5 +20,10 @@ REFINEMENT_GAMES: tuple[tuple[str, int, int], ...] = (
 )
 REFINEMENT_MAX_STEPS = 5_000
 
+LINK_GAMES_PER_ROW = 1
+"""The rule-content link's games: `proofs.link.default_games(1)`, one seeded game per edition
+and player count with the policies in turn (the gate `prove` opens before any verdict)."""
+LINK_MAX_STEPS = 3_000
+
 EXPLORE_CONFIGS: tuple[tuple[str, int, int], ...] = (("tiny", 2, 200_000),)
 """(configuration, players, most states): more states than that is a kill (no end in reach)."""

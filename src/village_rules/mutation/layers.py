@@ -85,6 +85,13 @@ LAYERS: tuple[Layer, ...] = (
         probe="refinement",
     ),
     Layer(
+        "link",
+        Kind.SEMANTIC,
+        f"the rule-content model's link (prove's gate) on {b.LINK_GAMES_PER_ROW} seeded game per "
+        f"edition and player count, at most {b.LINK_MAX_STEPS} actions each",
+        probe="link",
+    ),
+    Layer(
         "explore",
         Kind.SEMANTIC,
         "the exhaustive explorer's invariants, deadlocks and ends on "

@@ -22,6 +22,7 @@ from village_rules.explore.configs import configuration
 from village_rules.explore.search import explore
 from village_rules.fuzz.runner import run_fuzz
 from village_rules.mutation import budgets as b
+from village_rules.proofs.link import default_games, link_check
 from village_rules.proofs.refinement import check_game
 from village_rules.testing import VillageMachine
 
@@ -75,6 +76,13 @@ def refinement() -> str | None:
     return None
 
 
+def link() -> str | None:
+    """Every step of the link's seeded games against the rule-content model's guarded
+    commands (what `prove`'s gate checks before it prints an "unreachable")."""
+    result = link_check(default_games(b.LINK_GAMES_PER_ROW), max_steps=b.LINK_MAX_STEPS)
+    return None if result.broken is None else _one_line(f"link: {result.broken}")
+
+
 def exploration() -> str | None:
     """Every state of the reduced configurations: invariants, deadlocks, and some end."""
     for name, players, most in b.EXPLORE_CONFIGS:
@@ -96,6 +104,7 @@ PROBES: dict[str, Callable[[], str | None]] = {
     "fuzz": fuzz,
     "machine": machine,
     "refinement": refinement,
+    "link": link,
     "explore": exploration,
 }
 

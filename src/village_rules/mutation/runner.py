@@ -34,7 +34,7 @@ PACKAGE = Path(__file__).resolve().parents[1]
 REPOSITORY = PACKAGE.parents[1]
 """The repository root: the pytest layers run from here (its pyproject and tests/)."""
 
-CHECKERS = ("fuzz", "machine", "refinement", "explore")
+CHECKERS = ("fuzz", "machine", "refinement", "link", "explore")
 """The semantic layers a user can run against their own engine (the rule tests are this
 library's own): their share is printed beside the semantic score."""
 
@@ -285,7 +285,7 @@ def _figures(scores: Scores, corpus: str) -> list[str]:
         killed, of = checkers
         share = 100 * killed / of if of else 100.0
         lines.append(
-            f"checkers' score (fuzz, machine, refinement, explore; no rule tests): "
+            f"checkers' score ({', '.join(CHECKERS)}; no rule tests): "
             f"{killed}/{of} = {share:.1f}%"
         )
     survivors = scores.survivors([Kind.SEMANTIC])
