@@ -10,7 +10,7 @@ import json
 
 import z3
 
-from village_rules.data.components import Cube, Good, InBlackBag, OnChurch, Unborn, is_alive
+from village_rules.data.components import Cube, Good, InBlackBag, OnChurch, TieBreaker, Unborn, is_alive
 from village_rules.drivers.serialization import to_json
 from village_rules.engine.end_of_game import final_order
 from village_rules.engine.harvest import harvest_yield
@@ -270,8 +270,9 @@ def _tied(state: GameState, action: Action) -> float:
     """As `_passive`, but every seat harvests up to the farmyard's limit: the 2023 tie-break
     is the most grain, and the starting compensation of 1 grain (2 players) leaves the seats
     one grain apart otherwise (a harvest pays 2, so only the limit of 5 evens them; with
-    `_passive` no game of 60 at 2 players tied). Grain scores nothing, harvests cost no time."""
-    if not state.is_chance:
+    `_passive` no game of 60 at 2 players tied). Grain scores nothing, harvests cost no time.
+    Where grain breaks no tie (2011) it plays as `_passive`."""
+    if not state.is_chance and TieBreaker.MOST_GRAIN in state.rules.data.tie_breakers:
         room = state.players[state.current_player()].grain < state.rules.data.grain_capacity
         match action:
             case TakeCube(space, cube) if space.value == "grain_harvest" and cube is not Cube.PLAGUE:
