@@ -21,7 +21,7 @@ ROWS = [
     ("shared-win", "original-2011", 2),  # reachable from its stored seed
     ("grain-short-at-harvest", "big-box-2023", 2),  # unreachable (k-induction)
     ("two-deaths-owed", "original-2011", 2),  # reachable under AMB-23 b
-    ("act-after-pass", "original-2011", 2),  # unknown after its seeded games
+    ("all-customers-served", "original-2011", 2),  # unknown after its seeded games
 ]
 
 
