@@ -150,15 +150,30 @@ def _hoard(state: GameState, action: Action) -> float:
 
 
 def _seller(state: GameState, action: Action) -> float:
+    """Serve every customer one can: take market and crafts cubes, buy goods with cubes
+    before producing them with time and train last (time kills, and the end comes with
+    the deaths), never pass a sale, pay with the fewest coins. Buying first lets the game
+    last long enough for all 24 customers at 3 players (the old steer, which produced and
+    trained as readily, found none of 1,000 games at 2011 with 3 players)."""
     if state.is_chance:
         return _no_plague_draws(state, action)
     match action:
         case TakeCube(space, cube):
-            return -2.0 if cube is Cube.PLAGUE else (3.0 if space.value in ("market", "crafts") else 1.0)
+            if cube is Cube.PLAGUE:
+                return -3.0
+            return 3.0 if space.value in ("market", "crafts") else 1.0
         case Serve():
-            return 5.0
-        case Well(space, _):
-            return 2.0 if space.value == "market" else -1.0
+            return 6.0
+        case Buy():
+            return 4.0
+        case Produce():
+            return 2.5
+        case Train():
+            return 1.0
+        case Pass():
+            return -1.0
+        case Pay(alternative, coins):
+            return -coins.total() - 0.1 * alternative
     return 0.5
 
 
