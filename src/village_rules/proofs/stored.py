@@ -25,6 +25,7 @@ from village_rules.proofs.abstraction import abstract
 from village_rules.proofs.catalogue import CATALOGUE, Query, by_name
 from village_rules.proofs.errors import WitnessError
 from village_rules.proofs.history import History
+from village_rules.proofs.induction import RULE_PREDICATES, k_induction_content
 from village_rules.proofs.model import Constants
 from village_rules.proofs.solver import bmc, k_induction
 
@@ -131,6 +132,14 @@ def _proof_fields(path: Path) -> tuple[Query, str, int, list[str]]:
 def check_proof(path: Path) -> StoredCheck:
     """Re-prove a stored unreachability proof and compare its printed invariant."""
     query, edition, players, invariant = _proof_fields(path)
+    rule = RULE_PREDICATES.get(query.name)
+    if rule is not None:  # proved over the rule-content model (`run.prove`, step 1)
+        content = k_induction_content(edition, players, rule, max_k=PROOF_DEPTH)
+        if not content.proved:
+            return StoredCheck(path, "proof", query.name, False, "the rule-content model no longer proves it")
+        if list(content.invariant) != invariant:
+            return StoredCheck(path, "proof", query.name, False, "it proves with another invariant")
+        return StoredCheck(path, "proof", query.name, True, f"re-proved: {'; '.join(content.invariant)}")
     state = new_game(edition, players, 0, query.variant)
     k = Constants.of(state.rules.data, players)
     path_to = bmc(abstract(state), k, query.abstract, PROOF_DEPTH)
