@@ -42,6 +42,8 @@ from village_rules.proofs.guarded import (
 from village_rules.proofs.model import Z3, Ops
 from village_rules.rules.variant import Variant
 
+STEP_LABEL = "the guarded commands of the step's kind"
+"""The name of the step relation in a proof's unsat core (beside the state clauses' names)."""
 RLIMIT = 20_000_000
 """z3's resource limit per solver call: deterministic (the same on every machine and load)."""
 
@@ -186,7 +188,7 @@ def k_induction_content(
                 step.assert_and_track(c(path[i], k, Z3), label)
         for i in range(depth):
             label = f"c{len(labels)}"
-            labels[label] = "the guarded commands of the step's kind"
+            labels[label] = STEP_LABEL
             step.assert_and_track(step_relation(path[i], acts[i], path[i + 1], k, Z3, drop=drop), label)
         for i in range(first, depth):
             step.add(z3.Not(_bad_at(pred, path, acts, i, k)))
