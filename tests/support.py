@@ -27,6 +27,7 @@ from village_rules.data.components import ActionSpace, Cube, Location
 from village_rules.drivers.scenario import acting, emptied, put_cubes
 from village_rules.engine.core import apply
 from village_rules.model.actions import Action, Serve
+from village_rules.model.evolve import replace as evolve
 from village_rules.model.state import GameState
 from village_rules.rules.variant import Variant
 
@@ -135,3 +136,13 @@ def run_with_file_limit(argv: Sequence[str], limit: int) -> subprocess.Completed
 def plain_write(path: Path, text: str) -> None:
     """The bug the full-disk tests must catch: a write in place, half a file under the final name."""
     path.write_text(text, encoding="utf-8")
+
+
+def six_grain_farmyard(state: GameState, seat: int, amount: int) -> GameState:
+    """A rule change for the link's tests (issue 23): `harvest.take_grain` with a farmyard
+    holding one grain more than its capacity (6 in both editions)."""
+    p = state.players[seat]
+    room = state.rules.data.grain_capacity + 1 - p.grain
+    amount = max(0, min(amount, room, state.supply.grain))
+    state = evolve(state, supply=evolve(state.supply, grain=state.supply.grain - amount))
+    return state.with_player(seat, evolve(p, grain=p.grain + amount))

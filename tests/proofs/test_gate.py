@@ -9,10 +9,9 @@ import dataclasses
 
 import pytest
 import z3
+from support import six_grain_farmyard
 
 from village_rules.engine import harvest, time_and_death, turn
-from village_rules.model.evolve import replace
-from village_rules.model.state import GameState
 from village_rules.proofs.catalogue import by_name
 from village_rules.proofs.gate import open_gate
 from village_rules.proofs.run import REACHABLE, UNKNOWN, UNREACHABLE, prove
@@ -27,21 +26,13 @@ def test_the_gate_lets_a_proof_through_on_the_current_engine(name: str) -> None:
     assert result.verdict == UNREACHABLE, result.note
 
 
-def _six_grain(state: GameState, seat: int, amount: int) -> GameState:
-    p = state.players[seat]
-    room = state.rules.data.grain_capacity + 1 - p.grain
-    amount = max(0, min(amount, room, state.supply.grain))
-    state = replace(state, supply=replace(state.supply, grain=state.supply.grain - amount))
-    return state.with_player(seat, replace(p, grain=p.grain + amount))
-
-
 @pytest.mark.parametrize("name", [GRAIN, MASS_DEATH])
 def test_prove_refuses_unreachable_when_a_farmyard_holds_6_grain(
     name: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """HARV-01's capacity broken: the audit's case, where `prove` still printed query 9
     "unreachable" because it never ran the link."""
-    monkeypatch.setattr(harvest, "take_grain", _six_grain)
+    monkeypatch.setattr(harvest, "take_grain", six_grain_farmyard)
     result = prove(by_name(name), "big-box-2023", 2, games=1)
     assert result.verdict == UNKNOWN
     assert "a proof was found but is not printed: link check FAILED" in result.note

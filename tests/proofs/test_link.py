@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 import z3
 from hypothesis import HealthCheck, settings
-from support import ROOT
+from support import ROOT, six_grain_farmyard
 
 from village_rules.data.components import ActionSpace
 from village_rules.drivers.play import GameLog
@@ -19,7 +19,6 @@ from village_rules.engine import end_of_game, harvest, time_and_death, turn
 from village_rules.engine.setup import new_game
 from village_rules.errors import ParameterError
 from village_rules.model.actions import Well
-from village_rules.model.evolve import replace
 from village_rules.model.state import GameState
 from village_rules.proofs.catalogue import CATALOGUE, by_name
 from village_rules.proofs.content import K_PASS, K_TAKE, P_MARKET, action_vars, content_abstract, content_vars
@@ -181,14 +180,7 @@ def test_the_link_catches_the_well_at_the_market_holding_no_market_day(patched: 
 
 
 def test_the_link_catches_a_farmyard_holding_6_grain(patched: pytest.MonkeyPatch) -> None:
-    def six_grain(state: GameState, seat: int, amount: int) -> GameState:
-        p = state.players[seat]
-        room = state.rules.data.grain_capacity + 1 - p.grain
-        amount = max(0, min(amount, room, state.supply.grain))
-        state = replace(state, supply=replace(state.supply, grain=state.supply.grain - amount))
-        return state.with_player(seat, replace(p, grain=p.grain + amount))
-
-    patched.setattr(harvest, "take_grain", six_grain)
+    patched.setattr(harvest, "take_grain", six_grain_farmyard)
     assert "a farmyard holds at most its grain capacity" in _first_failure()
 
 
