@@ -9,6 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
+from village_rules.data.typed_hash import typed_hash
+
 
 class Cube(StrEnum):
     """A cube in the supply, the green bag, on an action space or a farmyard (p. 4)."""
@@ -90,16 +92,19 @@ class TieBreaker(StrEnum):
 # --- where a family member is -------------------------------------------------------------
 
 
+@typed_hash
 @dataclass(frozen=True, slots=True)
 class Unborn:
     """In the general supply, not yet born (p. 3 step 3)."""
 
 
+@typed_hash
 @dataclass(frozen=True, slots=True)
 class Farmyard:
     """On its owner's farmyard."""
 
 
+@typed_hash
 @dataclass(frozen=True, slots=True)
 class AtCraft:
     """Trained below a craft building (p. 7)."""
@@ -107,6 +112,7 @@ class AtCraft:
     building: Building
 
 
+@typed_hash
 @dataclass(frozen=True, slots=True)
 class OnCouncil:
     """On a stage (1-based) of the council chamber track (p. 9)."""
@@ -114,6 +120,7 @@ class OnCouncil:
     stage: int
 
 
+@typed_hash
 @dataclass(frozen=True, slots=True)
 class OnChurch:
     """On a stage (1-based) of the church track (p. 11)."""
@@ -121,6 +128,7 @@ class OnChurch:
     stage: int
 
 
+@typed_hash
 @dataclass(frozen=True, slots=True)
 class Travelling:
     """On a city of the travel map (p. 10)."""
@@ -128,17 +136,20 @@ class Travelling:
     city: str
 
 
+@typed_hash
 @dataclass(frozen=True, slots=True)
 class ChurchReserve:
     """Solo mode (2023 p. 16 step 3): one of Carla's "3"s and "4"s placed onto the church
     at setup, beside the church track; her church reaction puts one into the black bag."""
 
 
+@typed_hash
 @dataclass(frozen=True, slots=True)
 class InBlackBag:
     """In the black bag, waiting to be drawn at a mass (p. 10)."""
 
 
+@typed_hash
 @dataclass(frozen=True, slots=True)
 class InChronicle:
     """Dead, immortalised in the village chronicle under a category (p. 12)."""
@@ -146,11 +157,13 @@ class InChronicle:
     category: Category
 
 
+@typed_hash
 @dataclass(frozen=True, slots=True)
 class InGraveyard:
     """Dead, in the graveyard (2011: anonymous graves)."""
 
 
+@typed_hash
 @dataclass(frozen=True, slots=True)
 class Removed:
     """Dead during the final actions with no space left: removed from the game (p. 13)."""

@@ -40,6 +40,7 @@ from village_rules.data.components import (
 from village_rules.data.edition import EditionData
 from village_rules.data.solo_data import FateTile
 from village_rules.data.tally import Tally
+from village_rules.data.typed_hash import typed_hash
 from village_rules.errors import ActionTypeError, InternalError, VillageError
 
 
@@ -50,6 +51,7 @@ class ActionSyntaxError(VillageError, ValueError):
 # --- decisions ----------------------------------------------------------------------------
 
 
+@typed_hash
 @dataclass(frozen=True, slots=True)
 class TakeCube:
     """Take one cube of colour `cube` from action space `space` (p. 5)."""
@@ -58,6 +60,7 @@ class TakeCube:
     cube: Cube
 
 
+@typed_hash
 @dataclass(frozen=True, slots=True)
 class Well:
     """Return `well_cubes` influence cubes of `colour` to perform the action of `space` (p. 10)."""
@@ -66,6 +69,7 @@ class Well:
     colour: Cube
 
 
+@typed_hash
 @dataclass(frozen=True, slots=True)
 class FreeAction:
     """A final action with no cube left on the board: any action, no well payment (p. 13)."""
@@ -73,11 +77,13 @@ class FreeAction:
     space: ActionSpace
 
 
+@typed_hash
 @dataclass(frozen=True, slots=True)
 class Skip:
     """Do not perform (any more of) the offered step: no action, no privilege, stop buying."""
 
 
+@typed_hash
 @dataclass(frozen=True, slots=True)
 class PickCube:
     """Choose an influence cube from the supply (compensation, privilege 2, travel reward)."""
@@ -85,6 +91,7 @@ class PickCube:
     colour: Cube
 
 
+@typed_hash
 @dataclass(frozen=True, slots=True)
 class PickGood:
     """Choose a goods tile from the supply (council privilege 3)."""
@@ -92,16 +99,19 @@ class PickGood:
     good: Good
 
 
+@typed_hash
 @dataclass(frozen=True, slots=True)
 class Harvest:
     """Grain harvest (p. 6)."""
 
 
+@typed_hash
 @dataclass(frozen=True, slots=True)
 class Birth:
     """Family: the lowest-numbered unborn member comes to the farmyard (p. 6)."""
 
 
+@typed_hash
 @dataclass(frozen=True, slots=True)
 class CallHome:
     """Family: a member numbered `number` at `location` on the board returns home (p. 6)."""
@@ -110,6 +120,7 @@ class CallHome:
     number: int
 
 
+@typed_hash
 @dataclass(frozen=True, slots=True)
 class Train:
     """Crafts: train a farmyard member numbered `number` below `building` and produce
@@ -120,6 +131,7 @@ class Train:
     good: Good | None
 
 
+@typed_hash
 @dataclass(frozen=True, slots=True)
 class Produce:
     """Crafts: a trained member at `building` produces `good` for time (p. 7)."""
@@ -128,6 +140,7 @@ class Produce:
     good: Good
 
 
+@typed_hash
 @dataclass(frozen=True, slots=True)
 class Buy:
     """Crafts: buy `good` from `building` with cubes (or grain at the stables) (p. 7)."""
@@ -136,11 +149,13 @@ class Buy:
     good: Good
 
 
+@typed_hash
 @dataclass(frozen=True, slots=True)
 class Mill:
     """Crafts: the mill turns time and grain into coins (p. 7)."""
 
 
+@typed_hash
 @dataclass(frozen=True, slots=True)
 class Travel:
     """Travel from `origin` (the village: a farmyard member; a city: a member there) to
@@ -151,6 +166,7 @@ class Travel:
     number: int
 
 
+@typed_hash
 @dataclass(frozen=True, slots=True)
 class CouncilPlace:
     """Council chamber way a): a farmyard member numbered `number` onto stage 1 (p. 9)."""
@@ -158,6 +174,7 @@ class CouncilPlace:
     number: int
 
 
+@typed_hash
 @dataclass(frozen=True, slots=True)
 class CouncilAdvance:
     """Council chamber way b): a member numbered `number` from `stage` to `stage + 1`."""
@@ -166,6 +183,7 @@ class CouncilAdvance:
     number: int
 
 
+@typed_hash
 @dataclass(frozen=True, slots=True)
 class Privilege:
     """Use the privilege of council `stage` (after a) or b), or as way c)) (p. 9)."""
@@ -173,6 +191,7 @@ class Privilege:
     stage: int
 
 
+@typed_hash
 @dataclass(frozen=True, slots=True)
 class ChurchEnter:
     """Church: a farmyard member numbered `number` into the black bag (p. 10)."""
@@ -180,6 +199,7 @@ class ChurchEnter:
     number: int
 
 
+@typed_hash
 @dataclass(frozen=True, slots=True)
 class Pay:
     """Pay cost alternative `alternative` (0-based), with `coins` standing in for the cubes
@@ -189,6 +209,7 @@ class Pay:
     coins: Tally[Cube]
 
 
+@typed_hash
 @dataclass(frozen=True, slots=True)
 class Die:
     """The member at `location` dies (one of the owner's lowest-numbered visible members)."""
@@ -196,6 +217,7 @@ class Die:
     location: Location
 
 
+@typed_hash
 @dataclass(frozen=True, slots=True)
 class Serve:
     """Market day: serve customer tile `tile` from an available space (p. 8)."""
@@ -203,11 +225,13 @@ class Serve:
     tile: int
 
 
+@typed_hash
 @dataclass(frozen=True, slots=True)
 class Pass:
     """Market day: pass; final for this market day (p. 8)."""
 
 
+@typed_hash
 @dataclass(frozen=True, slots=True)
 class BuyFromBag:
     """Mass step 1: pay 1 coin to take an own member numbered `number` out of the bag."""
@@ -215,6 +239,7 @@ class BuyFromBag:
     number: int
 
 
+@typed_hash
 @dataclass(frozen=True, slots=True)
 class ChurchStep:
     """Mass step 2: move an own member numbered `number` from `stage` to `stage + 1`."""
@@ -226,6 +251,7 @@ class ChurchStep:
 # --- chance outcomes ----------------------------------------------------------------------
 
 
+@typed_hash
 @dataclass(frozen=True, slots=True)
 class DrawCube:
     """A cube of colour `cube` is drawn from the green bag."""
@@ -233,6 +259,7 @@ class DrawCube:
     cube: Cube
 
 
+@typed_hash
 @dataclass(frozen=True, slots=True)
 class DrawCustomer:
     """Customer tile `tile` is turned up from the face-down pile."""
@@ -240,11 +267,13 @@ class DrawCustomer:
     tile: int
 
 
+@typed_hash
 @dataclass(frozen=True, slots=True)
 class DrawMonk:
     """A monk is drawn from the black bag."""
 
 
+@typed_hash
 @dataclass(frozen=True, slots=True)
 class DrawMember:
     """A member of `seat` numbered `number` is drawn from the black bag."""
@@ -253,6 +282,7 @@ class DrawMember:
     number: int
 
 
+@typed_hash
 @dataclass(frozen=True, slots=True)
 class CarlaCube:
     """Solo: the player chooses the cube of colour `cube` for Carla (SOLO-12, SOLO-13)."""
@@ -260,6 +290,7 @@ class CarlaCube:
     cube: Cube
 
 
+@typed_hash
 @dataclass(frozen=True, slots=True)
 class RevealFate:
     """Solo: the fate tile turned up on Carla's board shows `tile` (SOLO-14)."""

@@ -9,11 +9,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from village_rules.data.components import ActionSpace
+from village_rules.data.typed_hash import typed_hash
 from village_rules.model.actions import Action
 
 # --- decisions of a seat ------------------------------------------------------------------
 
 
+@typed_hash
 @dataclass(frozen=True, slots=True)
 class ChooseCompensationCube:
     """2023 setup step 14: the 4th player selects one influence cube from the supply."""
@@ -21,6 +23,7 @@ class ChooseCompensationCube:
     seat: int
 
 
+@typed_hash
 @dataclass(frozen=True, slots=True)
 class ChooseTurn:
     """Phase 2 step 1: take a cube from an action space, or use the well (p. 5, p. 10)."""
@@ -28,6 +31,7 @@ class ChooseTurn:
     seat: int
 
 
+@typed_hash
 @dataclass(frozen=True, slots=True)
 class ChooseAction:
     """Phase 2 step 2: perform the action of `space` (one way of it) or not (p. 5)."""
@@ -36,6 +40,7 @@ class ChooseAction:
     space: ActionSpace
 
 
+@typed_hash
 @dataclass(frozen=True, slots=True)
 class ChoosePrivilege:
     """Council chamber: use one privilege of stage 1..`max_stage`, or none (p. 9)."""
@@ -44,6 +49,7 @@ class ChoosePrivilege:
     max_stage: int
 
 
+@typed_hash
 @dataclass(frozen=True, slots=True)
 class ChooseSupplyCube:
     """Council privilege 2 or a travel reward: take `remaining` more cubes of choice."""
@@ -52,6 +58,7 @@ class ChooseSupplyCube:
     remaining: int
 
 
+@typed_hash
 @dataclass(frozen=True, slots=True)
 class ChooseSupplyGood:
     """Council privilege 3: take `remaining` more goods tiles of choice from the supply."""
@@ -60,6 +67,7 @@ class ChooseSupplyGood:
     remaining: int
 
 
+@typed_hash
 @dataclass(frozen=True, slots=True)
 class ChoosePayment:
     """`action` has several ways to pay (alternatives, coins for cubes): choose one."""
@@ -68,6 +76,7 @@ class ChoosePayment:
     action: Action
 
 
+@typed_hash
 @dataclass(frozen=True, slots=True)
 class ChooseDying:
     """Several lowest-numbered visible members: the owner chooses who dies (p. 12)."""
@@ -75,6 +84,7 @@ class ChooseDying:
     seat: int
 
 
+@typed_hash
 @dataclass(frozen=True, slots=True)
 class MarketChoice:
     """Market day: serve one available customer or pass for the rest of the day (p. 8)."""
@@ -82,6 +92,7 @@ class MarketChoice:
     seat: int
 
 
+@typed_hash
 @dataclass(frozen=True, slots=True)
 class MassBuy:
     """Mass step 1: buy own members out of the black bag, 1 coin each (p. 11)."""
@@ -89,6 +100,7 @@ class MassBuy:
     seat: int
 
 
+@typed_hash
 @dataclass(frozen=True, slots=True)
 class MassAdvance:
     """Mass step 2: move own church members up, paying grain per stage (p. 11)."""
@@ -96,6 +108,7 @@ class MassAdvance:
     seat: int
 
 
+@typed_hash
 @dataclass(frozen=True, slots=True)
 class ChooseCarlaCube:
     """Solo (SOLO-12, SOLO-13): no cube of the colour Carla looks for is on the board; the
@@ -108,6 +121,7 @@ class ChooseCarlaCube:
 # --- chance -------------------------------------------------------------------------------
 
 
+@typed_hash
 @dataclass(frozen=True, slots=True)
 class SeedDraw:
     """Phase 1: draw one cube from the green bag onto `space`; `remaining` includes it."""
@@ -116,6 +130,7 @@ class SeedDraw:
     remaining: int
 
 
+@typed_hash
 @dataclass(frozen=True, slots=True)
 class RefillDraw:
     """After a market day: turn a customer from the pile onto waiting `position` (0-based)."""
@@ -123,6 +138,7 @@ class RefillDraw:
     position: int
 
 
+@typed_hash
 @dataclass(frozen=True, slots=True)
 class MassDraw:
     """Mass step 1: draw one piece at random from the black bag; `remaining` includes it."""
@@ -130,6 +146,7 @@ class MassDraw:
     remaining: int
 
 
+@typed_hash
 @dataclass(frozen=True, slots=True)
 class FateReveal:
     """Solo (SOLO-14): Carla's cube passed the face-down fate tile of `slot`; which tile of
@@ -138,6 +155,7 @@ class FateReveal:
     slot: int
 
 
+@typed_hash
 @dataclass(frozen=True, slots=True)
 class GameOver:
     """Terminal: final scoring is done."""
