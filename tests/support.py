@@ -7,7 +7,9 @@
 - `count_at`, `do`: counting members at a location, performing an action of a space;
 - `rules_texts`: the folder of the rules texts, from `VILLAGE_RULES_TEXTS` (else a skip);
 - `run_with_file_limit`, `plain_write`: a command run as on a full disk, and the in-place
-  write the full-disk tests must catch.
+  write the full-disk tests must catch;
+- `TINY_STATES`, `TINY_EDGES`, `TINY_DEPTH`: the explorer's pinned figures of `tiny` at 2
+  players, which several explorer and benchmark tests print and compare.
 """
 
 from __future__ import annotations
@@ -36,6 +38,11 @@ KeyPath = tuple[str | int, ...]
 ROOT = Path(__file__).resolve().parents[1]
 """The repository's top folder."""
 TESTS = ROOT / "tests"
+
+TINY_STATES = 10_175
+"""Distinct states of the `tiny` configuration at 2 players (docs/exploration.md)."""
+TINY_EDGES = 11_369
+TINY_DEPTH = 30
 
 TEXTS_VARIABLE = "VILLAGE_RULES_TEXTS"
 TEXTS_SKIP = f"{TEXTS_VARIABLE} is not set"

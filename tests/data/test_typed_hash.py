@@ -30,8 +30,13 @@ def test_a_plain_dataclass_hash_ignores_the_class() -> None:
     class B:
         pass
 
+    @typed_hash
+    @dataclass(frozen=True)
+    class C:
+        pass
+
     assert hash(A()) == hash(B())  # what the decorator is for
-    assert hash(typed_hash(dataclass(frozen=True)(type("C", (), {})))()) != hash(A())
+    assert hash(C()) != hash(A()) and C() == C() and hash(C()) == hash(C())
 
 
 def test_states_that_differ_only_in_graveyard_or_removed_have_different_fingerprints() -> None:

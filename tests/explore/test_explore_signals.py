@@ -12,6 +12,7 @@ import time
 from pathlib import Path
 
 import pytest
+from support import TINY_DEPTH, TINY_EDGES, TINY_STATES
 
 from village_rules.cli.main import main
 
@@ -54,7 +55,8 @@ def test_sigterm_saves_a_checkpoint_and_resume_reaches_the_same_counts(tmp_path:
     )
     out = resumed.stdout.decode()
     assert resumed.returncode == 0, resumed.stderr.decode()
-    assert "states      7,678 distinct" in out and "edges       9,172" in out and "depth       30" in out
+    assert f"states      {TINY_STATES:,} distinct" in out and f"edges       {TINY_EDGES:,}" in out
+    assert f"depth       {TINY_DEPTH}" in out
     assert "free-final-action        reachable: shortest witness 5 actions" in out
 
 

@@ -18,8 +18,8 @@ from village_rules.explore.search import Graph, explore
 from village_rules.explore.shape import shape
 
 TINY_ENDS = {
-    "chronicle": Fraction(528170633, 738017280),
-    "chronicle and graveyard": Fraction(209846647, 738017280),
+    "chronicle": Fraction(263086699, 369008640),
+    "chronicle and graveyard": Fraction(105921941, 369008640),
 }
 
 

@@ -12,7 +12,7 @@ pending step and the actions are unions of such classes: each is decorated with 
 from __future__ import annotations
 
 import dataclasses
-from typing import Any, TypeVar
+from typing import TypeVar
 
 T = TypeVar("T")
 
@@ -22,7 +22,7 @@ def typed_hash(cls: type[T]) -> type[T]:
     name = cls.__qualname__
     names = tuple(f.name for f in dataclasses.fields(cls))  # type: ignore[arg-type]
 
-    def __hash__(self: Any) -> int:  # noqa: N807 - installed as the class's hash
+    def __hash__(self: object) -> int:  # noqa: N807 - installed as the class's hash
         return hash((name, *(getattr(self, n) for n in names)))
 
     cls.__hash__ = __hash__  # type: ignore[method-assign]
