@@ -29,7 +29,7 @@ from village_rules.explore.crosscheck import disagreements, model_proves
 from village_rules.explore.memory import available as memory_available
 from village_rules.explore.monitors import MONITORS
 from village_rules.explore.parallel import ExplorationStoppedError, explore_parallel
-from village_rules.explore.search import Exploration, QueryVerdict, Snapshot, explore, roots
+from village_rules.explore.search import MAX_STATES, Exploration, QueryVerdict, Snapshot, explore, roots
 from village_rules.explore.shape import MAX_SYSTEM, Shape, shape
 from village_rules.explore.witnesses import witness_log
 from village_rules.proofs.catalogue import CATALOGUE, Query, by_name
@@ -39,8 +39,6 @@ class ExploreArgumentError(VillageError):
     """A bad option of `village-rules explore` (exit 2)."""
 
 
-MAX_STATES = 2_000_000
-"""The default budget of distinct states (about 30 bytes each beside the frontier)."""
 STATES_CEILING = 200_000_000
 MAX_RANDOM_GAMES = 1_000_000
 MAX_WORKERS = 256

@@ -53,6 +53,7 @@ from village_rules.explore.memory import resident_bytes
 from village_rules.explore.monitors import Monitor, Value
 from village_rules.explore.search import (
     ENGINE_EXCEPTION,
+    MAX_STATES,
     MAX_VIOLATIONS,
     Exploration,
     ExplorationLimitError,
@@ -393,7 +394,7 @@ def explore_parallel(
     *,
     workers: int,
     variant: Variant | None = None,
-    max_states: int = 2_000_000,
+    max_states: int = MAX_STATES,
     queries: Sequence[Query] = CATALOGUE,
     check: bool = True,
     refinement: bool = False,

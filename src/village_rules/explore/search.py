@@ -48,6 +48,9 @@ REFINEMENT = "refinement"
 """The violation recorded where an engine step breaks a clause of the z3 model."""
 ENGINE_EXCEPTION = "engine.exception"
 """The violation recorded where `legal_actions`, `chance_outcomes` or `apply` raised."""
+MAX_STATES = 4_000_000
+"""The default budget of distinct states: twice `large`'s 2,002,089 (about 30 bytes each
+beside the frontier)."""
 MAX_VIOLATIONS = 20
 """Violations kept in the result (all are counted)."""
 
@@ -202,7 +205,7 @@ def explore(
     players: int,
     *,
     variant: Variant | None = None,
-    max_states: int = 2_000_000,
+    max_states: int = MAX_STATES,
     queries: Sequence[Query] = CATALOGUE,
     check: bool = True,
     graph: bool = False,
