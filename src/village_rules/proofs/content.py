@@ -314,17 +314,20 @@ def content_abstract(state: GameState, before: Mapping[str, int] | None = None) 
         pay_for,
         int(isinstance(pending, ChoosePayment) and action_vars(pending.action)["market"] == 1),
         *(state.space(s).total() for s in SPACES),
-        *(state.chronicle_count(c) for c in CATEGORIES),
     ]
     final = state.final_turns or ()
+    chronicle = dict.fromkeys(CATEGORIES, 0)
+    seats: list[int] = []
     for seat, p in enumerate(state.players):
         home = placed = 0
         for loc in p.members:
             if isinstance(loc, Farmyard):
                 home += 1
-            elif not isinstance(loc, Unborn | InBlackBag | InChronicle | InGraveyard | Removed):
+            elif isinstance(loc, InChronicle):
+                chronicle[loc.category] += 1
+            elif not isinstance(loc, Unborn | InBlackBag | InGraveyard | Removed):
                 placed += 1
-        values += [
+        seats += [
             int(day is not None and seat in day.passed),
             int(seat in final),
             home,
@@ -332,6 +335,8 @@ def content_abstract(state: GameState, before: Mapping[str, int] | None = None) 
             p.cubes[Cube.GREEN],
             int(any(can_pay(data.customer(t).demand(), p, True) for t in tiles)),
         ]
+    values += [chronicle[c] for c in CATEGORIES]
+    values += seats
     head = base.vector + tuple(values)
     now = dict(zip(_state_names(state.num_players), head, strict=True))
     turn = turn_values(before, now, data.lifetime_track_length, state.num_players)
