@@ -22,7 +22,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from functools import cache
 from typing import Any
 
 from village_rules.data.edition import EditionData, Row
@@ -647,24 +646,18 @@ def step_relation(
     return o.all(*parts)
 
 
-@cache
-def _all_state_clauses() -> tuple[tuple[str, ContentStateClause], ...]:
-    return tuple(state_clauses())
-
-
-@cache
-def _step_clauses_of(kind: int) -> tuple[tuple[str, KindClause], ...]:
-    """The step clauses a step of `kind` must meet (counts model's, every step's, its kind's),
-    computed once per kind: the link evaluates them on every step it checks."""
+def _step_clauses_of(kind: int) -> list[tuple[str, KindClause]]:
+    """The step clauses a step of `kind` must meet: the counts model's, every step's and its
+    kind's (read from the dicts on every call, so a test may patch them)."""
     out = counts_step_clauses()
     out += [(name, c) for name, of, c in content_clauses() if of is None or of == kind]
-    return tuple(out)
+    return out
 
 
 def broken_step(s: Vars, a: Vars, t: Vars, k: ContentConstants) -> list[str]:
     """The names of the clauses the concrete step (s, a, t) breaks: state clauses of t,
     the counts model's step clauses, the clauses of every step and those of a's kind."""
-    out = [name for name, c in _all_state_clauses() if not c(t, k, PY)]
+    out = [name for name, c in state_clauses() if not c(t, k, PY)]
     out += [name for name, c in _step_clauses_of(a["kind"]) if not c(s, a, t, k, PY)]
     return out
 
