@@ -53,7 +53,9 @@ def test_the_sample_catches_a_plague_cube_costing_3_time(
     logs: list[GameLog], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     real = time_and_death.spend_time
-    monkeypatch.setattr(turn, "spend_time", lambda state, seat, amount, ctx: real(state, seat, amount + 1, ctx))
+    monkeypatch.setattr(
+        turn, "spend_time", lambda state, seat, amount, ctx: real(state, seat, amount + 1, ctx)
+    )
     result = link_check_logs(logs, games=3)
     assert not result.passed and result.broken is not None
     assert "TURN-03: taking a cube costs at most the plague time" in result.broken.clauses
