@@ -13,7 +13,7 @@ from support import six_grain_farmyard
 
 from village_rules.engine import harvest, time_and_death, turn
 from village_rules.proofs.catalogue import by_name
-from village_rules.proofs.gate import open_gate
+from village_rules.proofs.gate import Gate, open_gate
 from village_rules.proofs.run import REACHABLE, UNKNOWN, UNREACHABLE, prove
 
 GRAIN = "grain-short-at-harvest"  # proved over the counts model
@@ -21,9 +21,16 @@ MASS_DEATH = "death-during-mass"  # proved over the rule-content model
 TWO_DEATHS = "two-deaths-one-turn"  # query 5: proved from the turn's path variables
 
 
+@pytest.fixture(scope="module")
+def gate() -> Gate:
+    """One gate for the three proofs below (it plays the link's 7 seeded games)."""
+    return open_gate([by_name(n) for n in (GRAIN, MASS_DEATH, TWO_DEATHS)])
+
+
 @pytest.mark.parametrize("name", [GRAIN, MASS_DEATH, TWO_DEATHS])
-def test_the_gate_lets_a_proof_through_on_the_current_engine(name: str) -> None:
-    result = prove(by_name(name), "big-box-2023", 2, games=1)
+def test_the_gate_lets_a_proof_through_on_the_current_engine(name: str, gate: Gate) -> None:
+    assert gate.link.passed and gate.refusal(by_name(name)) is None
+    result = prove(by_name(name), "big-box-2023", 2, games=1, gate=gate)
     assert result.verdict == UNREACHABLE, result.note
 
 
