@@ -13,16 +13,24 @@ from support import six_grain_farmyard
 
 from village_rules.engine import harvest, time_and_death, turn
 from village_rules.proofs.catalogue import by_name
-from village_rules.proofs.gate import open_gate
+from village_rules.proofs.gate import Gate, open_gate
 from village_rules.proofs.run import REACHABLE, UNKNOWN, UNREACHABLE, prove
 
 GRAIN = "grain-short-at-harvest"  # proved over the counts model
 MASS_DEATH = "death-during-mass"  # proved over the rule-content model
+TWO_DEATHS = "two-deaths-one-turn"  # query 5: proved from the turn's path variables
 
 
-@pytest.mark.parametrize("name", [GRAIN, MASS_DEATH])
-def test_the_gate_lets_a_proof_through_on_the_current_engine(name: str) -> None:
-    result = prove(by_name(name), "big-box-2023", 2, games=1)
+@pytest.fixture(scope="module")
+def gate() -> Gate:
+    """One gate for the three proofs below (it plays the link's 7 seeded games)."""
+    return open_gate([by_name(n) for n in (GRAIN, MASS_DEATH, TWO_DEATHS)])
+
+
+@pytest.mark.parametrize("name", [GRAIN, MASS_DEATH, TWO_DEATHS])
+def test_the_gate_lets_a_proof_through_on_the_current_engine(name: str, gate: Gate) -> None:
+    assert gate.link.passed and gate.refusal(by_name(name)) is None
+    result = prove(by_name(name), "big-box-2023", 2, games=1, gate=gate)
     assert result.verdict == UNREACHABLE, result.note
 
 
@@ -47,6 +55,19 @@ def test_prove_refuses_unreachable_when_a_plague_cube_costs_1_time(monkeypatch: 
     result = prove(by_name(MASS_DEATH), "original-2011", 3, games=1)
     assert result.verdict == UNKNOWN
     assert "TURN-03: a plague cube costs the plague time" in result.note
+
+
+def test_prove_refuses_query_5_when_a_plague_cube_costs_3_time(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Query 5 (two deaths in one turn) is proved from the turn's time; with a time cost of
+    the engine raised, the link fails on the cost's clause and the proof is not printed."""
+    real = time_and_death.spend_time
+    monkeypatch.setattr(
+        turn, "spend_time", lambda state, seat, amount, ctx: real(state, seat, amount + 1, ctx)
+    )
+    result = prove(by_name(TWO_DEATHS), "big-box-2023", 3, games=1)
+    assert result.verdict == UNKNOWN
+    assert "a proof was found but is not printed: link check FAILED" in result.note
+    assert "TURN-03: taking a cube costs at most the plague time" in result.note
 
 
 def test_a_query_whose_concrete_predicate_does_not_imply_its_abstract_one_is_refused() -> None:

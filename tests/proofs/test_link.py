@@ -155,6 +155,14 @@ def test_the_link_catches_a_plague_cube_costing_1_time(patched: pytest.MonkeyPat
     assert "TURN-03: a plague cube costs the plague time" in _first_failure()
 
 
+def test_the_link_catches_a_plague_cube_costing_3_time(patched: pytest.MonkeyPatch) -> None:
+    """A time cost raised (query 5's proof rests on the turn's time): the guarded command's
+    upper bound on a cube's time names the clause."""
+    real = time_and_death.spend_time
+    patched.setattr(turn, "spend_time", lambda state, seat, amount, ctx: real(state, seat, amount + 1, ctx))
+    assert "TURN-03: taking a cube costs at most the plague time" in _first_failure()
+
+
 def test_the_link_catches_the_trigger_player_getting_a_final_action(patched: pytest.MonkeyPatch) -> None:
     real = end_of_game.final_order
 

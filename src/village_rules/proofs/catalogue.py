@@ -546,8 +546,9 @@ CATALOGUE: tuple[Query, ...] = (
         _two_deaths_in_a_turn,
         Steer(_deadly, randomness=0.3),
         horizon=PATH,
-        unknown_because="unreachable under AMB-23 a (the default): two quill passes need 11 time in one "
-        "turn, a turn costs at most 8 (proofs/rule_queries.py); under AMB-23 b it is reachable (query 5b)",
+        unknown_because="proved unreachable under AMB-23 a (the default) over the rule-content model "
+        "from the turn's time (two quill passes need 11 time in one turn, a turn costs at most 8), but "
+        "only through the gate; under AMB-23 b it is reachable (query 5b)",
     ),
     Query(
         "mass-four-monks",

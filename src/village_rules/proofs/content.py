@@ -8,11 +8,18 @@ space, chronicle fill per category, members by kind of place (farmyard, board, b
 and whether a seat can pay some available customer's demand. `action_vars(action)` is the
 abstract action: its kind and the parameters the guarded commands (`guarded.py`) read.
 
+Four per-seat variables are not a function of one state but of the path (history, or
+"ghost", variables): the time spent, the deaths and the quill passes since the current
+turn was chosen, and the life-time position then (`CONTENT_TURN`). `content_abstract(state,
+before)` computes them from the abstract state before the step; without `before` (a game's
+first state) they are zero. Query 5 (two deaths of one seat in one turn) is stated over them.
+
 Solo games (Carla) are refused here, so no clause ever has to talk about her.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from functools import cache
 
 from village_rules.data.components import (
@@ -195,14 +202,51 @@ CONTENT_PLAYER: tuple[str, ...] = ("passed", "final", "home", "placed", "green",
 farmyard, members on the board, green cubes, can pay some available customer's demand."""
 
 
+CONTENT_TURN: tuple[str, ...] = ("turn_time", "turn_dead", "turn_life0", "turn_passes")
+"""Per seat, since the current turn was chosen (the last state whose pending step was a
+`ChooseTurn`, as `history.turn_start` finds it; the game's start before the first turn):
+time spent, members died, the life-time position then, and quill passes (the laps the token
+went round: `turn_life0 + turn_time == life + length * turn_passes`)."""
+
+
 @cache
 def content_names(players: int) -> tuple[str, ...]:
-    """Every variable of the rule-content state: `field_names(players)` and the content fields."""
+    """Every variable of the rule-content state: `field_names(players)`, the content fields
+    and the turn's path variables (`CONTENT_TURN`)."""
+    return _state_names(players) + tuple(f"{f}_{s}" for s in range(players) for f in CONTENT_TURN)
+
+
+@cache
+def _state_names(players: int) -> tuple[str, ...]:
+    """The variables that are a function of one state (all but `CONTENT_TURN`)."""
     return (
         field_names(players)
         + CONTENT_GLOBALS
         + tuple(f"{f}_{s}" for s in range(players) for f in CONTENT_PLAYER)
     )
+
+
+def turn_values(
+    before: Mapping[str, int] | None, now: Mapping[str, int], length: int, players: int
+) -> list[int]:
+    """The `CONTENT_TURN` values of a state (`now`: its one-state variables) reached by one
+    step from the abstract state `before` (None: the game's first state). A step that
+    leaves a `ChooseTurn` begins a turn: the counts restart from the state before it. The
+    time a step spends is the token's move modulo the track's `length` (a step spends less
+    than a lap: at most the dearest turn, `guarded.ContentConstants.turn_time`)."""
+    out: list[int] = []
+    for p in range(players):
+        life, died = now[f"life_{p}"], now[f"dead_{p}"]
+        if before is None:
+            out += [0, 0, life, 0]
+            continue
+        begins = before["pending"] == P_TURN
+        spent = 0 if begins else before[f"turn_time_{p}"]
+        dead0 = 0 if begins else before[f"turn_dead_{p}"]
+        life0 = before[f"life_{p}"] if begins else before[f"turn_life0_{p}"]
+        spent += (life - before[f"life_{p}"]) % length
+        out += [spent, dead0 + died - before[f"dead_{p}"], life0, (life0 + spent - life) // length]
+    return out
 
 
 def refuse_solo(state: GameState) -> None:
@@ -241,14 +285,17 @@ def action_vars(action: Action) -> dict[str, int]:
     }
 
 
-def content_vars(state: GameState) -> dict[str, int]:
-    """alpha_c(state) as a plain dict (what the link check evaluates the clauses on)."""
-    a = content_abstract(state)
+def content_vars(state: GameState, before: Mapping[str, int] | None = None) -> dict[str, int]:
+    """alpha_c(state) as a plain dict (what the link check evaluates the clauses on); `before`
+    is the abstract state one step earlier (for the turn's path variables)."""
+    a = content_abstract(state, before)
     return dict(zip(content_names(state.num_players), a.vector, strict=True))
 
 
-def content_abstract(state: GameState) -> AbstractState:
-    """The rule-content abstraction alpha_c: GameState -> AbstractState over `content_names`."""
+def content_abstract(state: GameState, before: Mapping[str, int] | None = None) -> AbstractState:
+    """The rule-content abstraction alpha_c: GameState -> AbstractState over `content_names`;
+    `before` (the abstract state one step earlier, None at a game's first state) gives the
+    turn's path variables (`turn_values`)."""
     refuse_solo(state)
     base = abstract(state)
     data = state.rules.data
@@ -267,17 +314,20 @@ def content_abstract(state: GameState) -> AbstractState:
         pay_for,
         int(isinstance(pending, ChoosePayment) and action_vars(pending.action)["market"] == 1),
         *(state.space(s).total() for s in SPACES),
-        *(state.chronicle_count(c) for c in CATEGORIES),
     ]
     final = state.final_turns or ()
+    chronicle = dict.fromkeys(CATEGORIES, 0)
+    seats: list[int] = []
     for seat, p in enumerate(state.players):
         home = placed = 0
         for loc in p.members:
             if isinstance(loc, Farmyard):
                 home += 1
-            elif not isinstance(loc, Unborn | InBlackBag | InChronicle | InGraveyard | Removed):
+            elif isinstance(loc, InChronicle):
+                chronicle[loc.category] += 1
+            elif not isinstance(loc, Unborn | InBlackBag | InGraveyard | Removed):
                 placed += 1
-        values += [
+        seats += [
             int(day is not None and seat in day.passed),
             int(seat in final),
             home,
@@ -285,4 +335,9 @@ def content_abstract(state: GameState) -> AbstractState:
             p.cubes[Cube.GREEN],
             int(any(can_pay(data.customer(t).demand(), p, True) for t in tiles)),
         ]
-    return AbstractState.of_names(content_names(state.num_players), base.vector + tuple(values))
+    values += [chronicle[c] for c in CATEGORIES]
+    values += seats
+    head = base.vector + tuple(values)
+    now = dict(zip(_state_names(state.num_players), head, strict=True))
+    turn = turn_values(before, now, data.lifetime_track_length, state.num_players)
+    return AbstractState.of_names(content_names(state.num_players), head + tuple(turn))

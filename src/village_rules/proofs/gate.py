@@ -24,11 +24,11 @@ from dataclasses import dataclass
 import z3
 
 from village_rules.engine.setup import new_game
-from village_rules.proofs.content import action_vars, content_vars
+from village_rules.proofs.content import action_vars
 from village_rules.proofs.guarded import ContentConstants
 from village_rules.proofs.history import History
 from village_rules.proofs.induction import RULE_PREDICATES, RulePredicate
-from village_rules.proofs.link import LinkResult, check_game, default_games
+from village_rules.proofs.link import LinkResult, check_game, default_games, path_vars
 from village_rules.proofs.model import PY
 from village_rules.proofs.query import Query
 from village_rules.rules.variant import Variant
@@ -75,10 +75,10 @@ def _counts_holds(q: Query, v: Mapping[str, int], k: ContentConstants) -> bool:
 
 def _rule_holds(pred: RulePredicate, h: History, k: ContentConstants) -> bool:
     """A rule-content predicate on the last step of the path (or its last state)."""
-    t = content_vars(h.last)
+    t = path_vars(h)
     if pred.state:
         return bool(pred.holds(t, t, t, k, PY))
-    s = content_vars(h.states[-2])
+    s = path_vars(h, -2)
     return bool(pred.holds(s, action_vars(h.actions[-1]), t, k, PY))
 
 
@@ -94,7 +94,7 @@ def _watch(
             if q.name in failed or not q.concrete(h):
                 continue
             held[q.name] += 1
-            v = content_vars(h.last)
+            v = path_vars(h)
             rule = RULE_PREDICATES.get(q.name)
             at = where(len(h.actions))
             if not _counts_holds(q, v, k):

@@ -24,6 +24,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from village_rules.data.edition import EditionData, Row
 from village_rules.errors import ParameterError
 from village_rules.proofs.content import (
     CATEGORIES,
@@ -76,6 +77,12 @@ class ContentConstants:
     plague_time: int
     well_cubes: int
     edition: str
+    sale_time: int = 1
+    """MKT-03: the time of a sale that is not the market-day player's first."""
+    action_time: int = 0
+    """The dearest time one action can cost (`dearest_action_time`)."""
+    turn_time: int = 0
+    """The most time one seat can spend in one turn (`dearest_turn_time`)."""
 
     @property
     def players(self) -> int:
@@ -99,7 +106,48 @@ class ContentConstants:
                 f"not {', '.join(chosen)}",
             )
         data = rules.data
-        return ContentConstants(Constants.of(data, players), data.plague_time, data.well_cubes, data.edition)
+        return ContentConstants(
+            Constants.of(data, players),
+            data.plague_time,
+            data.well_cubes,
+            data.edition,
+            data.later_sale.time,
+            dearest_action_time(data),
+            dearest_turn_time(data, players),
+        )
+
+
+def dearest_action_time(data: EditionData) -> int:
+    """The most time one action can cost, from the edition's data: a craft building's
+    training and production in one action (2023 p. 7: "You may then immediately produce";
+    p. 12: the smithy's 3 + 3), the mill (p. 7), placing in or advancing in the council
+    chamber (p. 9), entering the church (p. 10: "1 brown ... OR 3 time") and walking one
+    path (p. 10: "2 time"). Birth, calling home and the harvest cost no time (pp. 6, 8)."""
+    costs = [c.training_time + c.production_time for c in data.crafts]
+    costs.append(data.mill_cost.time)
+    costs += [c.time for c in data.council_place]
+    advance = max(data.council_advance_time, default=0)
+    costs += [c.time + advance for c in data.council_advance]
+    costs += [c.time for c in data.church_enter]
+    costs += [p.cost.time for p in data.paths]
+    return max(costs, default=0)
+
+
+def dearest_turn_time(data: EditionData, players: int) -> int:
+    """The most time one seat can spend in one turn (2023 p. 5: a turn is one cube, or the
+    well, and the action of its space): the turn's player a plague cube (p. 5: 2 time) and
+    the dearest action, or a plague cube from the market and every sale but the free first
+    (p. 8: 1 time each, one customer per available space); any other seat only its sales
+    in the turn's market day. The well (p. 10) costs cubes, not time."""
+    customers = sum(
+        1 for m in data.market_spaces if m.row is Row.AVAILABLE and m.min_players <= players
+    )
+    sale = data.later_sale.time
+    return max(
+        data.plague_time + dearest_action_time(data),
+        data.plague_time + max(customers - 1, 0) * sale,
+        customers * sale,
+    )
 
 
 def _default(rules: Rules, amb: str) -> str:
@@ -159,6 +207,127 @@ def is_sale(s: Vars, a: Vars, t: Vars, o: Ops) -> Any:
 def is_free_sale(s: Vars, k: ContentConstants, o: Ops) -> Any:
     """MKT-02: the seat to decide is the market-day player and has not sold yet."""
     return o.all(s["md"] == 1, s["md_sold"] == 0, s["actor"] == s["market_trigger"])
+
+
+def _turn_begins(s: Vars) -> Any:
+    """The step leaves a `ChooseTurn`: it begins a turn (the turn's path variables restart)."""
+    return s["pending"] == P_TURN
+
+
+def spends_at_most(s: Vars, a: Vars, t: Vars, p: int, o: Ops, *, most: Any) -> Any:
+    """Seat p spent at most `most` time in the step (read off the turn's time, exact), when
+    the step stays in its turn: the round goes on and no cube is taken but the step's own.
+    (`apply` settles a lone decision: a step may run into later turns, whose forced cubes
+    cost their own time; there no bound is claimed.)"""
+    taken = a["kind"] == K_TAKE
+    stays = o.all(
+        t["round"] == s["round"],
+        o.implies(taken, t["board"] == s["board"] - 1),
+        o.implies(o.not_(taken), t["board"] == s["board"]),
+    )
+    return o.implies(
+        stays,
+        o.all(
+            o.implies(_turn_begins(s), t[f"turn_time_{p}"] <= most),
+            o.implies(o.not_(_turn_begins(s)), t[f"turn_time_{p}"] - s[f"turn_time_{p}"] <= most),
+        ),
+    )
+
+
+def _turn_follows(s: Vars, a: Vars, t: Vars, k: ContentConstants, o: Ops) -> Any:
+    """TIME-01 / DEATH-01: the turn's time grows by the token's move (modulo the track: a step
+    spends less than a lap), its deaths by the step's deaths, and a chosen turn restarts
+    both from the state it was chosen in."""
+    n = k.base.lifetime
+    parts = []
+    for p in _seats(k):
+        move = (t[f"life_{p}"] - s[f"life_{p}"]) % n
+        died = t[f"dead_{p}"] - s[f"dead_{p}"]
+        tt, td, tl = f"turn_time_{p}", f"turn_dead_{p}", f"turn_life0_{p}"
+        parts.append(
+            o.implies(_turn_begins(s), o.all(t[tt] == move, t[td] == died, t[tl] == s[f"life_{p}"]))
+        )
+        parts.append(
+            o.implies(
+                o.not_(_turn_begins(s)),
+                o.all(t[tt] == s[tt] + move, t[td] == s[td] + died, t[tl] == s[tl]),
+            )
+        )
+    return o.all(*parts)
+
+
+TURN_TIME_CLAUSE = "TURN-03, CRAFT-01, MKT-03: a seat spends at most the dearest turn's time in one turn"
+"""The clause query 5's proof rests on (with `TURN_DEATH_CLAUSE` and the laps clause)."""
+TURN_DEATH_CLAUSE = "DEATH-01, DEATH-05 (AMB-23 a): every death of a turn needs a quill pass in it"
+TURN_LAPS_CLAUSE = "TIME-01: the turn's quill passes are the laps its time took the token round"
+
+TURN_STATE_CLAUSES: dict[str, ContentStateClause] = {
+    TURN_LAPS_CLAUSE: lambda v, k, o: o.all(
+        *(
+            o.all(
+                v[f"turn_life0_{p}"] >= 0,
+                v[f"turn_life0_{p}"] < k.base.lifetime,
+                v[f"turn_time_{p}"] >= 0,
+                v[f"turn_passes_{p}"] >= 0,
+                v[f"turn_life0_{p}"] + v[f"turn_time_{p}"]
+                == v[f"life_{p}"] + k.base.lifetime * v[f"turn_passes_{p}"],
+            )
+            for p in _seats(k)
+        )
+    ),
+    TURN_DEATH_CLAUSE: lambda v, k, o: o.all(
+        *(o.all(v[f"turn_dead_{p}"] >= 0, v[f"turn_dead_{p}"] <= v[f"turn_passes_{p}"]) for p in _seats(k))
+    ),
+    TURN_TIME_CLAUSE: lambda v, k, o: o.all(*(v[f"turn_time_{p}"] <= k.turn_time for p in _seats(k))),
+}
+"""State clauses over the turn's path variables (`content.CONTENT_TURN`). The dearest turn
+(`dearest_turn_time`) comes from the edition's costs; the link checks it on every step."""
+
+TURN_STEP_CLAUSES: dict[str, KindClause] = {
+    "TIME-01: the turn's time and deaths follow the token (a chosen turn restarts them)": _turn_follows,
+}
+
+ACTION_IDS = "CRAFT-01, CRAFT-04, CNC-01, CNC-02, CHU-01, TRV-01, TRV-02"
+"""The rules that give an action a time cost (crafts, the mill, the council, the church, travel)."""
+
+TURN_COSTS: dict[int, dict[str, KindClause]] = {
+    K_TAKE: {
+        "TURN-03: taking a cube costs at most the plague time": lambda s, a, t, k, o: actor_has(
+            s, k, o, lambda p: spends_at_most(s, a, t, p, o, most=k.plague_time * a["plague"])
+        ),
+    },
+    K_WELL: {
+        "WELL-01: the well costs cubes, not time": lambda s, a, t, k, o: actor_has(
+            s, k, o, lambda p: spends_at_most(s, a, t, p, o, most=0)
+        ),
+    },
+    K_SERVE: {
+        "MKT-02, MKT-03: a sale costs at most the later sale's time": lambda s, a, t, k, o: actor_has(
+            s, k, o, lambda p: spends_at_most(s, a, t, p, o, most=k.sale_time)
+        ),
+    },
+    K_PAY: {
+        f"{ACTION_IDS}: a payment costs at most the dearest action's time": (
+            lambda s, a, t, k, o: actor_has(
+                s, k, o, lambda p: spends_at_most(s, a, t, p, o, most=k.action_time)
+            )
+        ),
+    },
+    K_ACTION: {
+        f"{ACTION_IDS}: an action costs at most the dearest action's time": (
+            lambda s, a, t, k, o: actor_has(
+                s, k, o, lambda p: spends_at_most(s, a, t, p, o, most=k.action_time)
+            )
+        ),
+    },
+}
+"""Each guarded command's time cost (an upper bound on what its actor spends in the step)."""
+
+TURN_CLAUSE_NAMES: frozenset[str] = frozenset(
+    [*TURN_STATE_CLAUSES, *TURN_STEP_CLAUSES, *(n for c in TURN_COSTS.values() for n in c)]
+)
+"""The clauses that read the turn's path variables: a step checked without the path that
+led to it (`link.check_step` with no `before_vars`) cannot check them."""
 
 
 # --- rule content that holds in every state ----------------------------------------------
@@ -429,9 +598,11 @@ EVERY_STEP: dict[str, KindClause] = {
 def content_clauses(drop: frozenset[str] = frozenset()) -> list[tuple[str, int | None, KindClause]]:
     """Every step clause as (name, kind or None for every kind, clause), minus `drop`."""
     out: list[tuple[str, int | None, KindClause]] = [
-        (name, None, c) for name, c in EVERY_STEP.items() if name not in drop
+        (name, None, c) for name, c in {**EVERY_STEP, **TURN_STEP_CLAUSES}.items() if name not in drop
     ]
     for kind, clauses in KIND_CLAUSES.items():
+        out += [(name, kind, c) for name, c in clauses.items() if name not in drop]
+    for kind, clauses in TURN_COSTS.items():
         out += [(name, kind, c) for name, c in clauses.items() if name not in drop]
     return out
 
@@ -444,6 +615,7 @@ def state_clauses(
         (name, _lift(c)) for name, c in STATE_CLAUSES.items() if name not in drop
     ]
     out += [(name, c) for name, c in CONTENT_STATE_CLAUSES.items() if name not in drop]
+    out += [(name, c) for name, c in TURN_STATE_CLAUSES.items() if name not in drop]
     return out
 
 
@@ -474,16 +646,19 @@ def step_relation(
     return o.all(*parts)
 
 
+def _step_clauses_of(kind: int) -> list[tuple[str, KindClause]]:
+    """The step clauses a step of `kind` must meet: the counts model's, every step's and its
+    kind's (read from the dicts on every call, so a test may patch them)."""
+    out = counts_step_clauses()
+    out += [(name, c) for name, of, c in content_clauses() if of is None or of == kind]
+    return out
+
+
 def broken_step(s: Vars, a: Vars, t: Vars, k: ContentConstants) -> list[str]:
     """The names of the clauses the concrete step (s, a, t) breaks: state clauses of t,
     the counts model's step clauses, the clauses of every step and those of a's kind."""
     out = [name for name, c in state_clauses() if not c(t, k, PY)]
-    out += [name for name, c in counts_step_clauses() if not c(s, a, t, k, PY)]
-    out += [
-        name
-        for name, kind, c in content_clauses()
-        if (kind is None or kind == a["kind"]) and not c(s, a, t, k, PY)
-    ]
+    out += [name for name, c in _step_clauses_of(a["kind"]) if not c(s, a, t, k, PY)]
     return out
 
 

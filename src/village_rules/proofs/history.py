@@ -19,6 +19,9 @@ class History:
     actions: list[Action] = field(default_factory=list)
     round_starts: dict[str, list[tuple[int, str]]] = field(default_factory=dict)
     """Memo of the predicates that compare round starts: (state index, fingerprint) per kind."""
+    content: list[dict[str, int]] = field(default_factory=list)
+    """alpha_c of each state along the path (`proofs.content.content_vars`), where the link's
+    games record it (the turn's path variables need the path); empty otherwise."""
 
     @property
     def last(self) -> GameState:

@@ -32,6 +32,7 @@ from village_rules.proofs.content import (
     content_names,
 )
 from village_rules.proofs.guarded import (
+    TURN_TIME_CLAUSE,
     ContentConstants,
     Vars,
     is_free_sale,
@@ -99,6 +100,11 @@ RULE_PREDICATES: dict[str, RulePredicate] = {
         False,
         lambda s, a, t, k, o: o.all(o.any(a["kind"] == K_SERVE, a["kind"] == K_PASS), _actor_passed(s, k, o)),
     ),
+    "two-deaths-one-turn": RulePredicate(
+        "two members of one seat die in one turn (the turn's deaths, a path variable)",
+        True,
+        lambda v, a, t, k, o: o.any(*(v[f"turn_dead_{p}"] >= 2 for p in range(k.players))),
+    ),
 }
 
 GUARDS: dict[str, str] = {
@@ -106,6 +112,7 @@ GUARDS: dict[str, str] = {
     "market-day-during-mass": "MASS-01: a mass is held between turns",
     "free-sale-not-first": "MKT-03: every other sale costs 1 time",
     "act-after-pass": "MKT-04: a player asked at the market has not passed",
+    "two-deaths-one-turn": TURN_TIME_CLAUSE,
 }
 """The clause each proof of `RULE_PREDICATES` rests on (dropping it breaks the proof)."""
 

@@ -25,7 +25,7 @@ from village_rules.engine.setup import new_game
 from village_rules.model.actions import Action, Pass, Serve, Skip, TakeCube, Well, format_action, parse_action
 from village_rules.model.state import GameState
 from village_rules.proofs.content import action_vars, content_abstract, content_vars
-from village_rules.proofs.guarded import ContentConstants, broken_start, broken_step
+from village_rules.proofs.guarded import TURN_CLAUSE_NAMES, ContentConstants, broken_start, broken_step
 from village_rules.proofs.history import History
 from village_rules.proofs.model import Constants
 from village_rules.rules.variant import Variant
@@ -69,16 +69,22 @@ class LinkResult:
         return f"link check FAILED after {self.steps} steps of {self.games} games: {self.broken}"
 
 
-def check_step(before: GameState, action: Action, after: GameState) -> list[str]:
-    """The clauses the engine step (before, action, after) breaks; empty when it refines."""
+def check_step(
+    before: GameState, action: Action, after: GameState, before_vars: Mapping[str, int] | None = None
+) -> list[str]:
+    """The clauses the engine step (before, action, after) breaks; empty when it refines.
+    `before_vars` is alpha_c of `before` along its path (`content_vars(before, ...)`); without
+    it the turn's path variables are unknown and the clauses reading them are not checked."""
     k = ContentConstants.of(before.rules, before.num_players)
-    return broken_step(content_vars(before), action_vars(action), content_vars(after), k)
+    s = content_vars(before) if before_vars is None else dict(before_vars)
+    broken = broken_step(s, action_vars(action), content_vars(after, s), k)
+    return broken if before_vars is not None else [c for c in broken if c not in TURN_CLAUSE_NAMES]
 
 
 def _check_pair(
     k: ContentConstants, s: dict[str, int], action: Action, after: GameState
 ) -> tuple[list[str], dict[str, int]]:
-    t = content_vars(after)
+    t = content_vars(after, s)
     return broken_step(s, action_vars(action), t, k), t
 
 
@@ -151,10 +157,10 @@ def check_game(
     start = broken_start(content_abstract(state), k)
     if start:
         return 0, BrokenStep(edition, players, seed, policy, 0, "new_game", tuple(start))
-    history = History([state])
+    last = [content_vars(state)]
+    history = History([state], content=[last[0]])
     found: list[BrokenStep] = []
     count = [0]
-    last = [content_vars(state)]
 
     class _StopError(Exception):
         pass
@@ -169,6 +175,7 @@ def check_game(
             raise _StopError
         if on_state is not None:
             history.push(action, after)
+            history.content.append(last[0])
             on_state(history)
 
     with contextlib.suppress(_StopError):
@@ -200,8 +207,8 @@ def check_log(
     start = broken_start(content_abstract(state), k)
     if start:
         return 0, BrokenStep(log.edition, log.players, log.seed, "log", 0, "new_game", tuple(start))
-    history = History([state])
     last = content_vars(state)
+    history = History([state], content=[last])
     for i, text in enumerate(log.actions, start=1):
         action = parse_action(text)
         after = apply(history.last, action)
@@ -209,12 +216,24 @@ def check_log(
         if broken:
             return i, BrokenStep(log.edition, log.players, log.seed, "log", i, text, tuple(broken))
         history.push(action, after)
+        history.content.append(last)
         if on_state is not None:
             on_state(history)
     return len(log.actions), None
 
 
 # --- a query's concrete predicate against its abstract one ---------------------------------
+
+
+def path_vars(h: History, index: int = -1) -> dict[str, int]:
+    """alpha_c of `h.states[index]` with the turn's path variables: recorded by the link's
+    games (`History.content`), else computed along the whole path."""
+    if not h.content or len(h.content) > len(h.states):
+        h.content = [content_vars(h.states[0])]
+    while len(h.content) < len(h.states):
+        h.content.append(content_vars(h.states[len(h.content)], h.content[-1]))
+    return h.content[index]
+
 
 
 def abstract_holds(
@@ -293,7 +312,7 @@ def _implication_watch(
             if not concrete(h):
                 continue
             held[name] += 1
-            v = v if v is not None else content_vars(h.last)
+            v = v if v is not None else path_vars(h)
             if not abstract_holds(abstract, v, k):
                 failure.append(ImplicationFailure(name, *where, len(h.actions)))
                 return

@@ -42,11 +42,11 @@ class PyOps:
 
     def all(self, *xs: Any) -> Any:
         """True when every value is true."""
-        return all(bool(x) for x in xs)
+        return all(xs)
 
     def any(self, *xs: Any) -> Any:
         """True when some value is true."""
-        return any(bool(x) for x in xs)
+        return any(xs)
 
     def implies(self, a: Any, b: Any) -> Any:
         """`a` implies `b`, on Python values."""

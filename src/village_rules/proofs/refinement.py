@@ -23,6 +23,7 @@ from village_rules.errors import ParameterError
 from village_rules.model.actions import Action, format_action
 from village_rules.model.state import GameState
 from village_rules.proofs.abstraction import AbstractState, abstract
+from village_rules.proofs.content import content_vars
 from village_rules.proofs.link import check_step as check_content_step
 from village_rules.proofs.model import Constants, broken_clauses, broken_initial
 from village_rules.rules.variant import Variant
@@ -123,12 +124,20 @@ class ContentRefinementMachine(RefinementMachine):
     """The Hypothesis machine checking every transition against the rule-content model
     (`guarded.py`, through `link.check_step`): the step clause of the action's kind, the
     counts clauses and the state clauses. Hypothesis draws the actions, so its games follow
-    no uniform policy (it shrinks towards the first legal actions and explores rare ones)."""
+    no uniform policy (it shrinks towards the first legal actions and explores rare ones).
+    It keeps alpha_c of the last state it reached, so each step is checked with the turn's
+    path variables (the first step of a game without them)."""
+
+    _path: tuple[GameState, dict[str, int]] | None = None
 
     def apply_action(self, state: GameState, action: Action, trace: list[str] | None = None) -> GameState:
         """Apply the action and check that the step refines the rule-content model."""
         after = apply(state, action, trace=trace)
-        broken = check_content_step(state, action, after)
+        known = self._path
+        before_vars = known[1] if known is not None and known[0] is state else None
+        broken = check_content_step(state, action, after, before_vars)
+        after_vars = content_vars(after, before_vars if before_vars is not None else content_vars(state))
+        self._path = (after, after_vars)
         if broken:
             raise RefinementError(
                 f"{format_action(action)}: the engine step breaks the rule-content clauses "
