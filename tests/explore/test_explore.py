@@ -73,14 +73,13 @@ SLOW_PINNED: dict[tuple[str, int], dict[str, object]] = {
 
 LARGE_PINNED: dict[str, object] = {
     # the large configuration (>= 10^6 states), counted over 2 worker processes without the
-    # invariants (its checked run is `village-rules explore large --workers 2`, docs/exploration.md)
-    # (one process, `explore`, counts 1,613,408 states and 2,234,121 edges here: it and the
-    # workers disagree on large, docs/exploration.md; this pins what 2 workers count)
+    # invariants (its checked run is `village-rules explore large --workers 2`, docs/exploration.md);
+    # one process counts the same
     "roots": 1,
-    "states": 1_617_116,
-    "edges": 2_239_619,
-    "depth": 88,
-    "terminal": {"chronicle": 90_845, "chronicle and graveyard": 91_503, "graveyard": 113_332},
+    "states": 2_002_089,
+    "edges": 2_718_371,
+    "depth": 90,
+    "terminal": {"chronicle": 109_022, "chronicle and graveyard": 124_517, "graveyard": 146_682},
 }
 
 

@@ -25,7 +25,7 @@ from village_rules.engine.end_of_game import ended_by
 from village_rules.engine.setup import new_game
 from village_rules.errors import VillageError
 from village_rules.explore.configs import Configuration, configuration, shipped_names
-from village_rules.explore.crosscheck import disagreements, model_proves
+from village_rules.explore.crosscheck import content_crosscheck, disagreements, model_proves
 from village_rules.explore.memory import available as memory_available
 from village_rules.explore.monitors import MONITORS
 from village_rules.explore.parallel import ExplorationStoppedError, explore_parallel
@@ -214,7 +214,14 @@ def run(args: argparse.Namespace) -> int:
         shown = ", ".join(f"{q} {'proved' if ok else 'not proved'}" for q, ok in proves.items())
         proved = sum(proves.values())
         print(f"  of the queries unreachable by exhaustion it proves {proved} of {len(proves)}: {shown}")
-        failed = failed or bool(wrong)
+        content = content_crosscheck(config.data, players, result)
+        print(f"rule-content model {len(content.disagreements)} disagreement(s) with exhaustion")
+        for d in content.disagreements:
+            print(f"  DISAGREES {d}")
+        shown = ", ".join(f"{q} {'proved' if ok else 'not proved'}" for q, ok in content.proves.items())
+        proved, of = sum(content.proves.values()), len(content.proves)
+        print(f"  of its queries unreachable by exhaustion it proves {proved} of {of}: {shown}")
+        failed = failed or bool(wrong) or bool(content.disagreements)
     if args.witnesses is not None:
         _write_witnesses(config, players, result, args.witnesses)
     return 1 if failed else 0

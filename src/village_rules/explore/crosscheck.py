@@ -24,6 +24,7 @@ from village_rules.model.actions import format_action
 from village_rules.model.state import GameState
 from village_rules.proofs.abstraction import abstract
 from village_rules.proofs.catalogue import STEP, Query, by_name
+from village_rules.proofs.induction import RULE_PREDICATES, k_induction_content
 from village_rules.proofs.link import check_step
 from village_rules.proofs.model import Constants
 from village_rules.proofs.solver import RLIMIT, bmc, k_induction
@@ -102,6 +103,43 @@ def model_proves(
             proved_unreachable(data, players, query, r, rlimit=rlimit) is not None for r in range(count)
         )
     return out
+
+
+@dataclass(frozen=True, slots=True)
+class ContentCrossCheck:
+    """The rule-content model's k-induction against exhaustion, for the queries it has a
+    predicate for (`proofs.induction.RULE_PREDICATES`)."""
+
+    disagreements: tuple[Disagreement, ...]
+    """Queries the explorer reached from a set-up the model proves them unreachable from."""
+    proves: dict[str, bool]
+    """For each query unreachable by exhaustion: whether the model proves it from every set-up."""
+
+
+def content_crosscheck(
+    data: EditionData, players: int, result: Exploration, *, rlimit: int = RLIMIT
+) -> ContentCrossCheck:
+    """Judge the rule-content model by exhaustion: a query the explorer reached must not be
+    proved unreachable from its witness's set-up (else the model, or the query's content
+    predicate, is wrong), and of those it shows unreachable, which the model proves too.
+    Only decided verdicts count (a `PATH` query explored without its monitor is not one)."""
+    starts = roots(data, players)
+    wrong: list[Disagreement] = []
+    proves: dict[str, bool] = {}
+    for name, verdict in result.verdicts.items():
+        pred = RULE_PREDICATES.get(name)
+        if pred is None or not verdict.decided:
+            continue
+        if verdict.witness is not None:
+            root = verdict.witness[0]
+            proof = k_induction_content(data, players, pred, rlimit=rlimit, start=starts[root].state)
+            if proof.proved:
+                wrong.append(Disagreement(name, root, proof.invariant))
+            continue
+        proves[name] = all(
+            k_induction_content(data, players, pred, rlimit=rlimit, start=r.state).proved for r in starts
+        )
+    return ContentCrossCheck(tuple(wrong), proves)
 
 
 @dataclass(frozen=True, slots=True)

@@ -23,7 +23,9 @@ from typing import Any
 
 import z3
 
+from village_rules.data.edition import EditionData
 from village_rules.engine.setup import new_game
+from village_rules.model.state import GameState
 from village_rules.proofs.content import (
     ACTION_FIELDS,
     K_PASS,
@@ -155,19 +157,23 @@ def _solver(rlimit: int = RLIMIT) -> Any:
 
 
 def k_induction_content(
-    edition: str,
+    edition: str | EditionData,
     players: int,
     pred: RulePredicate,
     *,
     max_k: int = 2,
     drop: frozenset[str] = frozenset(),
     rlimit: int = RLIMIT,
+    start: GameState | None = None,
 ) -> ContentProof:
-    """Prove `pred` unreachable in the rule-content model of an edition and player count
-    (default readings), by k-induction up to `max_k`, each z3 call under `rlimit`; `drop`
-    leaves clauses out (the tests use it to show a proof needs its clause)."""
-    initial = content_abstract(new_game(edition, players, 0, Variant()))
-    k = ContentConstants.of(new_game(edition, players, 0, Variant()).rules, players)
+    """Prove `pred` unreachable in the rule-content model of an edition (a name, or a data
+    file's `EditionData`: the explorer's reduced configurations) and player count (default
+    readings), by k-induction up to `max_k`, each z3 call under `rlimit`, from `start` (a
+    set-up; default the edition's game of seed 0); `drop` leaves clauses out (the tests use
+    it to show a proof needs its clause)."""
+    begin = start if start is not None else new_game(edition, players, 0, Variant())
+    initial = content_abstract(begin)
+    k = ContentConstants.of(begin.rules, players)
     first = 0 if pred.state else 1
     clauses = state_clauses(drop)
     for depth in range(1, max_k + 1):
