@@ -43,7 +43,12 @@ from village_rules.adapters.ids import (
 )
 from village_rules.adapters.observation import observation_string, tensor_size
 from village_rules.adapters.observation_array import observation_array
-from village_rules.adapters.truncation import check_max_moves, moves_before_first_decision, truncated_returns
+from village_rules.adapters.truncation import (
+    SOLO_HAS_NO_WINNER,
+    check_max_moves,
+    moves_before_first_decision,
+    truncated_returns,
+)
 from village_rules.checks.invariants import check
 from village_rules.data.edition import EditionData
 from village_rules.data.loader import EDITIONS, builtin_edition
@@ -83,6 +88,8 @@ def _base(default: bool | int | str) -> type:
     if isinstance(default, bool):
         return bool
     return int if isinstance(default, int) else str
+
+
 _DEFAULTS: dict[str, object] = {
     "edition": "big-box-2023",
     "players": 3,
@@ -104,7 +111,9 @@ def _game_type(short_name: str, kind: ReturnsKind) -> pyspiel.GameType:
         ),
         reward_model=pyspiel.GameType.RewardModel.TERMINAL,
         max_num_players=max(builtin_edition(e).max_players for e in EDITIONS),
-        min_num_players=min(builtin_edition(e).min_players for e in EDITIONS),
+        # The score game also plays solo (1 player against Carla, who is part of the
+        # environment); the win game needs a winner to share out.
+        min_num_players=1 if kind == "score" else min(builtin_edition(e).min_players for e in EDITIONS),
         provides_information_state_string=True,
         provides_information_state_tensor=True,
         provides_observation_string=True,
@@ -125,11 +134,19 @@ class VillageGame(pyspiel.Game):
             raise ParameterError("edition", f"one of {', '.join(EDITIONS)}, not {edition!r}")
         self.data: EditionData = builtin_edition(str(edition))
         players = merged["players"]
-        if not isinstance(players, int) or players not in self.data.player_counts:
-            solo = " (the solo mode, 1 player, is not offered as an OpenSpiel game)" if players == 1 else ""
+        if (
+            not isinstance(players, int)
+            or isinstance(players, bool)
+            or not self.data.supports_players(players)
+        ):
+            solo = ", or 1 (solo against Carla)" if self.data.solo is not None else ""
             raise ParameterError(
-                "players", f"{self.data.edition} is for {self.data.min_players}-{self.data.max_players}{solo}"
+                "players",
+                f"{self.data.edition} is for {self.data.min_players}-{self.data.max_players} players{solo},"
+                f" not {players!r}",
             )
+        if players == 1 and self.kind == "win":
+            raise ParameterError("players", SOLO_HAS_NO_WINNER + f"; load {SCORE_GAME!r}")
         options: dict[str, object] = {}
         for name, default in _VARIANT_DEFAULTS.items():
             value = merged[name]
@@ -326,9 +343,10 @@ class VillageState(pyspiel.State):
             return [0.0] * n
         if node.state is None:  # the deal is shorter than max_moves (check_max_moves)
             raise InternalError("openspiel returns", "a terminal node has no game state")
+        # [:n]: a solo game's engine state has Carla's seat too; she is no OpenSpiel player.
         if node.truncated:
-            return [float(r) for r in truncated_returns(node.state, spec.kind)]
-        return [float(r) for r in returns(node.state, spec.kind)]
+            return [float(r) for r in truncated_returns(node.state, spec.kind)[:n]]
+        return [float(r) for r in returns(node.state, spec.kind)[:n]]
 
     def __str__(self) -> str:
         node = self.node
