@@ -25,10 +25,10 @@ from village_rules.adapters.openspiel import VillageState, check_state  # noqa: 
 from village_rules.checks.invariants import InvariantError  # noqa: E402
 from village_rules.data.loader import builtin_edition  # noqa: E402
 from village_rules.engine.core import apply as real_apply  # noqa: E402
+from village_rules.engine.scoring import score_breakdown  # noqa: E402
 from village_rules.errors import ParameterError  # noqa: E402
 from village_rules.model.actions import Action, action_from_id, action_id  # noqa: E402
 from village_rules.model.chance import sample  # noqa: E402
-from village_rules.engine.scoring import score_breakdown  # noqa: E402
 from village_rules.model.state import GameState  # noqa: E402
 
 

@@ -77,7 +77,8 @@ class VillageEnv(AECEnv):
         if edition not in EDITIONS:
             raise ParameterError("edition", f"one of {', '.join(EDITIONS)}, not {edition!r}")
         self.data = builtin_edition(edition)
-        if isinstance(players, bool) or not isinstance(players, int) or not self.data.supports_players(players):
+        playable = isinstance(players, int) and not isinstance(players, bool)
+        if not playable or not self.data.supports_players(players):
             solo = ", or 1 (solo against Carla)" if self.data.solo is not None else ""
             counts = f"{self.data.min_players}-{self.data.max_players} players{solo}"
             raise ParameterError("players", f"{edition} is for {counts}, not {players!r}")
