@@ -20,6 +20,7 @@ from open_spiel.python.observation import make_observation  # noqa: E402
 
 import village_rules.adapters.openspiel as adapter  # noqa: E402
 from village_rules import deal_outcomes, new_game, to_json  # noqa: E402
+from village_rules.adapters.chance_codes import outcome_code  # noqa: E402
 from village_rules.adapters.observation import tensor_size  # noqa: E402
 from village_rules.adapters.openspiel import VillageState, check_state  # noqa: E402
 from village_rules.checks.invariants import InvariantError  # noqa: E402
@@ -27,7 +28,7 @@ from village_rules.data.loader import builtin_edition  # noqa: E402
 from village_rules.engine.core import apply as real_apply  # noqa: E402
 from village_rules.engine.scoring import score_breakdown  # noqa: E402
 from village_rules.errors import ParameterError  # noqa: E402
-from village_rules.model.actions import Action, action_from_id, action_id  # noqa: E402
+from village_rules.model.actions import Action, action_from_id  # noqa: E402
 from village_rules.model.chance import sample  # noqa: E402
 from village_rules.model.state import GameState  # noqa: E402
 
@@ -86,6 +87,9 @@ def test_load_game_parameters_and_game_info() -> None:
     assert (game.min_utility(), game.max_utility(), game.utility_sum()) == (0.0, 1.0, 1.0)
     assert game.observation_tensor_size() == tensor_size(data, 3)
     assert game.information_state_tensor_size() == tensor_size(data, 3)
+    # chance outcomes are codes (chance_codes.py): the bound is the most outcomes of a node,
+    # not the id range of the decisions
+    assert game.max_chance_outcomes() == game.outcomes_per_node == 24 < game.num_distinct_actions()
     score = pyspiel.load_game("python_village_score", {"edition": "original-2011", "players": 4})
     assert score.get_type().utility == pyspiel.GameType.Utility.GENERAL_SUM
     assert score.max_utility() > 100
@@ -117,7 +121,7 @@ def test_the_setup_is_chance_and_gives_new_games_setups() -> None:
 
     for action in dealt:
         assert state.is_chance_node()
-        state.apply_action(action_id(data, action))
+        state.apply_action(outcome_code(data, 3, action))  # a chance outcome is given by its code
     assert state.state is not None
     assert to_json(state.state) == to_json(new_game("big-box-2023", 3, seed=5))
     assert state.move_number() == len(dealt)
