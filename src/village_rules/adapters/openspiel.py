@@ -202,6 +202,14 @@ class VillageGame(pyspiel.Game):
         rules), the same figure as OpenSpiel's `max_chance_outcomes()`, the range of the
         chance outcome codes (`chance_codes.code_range`, from the action universe)."""
 
+    def max_move_number(self) -> int:
+        """`max_moves`: a move is a decision or a chance outcome (the deal's included) and a
+        game stops at `max_moves` moves, so `move_number()` never exceeds it (and reaches it
+        in a truncated game). OpenSpiel's default, max_game_length() +
+        max_chance_nodes_in_history(), counts the chance moves twice over (39,948 for a
+        2-player 2011 game at the default limit)."""
+        return self.spec.max_moves
+
     def new_initial_state(self) -> VillageState:
         """A new game at its first chance node (the setup deal)."""
         return VillageState(self)
