@@ -71,3 +71,24 @@ def test_a_changed_seat_is_not_served_from_the_cache() -> None:
 def test_a_bad_observer_is_refused() -> None:
     with pytest.raises(ParameterError, match="observer"):
         observation_array(new_game("original-2011", 2, 0), 2)
+
+
+def test_two_games_observed_in_turn_each_get_their_own_tensor() -> None:
+    """The last-state shortcut (a part that is the last one observed keeps its block) holds
+    when a loop steps two games of one edition and player count in turn, as vectorised
+    environments do, and for the other observers of one state."""
+    clear_caches()
+    games = [new_game("big-box-2023", 3, seed) for seed in (1, 2)]
+    rngs = [random.Random(1), random.Random(2)]
+    for _ in range(150):
+        for k, state in enumerate(games):
+            for observer in (0, 2):
+                assert same(state, observer)
+            if not state.is_terminal:
+                rng = rngs[k]
+                chosen = (
+                    sample(chance_outcomes(state), rng)
+                    if state.is_chance
+                    else rng.choice(legal_actions(state))
+                )
+                games[k] = apply(state, chosen)

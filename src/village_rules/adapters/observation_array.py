@@ -336,6 +336,23 @@ def _tail(plan: _Plan, n: int, state: GameState) -> bytes:
     return _TAIL.keep_value(key, out.tobytes())
 
 
+class _Last:
+    """The parts of the last state observed with a plan, each with its block: a learning
+    loop observes each state after the one before, which shares most parts with it, so a
+    part that *is* the last one (identity, no hashing) takes its block from here before any
+    cache is looked up. Each entry is one (part, block) pair, stored in one assignment."""
+
+    __slots__ = ("green", "pending", "seats", "spaces", "supply")
+
+    def __init__(self) -> None:
+        none: tuple[object, bytes] = (None, b"")
+        self.supply = self.green = self.spaces = self.pending = none
+        self.seats: list[tuple[object, bytes]] = []
+
+
+_LAST: dict[int, tuple[_Plan, _Last]] = {}
+
+
 def observation_array(state: GameState, observer: int, *, dealing: bool = False) -> np.ndarray:
     """`observation_tensor(state, observer, dealing=dealing)` as a float32 NumPy array."""
     n = state.num_players
@@ -344,17 +361,41 @@ def observation_array(state: GameState, observer: int, *, dealing: bool = False)
     if state.is_solo:
         return np.asarray(observation_tensor(state, observer, dealing=dealing), dtype=np.float32)
     plan = _plan(state.rules.data, n)
+    hit = _LAST.get(id(plan))
+    if hit is None or hit[0] is not plan:
+        hit = _LAST[id(plan)] = (plan, _Last())
+    last = hit[1]
+    supply, green, spaces = last.supply, last.green, last.spaces
+    if supply[0] is not state.supply:
+        supply = last.supply = (state.supply, _supply(plan, state.supply))
+    if green[0] is not state.green_bag:
+        green = last.green = (state.green_bag, _green(plan, state.green_bag))
+    if spaces[0] is not state.spaces:
+        spaces = last.spaces = (state.spaces, _spaces(plan, state.spaces))
     blocks = [
         _head(plan, n, observer, CHANCE if dealing else state.current_player(), state),
-        _supply(plan, state.supply),
-        _green(plan, state.green_bag),
-        _spaces(plan, state.spaces),
+        supply[1],
+        green[1],
+        spaces[1],
         _market(plan, state.market_available, state.market_waiting),
         _pile(plan, state.customer_pile),
         _bag(state.bag_monks, state.monks_aside),
     ]
-    blocks += [_seat(plan, p) for p in state.players]
-    blocks.append(plan.no_pending if dealing else _pending_block(plan, state))
+    seats = last.seats
+    if len(seats) != n:
+        seats = last.seats = [(None, b"")] * n
+    for seat, p in enumerate(state.players):
+        known = seats[seat]
+        if known[0] is not p:
+            known = seats[seat] = (p, _seat(plan, p))
+        blocks.append(known[1])
+    if dealing:
+        blocks.append(plan.no_pending)
+    else:
+        pending = last.pending
+        if pending[0] is not state.pending:
+            pending = last.pending = (state.pending, _pending_block(plan, state))
+        blocks.append(pending[1])
     blocks.append(_tail(plan, n, state))
     # One join of the blocks' bytes and one copy into a fresh, writable array: composing
     # small NumPy arrays (np.concatenate, slice assignments) costs more per block.
@@ -365,6 +406,7 @@ def clear_caches() -> None:
     """Forget every cached block (the benchmark times a game from cold this way)."""
     for cache in _ALL:
         cache.clear()
+    _LAST.clear()
 
 
 __all__ = ["CACHE_SIZE", "clear_caches", "observation_array"]
