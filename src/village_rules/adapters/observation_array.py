@@ -63,10 +63,9 @@ class _Plan:
     at_location: tuple[bytes, ...]
     """Per location (in `locations` order): one member's one-hot, as float32 bytes."""
     cities: tuple[str, ...]
-    seat_parts: tuple[int, ...]
-    """Seat 0's members, counts, cubes, goods, customers and markers offsets, from its start."""
-    seat_size: int
-    """The length of one seat's block, from its members segment to the end of its markers."""
+    seat_rest: tuple[int, ...]
+    """The counts, cubes, goods, customers and markers offsets from the end of the members
+    segment, then the length of that rest of the block."""
     pending_size: int
     no_pending: bytes
     """The pending segments of a board during the deal: all 0."""
@@ -94,8 +93,10 @@ def _plan(data: EditionData, players: int) -> _Plan:
         loc={place: i for i, place in enumerate(places)},
         at_location=tuple(np.eye(len(places), dtype=np.float32)[i].tobytes() for i in range(len(places))),
         cities=tuple(c.id for c in data.cities),
-        seat_parts=tuple(at[f"p0_{part}"] - first for part in _SEAT_PARTS),
-        seat_size=at["p1_members"] - first,
+        seat_rest=(
+            *(at[f"p0_{part}"] - at["p0_counts"] for part in _SEAT_PARTS[1:]),
+            at["p1_members"] - at["p0_counts"],
+        ),
         pending_size=pending_size,
         no_pending=no_pending,
     )
@@ -258,8 +259,8 @@ def _seat(plan: _Plan, p: PlayerState) -> bytes:
     hit = _SEATS.ids.get(id(p))
     if hit is not None and hit[0] is p and hit[1] is plan:
         return hit[2]
-    _, c, cubes_at, goods_at, served, markers = (o - plan.seat_parts[1] for o in plan.seat_parts)
-    rest = [0.0] * (plan.seat_size - plan.seat_parts[1])
+    c, cubes_at, goods_at, served, markers, size = plan.seat_rest
+    rest = [0.0] * size
     rest[c : c + 4] = (p.grain, p.coins, p.lifetime, p.prestige)
     for cube, v in p.cubes.items:
         rest[cubes_at + _CUBE[id(cube)]] = v
@@ -342,11 +343,15 @@ class _Last:
     part that *is* the last one (identity, no hashing) takes its block from here before any
     cache is looked up. Each entry is one (part, block) pair, stored in one assignment."""
 
-    __slots__ = ("green", "pending", "seats", "spaces", "supply")
+    __slots__ = ("bag", "green", "head", "market", "pending", "pile", "seats", "spaces", "supply", "tail")
 
     def __init__(self) -> None:
         none: tuple[object, bytes] = (None, b"")
-        self.supply = self.green = self.spaces = self.pending = none
+        self.supply = self.green = self.spaces = self.pending = self.pile = none
+        self.head = self.bag = self.tail = none
+        """Value-keyed parts: (key, block), the key compared with `==` (a tuple compares
+        its items by identity first, so an unchanged key costs no hashing)."""
+        self.market: tuple[object, object, bytes] = (None, None, b"")
         self.seats: list[tuple[object, bytes]] = []
 
 
@@ -372,15 +377,21 @@ def observation_array(state: GameState, observer: int, *, dealing: bool = False)
         green = last.green = (state.green_bag, _green(plan, state.green_bag))
     if spaces[0] is not state.spaces:
         spaces = last.spaces = (state.spaces, _spaces(plan, state.spaces))
-    blocks = [
-        _head(plan, n, observer, CHANCE if dealing else state.current_player(), state),
-        supply[1],
-        green[1],
-        spaces[1],
-        _market(plan, state.market_available, state.market_waiting),
-        _pile(plan, state.customer_pile),
-        _bag(state.bag_monks, state.monks_aside),
-    ]
+    head = last.head
+    current = CHANCE if dealing else state.current_player()
+    key = (observer, current, state.round, state.start_player, state.next_start_holder)
+    if head[0] != key:
+        head = last.head = (key, _head(plan, n, observer, current, state))
+    market, pile, bag = last.market, last.pile, last.bag
+    if market[0] is not state.market_available or market[1] is not state.market_waiting:
+        available, waiting = state.market_available, state.market_waiting
+        market = last.market = (available, waiting, _market(plan, available, waiting))
+    if pile[0] is not state.customer_pile:
+        pile = last.pile = (state.customer_pile, _pile(plan, state.customer_pile))
+    monks = (state.bag_monks, state.monks_aside)
+    if bag[0] != monks:
+        bag = last.bag = (monks, _bag(*monks))
+    blocks = [head[1], supply[1], green[1], spaces[1], market[2], pile[1], bag[1]]
     seats = last.seats
     if len(seats) != n:
         seats = last.seats = [(None, b"")] * n
@@ -396,7 +407,12 @@ def observation_array(state: GameState, observer: int, *, dealing: bool = False)
         if pending[0] is not state.pending:
             pending = last.pending = (state.pending, _pending_block(plan, state))
         blocks.append(pending[1])
-    blocks.append(_tail(plan, n, state))
+    tail = last.tail
+    rest: tuple[object, ...] = (state.turn, state.market_day, state.mass, state.deaths_owed)
+    rest += (state.end_triggered_by, state.final_turns)
+    if tail[0] != rest:
+        tail = last.tail = (rest, _tail(plan, n, state))
+    blocks.append(tail[1])
     # One join of the blocks' bytes and one copy into a fresh, writable array: composing
     # small NumPy arrays (np.concatenate, slice assignments) costs more per block.
     return np.frombuffer(bytearray(b"".join(blocks)), np.float32)
