@@ -84,7 +84,6 @@ def _plan(data: EditionData, players: int) -> _Plan:
     at = {s.name: s.offset for s in segments}
     pending_size = sum(s.size for s in segments if s.name.startswith("pending_"))
     no_pending = np.zeros(pending_size, np.float32).tobytes()
-    first = at["p0_members"]
     places = locations(data)
     plan = _Plan(
         size=last.offset + last.size,
