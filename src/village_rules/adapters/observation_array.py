@@ -62,7 +62,8 @@ class _Plan:
     loc: dict[Location, int]
     at_location: tuple[bytes, ...]
     """Per location (in `locations` order): one member's one-hot, as float32 bytes."""
-    cities: tuple[str, ...]
+    city: dict[str, int]
+    """Each city's index (data order), by id."""
     seat_rest: tuple[int, ...]
     """The counts, cubes, goods, customers and markers offsets from the end of the members
     segment, then the length of that rest of the block."""
@@ -91,7 +92,7 @@ def _plan(data: EditionData, players: int) -> _Plan:
         tile={t: i for i, t in enumerate(_tiles(data))},
         loc={place: i for i, place in enumerate(places)},
         at_location=tuple(np.eye(len(places), dtype=np.float32)[i].tobytes() for i in range(len(places))),
-        cities=tuple(c.id for c in data.cities),
+        city={c.id: i for i, c in enumerate(data.cities)},
         seat_rest=(
             *(at[f"p0_{part}"] - at["p0_counts"] for part in _SEAT_PARTS[1:]),
             at["p1_members"] - at["p0_counts"],
@@ -204,12 +205,21 @@ def _green(plan: _Plan, bag: Tally[Cube]) -> bytes:
     return _GREEN.keep_id(bag, plan, _pack(values))
 
 
-def _spaces(plan: _Plan, spaces: tuple[Tally[Cube], ...]) -> bytes:
-    """Cubes per action space: the spaces' own blocks joined (a step changes one or two)."""
+def _spaces(plan: _Plan, spaces: tuple[Tally[Cube], ...], known: list[tuple[object, bytes]]) -> bytes:
+    """Cubes per action space: the spaces' own blocks joined (a step changes one or two);
+    `known` holds the last (space, block) pair of each space, updated here."""
     hit = _SPACES.ids.get(id(spaces))
     if hit is not None and hit[0] is spaces and hit[1] is plan:
         return hit[2]
-    return _SPACES.keep_id(spaces, plan, b"".join([_green(plan, space) for space in spaces]))
+    if len(known) != len(spaces):
+        known[:] = [(None, b"")] * len(spaces)
+    blocks: list[bytes] = []
+    for i, space in enumerate(spaces):
+        pair = known[i]
+        if pair[0] is not space:
+            pair = known[i] = (space, _green(plan, space))
+        blocks.append(pair[1])  # this call's own pairs, whatever another call stores meanwhile
+    return _SPACES.keep_id(spaces, plan, b"".join(blocks))
 
 
 def _market(plan: _Plan, available: tuple[int | None, ...], waiting: tuple[int | None, ...]) -> bytes:
@@ -268,23 +278,20 @@ def _seat(plan: _Plan, p: PlayerState) -> bytes:
     tile = plan.tile
     for k, t in enumerate(p.customers):
         rest[served + tile[t]] = k + 1
-    for i, city in enumerate(plan.cities):
-        if city in p.markers:
-            rest[markers + i] = 1.0
+    city = plan.city
+    for marked in p.markers:
+        rest[markers + city[marked]] = 1.0
     return _SEATS.keep_id(p, plan, _members(plan, p.members) + _pack(rest))
 
 
 def _pending_block(plan: _Plan, state: GameState) -> bytes:
     """pending_kind … pending_payment, by the pending step's value (a frozen dataclass: few
     distinct ones recur), built by the list version's own `_pending`."""
-    pending = state.pending
-    same = _PENDING.ids.get(id(pending))
-    if same is not None and same[0] is pending and same[1] is plan:
-        return same[2]
+    pending = state.pending  # (the same object as last time is `_Last`'s shortcut)
     key = (id(plan), pending)
     hit = _PENDING.values.get(key)
     if hit is not None:
-        return _PENDING.keep_id(pending, plan, hit)
+        return hit
     values: list[float] = []
 
     def one_hot(size: int, index: int | None) -> None:
@@ -293,8 +300,7 @@ def _pending_block(plan: _Plan, state: GameState) -> bytes:
         values.extend(block)
 
     _pending(state.pending, state, values, one_hot)
-    block = np.asarray(values, np.float32).tobytes()
-    return _PENDING.keep_id(pending, plan, _PENDING.keep_value(key, block))
+    return _PENDING.keep_value(key, np.asarray(values, np.float32).tobytes())
 
 
 def _tail(plan: _Plan, n: int, state: GameState) -> bytes:
@@ -342,7 +348,19 @@ class _Last:
     part that *is* the last one (identity, no hashing) takes its block from here before any
     cache is looked up. Each entry is one (part, block) pair, stored in one assignment."""
 
-    __slots__ = ("bag", "green", "head", "market", "pending", "pile", "seats", "spaces", "supply", "tail")
+    __slots__ = (
+        "bag",
+        "green",
+        "head",
+        "market",
+        "pending",
+        "pile",
+        "seats",
+        "space_blocks",
+        "spaces",
+        "supply",
+        "tail",
+    )
 
     def __init__(self) -> None:
         none: tuple[object, bytes] = (None, b"")
@@ -352,6 +370,7 @@ class _Last:
         its items by identity first, so an unchanged key costs no hashing)."""
         self.market: tuple[object, object, bytes] = (None, None, b"")
         self.seats: list[tuple[object, bytes]] = []
+        self.space_blocks: list[tuple[object, bytes]] = []
 
 
 _LAST: dict[int, tuple[_Plan, _Last]] = {}
@@ -375,7 +394,7 @@ def observation_array(state: GameState, observer: int, *, dealing: bool = False)
     if green[0] is not state.green_bag:
         green = last.green = (state.green_bag, _green(plan, state.green_bag))
     if spaces[0] is not state.spaces:
-        spaces = last.spaces = (state.spaces, _spaces(plan, state.spaces))
+        spaces = last.spaces = (state.spaces, _spaces(plan, state.spaces, last.space_blocks))
     head = last.head
     current = CHANCE if dealing else state.current_player()
     key = (observer, current, state.round, state.start_player, state.next_start_holder)
