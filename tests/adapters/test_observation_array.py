@@ -23,7 +23,8 @@ from village_rules.model.chance import sample  # noqa: E402
 from village_rules.model.state import GameState  # noqa: E402
 from village_rules.rules.variant import Variant  # noqa: E402
 
-GAMES = [("original-2011", n) for n in (2, 3, 4)] + [("big-box-2023", n) for n in (2, 3, 4, 5)]
+GAMES = [("original-2011", n) for n in (2, 3, 4)] + [("big-box-2023", n) for n in (1, 2, 3, 4, 5)]
+"""Every player count, solo (1: Carla's seat and board) included."""
 
 
 def same(state: GameState, observer: int, dealing: bool = False) -> bool:
@@ -49,7 +50,7 @@ def test_the_array_is_the_list_tensor_on_every_state_of_a_game(edition: str, pla
         assert same(old, 0)
 
 
-@pytest.mark.parametrize(("edition", "players"), [("original-2011", 3), ("big-box-2023", 4)])
+@pytest.mark.parametrize(("edition", "players"), [("original-2011", 3), ("big-box-2023", 4), ("big-box-2023", 1)])
 def test_the_array_is_the_list_tensor_during_the_deal(edition: str, players: int) -> None:
     data, rng = builtin_edition(edition), random.Random(1)
     dealt: list[Action] = []

@@ -14,7 +14,8 @@ numbers) and only the one or two parts a step changed are written. The result is
 same tensor, float for float (tests/adapters/test_observation_array.py compares them on
 every state of many games; benchmarks/bench_observation.py prints the speed-up).
 
-A solo game's tensor (`layout(data, 1)`) is the list version's, converted.
+A solo game's tensor (`layout(data, 1)`) is built the same way, with Carla's seat and a
+last block for her board.
 """
 
 from __future__ import annotations
@@ -26,16 +27,17 @@ from dataclasses import dataclass
 import numpy as np
 
 from village_rules.adapters.observation import (
+    _carla,
     _pending,
     _tiles,
     layout,
     locations,
-    observation_tensor,
 )
 from village_rules.data.components import Cube, Good, Location
 from village_rules.data.edition import EditionData
 from village_rules.data.tally import Tally
 from village_rules.errors import ParameterError
+from village_rules.model.carla_board import CarlaBoard
 from village_rules.model.state import CHANCE, GameState, PlayerState, Supply
 
 _CUBE = {id(c): i for i, c in enumerate(Cube)}
@@ -68,6 +70,8 @@ class _Plan:
     """The counts, cubes, goods, customers and markers offsets from the end of the members
     segment, then the length of that rest of the block."""
     pending_size: int
+    tail_size: int
+    """The length of the segments `turn` … `final_turns` (a solo game's Carla segments follow)."""
     no_pending: bytes
     """The pending segments of a board during the deal: all 0."""
 
@@ -85,7 +89,7 @@ def _plan(data: EditionData, players: int) -> _Plan:
     at = {s.name: s.offset for s in segments}
     pending_size = sum(s.size for s in segments if s.name.startswith("pending_"))
     no_pending = np.zeros(pending_size, np.float32).tobytes()
-    places = locations(data)
+    places = locations(data, solo=players == 1)
     plan = _Plan(
         size=last.offset + last.size,
         at=at,
@@ -99,6 +103,7 @@ def _plan(data: EditionData, players: int) -> _Plan:
         ),
         pending_size=pending_size,
         no_pending=no_pending,
+        tail_size=at["final_turns"] + 1 + data.seats(players) - at["turn"],
     )
     _PLANS[key] = (data, plan)
     return plan
@@ -158,8 +163,8 @@ class _Blocks:
 
 
 _HEAD, _SUPPLY, _GREEN, _SPACES, _MARKET, _PILE, _BAG = (_Blocks() for _ in range(7))
-_SEATS, _MEMBERS, _PENDING, _TAIL = _Blocks(), _Blocks(), _Blocks(), _Blocks()
-_ALL = (_HEAD, _SUPPLY, _GREEN, _SPACES, _MARKET, _PILE, _BAG, _SEATS, _MEMBERS, _PENDING, _TAIL)
+_SEATS, _MEMBERS, _PENDING, _TAIL, _CARLA = _Blocks(), _Blocks(), _Blocks(), _Blocks(), _Blocks()
+_ALL = (_HEAD, _SUPPLY, _GREEN, _SPACES, _MARKET, _PILE, _BAG, _SEATS, _MEMBERS, _PENDING, _TAIL, _CARLA)
 
 
 def _head(plan: _Plan, n: int, observer: int, current: int, state: GameState) -> bytes:
@@ -318,7 +323,7 @@ def _tail(plan: _Plan, n: int, state: GameState) -> bytes:
         return hit
     at = plan.at
     first = at["turn"]
-    out = np.zeros(plan.size - first, np.float32)
+    out = np.zeros(plan.tail_size, np.float32)
     out[(n if turn is None else turn.seat)] = 1.0
     if day is not None:
         base = at["market_day"] - first
@@ -381,9 +386,7 @@ def observation_array(state: GameState, observer: int, *, dealing: bool = False)
     n = state.num_players
     if not 0 <= observer < n:
         raise ParameterError("observer", f"must be a seat 0..{n - 1}, got {observer!r}")
-    if state.is_solo:
-        return np.asarray(observation_tensor(state, observer, dealing=dealing), dtype=np.float32)
-    plan = _plan(state.rules.data, n)
+    plan = _plan(state.rules.data, 1 if state.is_solo else n)
     hit = _LAST.get(id(plan))
     if hit is None or hit[0] is not plan:
         hit = _LAST[id(plan)] = (plan, _Last())
@@ -431,9 +434,28 @@ def observation_array(state: GameState, observer: int, *, dealing: bool = False)
     if tail[0] != rest:
         tail = last.tail = (rest, _tail(plan, n, state))
     blocks.append(tail[1])
+    if state.carla is not None:
+        blocks.append(_carla_block(state.carla, state))
     # One join of the blocks' bytes and one copy into a fresh, writable array: composing
     # small NumPy arrays (np.concatenate, slice assignments) costs more per block.
     return np.frombuffer(bytearray(b"".join(blocks)), np.float32)
+
+
+def _carla_block(carla: CarlaBoard, state: GameState) -> bytes:
+    """A solo game's `carla_…` segments, by the value of Carla's board (a frozen
+    dataclass), built by the list version's own `_carla`."""
+    hit = _CARLA.values.get(carla)
+    if hit is not None:
+        return hit
+    values: list[float] = []
+
+    def one_hot(size: int, index: int | None) -> None:
+        block = [0.0] * size
+        block[size - 1 if index is None else index] = 1.0
+        values.extend(block)
+
+    _carla(state, values, one_hot)
+    return _CARLA.keep_value(carla, np.asarray(values, np.float32).tobytes())
 
 
 def clear_caches() -> None:
