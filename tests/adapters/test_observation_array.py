@@ -50,7 +50,9 @@ def test_the_array_is_the_list_tensor_on_every_state_of_a_game(edition: str, pla
         assert same(old, 0)
 
 
-@pytest.mark.parametrize(("edition", "players"), [("original-2011", 3), ("big-box-2023", 4), ("big-box-2023", 1)])
+@pytest.mark.parametrize(
+    ("edition", "players"), [("original-2011", 3), ("big-box-2023", 4), ("big-box-2023", 1)]
+)
 def test_the_array_is_the_list_tensor_during_the_deal(edition: str, players: int) -> None:
     data, rng = builtin_edition(edition), random.Random(1)
     dealt: list[Action] = []
