@@ -80,7 +80,8 @@ def main(games: int = 3, rounds: int = 3) -> None:
         f"{'edition':<14} {'p':>2} {'states':>7} | {'list us':>8} {'numpy us':>8} {'speed-up':>8} |"
         f" {'apply us':>8} {'+list':>8} {'+numpy':>8} {'speed-up':>8} | {'steps/s list':>12} {'numpy':>7}"
     )
-    for edition, players in (("original-2011", 2), ("big-box-2023", 3), ("big-box-2023", 5)):
+    configs = (("original-2011", 2), ("big-box-2023", 3), ("big-box-2023", 5), ("big-box-2023", 1))
+    for edition, players in configs:  # the last: solo against Carla
         seen = moves(edition, players, games)
         for state, _ in seen[:: max(1, len(seen) // 50)]:
             listed = np.asarray(observation_tensor(state, 0), np.float32)

@@ -296,7 +296,7 @@ def test_bench_observation_prints_both_tensors_per_call_and_per_step() -> None:
         timeout=300,
     ).stdout
     rows = [line for line in out.splitlines() if re.match(r"(original-2011|big-box-2023) +\d", line)]
-    assert len(rows) == 3, out
+    assert len(rows) == 4, out  # 2011 2p, 2023 3p and 5p, solo
     per_call = r"\| +[\d.]+ +[\d.]+ +[\d.]+x "  # list, numpy, speed-up
     per_step = r"\| +[\d.]+ +[\d.]+ +[\d.]+ +[\d.]+x "  # apply, +list, +numpy, speed-up
     for row in rows:
