@@ -285,3 +285,20 @@ def test_bench_policies_prints_every_target() -> None:
         ):
             assert f"TARGET {edition}: {target}" in out, out
     assert re.search(r"beat greedy in \d+ of 1", out), out
+
+
+def test_bench_observation_prints_both_tensors_per_call_and_per_step() -> None:
+    pytest.importorskip("numpy")
+    out = subprocess.run(
+        [sys.executable, str(BENCHMARKS / "bench_observation.py"), "1", "1"],
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=300,
+    ).stdout
+    rows = [line for line in out.splitlines() if re.match(r"(original-2011|big-box-2023) +\d", line)]
+    assert len(rows) == 4, out  # 2011 2p, 2023 3p and 5p, solo
+    per_call = r"\| +[\d.]+ +[\d.]+ +[\d.]+x "  # list, numpy, speed-up
+    per_step = r"\| +[\d.]+ +[\d.]+ +[\d.]+ +[\d.]+x "  # apply, +list, +numpy, speed-up
+    for row in rows:
+        assert re.search(per_call + per_step + r"\| +[\d,]+ +[\d,]+$", row), row  # then steps/s

@@ -23,7 +23,8 @@ from village_rules.model.chance import sample  # noqa: E402
 from village_rules.model.state import GameState  # noqa: E402
 from village_rules.rules.variant import Variant  # noqa: E402
 
-GAMES = [("original-2011", n) for n in (2, 3, 4)] + [("big-box-2023", n) for n in (2, 3, 4, 5)]
+GAMES = [("original-2011", n) for n in (2, 3, 4)] + [("big-box-2023", n) for n in (1, 2, 3, 4, 5)]
+"""Every player count, solo (1: Carla's seat and board) included."""
 
 
 def same(state: GameState, observer: int, dealing: bool = False) -> bool:
@@ -49,7 +50,9 @@ def test_the_array_is_the_list_tensor_on_every_state_of_a_game(edition: str, pla
         assert same(old, 0)
 
 
-@pytest.mark.parametrize(("edition", "players"), [("original-2011", 3), ("big-box-2023", 4)])
+@pytest.mark.parametrize(
+    ("edition", "players"), [("original-2011", 3), ("big-box-2023", 4), ("big-box-2023", 1)]
+)
 def test_the_array_is_the_list_tensor_during_the_deal(edition: str, players: int) -> None:
     data, rng = builtin_edition(edition), random.Random(1)
     dealt: list[Action] = []
@@ -71,3 +74,24 @@ def test_a_changed_seat_is_not_served_from_the_cache() -> None:
 def test_a_bad_observer_is_refused() -> None:
     with pytest.raises(ParameterError, match="observer"):
         observation_array(new_game("original-2011", 2, 0), 2)
+
+
+def test_two_games_observed_in_turn_each_get_their_own_tensor() -> None:
+    """The last-state shortcut (a part that is the last one observed keeps its block) holds
+    when a loop steps two games of one edition and player count in turn, as vectorised
+    environments do, and for the other observers of one state."""
+    clear_caches()
+    games = [new_game("big-box-2023", 3, seed) for seed in (1, 2)]
+    rngs = [random.Random(1), random.Random(2)]
+    for _ in range(150):
+        for k, state in enumerate(games):
+            for observer in (0, 2):
+                assert same(state, observer)
+            if not state.is_terminal:
+                rng = rngs[k]
+                chosen = (
+                    sample(chance_outcomes(state), rng)
+                    if state.is_chance
+                    else rng.choice(legal_actions(state))
+                )
+                games[k] = apply(state, chosen)

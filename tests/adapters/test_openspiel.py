@@ -20,15 +20,22 @@ from open_spiel.python.observation import make_observation  # noqa: E402
 
 import village_rules.adapters.openspiel as adapter  # noqa: E402
 from village_rules import deal_outcomes, new_game, to_json  # noqa: E402
+from village_rules.adapters.chance_codes import outcome_code  # noqa: E402
 from village_rules.adapters.observation import tensor_size  # noqa: E402
 from village_rules.adapters.openspiel import VillageState, check_state  # noqa: E402
 from village_rules.checks.invariants import InvariantError  # noqa: E402
 from village_rules.data.loader import builtin_edition  # noqa: E402
 from village_rules.engine.core import apply as real_apply  # noqa: E402
+from village_rules.engine.scoring import score_breakdown  # noqa: E402
 from village_rules.errors import ParameterError  # noqa: E402
-from village_rules.model.actions import Action, action_from_id, action_id  # noqa: E402
+from village_rules.model.actions import Action, action_from_id  # noqa: E402
 from village_rules.model.chance import sample  # noqa: E402
 from village_rules.model.state import GameState  # noqa: E402
+
+
+def final_total(state: GameState) -> int:
+    """The player's (seat 0's) final total prestige."""
+    return score_breakdown(state)[0].total
 
 CONFIGS = [("original-2011", n) for n in (2, 3, 4)] + [("big-box-2023", n) for n in (2, 3, 4, 5)]
 
@@ -80,6 +87,9 @@ def test_load_game_parameters_and_game_info() -> None:
     assert (game.min_utility(), game.max_utility(), game.utility_sum()) == (0.0, 1.0, 1.0)
     assert game.observation_tensor_size() == tensor_size(data, 3)
     assert game.information_state_tensor_size() == tensor_size(data, 3)
+    # chance outcomes are codes (chance_codes.py): the bound is the most outcomes of a node,
+    # not the id range of the decisions
+    assert game.max_chance_outcomes() == game.outcomes_per_node == 24 < game.num_distinct_actions()
     score = pyspiel.load_game("python_village_score", {"edition": "original-2011", "players": 4})
     assert score.get_type().utility == pyspiel.GameType.Utility.GENERAL_SUM
     assert score.max_utility() > 100
@@ -89,8 +99,10 @@ def test_load_game_parameters_and_game_info() -> None:
     for bad in ({"players": 6}, {"edition": "village-2030"}, {"max_moves": 0}):
         with pytest.raises(ParameterError):
             pyspiel.load_game("python_village", bad)
-    with pytest.raises(ParameterError, match="solo mode"):  # SOLO-01: not as a game tree
+    with pytest.raises(ParameterError, match="SOLO-30"):  # solo has no winner: the score game only
         pyspiel.load_game("python_village", {"edition": "big-box-2023", "players": 1})
+    with pytest.raises(ParameterError, match="2-4 players, not 1"):  # SOLO-01: 2011 has no solo mode
+        pyspiel.load_game("python_village_score", {"edition": "original-2011", "players": 1})
 
 
 def test_the_setup_is_chance_and_gives_new_games_setups() -> None:
@@ -109,7 +121,7 @@ def test_the_setup_is_chance_and_gives_new_games_setups() -> None:
 
     for action in dealt:
         assert state.is_chance_node()
-        state.apply_action(action_id(data, action))
+        state.apply_action(outcome_code(data, 3, action))  # a chance outcome is given by its code
     assert state.state is not None
     assert to_json(state.state) == to_json(new_game("big-box-2023", 3, seed=5))
     assert state.move_number() == len(dealt)
@@ -227,3 +239,28 @@ def test_an_observer_of_private_information_sees_nothing() -> None:
     public.set_from(state, 1)
     assert list(public.tensor) == state.observation_tensor(1)
     assert public.string_from(state, 1) == state.observation_string(1)
+
+
+def test_solo_is_a_one_player_score_game_with_carla_in_the_environment() -> None:
+    """SOLO-01: the score game plays 1 player against Carla. OpenSpiel's random_sim_test
+    (with the invariants) passes on it; Carla never decides (every decision is player 0's),
+    her fate tiles are OpenSpiel chance nodes (SOLO-14), and the return is the player's
+    final total (SOLO-30)."""
+    game = pyspiel.load_game(adapter.SCORE_GAME, {"edition": "big-box-2023", "players": 1})
+    assert game.num_players() == 1 and game.get_type().min_num_players == 1
+    assert game.observation_tensor_size() == tensor_size(builtin_edition("big-box-2023"), 1)
+    pyspiel.random_sim_test(game, num_sims=1, serialize=True, verbose=False, state_checker_fn=check_state)
+    state, rng, fates = game.new_initial_state(), random.Random(4), 0
+    while not state.is_terminal():
+        if state.is_chance_node():
+            ids, probs = zip(*state.chance_outcomes(), strict=True)
+            chosen = rng.choices(ids, probs)[0]
+            fates += state.action_to_string(pyspiel.PlayerId.CHANCE, chosen).startswith("reveal-fate")
+            state.apply_action(chosen)
+        else:
+            assert state.current_player() == 0
+            state.apply_action(rng.choice(state.legal_actions()))
+    assert fates > 0  # Carla's chance was drawn at OpenSpiel chance nodes
+    final = state.state
+    assert final is not None and final.is_solo and final.is_terminal
+    assert state.returns() == [float(final_total(final))]

@@ -95,8 +95,10 @@ def test_score_returns_truncation_and_bad_parameters() -> None:
     for bad in ({"players": 6}, {"edition": "x"}, {"returns": "points"}, {"render_mode": "rgb_array"}):
         with pytest.raises(ParameterError):
             raw_env(**bad)
-    with pytest.raises(ParameterError, match="solo mode"):  # SOLO-01: not as an environment
+    with pytest.raises(ParameterError, match="SOLO-30"):  # solo has no winner: returns='score' only
         raw_env(edition="big-box-2023", players=1)
+    with pytest.raises(ParameterError, match="2-4 players, not 1"):  # SOLO-01: 2011 has no solo mode
+        raw_env(edition="original-2011", players=1, returns="score")
 
 
 def test_the_ten_line_example_of_docs_rl_runs(capsys: pytest.CaptureFixture[str]) -> None:
@@ -135,3 +137,21 @@ def test_step_before_reset_is_a_parameter_error() -> None:
     game = raw_env(edition="big-box-2023", players=2)
     with pytest.raises(ParameterError, match="call reset"):
         game.step(0)
+
+
+def test_solo_passes_the_api_and_seed_tests_with_carla_inside_the_step() -> None:
+    """SOLO-01: one agent against Carla. PettingZoo's api_test and seed_test pass; Carla's
+    moves and her fate tiles (SOLO-14) happen inside `step`, drawn from the seeded RNG, so
+    one seed and the same actions give the same game; the reward is the final total."""
+    solo = functools.partial(env, edition="big-box-2023", players=1, returns="score")
+    api_test(solo(), num_cycles=10_000, verbose_progress=False)
+    seed_test(solo, num_cycles=200)
+    game = raw_env(edition="big-box-2023", players=1, returns="score")
+    assert game.possible_agents == ["player_0"]
+    chosen, totals = _play(game, 5)
+    final = game.game_state
+    assert final.is_solo and final.is_terminal and final.carla is not None
+    assert any(tile is not None for tile in final.carla.fate)  # Carla's chance was drawn inside
+    assert totals == {"player_0": float(returns(final, "score")[0])}
+    again = raw_env(edition="big-box-2023", players=1, returns="score")
+    assert _play(again, 5)[0] == chosen and again.game_state == final

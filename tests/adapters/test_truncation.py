@@ -111,5 +111,5 @@ def test_max_game_length_counts_the_decisions_a_truncated_game_can_hold() -> Non
         else:
             state.apply_action(rng.choice(state.legal_actions()))
             decisions += 1
-    assert state.truncated() and state.move_number() == 300 <= game.max_move_number()
+    assert state.truncated() and state.move_number() == 300 == game.max_move_number()  # exact
     assert decisions <= game.max_game_length()

@@ -50,9 +50,11 @@ def test_show_draws_the_state_after_k_actions(
 def test_show_defaults_to_the_end_and_prints_text_without_svg(
     capsys: pytest.CaptureFixture[str], logged: tuple[Path, GameLog], tmp_path: Path
 ) -> None:
-    path, _ = logged
+    path, log = logged
     code, out, _ = run(capsys, "show", str(path))
-    assert code == 0 and "waiting for: GameOver()" in out
+    assert code == 0 and "waiting for: game over: final scores" in out and "GameOver(" not in out
+    k = len(log.actions)
+    assert out.rstrip().splitlines()[-1].startswith(f"after {k} of {k} actions; last, by ")
     code, _, _ = run(capsys, "show", str(path), "--svg", str(tmp_path / "end.svg"))
     assert code == 0 and "game over: final scores: " in (tmp_path / "end.svg").read_text()
 

@@ -3,13 +3,15 @@ engine's reprs (what the pictures' header and the viewer print)."""
 
 from __future__ import annotations
 
+import re
 import typing
 
+from village_rules import apply
 from village_rules.data.components import ActionSpace, Cube
 from village_rules.drivers.play import play_logged
 from village_rules.model import pending as p
 from village_rules.model.actions import Action, DrawCube, Pass, TakeCube, parse_action
-from village_rules.model.render import action_words, pending_words
+from village_rules.model.render import action_words, pending_text, pending_words, render
 
 
 def test_the_issues_examples_read_as_the_rulebook_says() -> None:
@@ -42,3 +44,27 @@ def test_no_words_are_an_engine_repr() -> None:
             assert words and "=" not in words and type(action).__name__ not in words and "<" not in words
     assert len(seen) >= 20  # most kinds of action were worded at least once
     assert len(seen) <= len(typing.get_args(Action))
+
+
+ENGINE_REPR = re.compile(r"\b[A-Z][A-Za-z]*\(|\[['\d]")
+"""What an engine repr looks like in text: `ClassName(`, or a Python list of strings or
+numbers (`['c1'`, `[8`)."""
+
+
+def test_the_text_picture_of_every_state_is_in_words() -> None:
+    """`render` (what `village-rules show`, `replay` and the witness notes print) on every
+    state of whole games of both editions and solo: the pending step in the rulebook's
+    words, no repr; and the pattern would catch the repr it printed before."""
+    kinds: set[type] = set()
+    for edition, players in (("big-box-2023", 3), ("original-2011", 2), ("big-box-2023", 1)):
+        _, log = play_logged(edition, players, seed=2)
+        state = log.initial_state()
+        for text in [*log.actions, None]:
+            kinds.add(type(state.pending))
+            picture = render(state)
+            assert not ENGINE_REPR.search(picture), (ENGINE_REPR.search(picture), picture)
+            assert f"waiting for: {pending_words(state.pending)}" in picture
+            if text is not None:
+                state = apply(state, parse_action(text))
+    assert len(kinds) >= 12
+    assert ENGINE_REPR.search(f"waiting for: {pending_text(state)}")  # the old line: caught

@@ -33,6 +33,7 @@ from dataclasses import dataclass
 
 from village_rules.data.components import INFLUENCE, Cube
 from village_rules.data.edition import EditionData, RewardKind
+from village_rules.data.solo_data import FateTile
 
 DEFAULT_MAX_MOVES = 20_000
 """The truncation limit of the game-tree wrappers: moves are decisions plus chance outcomes,
@@ -49,11 +50,17 @@ def max_chance_outcomes(data: EditionData, players: int) -> int:
     - turning up a customer (SET-05 at setup, MKT-07 at a refill) draws from the
       face-down pile, a subset of the edition's tiles: at most `len(data.customers)`;
     - a mass draw (MASS-03) draws a monk or a member, members of one seat and number being
-      one outcome: at most 1 + players x the distinct family numbers;
-    - the random compensation cube (SET-10) is one of the influence colours.
+      one outcome: at most 1 + seats x the distinct family numbers (a solo game's black
+      bag holds Carla's members too, SOLO-29: two seats);
+    - the random compensation cube (SET-10) is one of the influence colours;
+    - a fate tile turned up (SOLO-14) is one of the `FateTile` kinds.
+
+    OpenSpiel's `max_chance_outcomes()` is this figure: the game gives a chance outcome as
+    its code among the draws of its kind (`chance_codes`, whose range is checked equal).
     """
     numbers = len(set(data.family_numbers))
-    return max(len(Cube), len(data.customers), 1 + players * numbers, len(INFLUENCE))
+    fate = len(FateTile) if players == 1 else 0
+    return max(len(Cube), len(data.customers), 1 + data.seats(players) * numbers, len(INFLUENCE), fate)
 
 
 @dataclass(frozen=True, slots=True)

@@ -302,21 +302,26 @@ def observation_tensor(state: GameState, observer: int, *, dealing: bool = False
     else:
         place = {s: k + 1 for k, s in enumerate(state.final_turns)}
         out += [1.0, *(float(place.get(s, 0)) for s in range(n))]
-    carla = state.carla
-    if carla is not None:
-        solo = present(data.solo, "observation", "the edition's solo data")
-        cubes = list(Cube)
-        spaces = list(ActionSpace)
-        one_hot(solo.track_spaces + 1, None if carla.space < 0 else carla.space)
-        one_hot(len(Cube) + 1, None if carla.last_cube is None else cubes.index(carla.last_cube))
-        for shown in carla.fate:
-            one_hot(len(FateTile) + 1, None if shown is None else list(FateTile).index(shown))
-        one_hot(len(Cube) + 1, None if carla.look_for is None else cubes.index(carla.look_for))
-        one_hot(len(ActionSpace) + 1, None if carla.look_from is None else spaces.index(carla.look_from))
-        one_hot(len(ActionSpace) + 1, None if carla.took_from is None else spaces.index(carla.took_from))
-        out += [float(carla.reacted), float(carla.quill), float(carla.well_turn)]
-        out.append(float(carla.end_in_market_of == CARLA))
+    if state.carla is not None:
+        _carla(state, out, one_hot)
     return out
+
+
+def _carla(state: GameState, out: list[float], one_hot: Callable[[int, int | None], None]) -> None:
+    """The `carla_…` segments of a solo game's tensor (Carla's board)."""
+    carla = present(state.carla, "observation", "Carla's board")
+    solo = present(state.rules.data.solo, "observation", "the edition's solo data")
+    cubes = list(Cube)
+    spaces = list(ActionSpace)
+    one_hot(solo.track_spaces + 1, None if carla.space < 0 else carla.space)
+    one_hot(len(Cube) + 1, None if carla.last_cube is None else cubes.index(carla.last_cube))
+    for shown in carla.fate:
+        one_hot(len(FateTile) + 1, None if shown is None else list(FateTile).index(shown))
+    one_hot(len(Cube) + 1, None if carla.look_for is None else cubes.index(carla.look_for))
+    one_hot(len(ActionSpace) + 1, None if carla.look_from is None else spaces.index(carla.look_from))
+    one_hot(len(ActionSpace) + 1, None if carla.took_from is None else spaces.index(carla.took_from))
+    out += [float(carla.reacted), float(carla.quill), float(carla.well_turn)]
+    out.append(float(carla.end_in_market_of == CARLA))
 
 
 def _pending(

@@ -12,6 +12,10 @@ default; `village-rules ambiguities` lists them) and `max_moves`.
 The game is sequential, explicitly stochastic and of perfect information
 (`village_rules.adapters.observation` states the information model). The setup's random deal and
 compensation cube are its first chance nodes, so one loaded game covers every setup.
+A chance outcome is given as a code below `max_chance_outcomes()` (24), its index among the
+draws of its kind (`village_rules.adapters.chance_codes`), not as its action id; decisions
+are action ids. `players=1` is the solo game against Carla (score game only): she is part
+of the environment, her fate tiles are chance nodes and she never decides.
 
 Length: a game of Village has no finite bound on its length (`village_rules.adapters.bounds`; with
 4 players there is a reachable cycle, tests/engine/test_unbounded.py), so the game is played
@@ -28,27 +32,32 @@ from __future__ import annotations
 
 from dataclasses import dataclass, fields
 from enum import Enum
+from fractions import Fraction
 from typing import Literal
 
 import numpy as np
 import pyspiel
 
 from village_rules.adapters.bounds import DEFAULT_MAX_MOVES, max_chance_outcomes, score_bounds
+from village_rules.adapters.chance_codes import action_of_code, code_range, coded_outcomes
 from village_rules.adapters.ids import (
     action_id_of,
-    chance_outcome_ids,
     legal_action_ids,
     num_distinct_actions,
-    sorted_outcome_ids,
 )
 from village_rules.adapters.observation import observation_string, tensor_size
 from village_rules.adapters.observation_array import observation_array
-from village_rules.adapters.truncation import check_max_moves, moves_before_first_decision, truncated_returns
+from village_rules.adapters.truncation import (
+    SOLO_HAS_NO_WINNER,
+    check_max_moves,
+    moves_before_first_decision,
+    truncated_returns,
+)
 from village_rules.checks.invariants import check
 from village_rules.data.edition import EditionData
 from village_rules.data.loader import EDITIONS, builtin_edition
 from village_rules.drivers.serialization import from_json, to_json
-from village_rules.engine.core import apply
+from village_rules.engine.core import apply, chance_outcomes
 from village_rules.engine.scoring import ReturnsKind, returns
 from village_rules.engine.setup import board_after, deal_outcomes, game_from_deal
 from village_rules.errors import InternalError, ParameterError, ReadingError
@@ -83,6 +92,8 @@ def _base(default: bool | int | str) -> type:
     if isinstance(default, bool):
         return bool
     return int if isinstance(default, int) else str
+
+
 _DEFAULTS: dict[str, object] = {
     "edition": "big-box-2023",
     "players": 3,
@@ -104,7 +115,9 @@ def _game_type(short_name: str, kind: ReturnsKind) -> pyspiel.GameType:
         ),
         reward_model=pyspiel.GameType.RewardModel.TERMINAL,
         max_num_players=max(builtin_edition(e).max_players for e in EDITIONS),
-        min_num_players=min(builtin_edition(e).min_players for e in EDITIONS),
+        # The score game also plays solo (1 player against Carla, who is part of the
+        # environment); the win game needs a winner to share out.
+        min_num_players=1 if kind == "score" else min(builtin_edition(e).min_players for e in EDITIONS),
         provides_information_state_string=True,
         provides_information_state_tensor=True,
         provides_observation_string=True,
@@ -125,11 +138,19 @@ class VillageGame(pyspiel.Game):
             raise ParameterError("edition", f"one of {', '.join(EDITIONS)}, not {edition!r}")
         self.data: EditionData = builtin_edition(str(edition))
         players = merged["players"]
-        if not isinstance(players, int) or players not in self.data.player_counts:
-            solo = " (the solo mode, 1 player, is not offered as an OpenSpiel game)" if players == 1 else ""
+        if (
+            not isinstance(players, int)
+            or isinstance(players, bool)
+            or not self.data.supports_players(players)
+        ):
+            solo = ", or 1 (solo against Carla)" if self.data.solo is not None else ""
             raise ParameterError(
-                "players", f"{self.data.edition} is for {self.data.min_players}-{self.data.max_players}{solo}"
+                "players",
+                f"{self.data.edition} is for {self.data.min_players}-{self.data.max_players} players{solo},"
+                f" not {players!r}",
             )
+        if players == 1 and self.kind == "win":
+            raise ParameterError("players", SOLO_HAS_NO_WINNER + f"; load {SCORE_GAME!r}")
         options: dict[str, object] = {}
         for name, default in _VARIANT_DEFAULTS.items():
             value = merged[name]
@@ -165,7 +186,7 @@ class VillageGame(pyspiel.Game):
             low, high, total = float(bounds.low), float(bounds.high), None
         info = pyspiel.GameInfo(
             num_distinct_actions=num_distinct_actions(self.data),
-            max_chance_outcomes=num_distinct_actions(self.data),
+            max_chance_outcomes=code_range(self.data, players),  # chance_codes.py
             num_players=players,
             min_utility=low,
             max_utility=high,
@@ -177,9 +198,17 @@ class VillageGame(pyspiel.Game):
         game_type = _WIN_TYPE if self.kind == "win" else _SCORE_TYPE
         super().__init__(game_type, info, {k: merged[k] for k in _DEFAULTS})
         self.outcomes_per_node = max_chance_outcomes(self.data, players)
-        """The most outcomes one chance node has (`bounds.max_chance_outcomes`); OpenSpiel's
-        `max_chance_outcomes` is the size of the id range instead, since outcome ids are
-        action ids."""
+        """The most outcomes one chance node has (`bounds.max_chance_outcomes`, from the
+        rules), the same figure as OpenSpiel's `max_chance_outcomes()`, the range of the
+        chance outcome codes (`chance_codes.code_range`, from the action universe)."""
+
+    def max_move_number(self) -> int:
+        """`max_moves`: a move is a decision or a chance outcome (the deal's included) and a
+        game stops at `max_moves` moves, so `move_number()` never exceeds it (and reaches it
+        in a truncated game). OpenSpiel's default, max_game_length() +
+        max_chance_nodes_in_history(), counts the chance moves twice over (39,948 for a
+        2-player 2011 game at the default limit)."""
+        return self.spec.max_moves
 
     def new_initial_state(self) -> VillageState:
         """A new game at its first chance node (the setup deal)."""
@@ -289,21 +318,34 @@ class VillageState(pyspiel.State):
             return []
         return legal_action_ids(node.state)
 
-    def chance_outcomes(self) -> list[tuple[int, float]]:
-        """The chance outcomes as (action id, probability), empty when not at a chance node."""
+    def _outcomes(self) -> list[tuple[Action, Fraction]]:
+        """The engine's outcomes of this chance node (the deal's or the game's)."""
         node, spec = self.node, self.spec
         if node.truncated:
             return []
         if node.state is None:
-            outcomes = deal_outcomes(spec.data, spec.players, node.dealt, spec.variant)
-            return [(i, float(p)) for i, p in sorted_outcome_ids(spec.data, outcomes)]
-        return [(i, float(p)) for i, p in chance_outcome_ids(node.state)]
+            return deal_outcomes(spec.data, spec.players, node.dealt, spec.variant)
+        return chance_outcomes(node.state)
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        """The chance outcomes as (code, probability), ascending by code, empty when not at
+        a chance node: a code is the outcome's index among the draws of its kind
+        (`chance_codes`), below `max_chance_outcomes()`."""
+        spec = self.spec
+        return [(c, float(p)) for c, p in coded_outcomes(spec.data, spec.players, self._outcomes())]
 
     # --- moves --------------------------------------------------------------------------
 
+    def _chosen(self, action: int) -> Action:
+        """The engine action of an id at a decision, or of a code at a chance node."""
+        spec, index = self.spec, action_id_of(action)
+        if self.node.state is None or self.node.state.is_chance:
+            return action_of_code(spec.data, spec.players, self._outcomes(), index)
+        return action_from_id(spec.data, index)
+
     def _apply_action(self, action: int) -> None:
         node, spec = self.node, self.spec
-        chosen = action_from_id(spec.data, action_id_of(action))
+        chosen = self._chosen(action)
         if node.state is None:
             dealt = (*node.dealt, chosen)
             state = None
@@ -316,6 +358,8 @@ class VillageState(pyspiel.State):
         self.node = Node(dealt, state, moves, truncated=moves >= spec.max_moves and not ended)
 
     def _action_to_string(self, player: int, action: int) -> str:
+        if player == int(pyspiel.PlayerId.CHANCE) and not self.is_terminal():
+            return str(self._chosen(action))
         return str(action_from_id(self.spec.data, action))
 
     def returns(self) -> list[float]:
@@ -326,9 +370,10 @@ class VillageState(pyspiel.State):
             return [0.0] * n
         if node.state is None:  # the deal is shorter than max_moves (check_max_moves)
             raise InternalError("openspiel returns", "a terminal node has no game state")
+        # [:n]: a solo game's engine state has Carla's seat too; she is no OpenSpiel player.
         if node.truncated:
-            return [float(r) for r in truncated_returns(node.state, spec.kind)]
-        return [float(r) for r in returns(node.state, spec.kind)]
+            return [float(r) for r in truncated_returns(node.state, spec.kind)[:n]]
+        return [float(r) for r in returns(node.state, spec.kind)[:n]]
 
     def __str__(self) -> str:
         node = self.node

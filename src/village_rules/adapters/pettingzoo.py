@@ -9,6 +9,11 @@ same game in any process. Observations are dicts: `observation` (the float32 ten
 every legal action of the agent to act, all 0 for the others). Rewards come at the end:
 the win shared out (`returns="win"`) or final prestige (`returns="score"`).
 
+Solo (`players=1`, big-box-2023, with `returns="score"`): one agent, `player_0`, plays
+against Carla, who is part of the environment: her moves are the engine's (she never
+decides), and her chance events (the fate tiles) are drawn from the same seeded RNG
+inside `step`.
+
 Games are truncated at `max_moves` moves (decisions plus chance outcomes), like the
 OpenSpiel game (a game of Village has no finite length bound: `village_rules.adapters.bounds`);
 a truncated game ends with `truncations` True and the rewards the OpenSpiel game returns
@@ -31,7 +36,7 @@ from village_rules.adapters.bounds import DEFAULT_MAX_MOVES
 from village_rules.adapters.ids import action_id_of, legal_mask, num_distinct_actions
 from village_rules.adapters.observation import tensor_size
 from village_rules.adapters.observation_array import observation_array
-from village_rules.adapters.truncation import check_max_moves, truncated_returns
+from village_rules.adapters.truncation import SOLO_HAS_NO_WINNER, check_max_moves, truncated_returns
 from village_rules.data.loader import EDITIONS, builtin_edition
 from village_rules.engine.core import apply, chance_outcomes
 from village_rules.engine.scoring import ReturnsKind, returns
@@ -72,12 +77,15 @@ class VillageEnv(AECEnv):
         if edition not in EDITIONS:
             raise ParameterError("edition", f"one of {', '.join(EDITIONS)}, not {edition!r}")
         self.data = builtin_edition(edition)
-        if players not in self.data.player_counts:
-            solo = " (the solo mode, 1 player, is not offered as an environment)" if players == 1 else ""
-            counts = f"{self.data.min_players}-{self.data.max_players}"
-            raise ParameterError("players", f"{edition} is for {counts}: {players!r}{solo}")
+        playable = isinstance(players, int) and not isinstance(players, bool)
+        if not playable or not self.data.supports_players(players):
+            solo = ", or 1 (solo against Carla)" if self.data.solo is not None else ""
+            counts = f"{self.data.min_players}-{self.data.max_players} players{solo}"
+            raise ParameterError("players", f"{edition} is for {counts}, not {players!r}")
         if returns not in ("win", "score"):
             raise ParameterError("returns", f"'win' or 'score', not {returns!r}")
+        if players == 1 and returns == "win":
+            raise ParameterError("returns", SOLO_HAS_NO_WINNER + "; pass returns='score'")
         if render_mode is not None and render_mode not in RENDER_MODES:
             raise ParameterError("render_mode", f"None, 'ansi' or 'human', not {render_mode!r}")
         self.players = players

@@ -31,6 +31,12 @@ from village_rules.model.actions import Action
 from village_rules.model.state import GameState
 from village_rules.rules.variant import Variant
 
+SOLO_HAS_NO_WINNER = (
+    "a solo game has no winner to share out (SOLO-30: its result is the player's rank by"
+    " prestige), so it is played for its score only"
+)
+"""Why both adapters refuse `returns="win"` with 1 player."""
+
 
 def moves_before_first_decision(data: EditionData, players: int, variant: Variant) -> int:
     """The chance moves from the start of a game to its first decision: the setup's deal

@@ -33,8 +33,8 @@ from village_rules.drivers.play import GameLog
 from village_rules.engine.core import apply
 from village_rules.errors import ShowError, VillageError
 from village_rules.fuzz.runner import MAX_GAMES, MAX_WORKERS
-from village_rules.model.actions import Action, parse_action
-from village_rules.model.render import render
+from village_rules.model.actions import Action, format_action, parse_action
+from village_rules.model.render import action_words, render
 from village_rules.model.state import GameState
 from village_rules.pictures.svg import actor_of, state_svg
 
@@ -110,6 +110,18 @@ def state_at(log: GameLog, at: int | None) -> tuple[GameState, Action | None, in
     return state, last, actor
 
 
+def last_action_line(log: GameLog, at: int | None, last: Action | None, actor: int | None) -> str:
+    """Where in the log the state is and the action that led there, in the rulebook's
+    words and in the log's notation: "after 12 of 230 actions; last, by seat 0: takes a
+    pink cube from the crafts (`take crafts pink`)"."""
+    k = len(log.actions) if at is None else at
+    where = f"after {k} of {len(log.actions)} actions"
+    if last is None:
+        return f"{where}; the game as set up"
+    said = f"{action_words(last)} (`{format_action(last)}`)"
+    return f"{where}; last, by {'chance' if actor is None else f'seat {actor}'}: {said}"
+
+
 def _show(args: argparse.Namespace) -> int:
     if args.svg is not None:
         refuse_inputs(args.svg, [args.log])
@@ -118,6 +130,7 @@ def _show(args: argparse.Namespace) -> int:
     state, last, actor = state_at(log, args.at)
     if args.svg is None:
         print(render(state))
+        print(last_action_line(log, args.at, last, actor))
         return 0
     write_text(args.svg, state_svg(state, last, actor), inputs=[args.log])
     k = len(log.actions) if args.at is None else args.at

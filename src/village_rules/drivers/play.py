@@ -23,6 +23,7 @@ from village_rules.engine.setup import new_game
 from village_rules.errors import IllegalActionError, IncompleteGameError, LogFormatError
 from village_rules.model.actions import Action, ActionSyntaxError, format_action, parse_action
 from village_rules.model.chance import sample
+from village_rules.model.render import pending_words
 from village_rules.model.state import GameState
 from village_rules.rules.register import (
     LEGACY_WELL_FLAG,
@@ -336,7 +337,7 @@ class Replayed:
         waiting = "a chance event" if s.is_chance else f"seat {s.current_player()}"
         return (
             f"INCOMPLETE: the log stops before the end of the game, after {self.actions} actions "
-            f"(round {s.round}, waiting for {waiting}: {type(s.pending).__name__})"
+            f"(round {s.round}, waiting for {waiting}: {pending_words(s.pending)})"
         )
 
 

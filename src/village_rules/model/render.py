@@ -73,7 +73,7 @@ def render(state: GameState) -> str:
         + (
             "on the council chamber" if state.next_start_holder is None else f"seat {state.next_start_holder}"
         ),
-        f"waiting for: {pending_text(state)}",
+        f"waiting for: {pending_words(state.pending)}",
         "",
         f"green bag: {state.green_bag}",
         "action spaces:",
@@ -98,8 +98,8 @@ def render(state: GameState) -> str:
         lines += [
             f"seat {seat} ({p.colour}): prestige {p.prestige}, coins {p.coins}, grain {p.grain}, "
             f"life-time {p.lifetime}/{d.lifetime_track_length}",
-            f"  cubes: {p.cubes}; goods: {p.goods}; customers: {list(p.customers)}; "
-            f"markers: {list(p.markers)}",
+            f"  cubes: {p.cubes}; goods: {p.goods}; customers served: {_listed(p.customers)}; "
+            f"disc markers in: {_listed(p.markers)}",
             f"  members: {members}",
         ]
     carla = state.carla
@@ -110,12 +110,18 @@ def render(state: GameState) -> str:
     return "\n".join(lines)
 
 
+def _listed(items: tuple[int, ...] | tuple[str, ...]) -> str:
+    """Tiles or cities one after the other, in the order they came: "8, 3" or "none"."""
+    return ", ".join(str(i) for i in items) if items else "none"
+
+
 def _row(row: tuple[int | None, ...]) -> str:
     return " ".join("--" if t is None else f"{t:>2}" for t in row)
 
 
 def pending_text(state: GameState) -> str:
-    """The pending step in one line, e.g. `ChooseTurn(seat=0)`."""
+    """The pending step in the engine's terms, e.g. `ChooseTurn(seat=0)`: for debugging
+    (what a user reads says it in the rulebook's words, `pending_words`)."""
     p = state.pending
     parts = []
     for name in getattr(p, "__slots__", ()):

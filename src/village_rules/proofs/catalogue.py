@@ -477,10 +477,9 @@ def _tie_note(h: History) -> str:
     keys = ", ".join(
         f"seat {b.seat}: {ranking_key(h.last, b.seat, b.total)}" for b in score_breakdown(h.last)
     )
-    return (
-        f"Ranking keys (total, then the tie-breakers {[t.value for t in h.last.rules.data.tie_breakers]}):"
-        f" {keys}; winners: {list(winners(h.last))}."
-    )
+    breakers = ", ".join(t.value.replace("_", " ") for t in h.last.rules.data.tie_breakers)
+    won = ", ".join(f"seat {s}" for s in winners(h.last))
+    return f"Ranking keys (total, then the tie-breakers: {breakers}): {keys}; winners: {won}."
 
 
 # --- the catalogue ---------------------------------------------------------------------------

@@ -22,10 +22,10 @@ from pathlib import Path
 
 from village_rules.data.files import write_text
 from village_rules.data.jsonio import MAX_LOG_CHARS, JsonInputError, read_text_file
+from village_rules.drivers import notes
 from village_rules.drivers.play import GameLog
 from village_rules.engine.setup import new_game
 from village_rules.errors import LogFormatError
-from village_rules.model.render import render
 from village_rules.model.state import GameState
 from village_rules.proofs.abstraction import abstract
 from village_rules.proofs.catalogue import Query
@@ -254,14 +254,7 @@ def _write_witness(out: Path, query: Query, witness: Witness) -> Path:
         "step meets the concrete predicate of the query.",
         "",
         *([query.explain(witness.history), ""] if query.explain is not None else []),
-        "Last actions:",
-        "",
-        *[f"    {i}: {a}" for i, a in list(enumerate(log.actions))[-8:]],
-        "",
-        "Final situation:",
-        "",
-        *["    " + line for line in render(witness.final).splitlines()],
-        "",
+        *notes.tail(log.actions, witness.final),  # in the rulebook's words (drivers/notes.py)
     ]
     write_text(out / f"{stem}.md", "\n".join(note))
     return path
