@@ -45,14 +45,15 @@ from village_rules.checks.invariants import STATE_INVARIANTS, TRANSITION_INVARIA
 from village_rules.data.files import write_text
 from village_rules.data.jsonio import MAX_LOG_CHARS, JsonInputError, read_text_file
 from village_rules.data.text import natural_key
-from village_rules.drivers.play import GameLog, play_logged
+from village_rules.drivers.play import GameLog
 from village_rules.drivers.serialization import to_json
 from village_rules.engine.core import apply
 from village_rules.engine.end_of_game import ended_by
 from village_rules.engine.scoring import score_breakdown, winners
 from village_rules.errors import InternalError, LogFormatError, VillageError
-from village_rules.fuzz.games import plan_game
+from village_rules.fuzz.games import MIX, MIX_CYCLE, plan_game, play_unchecked
 from village_rules.fuzz.runner import FuzzSummary, run_fuzz
+from village_rules.fuzz.unfired import grouped, summary_reasons
 from village_rules.model.actions import Action, parse_action
 from village_rules.model.state import GameState
 from village_rules.pictures.svg import actor_of, state_svg
@@ -143,10 +144,23 @@ class GameStats:
     """"chronicle", "graveyard", "chronicle and graveyard", or "not ended"."""
     scores: tuple[int, ...]
     winners: tuple[int, ...]
+    policy: str = "random"
+    """The policy every seat played by (`fuzz.games.MIX_CYCLE` in a mixed run)."""
+    rules: frozenset[str] = frozenset()
+    """The rule IDs the game fired (empty for a logged game: not traced)."""
+    pairs: frozenset[tuple[str, str]] = frozenset()
+    """The rule-ID pairs it fired (consecutive IDs of its trace)."""
 
 
-def game_stats(label: str, log: GameLog, final: GameState) -> GameStats:
-    """The figures of one replayed game (length, rounds, scores) for the report."""
+def game_stats(
+    label: str,
+    log: GameLog,
+    final: GameState,
+    policy: str = "random",
+    traced: tuple[frozenset[str], frozenset[tuple[str, str]]] = (frozenset(), frozenset()),
+) -> GameStats:
+    """The figures of one replayed game (length, rounds, scores; its policy and the rule
+    IDs and pairs it fired when traced) for the report."""
     return GameStats(
         label=label,
         edition=log.edition,
@@ -160,6 +174,9 @@ def game_stats(label: str, log: GameLog, final: GameState) -> GameStats:
         if final.is_terminal
         else (),
         winners=winners(final) if final.is_terminal else (),
+        policy=policy,
+        rules=traced[0],
+        pairs=traced[1],
     )
 
 
@@ -168,12 +185,13 @@ def game_digest(log: GameLog, final: GameState) -> str:
     return hashlib.sha256((log.to_json() + "\n" + to_json(final)).encode()).hexdigest()
 
 
-def _unchecked_game(seed: int, index: int) -> tuple[GameStats, str, str]:
+def _unchecked_game(seed: int, index: int, policy: str = MIX) -> tuple[GameStats, str, str]:
     """Game `index` of a fuzz run played again without invariant checks (the same game,
     as `village_rules.fuzz.runner` documents): its figures, digest and log."""
-    g = plan_game(seed, index)
-    final, log = play_logged(g.edition, g.players, g.seed, g.variant)
-    return game_stats(f"game {index}", log, final), game_digest(log, final), log.to_json()
+    g = plan_game(seed, index, policy=policy)
+    u = play_unchecked(g)
+    st = game_stats(f"game {index}", u.log, u.final, g.policy, (u.rules, u.pairs))
+    return st, game_digest(u.log, u.final), u.log.to_json()
 
 
 # --- the fuzz step ------------------------------------------------------------------------
@@ -191,9 +209,14 @@ class FuzzResult(StepResult):
 
 @dataclass(frozen=True, slots=True)
 class FuzzStep:
-    """Seeded random games of both editions, every invariant checked after every action."""
+    """Seeded games of both editions by a mix of policies (`fuzz.games.MIX_CYCLE`), every
+    invariant checked after every action; every rule ID never fired is named with a reason
+    (`fuzz.unfired`)."""
 
     games: int = DEFAULT_GAMES
+    policy: str = MIX
+    """What the seats play by: `MIX` (the default: `fuzz.games.MIX_CYCLE`, game by game)
+    or one policy of `village_rules.policies.POLICIES` for every game."""
     samples: int = 2
     """Games whose log and final picture are written to the report (the first of each edition)."""
     name: str = "fuzz"
@@ -208,7 +231,14 @@ class FuzzStep:
                 context.progress("fuzz (checked)", done, total)
 
         summary = run_fuzz(
-            self.games, context.seed, context.workers, None, None, out / "failures", fuzz_progress
+            self.games,
+            context.seed,
+            context.workers,
+            None,
+            None,
+            out / "failures",
+            fuzz_progress,
+            policy=self.policy,
         )
         findings: list[Finding] = []
         if summary.failure is not None:
@@ -219,7 +249,7 @@ class FuzzStep:
         mismatched: list[int] = []
         logs: dict[int, str] = {}
         for index, (st, digest, log_json) in enumerate(
-            _map_games(context.seed, passing, context.workers, context.progress)
+            _map_games(context.seed, passing, context.workers, context.progress, self.policy)
         ):
             stats.append(st)
             if digest != summary.game_digests[index]:
@@ -236,17 +266,24 @@ class FuzzStep:
             )
         findings += _samples(stats, logs, out, self.samples)
         editions = Counter(s.edition for s in stats)
+        policies = Counter(s.policy for s in stats)
         passed = summary.failure is None and not mismatched
         violations = summary.violations + len(mismatched)
         per_edition = ", ".join(f"{k} {e}" for e, k in sorted(editions.items()))
-        headline = f"{summary.games} random games ({per_edition or 'none'}), {summary.steps:,} actions"
+        by_policy = ", ".join(f"{policies[p]} {p}" for p in dict.fromkeys(MIX_CYCLE) if p in policies)
+        by_policy += "".join(f", {k} {p}" for p, k in sorted(policies.items()) if p not in MIX_CYCLE)
+        headline = (
+            f"{summary.games} seeded games ({per_edition or 'none'}; by policy: {by_policy or 'none'}), "
+            f"{summary.steps:,} actions"
+        )
         fired = len(summary.rule_counts)
         known = len({*summary.known_rule_ids, *summary.rules_fired})
+        reasons = summary_reasons(summary, DEFAULT_GAMES)
         details = [
             f"{len(STATE_INVARIANTS)} state + {len(TRANSITION_INVARIANTS)} transition invariants "
             f"checked after every action: {violations} violation(s)",
-            f"rule IDs fired: {fired} of {known}"
-            + (f" (never: {', '.join(summary.rules_never_fired)})" if summary.rules_never_fired else ""),
+            f"rule IDs fired: {fired} of {known}",
+            *(f"  never fired: {', '.join(rules)}: {why}" for rules, why in grouped(reasons)),
             "replayed without checks: "
             + ("every game identical" if not mismatched else f"{len(mismatched)} game(s) differ"),
         ]
@@ -267,19 +304,24 @@ class FuzzStep:
 
 
 def _map_games(
-    seed: int, games: int, workers: int, progress: Callable[[str, int, int], None] | None
+    seed: int,
+    games: int,
+    workers: int,
+    progress: Callable[[str, int, int], None] | None,
+    policy: str = MIX,
 ) -> list[tuple[GameStats, str, str]]:
     results: list[tuple[GameStats, str, str]] = []
     if workers == 1:
         for i in range(games):
-            results.append(_unchecked_game(seed, i))
+            results.append(_unchecked_game(seed, i, policy))
             if progress is not None:
                 progress("fuzz (replayed)", i + 1, games)
         return results
     pool = ProcessPoolExecutor(max_workers=workers, initializer=_ignore_sigint)
     try:
         chunk = max(1, games // (workers * 4))
-        for i, r in enumerate(pool.map(_unchecked_game, [seed] * games, range(games), chunksize=chunk)):
+        mapped = pool.map(_unchecked_game, [seed] * games, range(games), [policy] * games, chunksize=chunk)
+        for i, r in enumerate(mapped):
             results.append(r)
             if progress is not None:
                 progress("fuzz (replayed)", i + 1, games)

@@ -19,6 +19,7 @@ from village_rules.cli.readings import add_reading_flag, reading_choices
 from village_rules.data.files import check_writable
 from village_rules.data.loader import EDITIONS
 from village_rules.errors import FuzzArgumentError
+from village_rules.fuzz.games import RUN_POLICIES
 from village_rules.fuzz.guided import run_coverage
 from village_rules.fuzz.report import merge_shards, read_report, report_json
 from village_rules.fuzz.runner import (
@@ -31,7 +32,6 @@ from village_rules.fuzz.runner import (
     run_fuzz,
     write_atomically,
 )
-from village_rules.policies import POLICIES
 
 INTERRUPTED_EXIT = 130
 """128 + SIGINT, what a shell reports for a program stopped by Ctrl-C."""
@@ -75,9 +75,9 @@ def register(sub: argparse._SubParsersAction[Any]) -> None:
     )
     p.add_argument(
         "--policy",
-        choices=tuple(POLICIES),
+        choices=RUN_POLICIES,
         default="random",
-        help="the policy every seat plays by (default random; docs/policies.md)",
+        help="the policy every seat plays by; mix: the mix `check` plays (default random; docs/policies.md)",
     )
     p.add_argument(
         "--guided",
