@@ -36,7 +36,7 @@ import time
 from collections import Counter
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Protocol
 
@@ -51,9 +51,10 @@ from village_rules.engine.core import apply
 from village_rules.engine.end_of_game import ended_by
 from village_rules.engine.scoring import score_breakdown, winners
 from village_rules.errors import InternalError, LogFormatError, VillageError
-from village_rules.fuzz.games import MIX, MIX_CYCLE, plan_game, play_unchecked
+from village_rules.fuzz.games import MIX, MIX_CYCLE, plan_game, play_game, play_unchecked
 from village_rules.fuzz.runner import FuzzSummary, run_fuzz
-from village_rules.fuzz.unfired import grouped, summary_reasons
+from village_rules.fuzz.steered import STEERED, Steered
+from village_rules.fuzz.unfired import grouped, planned_games, why_unfired
 from village_rules.model.actions import Action, parse_action
 from village_rules.model.state import GameState
 from village_rules.pictures.svg import actor_of, state_svg
@@ -202,7 +203,10 @@ class FuzzResult(StepResult):
     """A `StepResult` with what the report plots."""
 
     summary: FuzzSummary | None = None
+    """The batch's summary, its rule counts with the steered games' added."""
     games: tuple[GameStats, ...] = ()
+    steered: tuple[GameStats, ...] = ()
+    """The steered games' figures (`fuzz.steered`), apart from the batch's."""
     state_invariants: int = len(STATE_INVARIANTS)
     transition_invariants: int = len(TRANSITION_INVARIANTS)
 
@@ -219,6 +223,8 @@ class FuzzStep:
     or one policy of `village_rules.policies.POLICIES` for every game."""
     samples: int = 2
     """Games whose log and final picture are written to the report (the first of each edition)."""
+    steered: tuple[Steered, ...] = STEERED
+    """Stored games played too, for rules too rare for the batch (`fuzz.steered`)."""
     name: str = "fuzz"
 
     def run(self, context: CheckContext) -> FuzzResult:
@@ -265,9 +271,12 @@ class FuzzStep:
                 )
             )
         findings += _samples(stats, logs, out, self.samples)
+        steered, steered_counts, steered_failed = _play_steered(self.steered, out, findings)
+        merged = Counter(dict(summary.rule_counts)) + steered_counts
+        summary = replace(summary, rule_counts=tuple(sorted(merged.items())))
         editions = Counter(s.edition for s in stats)
         policies = Counter(s.policy for s in stats)
-        passed = summary.failure is None and not mismatched
+        passed = summary.failure is None and not mismatched and not steered_failed
         violations = summary.violations + len(mismatched)
         per_edition = ", ".join(f"{k} {e}" for e, k in sorted(editions.items()))
         by_policy = ", ".join(f"{policies[p]} {p}" for p in dict.fromkeys(MIX_CYCLE) if p in policies)
@@ -275,10 +284,12 @@ class FuzzStep:
         headline = (
             f"{summary.games} seeded games ({per_edition or 'none'}; by policy: {by_policy or 'none'}), "
             f"{summary.steps:,} actions"
+            + (f"; and {len(self.steered)} steered games" if self.steered else "")
         )
         fired = len(summary.rule_counts)
         known = len({*summary.known_rule_ids, *summary.rules_fired})
-        reasons = summary_reasons(summary, DEFAULT_GAMES)
+        played = planned_games(summary) + [g.plan() for g in self.steered]
+        reasons = why_unfired(summary.rules_never_fired, played, DEFAULT_GAMES)
         details = [
             f"{len(STATE_INVARIANTS)} state + {len(TRANSITION_INVARIANTS)} transition invariants "
             f"checked after every action: {violations} violation(s)",
@@ -286,6 +297,8 @@ class FuzzStep:
             *(f"  never fired: {', '.join(rules)}: {why}" for rules, why in grouped(reasons)),
             "replayed without checks: "
             + ("every game identical" if not mismatched else f"{len(mismatched)} game(s) differ"),
+            *(f"steered game {g.describe()}" for g in self.steered),
+            *steered_failed,
         ]
         if summary.failure is not None:
             f = summary.failure
@@ -300,7 +313,37 @@ class FuzzStep:
             seconds=time.perf_counter() - start,
             summary=summary,
             games=tuple(stats),
+            steered=tuple(steered),
         )
+
+
+def _play_steered(
+    games: tuple[Steered, ...], out: Path, findings: list[Finding]
+) -> tuple[list[GameStats], Counter[str], list[str]]:
+    """Play each steered game checked, then unchecked (the same digest): their figures,
+    the rule IDs they fired, and a FAIL line for each that broke an invariant, was not
+    reproducible, or no longer fires its rule (each also a finding with its log)."""
+    stats: list[GameStats] = []
+    counts: Counter[str] = Counter()
+    failed: list[str] = []
+    for k, s in enumerate(games):
+        plan = s.plan()
+        checked = play_game(plan)
+        u = play_unchecked(plan)
+        problem = None
+        if checked.failed:
+            problem = f"breaks an invariant: {checked.violations[0]}"
+        elif game_digest(u.log, u.final) != checked.digest:
+            problem = "played again without checks, the game differs from the checked one"
+        elif s.rule not in u.rules:
+            problem = f"no longer fires {s.rule}: find another (scripts/find_steered.py)"
+        counts.update(dict(checked.rule_counts))
+        stats.append(game_stats(f"steered {s.rule}", u.log, u.final, "steered", (u.rules, u.pairs)))
+        if problem is not None:
+            failed.append(f"FAILED steered game {s.describe()}: {problem}")
+            log = _write(out, f"steered/{k}-{s.rule}.json", checked.log_json or u.log.to_json())
+            findings.append(Finding(f"steered game for {s.rule}", "FAIL", problem, log=log))
+    return stats, counts, failed
 
 
 def _map_games(
