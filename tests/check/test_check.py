@@ -67,8 +67,8 @@ def test_a_game_that_does_not_replay_identically_fails_the_step(
     """The determinism cross-check is live: a different digest for one game fails it."""
     real = check_module._unchecked_game
 
-    def drifting(seed: int, index: int) -> tuple[check_module.GameStats, str, str]:
-        stats, digest, log = real(seed, index)
+    def drifting(seed: int, index: int, policy: str) -> tuple[check_module.GameStats, str, str]:
+        stats, digest, log = real(seed, index, policy)
         return stats, digest if index != 1 else "0" * 64, log
 
     monkeypatch.setattr(check_module, "_unchecked_game", drifting)
