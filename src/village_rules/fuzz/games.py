@@ -52,14 +52,19 @@ Progress = Callable[[int, int], None]
 MIX = "mix"
 """The policy name of a mixed run: each game's policy is taken from `MIX_CYCLE` by its index."""
 
-MIX_CYCLE: tuple[str, ...] = ("random",) * 26 + ("greedy", "chronicle", "traveller", "climber")
+MIX_CYCLE: tuple[str, ...] = ("random",) * 56 + ("greedy", "chronicle", "traveller", "climber")
 """The policies of a mixed run (`--policy mix`, and `village-rules check`), game i playing
-`MIX_CYCLE[i % 30]`: 26 random games, then one each by greedy, the chronicle planner,
-the traveller and the council/church climber (docs/policies.md). Random games are about
-thirty times cheaper per action, so they stay the bulk of the batch; the planners reach
-what random seats rarely do (the fourth council privilege, full chronicle categories, long
-travels). The planners close each cycle, so a run of fewer than 27 games is random only.
-The search policy is left out: a game of it costs minutes."""
+`MIX_CYCLE[i % 60]`: 56 random games, then one each by greedy, the chronicle planner,
+the traveller and the council/church climber (docs/policies.md). A planner's decision
+costs about thirty random ones (it evaluates every legal action), so random games stay
+the bulk of the batch and the planners' games are 2-player games (unless the run fixes
+the player count; `MIX_PLANNER_PLAYERS`); they reach what random seats rarely do (the
+fourth council privilege, full chronicle categories, long travels). The planners close
+each cycle, so a run of fewer than 57 games is random only. The search policy is left
+out: a game of it costs minutes."""
+
+MIX_PLANNER_PLAYERS = 2
+"""The player count of a mixed run's planner games (when the run does not fix one)."""
 
 
 RUN_POLICIES: tuple[str, ...] = (*POLICIES, MIX)
@@ -104,10 +109,13 @@ def plan_game(  # noqa: PLR0917 - the run's fields, in the order RunPlan holds t
         ed = rng.choice(fitting)
     counts = builtin_edition(ed).playable_counts  # 2023: solo games (1 player) in the mix
     n = players if players is not None else rng.choice(list(counts))
+    chosen = policy_of(policy, index)
+    if policy == MIX and chosen != "random" and players is None:
+        n = MIX_PLANNER_PLAYERS  # drawn all the same, so the draws below are the random run's
     compensation = rng.random() < 0.75
     drawn = random_choices(rng)
     variant = Variant(compensation, drawn if readings is None else readings)
-    return FuzzGame(index, game_seed, ed, n, variant, policy_of(policy, index))
+    return FuzzGame(index, game_seed, ed, n, variant, chosen)
 
 
 @dataclass(frozen=True, slots=True)
