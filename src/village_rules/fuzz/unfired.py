@@ -45,7 +45,8 @@ NOT_REACHED: dict[str, str] = {
     "END-10": (
         "AMB-44 b needs the chronicle and the graveyard both filled during one market day "
         "(2023 p. 13 'Special case'); no game reaching it has been found (issue 29: over 40 "
-        "minutes of random, steered and go-explore search), so no batch of check's size fires it"
+        "minutes of random, steered and go-explore search), so check's batch is not expected to"
+        " fire it"
     ),
 }
 """Rules no search has reached so far, with the evidence (a reason, not a proof: a found
