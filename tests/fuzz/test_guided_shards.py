@@ -63,7 +63,7 @@ def test_shard_reports_merge_to_the_whole_runs_figures(
 
 
 def test_a_shard_needs_a_segment(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    argv = ["fuzz", "--guided", "--actions", "300", "--shard", "2/2", "--out", str(tmp_path)]
+    argv = ["fuzz", "--guided", "--actions", "300", "--shard", "1/2", "--out", str(tmp_path)]
     assert main(argv) == 2
     err = capsys.readouterr().err
     assert "--segments 2 or more" in err and "Traceback" not in err
@@ -96,8 +96,8 @@ def test_guided_play_by_a_policy_and_under_a_fixed_reading(
     random_play = run_coverage("guided", 0, 300, "original-2011", 2)
     assert not greedy.violations and greedy.seen != random_play.seen
     # MKT-10 fires only under AMB-06 b: fixed to a, never; fixed to b, it fires
-    under_a = run_coverage("uniform", 0, 3000, "big-box-2023", 2, readings=(("AMB-06", "a"),))
-    under_b = run_coverage("uniform", 0, 3000, "big-box-2023", 2, readings=(("AMB-06", "b"),))
+    under_a = run_coverage("uniform", 0, 1500, "big-box-2023", 2, readings=(("AMB-06", "a"),))
+    under_b = run_coverage("uniform", 0, 1500, "big-box-2023", 2, readings=(("AMB-06", "b"),))
     assert ("rule", "MKT-10") not in under_a.seen and ("rule", "MKT-10") in under_b.seen
     argv = ["fuzz", "--guided", "--actions", "200", *ED, "--policy", "climber", "--reading", "AMB-06=b"]
     assert main([*argv, "--out", str(tmp_path)]) == 0

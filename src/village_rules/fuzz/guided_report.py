@@ -46,11 +46,12 @@ def segment_indices(plan: GuidedPlan, shard: Shard | None) -> range:
 
 
 def check_shard(plan: GuidedPlan, shard: Shard | None) -> None:
-    """Refuse a shard with no segment of the run, naming both options."""
-    if shard is not None and not segment_indices(plan, shard):
+    """Refuse shards that outnumber the run's segments (some would have none), naming both
+    options."""
+    if shard is not None and shard.count > plan.segments:
         raise FuzzArgumentError(
             "--shard",
-            f"shard {shard} of a guided run of {plan.segments} segment(s) has none: "
+            f"a guided run of {plan.segments} segment(s) is not split into {shard.count} shards: "
             f"give --segments {shard.count} or more (segments are what shards deal out)",
         )
 
