@@ -8,8 +8,8 @@ The reasons, in the order they are looked for:
 - it is known not to be reached by any search so far (`NOT_REACHED`, with the evidence);
 - the run is smaller than the default check run (for the rare rules of `RARE`: what a
   game needs to fire it, and how rarely random games do);
-- otherwise "no reason known": a coverage gap to look into (`tests/check` fails on one in
-  the default `check` run).
+- otherwise "no reason known": a coverage gap to look into (a slow test of
+  `tests/fuzz/test_unfired.py` fails on one in the default `check` run).
 """
 
 from __future__ import annotations
