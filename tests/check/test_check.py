@@ -67,8 +67,8 @@ def test_a_game_that_does_not_replay_identically_fails_the_step(
     """The determinism cross-check is live: a different digest for one game fails it."""
     real = check_module._unchecked_game
 
-    def drifting(seed: int, index: int) -> tuple[check_module.GameStats, str, str]:
-        stats, digest, log = real(seed, index)
+    def drifting(seed: int, index: int, policy: str) -> tuple[check_module.GameStats, str, str]:
+        stats, digest, log = real(seed, index, policy)
         return stats, digest if index != 1 else "0" * 64, log
 
     monkeypatch.setattr(check_module, "_unchecked_game", drifting)
@@ -194,7 +194,8 @@ def test_the_report_plots_with_matplotlib(fuzz_result: tuple[FuzzResult, Path], 
     result, _ = fuzz_result
     index = write_report(tmp_path, check_module.CheckOutcome((result,), 1.0))
     plots = sorted(p.name for p in tmp_path.glob("*.svg"))
-    assert plots == ["0-fuzz-ended.svg", "0-fuzz-length.svg", "0-fuzz-rules.svg", "0-fuzz-scores.svg"]
+    names = ("coverage", "ended", "length", "rules", "scores")
+    assert plots == [f"0-fuzz-{name}.svg" for name in names]
     page = index.read_text()
     assert all(f'src="{p}"' in page for p in plots)
     first = (tmp_path / plots[0]).read_text()

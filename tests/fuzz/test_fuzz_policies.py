@@ -48,3 +48,12 @@ def test_an_unknown_policy_is_refused(tmp_path: Path, capsys: pytest.CaptureFixt
     report["policy"] = "best"
     with pytest.raises(FuzzReportError, match="policy"):
         parse_report(json.dumps(report))
+
+
+def test_a_mixed_run_says_so_and_its_report_reads_back(tmp_path: Path) -> None:
+    mixed = run_fuzz(2, 5, 1, "original-2011", 2, tmp_path, policy="mix")
+    plain = run_fuzz(2, 5, 1, "original-2011", 2, tmp_path)
+    assert mixed.game_digests == plain.game_digests  # games 0 and 1 of the mix are random ones
+    assert "the policies of the check mix" in mixed.format()
+    back = parse_report(report_json(mixed))
+    assert back.policy == "mix" and back.game_digests == mixed.game_digests

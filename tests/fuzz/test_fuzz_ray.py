@@ -48,3 +48,15 @@ def test_a_shard_on_ray_is_the_same_shard_as_in_the_pool(local_ray: None, tmp_pa
     on_ray = run_fuzz(GAMES, SEED, 2, None, None, tmp_path, shard=Shard(2, 3), backend="ray", chunk_size=1)
     assert on_ray.records == pool.records and on_ray.game_indices == (1, 4)
     assert on_ray.rule_counts == pool.rule_counts
+
+
+def test_guided_segments_as_ray_tasks_are_those_played_here(local_ray: None) -> None:
+    from village_rules.fuzz.guided import GuidedPlan, merge_segments, play_segments  # noqa: PLC0415
+
+    plan = GuidedPlan("guided", 0, 600, "original-2011", 2, segments=2)
+    on_ray = play_segments(plan, [0, 1], 2, "ray")
+    here = play_segments(plan, [0, 1], 1)
+    assert {k: (c.seen, c.curve, c.first) for k, c in on_ray.items()} == {
+        k: (c.seen, c.curve, c.first) for k, c in here.items()
+    }
+    assert merge_segments([on_ray[0], on_ray[1]]).curve == merge_segments([here[0], here[1]]).curve

@@ -17,6 +17,7 @@ import matplotlib.pyplot as plt
 from matplotlib.figure import Figure
 from matplotlib.ticker import MaxNLocator
 
+from village_rules.check.coverage import CurvePoint, coverage_curves
 from village_rules.check.steps import FuzzResult
 from village_rules.data.files import write_text
 from village_rules.data.text import for_plot
@@ -65,6 +66,10 @@ def write_plots(directory: Path, stem: str, result: FuzzResult) -> list[str]:
     ax.set_title("score distribution per seat")
     names.append(_save(fig, directory, f"{stem}-scores.svg"))
 
+    curves = coverage_curves(games)
+    if any(p.rules for points in curves.values() for p in points):  # traced games only
+        names.append(_coverage_plot(directory, stem, curves))
+
     if result.summary is not None:
         s = result.summary
         rule_counts = dict(s.rule_counts)
@@ -82,6 +87,22 @@ def write_plots(directory: Path, stem: str, result: FuzzResult) -> list[str]:
         ax.set_title(f"rule-ID coverage: {len(rule_counts)} of {len(known)} fired (red: never)")
         names.append(_save(fig, directory, f"{stem}-rules.svg"))
     return names
+
+
+def _coverage_plot(directory: Path, stem: str, curves: dict[str, tuple[CurvePoint, ...]]) -> str:
+    """Rule IDs and rule-ID pairs fired against actions played, one line per policy."""
+    fig, (left, right) = plt.subplots(1, 2, figsize=(12, 3.6))
+    for policy, points in curves.items():
+        xs = [p.actions for p in points]
+        label = for_plot(f"{policy} ({len(points)} games)")
+        left.plot(xs, [p.rules for p in points], marker=".", label=label)
+        right.plot(xs, [p.pairs for p in points], marker=".", label=for_plot(policy))
+    for ax, what in ((left, "distinct rule IDs"), (right, "distinct rule-ID pairs")):
+        ax.set_xlabel("actions played by the policy's games")
+        ax.set_ylabel(what)
+        ax.set_title(f"{what} against actions, per policy")
+    left.legend(fontsize=7)
+    return _save(fig, directory, f"{stem}-coverage.svg")
 
 
 def _save(fig: Figure, directory: Path, name: str) -> str:

@@ -21,6 +21,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from urllib.parse import quote
 
+from village_rules.check.coverage import coverage_curves
 from village_rules.check.steps import CheckOutcome, FuzzResult, GameStats, StepResult
 from village_rules.checks.invariants import STATE_INVARIANTS, TRANSITION_INVARIANTS
 from village_rules.data.files import write_text
@@ -178,10 +179,11 @@ def _games_section(directory: Path, stem: str, r: FuzzResult, plots: bool) -> li
         from village_rules.check import plots as report_plots  # noqa: PLC0415 - optional extra
 
         names = report_plots.write_plots(directory, stem, r)
+        wide = ("-rules.svg", "-coverage.svg")
         out.append(
             '<div class="plots">'
             + "".join(
-                f'<img src="{_href(n)}" alt="{_e(n)}"{" class=wide" if n.endswith("-rules.svg") else ""}>'
+                f'<img src="{_href(n)}" alt="{_e(n)}"{" class=wide" if n.endswith(wide) else ""}>'
                 for n in names
             )
         )
@@ -189,6 +191,7 @@ def _games_section(directory: Path, stem: str, r: FuzzResult, plots: bool) -> li
     out += _length_table(games)
     out += _ended_table(games)
     out += _score_table(games)
+    out += _policy_table(games)
     if r.summary is not None:
         out += _coverage_table(r)
     return out
@@ -240,6 +243,30 @@ def _score_table(games: Sequence[GameStats]) -> list[str]:
             f"<td class=num>{statistics.median(scores):g}</td>"
             f"<td class=num>{statistics.fmean(scores):.1f}</td>"
             f"<td class=num>{max(scores)}</td><td class=num>{wins[seat]}</td></tr>"
+        )
+    rows.append("</table>")
+    return rows
+
+
+def _policy_table(games: Sequence[GameStats]) -> list[str]:
+    """Per policy: games, how they ended, mean length, and the rule coverage reached (the
+    last point of its coverage curve)."""
+    curves = coverage_curves(games)
+    if not any(p.rules for points in curves.values() for p in points):  # untraced (logged) games
+        return []
+    rows = [
+        "<h4>by policy</h4><table><tr><th>policy</th><th>games</th><th>ended by</th>"
+        "<th>actions: mean</th><th>rule IDs fired</th><th>rule-ID pairs</th></tr>"
+    ]
+    for policy, points in curves.items():
+        mine = [g for g in games if g.policy == policy]
+        ends = Counter(g.ended_by for g in mine)
+        ended = ", ".join(f"{how} {k}" for how, k in sorted(ends.items()))
+        last = points[-1]
+        rows.append(
+            f"<tr><td>{_e(policy)}</td><td class=num>{last.games}</td><td>{_e(ended)}</td>"
+            f"<td class=num>{last.actions / last.games:.0f}</td><td class=num>{last.rules}</td>"
+            f"<td class=num>{last.pairs}</td></tr>"
         )
     rows.append("</table>")
     return rows

@@ -36,7 +36,7 @@ import time
 from collections import Counter
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Protocol
 
@@ -45,14 +45,16 @@ from village_rules.checks.invariants import STATE_INVARIANTS, TRANSITION_INVARIA
 from village_rules.data.files import write_text
 from village_rules.data.jsonio import MAX_LOG_CHARS, JsonInputError, read_text_file
 from village_rules.data.text import natural_key
-from village_rules.drivers.play import GameLog, play_logged
+from village_rules.drivers.play import GameLog
 from village_rules.drivers.serialization import to_json
 from village_rules.engine.core import apply
 from village_rules.engine.end_of_game import ended_by
 from village_rules.engine.scoring import score_breakdown, winners
 from village_rules.errors import InternalError, LogFormatError, VillageError
-from village_rules.fuzz.games import plan_game
+from village_rules.fuzz.games import MIX, MIX_CYCLE, plan_game, play_game, play_unchecked
 from village_rules.fuzz.runner import FuzzSummary, run_fuzz
+from village_rules.fuzz.steered import STEERED, Steered
+from village_rules.fuzz.unfired import grouped, planned_games, why_unfired
 from village_rules.model.actions import Action, parse_action
 from village_rules.model.state import GameState
 from village_rules.pictures.svg import actor_of, state_svg
@@ -143,10 +145,23 @@ class GameStats:
     """"chronicle", "graveyard", "chronicle and graveyard", or "not ended"."""
     scores: tuple[int, ...]
     winners: tuple[int, ...]
+    policy: str = "random"
+    """The policy every seat played by (`fuzz.games.MIX_CYCLE` in a mixed run)."""
+    rules: frozenset[str] = frozenset()
+    """The rule IDs the game fired (empty for a logged game: not traced)."""
+    pairs: frozenset[tuple[str, str]] = frozenset()
+    """The rule-ID pairs it fired (consecutive IDs of its trace)."""
 
 
-def game_stats(label: str, log: GameLog, final: GameState) -> GameStats:
-    """The figures of one replayed game (length, rounds, scores) for the report."""
+def game_stats(
+    label: str,
+    log: GameLog,
+    final: GameState,
+    policy: str = "random",
+    traced: tuple[frozenset[str], frozenset[tuple[str, str]]] = (frozenset(), frozenset()),
+) -> GameStats:
+    """The figures of one replayed game (length, rounds, scores; its policy and the rule
+    IDs and pairs it fired when traced) for the report."""
     return GameStats(
         label=label,
         edition=log.edition,
@@ -160,6 +175,9 @@ def game_stats(label: str, log: GameLog, final: GameState) -> GameStats:
         if final.is_terminal
         else (),
         winners=winners(final) if final.is_terminal else (),
+        policy=policy,
+        rules=traced[0],
+        pairs=traced[1],
     )
 
 
@@ -168,12 +186,13 @@ def game_digest(log: GameLog, final: GameState) -> str:
     return hashlib.sha256((log.to_json() + "\n" + to_json(final)).encode()).hexdigest()
 
 
-def _unchecked_game(seed: int, index: int) -> tuple[GameStats, str, str]:
+def _unchecked_game(seed: int, index: int, policy: str = MIX) -> tuple[GameStats, str, str]:
     """Game `index` of a fuzz run played again without invariant checks (the same game,
     as `village_rules.fuzz.runner` documents): its figures, digest and log."""
-    g = plan_game(seed, index)
-    final, log = play_logged(g.edition, g.players, g.seed, g.variant)
-    return game_stats(f"game {index}", log, final), game_digest(log, final), log.to_json()
+    g = plan_game(seed, index, policy=policy)
+    u = play_unchecked(g)
+    st = game_stats(f"game {index}", u.log, u.final, g.policy, (u.rules, u.pairs))
+    return st, game_digest(u.log, u.final), u.log.to_json()
 
 
 # --- the fuzz step ------------------------------------------------------------------------
@@ -184,18 +203,28 @@ class FuzzResult(StepResult):
     """A `StepResult` with what the report plots."""
 
     summary: FuzzSummary | None = None
+    """The batch's summary, its rule counts with the steered games' added."""
     games: tuple[GameStats, ...] = ()
+    steered: tuple[GameStats, ...] = ()
+    """The steered games' figures (`fuzz.steered`), apart from the batch's."""
     state_invariants: int = len(STATE_INVARIANTS)
     transition_invariants: int = len(TRANSITION_INVARIANTS)
 
 
 @dataclass(frozen=True, slots=True)
 class FuzzStep:
-    """Seeded random games of both editions, every invariant checked after every action."""
+    """Seeded games of both editions by a mix of policies (`fuzz.games.MIX_CYCLE`), every
+    invariant checked after every action; every rule ID never fired is named with a reason
+    (`fuzz.unfired`)."""
 
     games: int = DEFAULT_GAMES
+    policy: str = MIX
+    """What the seats play by: `MIX` (the default: `fuzz.games.MIX_CYCLE`, game by game)
+    or one policy of `village_rules.policies.POLICIES` for every game."""
     samples: int = 2
     """Games whose log and final picture are written to the report (the first of each edition)."""
+    steered: tuple[Steered, ...] = STEERED
+    """Stored games played too, for rules too rare for the batch (`fuzz.steered`)."""
     name: str = "fuzz"
 
     def run(self, context: CheckContext) -> FuzzResult:
@@ -208,7 +237,14 @@ class FuzzStep:
                 context.progress("fuzz (checked)", done, total)
 
         summary = run_fuzz(
-            self.games, context.seed, context.workers, None, None, out / "failures", fuzz_progress
+            self.games,
+            context.seed,
+            context.workers,
+            None,
+            None,
+            out / "failures",
+            fuzz_progress,
+            policy=self.policy,
         )
         findings: list[Finding] = []
         if summary.failure is not None:
@@ -219,7 +255,7 @@ class FuzzStep:
         mismatched: list[int] = []
         logs: dict[int, str] = {}
         for index, (st, digest, log_json) in enumerate(
-            _map_games(context.seed, passing, context.workers, context.progress)
+            _map_games(context.seed, passing, context.workers, context.progress, self.policy)
         ):
             stats.append(st)
             if digest != summary.game_digests[index]:
@@ -235,20 +271,34 @@ class FuzzStep:
                 )
             )
         findings += _samples(stats, logs, out, self.samples)
+        steered, steered_counts, steered_failed = _play_steered(self.steered, out, findings)
+        merged = Counter(dict(summary.rule_counts)) + steered_counts
+        summary = replace(summary, rule_counts=tuple(sorted(merged.items())))
         editions = Counter(s.edition for s in stats)
-        passed = summary.failure is None and not mismatched
+        policies = Counter(s.policy for s in stats)
+        passed = summary.failure is None and not mismatched and not steered_failed
         violations = summary.violations + len(mismatched)
         per_edition = ", ".join(f"{k} {e}" for e, k in sorted(editions.items()))
-        headline = f"{summary.games} random games ({per_edition or 'none'}), {summary.steps:,} actions"
+        by_policy = ", ".join(f"{policies[p]} {p}" for p in dict.fromkeys(MIX_CYCLE) if p in policies)
+        by_policy += "".join(f", {k} {p}" for p, k in sorted(policies.items()) if p not in MIX_CYCLE)
+        headline = (
+            f"{summary.games} seeded games ({per_edition or 'none'}; by policy: {by_policy or 'none'}), "
+            f"{summary.steps:,} actions"
+            + (f"; and {len(self.steered)} steered games" if self.steered else "")
+        )
         fired = len(summary.rule_counts)
         known = len({*summary.known_rule_ids, *summary.rules_fired})
+        played = planned_games(summary) + [g.plan() for g in self.steered]
+        reasons = why_unfired(summary.rules_never_fired, played, DEFAULT_GAMES)
         details = [
             f"{len(STATE_INVARIANTS)} state + {len(TRANSITION_INVARIANTS)} transition invariants "
             f"checked after every action: {violations} violation(s)",
-            f"rule IDs fired: {fired} of {known}"
-            + (f" (never: {', '.join(summary.rules_never_fired)})" if summary.rules_never_fired else ""),
+            f"rule IDs fired: {fired} of {known}",
+            *(f"  never fired: {', '.join(rules)}: {why}" for rules, why in grouped(reasons)),
             "replayed without checks: "
             + ("every game identical" if not mismatched else f"{len(mismatched)} game(s) differ"),
+            *(f"steered game {g.describe()}" for g in self.steered),
+            *steered_failed,
         ]
         if summary.failure is not None:
             f = summary.failure
@@ -263,23 +313,58 @@ class FuzzStep:
             seconds=time.perf_counter() - start,
             summary=summary,
             games=tuple(stats),
+            steered=tuple(steered),
         )
 
 
+def _play_steered(
+    games: tuple[Steered, ...], out: Path, findings: list[Finding]
+) -> tuple[list[GameStats], Counter[str], list[str]]:
+    """Play each steered game checked, then unchecked (the same digest): their figures,
+    the rule IDs they fired, and a FAIL line for each that broke an invariant, was not
+    reproducible, or no longer fires its rule (each also a finding with its log)."""
+    stats: list[GameStats] = []
+    counts: Counter[str] = Counter()
+    failed: list[str] = []
+    for k, s in enumerate(games):
+        plan = s.plan()
+        checked = play_game(plan)
+        u = play_unchecked(plan)
+        problem = None
+        if checked.failed:
+            problem = f"breaks an invariant: {checked.violations[0]}"
+        elif game_digest(u.log, u.final) != checked.digest:
+            problem = "played again without checks, the game differs from the checked one"
+        elif s.rule not in u.rules:
+            problem = f"no longer fires {s.rule}: find another (scripts/find_steered.py)"
+        counts.update(dict(checked.rule_counts))
+        stats.append(game_stats(f"steered {s.rule}", u.log, u.final, "steered", (u.rules, u.pairs)))
+        if problem is not None:
+            failed.append(f"FAILED steered game {s.describe()}: {problem}")
+            log = _write(out, f"steered/{k}-{s.rule}.json", checked.log_json or u.log.to_json())
+            findings.append(Finding(f"steered game for {s.rule}", "FAIL", problem, log=log))
+    return stats, counts, failed
+
+
 def _map_games(
-    seed: int, games: int, workers: int, progress: Callable[[str, int, int], None] | None
+    seed: int,
+    games: int,
+    workers: int,
+    progress: Callable[[str, int, int], None] | None,
+    policy: str = MIX,
 ) -> list[tuple[GameStats, str, str]]:
     results: list[tuple[GameStats, str, str]] = []
     if workers == 1:
         for i in range(games):
-            results.append(_unchecked_game(seed, i))
+            results.append(_unchecked_game(seed, i, policy))
             if progress is not None:
                 progress("fuzz (replayed)", i + 1, games)
         return results
     pool = ProcessPoolExecutor(max_workers=workers, initializer=_ignore_sigint)
     try:
         chunk = max(1, games // (workers * 4))
-        for i, r in enumerate(pool.map(_unchecked_game, [seed] * games, range(games), chunksize=chunk)):
+        mapped = pool.map(_unchecked_game, [seed] * games, range(games), [policy] * games, chunksize=chunk)
+        for i, r in enumerate(mapped):
             results.append(r)
             if progress is not None:
                 progress("fuzz (replayed)", i + 1, games)

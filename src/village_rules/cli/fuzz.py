@@ -18,8 +18,19 @@ from village_rules.cli.progress import add_quiet_flag, progress_bar
 from village_rules.cli.readings import add_reading_flag, reading_choices
 from village_rules.data.files import check_writable
 from village_rules.data.loader import EDITIONS
-from village_rules.errors import FuzzArgumentError
-from village_rules.fuzz.guided import run_coverage
+from village_rules.errors import FuzzReportError
+from village_rules.fuzz.games import RUN_POLICIES
+from village_rules.fuzz.guided import Coverage, GuidedPlan, play_segments
+from village_rules.fuzz.guided_report import (
+    GuidedRun,
+    check_shard,
+    guided_json,
+    is_guided_report,
+    merge_guided,
+    read_guided,
+    segment_indices,
+)
+from village_rules.fuzz.ray_backend import import_ray
 from village_rules.fuzz.report import merge_shards, read_report, report_json
 from village_rules.fuzz.runner import (
     BACKENDS,
@@ -31,7 +42,6 @@ from village_rules.fuzz.runner import (
     run_fuzz,
     write_atomically,
 )
-from village_rules.policies import POLICIES
 
 INTERRUPTED_EXIT = 130
 """128 + SIGINT, what a shell reports for a program stopped by Ctrl-C."""
@@ -75,9 +85,9 @@ def register(sub: argparse._SubParsersAction[Any]) -> None:
     )
     p.add_argument(
         "--policy",
-        choices=tuple(POLICIES),
+        choices=RUN_POLICIES,
         default="random",
-        help="the policy every seat plays by (default random; docs/policies.md)",
+        help="the policy every seat plays by; mix: the mix `check` plays (default random; docs/policies.md)",
     )
     p.add_argument(
         "--guided",
@@ -89,6 +99,13 @@ def register(sub: argparse._SubParsersAction[Any]) -> None:
         type=whole(1, MAX_GUIDED_ACTIONS),
         default=30_000,
         help="with --guided: the actions to play (default 30000)",
+    )
+    p.add_argument(
+        "--segments",
+        type=whole(1, MAX_SEGMENTS),
+        default=1,
+        help="with --guided: independent campaigns sharing the actions, what --shard, --workers "
+        "and Ray split (default 1)",
     )
     add_reading_flag(p)
     p.set_defaults(func=fuzz_command)
@@ -153,28 +170,41 @@ def fuzz_command(args: argparse.Namespace) -> int:
 
 
 MAX_GUIDED_ACTIONS = 100_000_000
+MAX_SEGMENTS = 100_000
 
 
 def guided_command(args: argparse.Namespace) -> int:
-    """`fuzz --guided`: one coverage-guided run in this process (its options checked first)."""
-    for flag, given in (
-        ("--shard", args.shard is not None),
-        ("--backend ray", args.backend != "process"),
-        ("--json", args.json is not None),
-        ("--policy", args.policy != "random"),
-        ("--reading", bool(args.reading)),
-    ):
-        if given:
-            raise FuzzArgumentError(flag, "is not supported with --guided yet (a guided run is one process)")
-    plan_run(1, args.seed, 1, args.edition, args.players)  # the edition and player count, checked
-    check_writable(args.out, folder=True)
-    cov = run_coverage("guided", args.seed, args.actions, args.edition, args.players)
-    print(
-        f"guided: {cov.actions} actions (seed {args.seed}): rule IDs {cov.kinds('rule')},"
-        f" rule-ID pairs {cov.kinds('pair')}, end types {cov.kinds('end')},"
-        f" pending-step kinds {cov.kinds('step')}"
+    """`fuzz --guided`: a coverage-guided run (or one shard of it), its segments on
+    `--workers` processes or Ray tasks; its options checked before anything is played."""
+    shard = Shard.parse(args.shard) if args.shard is not None else None
+    readings = reading_choices(args) if args.reading else None
+    plan_run(  # the edition, player count, workers, backend, address and policy, checked
+        1, args.seed, args.workers, args.edition, args.players,
+        backend=args.backend, address=args.address, policy=args.policy, readings=readings,
     )
-    print(f"violations:   {len(cov.violations)}")
+    plan = GuidedPlan(
+        "guided", args.seed, args.actions, args.edition, args.players, args.segments, args.policy, readings
+    )
+    check_shard(plan, shard)
+    check_writable(args.out, folder=True)
+    if args.json is not None:
+        check_writable(args.json)
+        args.json.unlink(missing_ok=True)  # an old report must not pass for this run's
+    if args.backend == "ray":
+        import_ray()  # the extra's message before anything is played
+    indices = list(segment_indices(plan, shard))
+    run = GuidedRun(plan, shard, play_segments(plan, indices, args.workers, args.backend, args.address))
+    cov = run.coverage()
+    if args.json is not None:
+        write_atomically(args.json, guided_json(run))
+    where = f"seed {args.seed}, {plan.segments} segment(s)"
+    if shard is not None:
+        where += f", shard {shard}: segments {', '.join(map(str, indices))}"
+    if args.policy != "random":
+        where += f", policy {args.policy}"
+    print_coverage(cov, where)
+    if args.json is not None:
+        print(f"report written to {args.json}")
     if cov.failing_log is None:
         return 0
     path = args.out / f"guided-seed{args.seed}.json"
@@ -185,9 +215,30 @@ def guided_command(args: argparse.Namespace) -> int:
     return 1
 
 
+def print_coverage(cov: Coverage, where: str) -> None:
+    """The figures of a guided run (or of its merged shards)."""
+    print(
+        f"guided: {cov.actions} actions ({where}): rule IDs {cov.kinds('rule')},"
+        f" rule-ID pairs {cov.kinds('pair')}, end types {cov.kinds('end')},"
+        f" pending-step kinds {cov.kinds('step')}"
+    )
+    print(f"violations:   {len(cov.violations)}")
+
+
 def merge_command(args: argparse.Namespace) -> int:
     """Merge shard reports into the run's summary; exit 1 if the run has a violation."""
     paths: list[Path] = args.reports
+    guided = [is_guided_report(p) for p in paths]
+    if any(guided):
+        if not all(guided):
+            other = paths[guided.index(False)]
+            raise FuzzReportError(str(other), "format", "is not a guided report, but the others are")
+        runs = [read_guided(p) for p in paths]
+        coverage = merge_guided(runs, [str(p) for p in paths])
+        plan = runs[0].plan
+        where = f"seed {plan.seed}, {plan.segments} segment(s), merged from {len(paths)} reports"
+        print_coverage(coverage, where)
+        return 1 if coverage.violations else 0
     merged = merge_shards([read_report(p) for p in paths], [str(p) for p in paths])
     print(merged.format())
     return 1 if merged.violations else 0

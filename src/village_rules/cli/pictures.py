@@ -50,7 +50,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.set_defaults(func=_show)
 
     p = sub.add_parser(
-        "check", help="verify the engine: fuzzed games of both editions, every invariant; HTML report"
+        "check",
+        help="verify the engine: fuzzed games of both editions (a policy mix), every invariant; HTML report",
     )
     _run_options(p, "village-report")
     p.set_defaults(func=_check)
@@ -168,9 +169,10 @@ def _run(args: argparse.Namespace, steps: list[CheckStep], title: str, inputs: S
 
 def _check(args: argparse.Namespace) -> int:
     print(
-        f"village-rules check: {args.games} seeded random games of both editions on the embedded data,\n"
-        "every invariant checked after every action; the stored proof witnesses and divergence\n"
-        "witnesses replayed on the engine; then the HTML report.",
+        f"village-rules check: {args.games} seeded games of both editions on the embedded data, by a\n"
+        "mix of policies (mostly random), and the steered games; every invariant checked after\n"
+        "every action; the stored proof witnesses and divergence witnesses replayed on the engine;\n"
+        "then the HTML report.",
         flush=True,
     )
     return _run(args, default_steps(args.games), "village-rules check")

@@ -25,7 +25,7 @@ from village_rules.errors import InternalError
 from village_rules.model.actions import Action, format_action
 from village_rules.model.chance import sample
 from village_rules.model.state import GameState
-from village_rules.policies import policy_named
+from village_rules.policies import POLICIES, policy_named
 from village_rules.rules.register import random_choices
 from village_rules.rules.variant import Variant
 
@@ -49,6 +49,35 @@ Progress = Callable[[int, int], None]
 """Called with (games finished, games requested) as results come in."""
 
 
+MIX = "mix"
+"""The policy name of a mixed run: each game's policy is taken from `MIX_CYCLE` by its index."""
+
+MIX_CYCLE: tuple[str, ...] = ("random",) * 146 + ("greedy", "chronicle", "traveller", "climber")
+"""The policies of a mixed run (`--policy mix`, and `village-rules check`), game i playing
+`MIX_CYCLE[i % 150]`: 146 random games, then one each by greedy, the chronicle planner,
+the traveller and the council/church climber (docs/policies.md). A planner's decision
+costs about thirty random ones (it evaluates every legal action), so random games stay
+the bulk of the batch and the planners' games are 2-player games (unless the run fixes
+the player count; `MIX_PLANNER_PLAYERS`); they reach what random seats rarely do (the
+fourth council privilege, full chronicle categories, long travels). The planners close
+each cycle, so a run of fewer than 147 games is random only. `check`'s 300 games hold 8
+planner games, which cost about as much CPU time as 130 random ones (checked and played
+again); with 4 in 60 `check` took twice its former time. The search policy is left
+out: a game of it costs minutes."""
+
+MIX_PLANNER_PLAYERS = 2
+"""The player count of a mixed run's planner games (when the run does not fix one)."""
+
+
+RUN_POLICIES: tuple[str, ...] = (*POLICIES, MIX)
+"""What a run may be played by: one policy in every seat of every game, or the mix."""
+
+
+def policy_of(policy: str, index: int) -> str:
+    """The policy game `index` of a run by `policy` plays by (`MIX` picks from `MIX_CYCLE`)."""
+    return MIX_CYCLE[index % len(MIX_CYCLE)] if policy == MIX else policy
+
+
 @dataclass(frozen=True, slots=True)
 class FuzzGame:
     """What game `index` of a run plays: derived from (run seed, index) alone."""
@@ -59,7 +88,8 @@ class FuzzGame:
     players: int
     variant: Variant
     policy: str = "random"
-    """The policy every seat plays by (`village_rules.policies.POLICIES`)."""
+    """The policy every seat plays by (`village_rules.policies.POLICIES`; never `MIX`:
+    a mixed run's games each name their own)."""
 
 
 def plan_game(  # noqa: PLR0917 - the run's fields, in the order RunPlan holds them
@@ -81,10 +111,13 @@ def plan_game(  # noqa: PLR0917 - the run's fields, in the order RunPlan holds t
         ed = rng.choice(fitting)
     counts = builtin_edition(ed).playable_counts  # 2023: solo games (1 player) in the mix
     n = players if players is not None else rng.choice(list(counts))
+    chosen = policy_of(policy, index)
+    if policy == MIX and chosen != "random" and players is None:
+        n = MIX_PLANNER_PLAYERS  # drawn all the same, so the draws below are the random run's
     compensation = rng.random() < 0.75
     drawn = random_choices(rng)
     variant = Variant(compensation, drawn if readings is None else readings)
-    return FuzzGame(index, game_seed, ed, n, variant, policy)
+    return FuzzGame(index, game_seed, ed, n, variant, chosen)
 
 
 @dataclass(frozen=True, slots=True)
@@ -290,3 +323,46 @@ def sigint_deferred() -> Iterator[None]:
         yield
     finally:
         signal.signal(signal.SIGINT, previous)
+
+
+@dataclass(frozen=True, slots=True)
+class Unchecked:
+    """A planned game played again without invariant checks: its final state and log, and
+    the rule IDs and rule-ID pairs it fired (for the coverage plots)."""
+
+    final: GameState
+    log: GameLog
+    rules: frozenset[str]
+    pairs: frozenset[tuple[str, str]]
+    """Consecutive rule IDs of the game's trace (within an action and across two), as
+    `fuzz.guided` counts them."""
+
+
+def play_unchecked(game: FuzzGame, max_steps: int = MAX_STEPS) -> Unchecked:
+    """Play `game` exactly as `play_game` does (same RNG draws, so the same digest) with no
+    checks, tracing the rule IDs; for a random game this is `play.play_logged`'s game."""
+    policy = policy_named(game.policy)
+    state = new_game(builtin_edition(game.edition), game.players, game.seed, game.variant)
+    rng = random.Random(game.seed)
+    actions: list[Action] = []
+    trace: list[str] = []
+    rules: set[str] = set()
+    pairs: set[tuple[str, str]] = set()
+    previous: str | None = None
+    while not state.is_terminal and len(actions) < max_steps:
+        if state.is_chance:
+            action = sample(chance_outcomes(state), rng)
+        else:
+            action = policy(state, legal_actions(state), rng)
+        trace.clear()
+        state = apply(state, action, trace=trace)
+        actions.append(action)
+        for rule in trace:
+            rules.add(rule)
+            if previous is not None:
+                pairs.add((previous, rule))
+            previous = rule
+    log = GameLog(
+        game.edition, game.players, game.seed, tuple(format_action(a) for a in actions), game.variant
+    )
+    return Unchecked(state, log, frozenset(rules), frozenset(pairs))

@@ -13,10 +13,14 @@ import importlib
 import itertools
 import logging
 import time
+from collections.abc import Callable, Sequence
 from types import ModuleType
+from typing import TypeVar
 
 from village_rules.errors import FuzzArgumentError, FuzzBackendError
 from village_rules.fuzz.games import Backend, Results, RunPlan, play_chunk, sigint_deferred
+
+T = TypeVar("T")
 
 POLL_SECONDS = 0.25
 """How long one wait for a finished task may block, so Ctrl-C is seen promptly."""
@@ -107,3 +111,26 @@ def _play_tasks(ray: ModuleType, plan: RunPlan, workers: int, results: Results) 
         with sigint_deferred():
             for ref in pending:
                 ray.cancel(ref, force=True)
+
+
+def ray_map(
+    fn: Callable[..., T], calls: Sequence[tuple[object, ...]], workers: int, address: str | None
+) -> list[T]:
+    """`fn(*args)` for each of `calls` as Ray tasks (as `ray_backend` connects: the cluster
+    at `address`, the instance already connected, or a new local one), results in order.
+    Used by the guided fuzzer, whose segments are independent tasks."""
+    ray = import_ray()
+    connected_here = not ray.is_initialized()
+    if connected_here:
+        _connect(ray, address, workers)
+    try:
+        task = ray.remote(fn)
+        refs = [task.remote(*args) for args in calls]
+        try:
+            return list(ray.get(refs))
+        except ray.exceptions.RayError as exc:
+            raise FuzzBackendError("ray", f"a task failed: {exc}") from None
+    finally:
+        if connected_here:
+            with sigint_deferred():
+                ray.shutdown()

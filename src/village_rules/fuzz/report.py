@@ -21,9 +21,8 @@ from village_rules.checks.invariants import Violation
 from village_rules.data.jsonio import JsonInputError, read_json, read_text_file
 from village_rules.data.loader import EDITIONS
 from village_rules.errors import FuzzReportError, ReadingError, VillageError
-from village_rules.fuzz.games import plan_game
+from village_rules.fuzz.games import RUN_POLICIES, plan_game
 from village_rules.fuzz.runner import BACKENDS, MAX_GAMES, MAX_WORKERS, FuzzFailure, FuzzSummary, Shard
-from village_rules.policies import POLICIES
 from village_rules.rules.register import normalise
 
 REPORT_FORMAT = "village-rules-fuzz-report"
@@ -132,8 +131,8 @@ def parse_report(text: str, name: str = "fuzz report") -> FuzzSummary:
     players = None if r.get("players") is None else r.integer("players", 1)
     readings = _readings(name, r.get("readings"))
     policy = r.raw.get("policy", "random")
-    if not isinstance(policy, str) or policy not in POLICIES:
-        raise FuzzReportError(name, "policy", f"must be one of {', '.join(POLICIES)}")
+    if not isinstance(policy, str) or policy not in RUN_POLICIES:
+        raise FuzzReportError(name, "policy", f"must be one of {', '.join(RUN_POLICIES)}")
     backend = r.get("backend")
     if not isinstance(backend, str) or backend not in BACKENDS:
         raise FuzzReportError(name, "backend", f"must be one of {', '.join(BACKENDS)}")

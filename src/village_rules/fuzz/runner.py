@@ -37,6 +37,8 @@ from village_rules.data.loader import EDITIONS, builtin_edition
 from village_rules.errors import FuzzArgumentError, FuzzBackendError, InternalError
 from village_rules.fuzz.games import (
     MAX_STEPS,
+    MIX,
+    RUN_POLICIES,
     Backend,
     FuzzGame,
     GameResult,
@@ -49,7 +51,6 @@ from village_rules.fuzz.games import (
     play_game,
     sigint_deferred,
 )
-from village_rules.policies import POLICIES
 from village_rules.rule_ids import TRACED_RULE_IDS
 
 _SHARD_TEXT = re.compile(r"([1-9][0-9]{0,8})/([1-9][0-9]{0,8})")
@@ -194,7 +195,11 @@ class FuzzSummary:
         """The run's summary as the `fuzz` command prints it."""
         where = f"{self.workers} worker(s)" + ("" if self.backend == "process" else f", {self.backend}")
         if self.policy != "random":
-            where += f", every seat by the {self.policy} policy"
+            where += (
+                ", the policies of the check mix (fuzz.games.MIX_CYCLE)"
+                if self.policy == MIX
+                else f", every seat by the {self.policy} policy"
+            )
         if self.merged_from:
             where = f"merged from {self.merged_from} shards, {where}"
         of = f"{self.requested}"
@@ -355,8 +360,8 @@ def plan_run(
         raise FuzzArgumentError("chunk_size", f"must be 1 or more, not {chunk_size}")
     if max_steps < 1:
         raise FuzzArgumentError("max_steps", f"must be 1 or more, not {max_steps}")
-    if policy not in POLICIES:
-        raise FuzzArgumentError("--policy", f"must be one of {', '.join(POLICIES)}, not {policy!r}")
+    if policy not in RUN_POLICIES:
+        raise FuzzArgumentError("--policy", f"must be one of {', '.join(RUN_POLICIES)}, not {policy!r}")
     if edition is not None:
         if edition not in EDITIONS:
             raise FuzzArgumentError("--edition", f"must be one of {', '.join(EDITIONS)}, not {edition!r}")
