@@ -12,6 +12,7 @@ from village_rules.data.components import OnChurch, OnCouncil
 from village_rules.drivers.play import random_policy
 from village_rules.engine.core import apply, chance_outcomes, legal_actions
 from village_rules.engine.setup import new_game
+from village_rules.model.actions import Action
 from village_rules.model.chance import sample
 from village_rules.model.state import GameState
 from village_rules.policies.evaluation import evaluate
@@ -40,7 +41,7 @@ def _decisions(edition: str, seed: int, count: int) -> tuple[GameState, ...]:
     return tuple(out)
 
 
-def _choice(policy: SearchPolicy, state: GameState) -> object:
+def _choice(policy: SearchPolicy, state: GameState) -> Action:
     return policy(state, legal_actions(state), random.Random(0))
 
 
