@@ -1,7 +1,7 @@
 """The policies' figures (issue 27), from seeded 2-player games of each edition; not a test.
 
     python benchmarks/bench_policies.py [--games 10] [--simulations 600] [--seed 0]
-        [--only {surveys,search}] [--editions EDITION ...]
+        [--only {surveys,search}] [--editions EDITION ...] [--evaluation LEAF]
 
 Per policy in every seat: how games end, game length, mean scores per category, the rule
 IDs fired; then the targets: under the chronicle planner at least 60% of games end by a
@@ -27,10 +27,25 @@ from village_rules.data.loader import EDITIONS
 from village_rules.drivers.play import Policy
 from village_rules.engine.scoring import score_breakdown, winners
 from village_rules.policies import SearchPolicy, policy_named
+from village_rules.policies.evaluation import evaluate, time_aware
+from village_rules.policies.lookahead import Evaluation
+from village_rules.policies.planners import chronicle_value, climber_value, traveller_value
+from village_rules.policies.strategic import strategic_value
 from village_rules.policies.survey import CATEGORIES, Survey, play_traced, survey
 from village_rules.rule_ids import RuleId
 
 SURVEYED = ("random", "greedy", "chronicle", "traveller", "climber")
+
+LEAVES: dict[str, Evaluation] = {
+    "strategic": strategic_value,
+    "greedy": evaluate,
+    "time-aware": time_aware,
+    "chronicle": chronicle_value,
+    "traveller": traveller_value,
+    "climber": climber_value,
+}
+"""The search's leaf evaluations `--evaluation` can choose (the default is the policy's:
+strategic); the others are the ones it was compared with (docs/policies.md)."""
 
 
 def _verdict(ok: bool) -> str:
@@ -102,15 +117,15 @@ def play_match(make: Callable[[], SearchPolicy], opponent: Callable[[], Policy],
     return out, made
 
 
-def _print_matches(edition: str, seeds: range, simulations: int) -> None:
+def _print_matches(edition: str, seeds: range, simulations: int, leaf: str) -> None:
     for opponent, floor in (("random", 0.9), ("greedy", 0.6)):
-        make = partial(SearchPolicy, simulations=simulations)
+        make = partial(SearchPolicy, simulations=simulations, evaluation=LEAVES[leaf])
         result, made = play_match(make, partial(policy_named, opponent), edition, seeds)
         decisions = sum(p.decisions for p in made)
         simulated = sum(p.simulated for p in made)
         share = result.won / result.games
         margin = sum(result.margins) / result.games
-        print(f"TARGET {edition}: search ({simulations} simulations/decision budget,"
+        print(f"TARGET {edition}: search ({leaf} leaves, {simulations} simulations/decision budget,"
               f" {simulated / max(1, decisions):.0f} used per decision over {decisions} decisions)"
               f" against {opponent}: {result.won} won, {result.shared} shared, {result.lost} lost of"
               f" {result.games} ({share:.0%}; mean margin {margin:+.1f});"
@@ -125,6 +140,8 @@ def main() -> None:
     parser.add_argument("--simulations", type=int, default=SearchPolicy().simulations,
                         help="search budget per decision, in engine steps (default: the policy's)")
     parser.add_argument("--seed", type=int, default=0, help="first game seed (default 0)")
+    parser.add_argument("--evaluation", choices=LEAVES, default="strategic",
+                        help="the search's leaf evaluation (default strategic, the policy's)")
     parser.add_argument("--only", choices=("surveys", "search"), help="print only these figures")
     parser.add_argument("--editions", nargs="+", choices=EDITIONS, default=list(EDITIONS),
                         help="editions to play (default: both)")
@@ -137,7 +154,7 @@ def main() -> None:
         if args.only != "search":
             _print_surveys(edition, seeds)
         if args.only != "surveys":
-            _print_matches(edition, seeds, args.simulations)
+            _print_matches(edition, seeds, args.simulations, args.evaluation)
 
 
 if __name__ == "__main__":
