@@ -125,10 +125,10 @@ def _print_matches(edition: str, seeds: range, simulations: int, leaf: str) -> N
         simulated = sum(p.simulated for p in made)
         share = result.won / result.games
         margin = sum(result.margins) / result.games
-        print(f"TARGET {edition}: search ({leaf} leaves, {simulations} simulations/decision budget,"
+        print(f"TARGET {edition}: search ({simulations} simulations/decision budget, {leaf} leaves,"
               f" {simulated / max(1, decisions):.0f} used per decision over {decisions} decisions)"
-              f" against {opponent}: {result.won} won, {result.shared} shared, {result.lost} lost of"
-              f" {result.games} ({share:.0%}; mean margin {margin:+.1f});"
+              f" beat {opponent} in {result.won} of {result.games} ({share:.0%}: {result.won} won,"
+              f" {result.shared} shared, {result.lost} lost; mean margin {margin:+.1f});"
               f" >= {floor:.0%}: {_verdict(share >= floor)}")
 
 
