@@ -2,6 +2,7 @@
 
     python benchmarks/bench_policies.py [--games 10] [--simulations 600] [--seed 0]
         [--only {surveys,search}] [--editions EDITION ...] [--evaluation LEAF]
+        [--against {random,greedy} ...]
 
 Per policy in every seat: how games end, game length, mean scores per category, the rule
 IDs fired; then the targets: under the chronicle planner at least 60% of games end by a
@@ -117,8 +118,13 @@ def play_match(make: Callable[[], SearchPolicy], opponent: Callable[[], Policy],
     return out, made
 
 
-def _print_matches(edition: str, seeds: range, simulations: int, leaf: str) -> None:
-    for opponent, floor in (("random", 0.9), ("greedy", 0.6)):
+FLOORS = {"random": 0.9, "greedy": 0.6}
+"""The issue's target share of wins against each opponent."""
+
+
+def _print_matches(edition: str, seeds: range, simulations: int, leaf: str, against: list[str]) -> None:
+    for opponent in against:
+        floor = FLOORS[opponent]
         make = partial(SearchPolicy, simulations=simulations, evaluation=LEAVES[leaf])
         result, made = play_match(make, partial(policy_named, opponent), edition, seeds)
         decisions = sum(p.decisions for p in made)
@@ -142,6 +148,8 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=0, help="first game seed (default 0)")
     parser.add_argument("--evaluation", choices=LEAVES, default="strategic",
                         help="the search's leaf evaluation (default strategic, the policy's)")
+    parser.add_argument("--against", nargs="+", choices=FLOORS, default=list(FLOORS),
+                        help="the search's opponents (default: both)")
     parser.add_argument("--only", choices=("surveys", "search"), help="print only these figures")
     parser.add_argument("--editions", nargs="+", choices=EDITIONS, default=list(EDITIONS),
                         help="editions to play (default: both)")
@@ -154,7 +162,7 @@ def main() -> None:
         if args.only != "search":
             _print_surveys(edition, seeds)
         if args.only != "surveys":
-            _print_matches(edition, seeds, args.simulations, args.evaluation)
+            _print_matches(edition, seeds, args.simulations, args.evaluation, args.against)
 
 
 if __name__ == "__main__":
