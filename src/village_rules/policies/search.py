@@ -4,9 +4,13 @@ From the decision to take, the search expands the seat's own decisions up to `de
 (the best child), and every chance event of at most `max_outcomes` outcomes by all its
 outcomes with their exact probabilities (the expectation); a line ends at the next
 seat's decision, a larger chance event or the end, where it is evaluated *relative to the
-others*: the seat's `evaluate` minus the best opponent's. The budget is `simulations`, the
-engine steps (simulated actions) per decision, shared out over the legal actions, so a
-decision costs the same on every machine; `simulated` counts the steps taken so far.
+others*: the seat's `strategic_value` minus the best opponent's. That leaf evaluation is
+greedy's `evaluate` plus the long-term terms of the traveller and the climber
+(`policies/strategic.py`): with greedy's own evaluation at the leaves the search won only
+half its games against greedy, seeing what greedy sees (docs/policies.md). The budget is
+`simulations`, the engine steps (simulated actions) per decision, shared out over the
+legal actions, so a decision costs the same on every machine; `simulated` counts the
+steps taken so far.
 """
 
 from __future__ import annotations
@@ -17,8 +21,8 @@ from dataclasses import dataclass, field
 
 from village_rules.model.actions import Action
 from village_rules.model.state import GameState
-from village_rules.policies.evaluation import evaluate
 from village_rules.policies.lookahead import Evaluation, Lookahead, best_action_counted
+from village_rules.policies.strategic import strategic_value
 
 
 def relative(evaluation: Evaluation) -> Evaluation:
@@ -41,7 +45,7 @@ class SearchPolicy:
     simulations: int = 600
     depth: int = 3
     max_outcomes: int = 12
-    evaluation: Evaluation = evaluate
+    evaluation: Evaluation = strategic_value
     """The leaf evaluation, taken relative to the best opponent (`relative`)."""
     decisions: int = field(default=0, init=False)
     """Decisions taken so far (for the simulations-per-decision figure)."""
