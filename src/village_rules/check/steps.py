@@ -58,6 +58,7 @@ from village_rules.fuzz.unfired import grouped, planned_games, why_unfired
 from village_rules.model.actions import Action, parse_action
 from village_rules.model.state import GameState
 from village_rules.pictures.svg import actor_of, state_svg
+from village_rules.proofs.link_sample import link_check_logs
 from village_rules.pictures.viewer import viewer_html
 from village_rules.proofs.stored import WITNESSES as PROOF_WITNESSES
 from village_rules.proofs.stored import check_stored, witness_files
@@ -272,11 +273,14 @@ class FuzzStep:
             )
         findings += _samples(stats, logs, out, self.samples)
         steered, steered_counts, steered_failed = _play_steered(self.steered, out, findings)
+        # The rule-content model's link (issue 23) on a deterministic sample of these games:
+        # every step of each sampled game must lie in the model, or its proofs are not printed.
+        link = link_check_logs(GameLog.from_json(text) for text in logs.values())
         merged = Counter(dict(summary.rule_counts)) + steered_counts
         summary = replace(summary, rule_counts=tuple(sorted(merged.items())))
         editions = Counter(s.edition for s in stats)
         policies = Counter(s.policy for s in stats)
-        passed = summary.failure is None and not mismatched and not steered_failed
+        passed = summary.failure is None and not mismatched and not steered_failed and link.passed
         violations = summary.violations + len(mismatched)
         per_edition = ", ".join(f"{k} {e}" for e, k in sorted(editions.items()))
         by_policy = ", ".join(f"{policies[p]} {p}" for p in dict.fromkeys(MIX_CYCLE) if p in policies)
@@ -299,6 +303,7 @@ class FuzzStep:
             + ("every game identical" if not mismatched else f"{len(mismatched)} game(s) differ"),
             *(f"steered game {g.describe()}" for g in self.steered),
             *steered_failed,
+            f"rule-content link (the z3 model's steps): {link}",
         ]
         if summary.failure is not None:
             f = summary.failure
