@@ -78,20 +78,20 @@ def test_the_scale_options_refuse_what_cannot_work(
 KILLED_COORDINATOR = """
 import os, signal, sys, threading, time
 from pathlib import Path
-from village_rules.explore import parallel
+from village_rules.explore import search
 from village_rules.explore.configs import configuration
 from village_rules.explore.parallel import explore_parallel
 
 COORDINATOR = os.getpid()
 BUSY = Path(sys.argv[1])
-checked = parallel.check_edge
+checked = search.check_edge
 
 def check_edge(*args):  # slow once BUSY exists; left without the coordinator, an hour an edge
     if BUSY.exists():
         time.sleep(3600 if os.getppid() != COORDINATOR else 0.05)
     checked(*args)
 
-parallel.check_edge = check_edge
+search.check_edge = check_edge  # the one edge loop, search.expand, reads it there
 
 def progress(snapshot):
     if snapshot.depth == 8:  # the next level keeps the workers busy: the coordinator dies in it
