@@ -255,8 +255,11 @@ def _serve(conn: Connection, worker: _Worker, inherited: list[Connection]) -> No
             conn.send(("ok", method(argument) if argument is not None else method()))
             if command == "finish":
                 return
+    except (EOFError, BrokenPipeError, ConnectionResetError):
+        return  # the coordinator has gone (stopped at once by a second signal): no one to tell
     except BaseException:  # a bug in a worker: the coordinator raises it, with this traceback
-        conn.send(("error", traceback.format_exc()))
+        with contextlib.suppress(OSError):  # unless the coordinator has gone meanwhile
+            conn.send(("error", traceback.format_exc()))
     finally:
         conn.close()
 
