@@ -286,7 +286,7 @@ def _stop_requests() -> Iterator[_Requests]:
 
     def handle(signum: int, frame: FrameType | None) -> None:
         if asked.is_set():  # the second: stop at once, as the command line's own handler does
-            before = previous.get(signum)
+            before = previous.get(signal.Signals(signum))
             if callable(before):
                 before(signum, frame)  # for SIGTERM: exit 143, "terminated" (cli.terminal)
             raise KeyboardInterrupt
