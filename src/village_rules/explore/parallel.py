@@ -41,7 +41,7 @@ from dataclasses import dataclass, field
 from multiprocessing.connection import Connection
 from multiprocessing.process import BaseProcess
 from pathlib import Path
-from typing import cast
+from typing import Protocol, cast
 
 from village_rules.checks.invariants import Violation
 from village_rules.data.edition import EditionData
@@ -49,6 +49,7 @@ from village_rules.errors import ParameterError, VillageError
 from village_rules.explore.checkpoint import Checkpoint, read, run_identity, write
 from village_rules.explore.memory import resident_bytes
 from village_rules.explore.monitors import Monitor, Value
+from village_rules.explore.ray_pool import RayPool
 from village_rules.explore.search import (
     MAX_VIOLATIONS,
     EdgeChecks,
@@ -310,6 +311,23 @@ class _Pool:
                 proc.join()
 
 
+class Pool(Protocol):
+    """Where the workers run: `_Pool` (forked processes), `_Inline` (this process) or
+    `ray_pool.RayPool` (Ray actors). The coordinator drives each the same way."""
+
+    def call(self, command: str, arguments: Sequence[object] | None = None) -> list[object]:
+        """Run `command` on every worker (with its own argument, if any); their replies in order."""
+        ...
+
+    def pids(self) -> list[int]:
+        """The worker processes on this machine."""
+        ...
+
+    def close(self) -> None:
+        """Stop the workers."""
+        ...
+
+
 class _Inline:
     """One worker in this process (`workers=1`): the same commands, no process, no pipe."""
 
@@ -358,6 +376,8 @@ def explore_parallel(
     resume: Path | None = None,
     stop: Callable[[], bool] | None = None,
     max_memory: int | None = None,
+    ray: bool = False,
+    ray_address: str | None = None,
 ) -> Exploration:
     """`search.explore` over `workers` processes (module docstring): the same counts,
     checks and verdicts, shortest witnesses of the same length.
@@ -368,7 +388,14 @@ def explore_parallel(
     processes passes `max_memory` bytes (then `MemoryBudgetError`) and when the state budget
     is passed (then `ExplorationLimitError`, after the level that passes it). `resume`
     continues a saved run to the same final counts (`CheckpointError` if the file is
-    damaged or from another run)."""
+    damaged or from another run).
+
+    With `ray`, the workers are Ray actors (`ray_pool`, the `distributed` extra): on the
+    cluster at `ray_address`, on the Ray instance this process is connected to, or on a new
+    local one; this process must have `PYTHONHASHSEED` set (`RayUnavailableError`). The
+    counts, checks, verdicts and checkpoints are those of the worker processes."""
+    if ray_address is not None and not ray:
+        raise ParameterError("ray_address", "a Ray address is for ray=True")
     if workers < 1:
         raise ParameterError("workers", f"at least 1 worker process, not {workers}")
     if checkpoint_every < 1:
@@ -398,7 +425,7 @@ def explore_parallel(
         _Worker(i, workers, starts=starts, queries=step_queries, check=check, link=link, monitor=monitor)
         for i in range(workers)
     ]
-    pool: _Pool | _Inline = _Pool(made) if workers > 1 else _Inline(made[0])
+    pool: Pool = RayPool(made, data, ray_address) if ray else _Pool(made) if workers > 1 else _Inline(made[0])
     run = Checkpoint(identity, level=-1, states=0, edges=0, found={}, saved_at=checkpoint_every)
     try:
         if saved is not None:
@@ -442,7 +469,7 @@ def explore_parallel(
     return _merge(result, finished, starts, step_queries, run.found, run.states, max(run.level, 0), workers)
 
 
-def _level(pool: _Pool | _Inline, run: Checkpoint, workers: int) -> int:
+def _level(pool: Pool, run: Checkpoint, workers: int) -> int:
     """One breadth-first level (the module docstring's four phases); the new states."""
     if run.level >= 0:
         expanded = [
@@ -468,7 +495,7 @@ def _level(pool: _Pool | _Inline, run: Checkpoint, workers: int) -> int:
     return new
 
 
-def _save(pool: _Pool | _Inline, run: Checkpoint, path: Path) -> None:
+def _save(pool: Pool, run: Checkpoint, path: Path) -> None:
     run.shares = [cast(bytes, b) for b in pool.call("save")]
     try:
         write(path, run)
@@ -476,7 +503,7 @@ def _save(pool: _Pool | _Inline, run: Checkpoint, path: Path) -> None:
         run.shares = []
 
 
-def _balance(pool: _Pool | _Inline, sizes: list[int]) -> None:
+def _balance(pool: Pool, sizes: list[int]) -> None:
     """Move states from frontiers above their share to those below it."""
     workers = len(sizes)
     share = sum(sizes) // workers
