@@ -2,7 +2,8 @@
 extra): what it refuses before any work (no PYTHONHASHSEED, a Python whose hash(None)
 differs between processes, Ray not installed), and, on a local Ray instance of 2 CPUs,
 `tiny` over 2 actors with the single-process counts, terminal states, deadlocks and
-verdicts, and a planted rule bug found by the actors.
+verdicts, a planted rule bug found by the actors, and actors that hash strings another way
+refused.
 
 The Ray run is a subprocess with PYTHONHASHSEED set (this process may have none: its
 hashes are fixed when it starts). Skipped without Ray; `.ci/run` runs these with the extra
@@ -13,6 +14,7 @@ from __future__ import annotations
 
 import json
 import os
+import socket
 import subprocess
 import sys
 from pathlib import Path
@@ -71,6 +73,13 @@ for run in ("clean", "planted"):
         "verdicts": {q: [v.decided, None if v.witness is None else len(v.witness[1])]
                      for q, v in r.verdicts.items()},
     }
+from village_rules.explore import ray_pool
+from village_rules.explore.ray_pool import RayUnavailableError
+ray_pool.hash_seed = lambda: "1"  # actors given another seed than this process's 0
+try:
+    explore_parallel(configuration("tiny").data, 2, workers=2, ray=True)
+except RayUnavailableError as exc:
+    figures["another seed"] = str(exc)
 ray.shutdown()
 print(json.dumps(figures))
 """
@@ -119,6 +128,7 @@ def test_tiny_over_two_ray_actors_has_the_single_process_figures_and_finds_a_pla
     planted = on_ray["planted"]
     assert planted["violations"] == planted["states"] == TINY_STATES  # every state, by the actors
     assert planted["kept violations"] == ["planted"] * search.MAX_VIOLATIONS
+    assert "worker 0 hashes strings differently from this process" in on_ray["another seed"]
 
 
 def test_a_run_on_ray_without_pythonhashseed_is_refused_before_any_work(
@@ -158,6 +168,19 @@ def test_without_the_extra_the_error_names_it(
     monkeypatch.setattr("village_rules.cli.explore.check_python", lambda: None)
     assert main(["explore", "tiny", "--ray"]) == 2
     assert "needs the distributed extra" in capsys.readouterr().err
+
+
+def test_an_address_that_cannot_be_reached_is_refused_at_once() -> None:
+    pytest.importorskip("ray")
+    with socket.socket() as free:  # a port nothing listens on once this socket is closed
+        free.bind(("127.0.0.1", 0))
+        port = free.getsockname()[1]
+    address = f"127.0.0.1:{port}"
+    unreachable = pytest.raises(RayUnavailableError, match=f"cannot reach the Ray cluster at '{address}'")
+    with unreachable, ray_pool.session(address, 2):
+        pass
+    with pytest.raises(RayUnavailableError, match="not host:port"), ray_pool.session("nowhere", 2):
+        pass
 
 
 def test_the_ray_options_refuse_what_cannot_work(capsys: pytest.CaptureFixture[str]) -> None:

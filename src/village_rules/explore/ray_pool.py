@@ -28,6 +28,7 @@ import importlib
 import logging
 import os
 import pickle
+import socket
 import sys
 from collections.abc import Iterator, Sequence
 from types import ModuleType
@@ -94,6 +95,8 @@ def session(address: str | None, cpus: int) -> Iterator[None]:
     if ray.is_initialized():
         yield
         return
+    if address is not None:
+        reach(address)
     quiet = {"log_to_driver": False, "logging_level": logging.ERROR, "include_dashboard": False}
     try:
         if address is None:
@@ -113,6 +116,24 @@ def canaries() -> tuple[int, int]:
     """This process's hashes of a string and of None: equal in two processes when their
     fingerprints of equal states are equal."""
     return hash(CANARY), hash(None)
+
+
+def reach(address: str) -> None:
+    """One TCP connection to a cluster's `host:port` (Ray itself would retry an address
+    that does not answer without end): `RayUnavailableError` if it is refused or fails.
+    "auto" and Ray's `ray://` client addresses are left to Ray."""
+    host, colon, port = address.rpartition(":")
+    if address == "auto" or address.startswith("ray://"):
+        return
+    if not colon or not port.isdigit() or not host:
+        raise RayUnavailableError(f"explore --ray-address {address!r}: not host:port (or 'auto')")
+    try:
+        with socket.create_connection((host, int(port))):
+            pass
+    except OSError as exc:
+        raise RayUnavailableError(
+            f"explore on Ray: cannot reach the Ray cluster at {address!r}: {exc.strerror or exc}"
+        ) from None
 
 
 class _Host:
