@@ -60,6 +60,62 @@ def test_sigterm_saves_a_checkpoint_and_resume_reaches_the_same_counts(tmp_path:
     assert "free-final-action        reachable: shortest witness 5 actions" in out
 
 
+SLOW_EDGES = """
+import sys, time
+from village_rules.explore import search
+checked = search.check_edge
+
+def check_edge(*args):  # slow levels: the second signal comes while the workers are mid-level
+    time.sleep(0.01)
+    checked(*args)
+
+search.check_edge = check_edge
+from village_rules.cli.main import main
+sys.exit(main(sys.argv[1:]))
+"""
+
+
+def test_a_second_sigterm_stops_at_once_and_the_workers_end_quietly(tmp_path: Path) -> None:
+    # the coordinator leaves while its workers are expanding: their replies meet a closed
+    # pipe, which used to print a BrokenPipeError traceback per worker (parallel._serve)
+    saved = tmp_path / "tiny.checkpoint"
+    proc = subprocess.Popen(
+        [sys.executable, "-c", SLOW_EDGES, *RUN, "--checkpoint", str(saved), "--checkpoint-every", "100"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=_env(),
+        start_new_session=True,
+    )
+    assert proc.stderr is not None
+    try:
+        deadline = time.monotonic() + 120
+        while not saved.exists():  # under way, the workers busy with a slow level
+            assert proc.poll() is None, proc.communicate()
+            assert time.monotonic() < deadline, "no checkpoint within 120 s"
+            time.sleep(0.01)
+        proc.send_signal(signal.SIGTERM)
+        first = proc.stderr.readline().decode()
+        if not first.strip():  # the message starts with a new line
+            first = proc.stderr.readline().decode()
+        assert "stopping at the end of this breadth-first level" in first, first
+        proc.send_signal(signal.SIGTERM)
+        out, err = (b.decode() for b in proc.communicate(timeout=120))
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+    assert proc.returncode == 143, (out, err)
+    assert "Traceback" not in err and "BrokenPipeError" not in err, err
+    assert err.strip() == "village-rules: terminated", err
+    deadline = time.monotonic() + 30
+    while True:  # the workers end too (stopped by the coordinator, or by its death)
+        try:
+            os.killpg(proc.pid, 0)
+        except ProcessLookupError:
+            break
+        assert time.monotonic() < deadline, "a worker outlived its coordinator by 30 s"
+        time.sleep(0.05)
+
+
 def test_the_scale_options_refuse_what_cannot_work(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
@@ -78,20 +134,20 @@ def test_the_scale_options_refuse_what_cannot_work(
 KILLED_COORDINATOR = """
 import os, signal, sys, threading, time
 from pathlib import Path
-from village_rules.explore import parallel
+from village_rules.explore import search
 from village_rules.explore.configs import configuration
 from village_rules.explore.parallel import explore_parallel
 
 COORDINATOR = os.getpid()
 BUSY = Path(sys.argv[1])
-checked = parallel.check_edge
+checked = search.check_edge
 
 def check_edge(*args):  # slow once BUSY exists; left without the coordinator, an hour an edge
     if BUSY.exists():
         time.sleep(3600 if os.getppid() != COORDINATOR else 0.05)
     checked(*args)
 
-parallel.check_edge = check_edge
+search.check_edge = check_edge  # the one edge loop, search.expand, reads it there
 
 def progress(snapshot):
     if snapshot.depth == 8:  # the next level keeps the workers busy: the coordinator dies in it

@@ -29,6 +29,7 @@ from village_rules.explore.crosscheck import content_crosscheck, disagreements, 
 from village_rules.explore.memory import available as memory_available
 from village_rules.explore.monitors import MONITORS
 from village_rules.explore.parallel import ExplorationStoppedError, explore_parallel
+from village_rules.explore.ray_pool import check_python, hash_seed, import_ray, session
 from village_rules.explore.search import MAX_STATES, Exploration, QueryVerdict, Snapshot, explore, roots
 from village_rules.explore.shape import MAX_SYSTEM, Shape, shape
 from village_rules.explore.witnesses import witness_log
@@ -104,6 +105,17 @@ def register(subparsers: Any) -> None:
         help="worker processes, the fingerprints partitioned among them: the same counts (default 1)",
     )
     p.add_argument(
+        "--ray",
+        action="store_true",
+        help="run the --workers as Ray actors, on a local Ray instance or the cluster at --ray-address "
+        "(the distributed extra; Python 3.12+, PYTHONHASHSEED set): the same counts",
+    )
+    p.add_argument(
+        "--ray-address",
+        metavar="ADDR",
+        help="with --ray: the Ray cluster to run on (host:port, or 'auto'); default a new local instance",
+    )
+    p.add_argument(
         "--checkpoint",
         type=Path,
         metavar="FILE",
@@ -152,7 +164,8 @@ def run(args: argparse.Namespace) -> int:
         args.witnesses.mkdir(parents=True, exist_ok=True)
     start = time.perf_counter()
     stopped: ExplorationStoppedError | None = None
-    with progress_bar(args.quiet, "states") as bar, _stop_requests() as asked:
+    on_ray = session(args.ray_address, args.workers) if args.ray else contextlib.nullcontext()
+    with on_ray, progress_bar(args.quiet, "states") as bar, _stop_requests() as asked:
         progress = _progress(bar) if bar.shown else None
         try:
             if args.shape:
@@ -181,6 +194,7 @@ def run(args: argparse.Namespace) -> int:
                     resume=args.resume,
                     stop=asked.is_set,
                     max_memory=None if args.max_memory is None else args.max_memory * 2**20,
+                    ray=args.ray,
                 )
             graph_shape = shape(result.graph) if args.shape and result.graph is not None else None
             _decide_path_queries(
@@ -192,6 +206,7 @@ def run(args: argparse.Namespace) -> int:
                 graph_shape=graph_shape,
                 monitors=not args.no_monitors,
                 workers=args.workers,
+                ray=args.ray,
                 stop=asked.is_set,
             )
         except ExplorationStoppedError as stop:
@@ -237,6 +252,7 @@ def _decide_path_queries(
     graph_shape: Shape | None,
     monitors: bool,
     workers: int = 1,
+    ray: bool = False,
     stop: Callable[[], bool] | None = None,
 ) -> None:
     """Decide each path query that has a monitor on the product with its monitor, and the
@@ -253,6 +269,7 @@ def _decide_path_queries(
                 check=False,
                 monitor=monitor,
                 stop=stop,
+                ray=ray,
             )
             result.verdicts[q.name] = product.verdicts[q.name]
         elif q.name == LASSO and graph_shape is not None and graph_shape.acyclic:
@@ -290,7 +307,10 @@ def _stop_requests() -> Iterator[_Requests]:
         return
 
     def handle(signum: int, frame: FrameType | None) -> None:
-        if asked.is_set():
+        if asked.is_set():  # the second: stop at once, as the command line's own handler does
+            before = previous.get(signal.Signals(signum))
+            if callable(before):
+                before(signum, frame)  # for SIGTERM: exit 143, "terminated" (cli.terminal)
             raise KeyboardInterrupt
         asked.signal = signum
         asked.set()
@@ -311,11 +331,17 @@ def _stop_requests() -> Iterator[_Requests]:
 
 def _check_scale_options(args: argparse.Namespace) -> None:
     """Refuse the scale options that do not go together, before any work."""
-    if args.shape and (args.workers > 1 or args.checkpoint or args.resume or args.max_memory):
+    if args.shape and (args.workers > 1 or args.checkpoint or args.resume or args.max_memory or args.ray):
         raise ExploreArgumentError(
-            "explore --shape keeps the whole graph in one process: it takes no --workers, "
+            "explore --shape keeps the whole graph in one process: it takes no --workers, --ray, "
             "--checkpoint, --resume or --max-memory"
         )
+    if args.ray_address is not None and not args.ray:
+        raise ExploreArgumentError("explore --ray-address: is for a run on Ray, give --ray too")
+    if args.ray:  # before any work: PYTHONHASHSEED, Python, the extra (RayUnavailableError)
+        hash_seed()
+        check_python()
+        import_ray()
     if (args.checkpoint or args.resume) and not os.environ.get("PYTHONHASHSEED"):
         raise ExploreArgumentError(
             "explore --checkpoint/--resume: the fingerprints are Python hashes, which differ from "

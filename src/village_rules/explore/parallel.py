@@ -41,43 +41,40 @@ from dataclasses import dataclass, field
 from multiprocessing.connection import Connection
 from multiprocessing.process import BaseProcess
 from pathlib import Path
-from typing import cast
+from typing import Protocol, cast
 
 from village_rules.checks.invariants import Violation
 from village_rules.data.edition import EditionData
-from village_rules.engine.core import apply
-from village_rules.engine.end_of_game import ended_by
 from village_rules.errors import ParameterError, VillageError
 from village_rules.explore.checkpoint import Checkpoint, read, run_identity, write
 from village_rules.explore.memory import resident_bytes
 from village_rules.explore.monitors import Monitor, Value
+from village_rules.explore.ray_pool import RayPool
 from village_rules.explore.search import (
-    ENGINE_EXCEPTION,
     MAX_STATES,
     MAX_VIOLATIONS,
+    EdgeChecks,
     Exploration,
     ExplorationLimitError,
     Progress,
     QueryVerdict,
     Root,
     Snapshot,
-    check_edge,
     check_state,
-    fingerprint,
+    expand,
     moves,
     path_to,
     record,
     refines,
     replay,
     roots,
+    seen_key,
 )
 from village_rules.explore.seen import SeenSet
-from village_rules.model.actions import format_action
 from village_rules.model.state import GameState
 from village_rules.proofs.abstraction import abstract
 from village_rules.proofs.catalogue import CATALOGUE, STEP, Query
-from village_rules.proofs.history import History
-from village_rules.proofs.model import Constants, broken_clauses, broken_initial
+from village_rules.proofs.model import Constants, broken_initial
 from village_rules.rules.variant import Variant
 
 BALANCE_SLACK = 0.05
@@ -124,82 +121,36 @@ class _Worker:
     ) -> None:
         self.index = index
         self.workers = workers
-        self.check = check
-        self.link = link
-        self.monitor = monitor
+        self.checks = EdgeChecks(check, link, monitor, {q.name: q for q in queries})
         self.seen = SeenSet()
         self.parent = array("q")
         self.move = array("H")
         self.frontier: list[Entry] = []
         self.candidates: list[Candidate] = []
         self.tally = _Tally()
-        self.pending = {q.name: q for q in queries}
         start = monitor.start if monitor is not None else None
         for i, root in enumerate(starts):
             if i % workers == index:
-                self.candidates.append((self._fingerprint(root.state, start), root.state, start, -1 - i, 0))
-
-    def _fingerprint(self, state: GameState, value: Value) -> int:
-        return fingerprint(state) if self.monitor is None else hash((fingerprint(state), value))
+                fp = seen_key(root.state, start, monitored=monitor is not None)
+                self.candidates.append((fp, root.state, start, -1 - i, 0))
 
     def expand(self, found: Sequence[str]) -> tuple[list[bytes], dict[str, tuple[int, int]], int]:
         """Expand the frontier into candidates; their fingerprints by owner, the queries
         first met on this level's edges (query -> (source's global id, move)), the edges so far."""
         for name in found:
-            self.pending.pop(name, None)
+            self.checks.pending.pop(name, None)
         hits: dict[str, tuple[int, int]] = {}
-        tally = self.tally
-        monitor = self.monitor
         candidates: list[Candidate] = []
         firsts: set[int] = set()
         for gid, state, value in self.frontier:
-            try:
-                out = moves(state)
-            except VillageError as exc:
-                record(tally, gid, [Violation(ENGINE_EXCEPTION, "legal_actions", "moves", str(exc))])
-                tally.deadlocks += 1
-                continue
-            if not out:
-                if state.is_terminal:
-                    tally.terminal[ended_by(state)] += 1
-                else:
-                    tally.deadlocks += 1
-                continue
-            alpha = abstract(state) if self.link is not None else None
-            for k, (action, _) in enumerate(out):
-                try:
-                    after = apply(state, action)
-                except VillageError as exc:
-                    failed = Violation(ENGINE_EXCEPTION, format_action(action), "a state", str(exc))
-                    record(tally, gid, [failed])
-                    continue
-                tally.edges += 1
-                if self.check:
-                    check_edge(tally, gid, state, action, after)
-                if self.link is not None and alpha is not None:
-                    tally.edges_refined += 1
-                    broken = broken_clauses(alpha, abstract(after), self.link)
-                    if broken:
-                        record(tally, gid, [refines(format_action(action), broken)])
-                new = monitor.update(value, state, action, after) if monitor is not None else None
-                if self.pending:
-                    history = History([state, after], [action])
-                    for name, q in list(self.pending.items()):
-                        holds = (
-                            monitor.holds(new, state, action, after)
-                            if monitor is not None and name == monitor.query
-                            else q.concrete(history)
-                        )
-                        if holds:
-                            hits[name] = (gid, k)
-                            del self.pending[name]
-                fp = self._fingerprint(after, new)
+            out = expand(gid, state, value, tally=self.tally, checks=self.checks, hits=hits)
+            for fp, k, after, new, _ in out:
                 if fp not in firsts:
                     firsts.add(fp)
                     candidates.append((fp, after, new, gid, k))
         self.frontier = []
         self.candidates = candidates
-        return self.by_owner(), hits, tally.edges
+        return self.by_owner(), hits, self.tally.edges
 
     def by_owner(self) -> list[bytes]:
         """The candidates' fingerprints, one array per owner (as bytes, cheap to send)."""
@@ -230,10 +181,10 @@ class _Worker:
             self.parent.append(parent)
             self.move.append(k)
             frontier.append((gid, state, value))
-            if self.check:
+            if self.checks.check:
                 check_state(self.tally, gid, state)
-            if self.link is not None and parent < 0:
-                broken = broken_initial(abstract(state), self.link)
+            if self.checks.link is not None and parent < 0:
+                broken = broken_initial(abstract(state), self.checks.link)
                 if broken:
                     record(self.tally, gid, [refines("set-up", broken)])
         self.candidates = []
@@ -253,7 +204,8 @@ class _Worker:
 
     def save(self) -> bytes:
         """This worker's share of a checkpoint, pickled here (not by the coordinator)."""
-        share = (self.seen.keys(), self.parent, self.move, self.frontier, self.tally, sorted(self.pending))
+        pending = sorted(self.checks.pending)
+        share = (self.seen.keys(), self.parent, self.move, self.frontier, self.tally, pending)
         return pickle.dumps(share, protocol=pickle.HIGHEST_PROTOCOL)
 
     def load(self, share: bytes) -> None:
@@ -262,7 +214,7 @@ class _Worker:
         self.seen = SeenSet(len(keys))
         for key in keys:
             self.seen.add(key)
-        self.pending = {name: q for name, q in self.pending.items() if name in pending}
+        self.checks.pending = {name: q for name, q in self.checks.pending.items() if name in pending}
         self.candidates = []
 
     def finish(self) -> tuple[_Tally, bytes, bytes, int]:
@@ -305,8 +257,11 @@ def _serve(conn: Connection, worker: _Worker, inherited: list[Connection]) -> No
             conn.send(("ok", method(argument) if argument is not None else method()))
             if command == "finish":
                 return
+    except (EOFError, BrokenPipeError, ConnectionResetError):
+        return  # the coordinator has gone (stopped at once by a second signal): no one to tell
     except BaseException:  # a bug in a worker: the coordinator raises it, with this traceback
-        conn.send(("error", traceback.format_exc()))
+        with contextlib.suppress(OSError):  # unless the coordinator has gone meanwhile
+            conn.send(("error", traceback.format_exc()))
     finally:
         conn.close()
 
@@ -357,6 +312,23 @@ class _Pool:
                 proc.join()
 
 
+class Pool(Protocol):
+    """Where the workers run: `_Pool` (forked processes), `_Inline` (this process) or
+    `ray_pool.RayPool` (Ray actors). The coordinator drives each the same way."""
+
+    def call(self, command: str, arguments: Sequence[object] | None = None) -> list[object]:
+        """Run `command` on every worker (with its own argument, if any); their replies in order."""
+        ...
+
+    def pids(self) -> list[int]:
+        """The worker processes on this machine."""
+        ...
+
+    def close(self) -> None:
+        """Stop the workers."""
+        ...
+
+
 class _Inline:
     """One worker in this process (`workers=1`): the same commands, no process, no pipe."""
 
@@ -405,6 +377,8 @@ def explore_parallel(
     resume: Path | None = None,
     stop: Callable[[], bool] | None = None,
     max_memory: int | None = None,
+    ray: bool = False,
+    ray_address: str | None = None,
 ) -> Exploration:
     """`search.explore` over `workers` processes (module docstring): the same counts,
     checks and verdicts, shortest witnesses of the same length.
@@ -415,7 +389,14 @@ def explore_parallel(
     processes passes `max_memory` bytes (then `MemoryBudgetError`) and when the state budget
     is passed (then `ExplorationLimitError`, after the level that passes it). `resume`
     continues a saved run to the same final counts (`CheckpointError` if the file is
-    damaged or from another run)."""
+    damaged or from another run).
+
+    With `ray`, the workers are Ray actors (`ray_pool`, the `distributed` extra): on the
+    cluster at `ray_address`, on the Ray instance this process is connected to, or on a new
+    local one; this process must have `PYTHONHASHSEED` set (`RayUnavailableError`). The
+    counts, checks, verdicts and checkpoints are those of the worker processes."""
+    if ray_address is not None and not ray:
+        raise ParameterError("ray_address", "a Ray address is for ray=True")
     if workers < 1:
         raise ParameterError("workers", f"at least 1 worker process, not {workers}")
     if checkpoint_every < 1:
@@ -445,7 +426,7 @@ def explore_parallel(
         _Worker(i, workers, starts=starts, queries=step_queries, check=check, link=link, monitor=monitor)
         for i in range(workers)
     ]
-    pool: _Pool | _Inline = _Pool(made) if workers > 1 else _Inline(made[0])
+    pool: Pool = RayPool(made, data, ray_address) if ray else _Pool(made) if workers > 1 else _Inline(made[0])
     run = Checkpoint(identity, level=-1, states=0, edges=0, found={}, saved_at=checkpoint_every)
     try:
         if saved is not None:
@@ -489,7 +470,7 @@ def explore_parallel(
     return _merge(result, finished, starts, step_queries, run.found, run.states, max(run.level, 0), workers)
 
 
-def _level(pool: _Pool | _Inline, run: Checkpoint, workers: int) -> int:
+def _level(pool: Pool, run: Checkpoint, workers: int) -> int:
     """One breadth-first level (the module docstring's four phases); the new states."""
     if run.level >= 0:
         expanded = [
@@ -515,7 +496,7 @@ def _level(pool: _Pool | _Inline, run: Checkpoint, workers: int) -> int:
     return new
 
 
-def _save(pool: _Pool | _Inline, run: Checkpoint, path: Path) -> None:
+def _save(pool: Pool, run: Checkpoint, path: Path) -> None:
     run.shares = [cast(bytes, b) for b in pool.call("save")]
     try:
         write(path, run)
@@ -523,7 +504,7 @@ def _save(pool: _Pool | _Inline, run: Checkpoint, path: Path) -> None:
         run.shares = []
 
 
-def _balance(pool: _Pool | _Inline, sizes: list[int]) -> None:
+def _balance(pool: Pool, sizes: list[int]) -> None:
     """Move states from frontiers above their share to those below it."""
     workers = len(sizes)
     share = sum(sizes) // workers

@@ -75,6 +75,12 @@ def fingerprint(state: GameState) -> int:
     return hash(replace(state, round=0))
 
 
+def seen_key(state: GameState, value: Value, *, monitored: bool) -> int:
+    """The seen-set's key of a state: its fingerprint, or with a monitor the hash of the
+    fingerprint and the monitor's value (a state of the product)."""
+    return hash((fingerprint(state), value)) if monitored else fingerprint(state)
+
+
 def moves(state: GameState) -> list[tuple[Action, Fraction | None]]:
     """The edges out of a state in the engine's order: the chance outcomes with their
     probabilities, or the legal decisions (probability None); none at the end."""
@@ -227,12 +233,13 @@ def explore(
     link = Constants.of(data, players) if refinement else None
     watched = monitor.query if monitor is not None else None
     step_queries = [q for q in queries if q.horizon == STEP or q.name == watched]
-    pending_queries = {q.name: q for q in step_queries}
+    edge_checks = EdgeChecks(check, link, monitor, {q.name: q for q in step_queries})
     starts = roots(data, players, variant)
     result = Exploration(players=players, roots=len(starts))
     for q in queries:
         if q not in step_queries:
             result.verdicts[q.name] = QueryVerdict(q.name, q.horizon, None, decided=False)
+    found: dict[str, tuple[int, int]] = {}  # query -> (state id of the edge's source, move)
     seen = SeenSet()
     parents = _Parents()
     kept = Graph() if graph else None
@@ -240,7 +247,7 @@ def explore(
     frontier: list[tuple[int, GameState, Value]] = []
     start_value = monitor.start if monitor is not None else None
     for i, root in enumerate(starts):
-        fp = fingerprint(root.state) if monitor is None else hash((fingerprint(root.state), start_value))
+        fp = seen_key(root.state, start_value, monitored=monitor is not None)
         if seen.add(fp):
             frontier.append((len(parents.parent), root.state, start_value))
             parents.add(-1 - i, 0)
@@ -255,55 +262,14 @@ def explore(
                     record(result, len(parents.parent) - 1, [refines("set-up", broken)])
         if kept is not None:
             kept.roots.append((ids[fp], root.probability))
-    found: dict[str, tuple[int, int]] = {}  # query -> (state id of the edge's source, move)
     depth = 0
     while frontier:
         level: list[tuple[int, GameState, Value]] = []
         for sid, state, value in frontier:
-            try:
-                out = moves(state)
-            except VillageError as exc:  # the engine refused to go on: a finding, not a crash
-                record(result, sid, [Violation(ENGINE_EXCEPTION, "legal_actions", "moves", str(exc))])
-                result.deadlocks += 1
-                continue
-            alpha = abstract(state) if link is not None else None
-            if not out:
-                if state.is_terminal:
-                    end = ended_by(state)
-                    result.terminal[end] += 1
-                    if kept is not None:
-                        kept.ends[sid] = end
-                else:
-                    result.deadlocks += 1
-                continue
-            for k, (action, probability) in enumerate(out):
-                try:
-                    after = apply(state, action)
-                except VillageError as exc:
-                    failed = Violation(ENGINE_EXCEPTION, format_action(action), "a state", str(exc))
-                    record(result, sid, [failed])
-                    continue
-                result.edges += 1
-                if check:
-                    check_edge(result, sid, state, action, after)
-                if link is not None and alpha is not None:
-                    result.edges_refined += 1
-                    broken = broken_clauses(alpha, abstract(after), link)
-                    if broken:
-                        record(result, sid, [refines(format_action(action), broken)])
-                new = monitor.update(value, state, action, after) if monitor is not None else None
-                if pending_queries:
-                    history = History([state, after], [action])
-                    for name, q in list(pending_queries.items()):
-                        holds = (
-                            monitor.holds(new, state, action, after)
-                            if monitor is not None and name == monitor.query
-                            else q.concrete(history)
-                        )
-                        if holds:
-                            found[name] = (sid, k)
-                            del pending_queries[name]
-                fp = fingerprint(after) if monitor is None else hash((fingerprint(after), new))
+            out = expand(sid, state, value, tally=result, checks=edge_checks, hits=found)
+            if kept is not None and not out and state.is_terminal:
+                kept.ends[sid] = ended_by(state)
+            for fp, k, after, new, probability in out:
                 if seen.add(fp):
                     cid = len(parents.parent)
                     parents.add(sid, k)
@@ -345,6 +311,93 @@ class Counts(Protocol):
     violation_count: int
     states_checked: int
     edges_checked: int
+
+
+class Tally(Counts, Protocol):
+    """Where an expansion is counted (`expand`): an `Exploration`, or one worker's share."""
+
+    edges: int
+    deadlocks: int
+    terminal: Counter[str]
+    edges_refined: int
+
+
+@dataclass
+class EdgeChecks:
+    """What `expand` checks on every edge of a run, and the `STEP` queries not met yet."""
+
+    check: bool
+    """Every transition invariant."""
+    link: Constants | None
+    """The z3 model's clauses (`refinement=True`), or None."""
+    monitor: Monitor | None
+    pending: dict[str, Query]
+    """The queries still without a witness (a query is removed when an edge meets it)."""
+
+
+Successor = tuple[int, int, GameState, Value, Fraction | None]
+"""An edge's target: its seen-set key (`seen_key`), the move's index, the state, the monitor's
+value, the chance outcome's probability (None for a decision)."""
+
+
+def expand(
+    sid: int,
+    state: GameState,
+    value: Value,
+    *,
+    tally: Tally,
+    checks: EdgeChecks,
+    hits: dict[str, tuple[int, int]],
+) -> list[Successor]:
+    """Every edge out of state `sid`, in the engine's order (`moves`), each applied and
+    checked (`checks`), counted in `tally`: the successors. A state without edges is
+    counted as terminal (by `ended_by`) or as a deadlock; an engine exception is an
+    `ENGINE_EXCEPTION` violation (and, in `moves`, a deadlock). A pending query that holds
+    on an edge is recorded in `hits` (query -> (sid, move index)) and is no longer pending.
+    The one edge loop of both `explore` and the workers of `parallel`."""
+    try:
+        out = moves(state)
+    except VillageError as exc:  # the engine refused to go on: a finding, not a crash
+        record(tally, sid, [Violation(ENGINE_EXCEPTION, "legal_actions", "moves", str(exc))])
+        tally.deadlocks += 1
+        return []
+    if not out:
+        if state.is_terminal:
+            tally.terminal[ended_by(state)] += 1
+        else:
+            tally.deadlocks += 1
+        return []
+    monitor, link, pending = checks.monitor, checks.link, checks.pending
+    alpha = abstract(state) if link is not None else None
+    successors: list[Successor] = []
+    for k, (action, probability) in enumerate(out):
+        try:
+            after = apply(state, action)
+        except VillageError as exc:
+            record(tally, sid, [Violation(ENGINE_EXCEPTION, format_action(action), "a state", str(exc))])
+            continue
+        tally.edges += 1
+        if checks.check:
+            check_edge(tally, sid, state, action, after)
+        if link is not None and alpha is not None:
+            tally.edges_refined += 1
+            broken = broken_clauses(alpha, abstract(after), link)
+            if broken:
+                record(tally, sid, [refines(format_action(action), broken)])
+        new = monitor.update(value, state, action, after) if monitor is not None else None
+        if pending:
+            history = History([state, after], [action])
+            for name, q in list(pending.items()):
+                holds = (
+                    monitor.holds(new, state, action, after)
+                    if monitor is not None and name == monitor.query
+                    else q.concrete(history)
+                )
+                if holds:
+                    hits[name] = (sid, k)
+                    del pending[name]
+        successors.append((seen_key(after, new, monitored=monitor is not None), k, after, new, probability))
+    return successors
 
 
 def refines(where: str, broken: list[str]) -> Violation:
