@@ -14,8 +14,10 @@ Every decision and every chance outcome of a search game is a choice (as in
 `width` most promising states per step, each expanded by every option, scored by how many
 deaths are still needed before the last two (each death is 10 time: the life-time tokens
 are pushed on) and, once only the last two are left, by how ready the final market day is.
-A state that ended the game any other way is dropped. The budget is in states expanded;
-deterministic (the ties are broken by a seeded RNG)."""
+A state that ended the game any other way is dropped, and a state met before (by its
+hash) is not scored again. The budget is in states expanded; deterministic (the ties are
+broken by a seeded RNG; only a 64-bit hash collision between two states met in one search
+could change the path, as the hash of a state differs between processes)."""
 
 from __future__ import annotations
 
@@ -46,7 +48,7 @@ class Beam:
 
     width: int = 150
     max_depth: int = 2500
-    max_states: int = 400_000
+    max_states: int = 1_000_000
     per_key: int = 3
 
 
@@ -155,10 +157,11 @@ def plan(edition: str, players: int, seed: int, variant: Variant, beam: Beam = B
     readings of AMB-44 part there."""
     if dict(variant.choices).get("AMB-44") != "b":
         raise ReadingError("AMB-44 plan: the beam search runs under reading b, where END-10 marks the goal")
-    rng = random.Random(f"last spaces {edition} {players} {seed}")
+    rng = random.Random(f"beam {edition} {seed}")
     start = new_game(builtin_edition(edition), players, seed, variant)
     level: list[tuple[GameState, tuple[int, ...]]] = [(start, ())]
     expanded = 0
+    seen: set[int] = set()  # the hashes of the states met at any step: each is scored once
     for depth in range(beam.max_depth):
         scored: dict[GameState, tuple[float, int, tuple[int, ...]]] = {}
         for state, choices in level:
@@ -170,8 +173,9 @@ def plan(edition: str, players: int, seed: int, variant: Variant, beam: Beam = B
                 after = apply(state, option, trace=trace)
                 if RuleId.END_10 in trace:
                     return Plan((*choices, index), depth + 1, expanded)
-                if hopeless(after, trace) or after in scored:
+                if hopeless(after, trace) or hash(after) in seen:
                     continue
+                seen.add(hash(after))
                 scored[after] = (score(after) + rng.random() * 0.5, len(scored), (*choices, index))
         ranked = sorted(scored.items(), key=lambda item: item[1][:2])
         kept: dict[tuple[object, ...], int] = {}
