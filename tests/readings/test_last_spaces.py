@@ -84,7 +84,7 @@ def test_end02_end04_amb44_witness_the_readings_ends_part(path: Path) -> None:
     """After the market day the readings settle the final actions differently: the reading
     under which the market-day player triggered the end gives END-02 (it has had its last
     turn, the other acts once), the other END-04 (every player acts once)."""
-    ends = {}
+    ends: dict[str, tuple[bool, int]] = {}
     for letter in ("a", "b"):
         _, after, _ = _replay(path, letter)
         assert after.market_day is not None
@@ -93,9 +93,9 @@ def test_end02_end04_amb44_witness_the_readings_ends_part(path: Path) -> None:
         assert (RuleId.END_02 in trace, RuleId.END_04 in trace) == (own, not own)
         assert end.final_turns is not None
         ends[letter] = (own, len(end.final_turns))
-    own, other = sorted(ends.values(), reverse=True)
-    assert own[0] and not other[0]
-    assert own[1] + 1 == other[1]  # END-02: the market-day player acts no more
+    by_own, by_other = sorted(ends.values(), reverse=True)
+    assert by_own[0] and not by_other[0]
+    assert by_own[1] + 1 == by_other[1]  # END-02: the market-day player acts no more
 
 
 def test_amb44_hopeless_drops_an_end_outside_a_market_day() -> None:

@@ -246,9 +246,9 @@ def search(
     planned = PLANS.get(amb)
     method = "random"
     if planned is not None and letters[1] == "b":
-        result = last_spaces.plan(edition, players, seed, right)
-        found = None if result.choices is None else list(result.choices)
-        method = f"beam search ({planned}; {result.expanded:,} states expanded)"
+        game = last_spaces.plan(edition, players, seed, right)
+        found = None if game.choices is None else list(game.choices)
+        method = f"beam search ({planned}; {game.expanded:,} states expanded)"
     hints = HINTS.get(amb, ())
     steer = STEERS.get(amb)
     cell = CELLS.get(amb)
