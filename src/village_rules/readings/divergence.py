@@ -54,6 +54,7 @@ from village_rules.model.actions import (
     parse_action,
 )
 from village_rules.model.state import GameState
+from village_rules.readings import last_spaces
 from village_rules.rule_ids import RuleId
 from village_rules.rules.register import reading
 from village_rules.rules.variant import Variant
@@ -242,13 +243,20 @@ def search(
         return walk(edition, players, seed, left, right, choices, max_steps)
 
     found: list[int] | None = None
+    planned = PLANS.get(amb)
+    method = "random"
+    if planned is not None and letters[1] == "b":
+        game = last_spaces.plan(edition, players, seed, right)
+        found = None if game.choices is None else list(game.choices)
+        method = f"beam search ({planned}; {game.expanded:,} states expanded)"
     hints = HINTS.get(amb, ())
     steer = STEERS.get(amb)
     cell = CELLS.get(amb)
-    method = "steered" if steer is not None else "random"
+    if found is None:
+        method = "steered" if steer is not None else "random"
     if progress is not None:
         progress("search", 0, examples)
-    if cell is not None and steer is not None:
+    if cell is not None and steer is not None and found is None:
         found = explore(edition, players, seed, (left, right), steer, cell, examples, max_steps)
         method = "go-explore (cells of progress, steered bursts)"
     for k in range(examples if found is None else 0):
@@ -293,6 +301,14 @@ def search(
         f"{method} search, then greedy shrinking "
         f"({shrink_budget - budget} replays): shrunk, not minimal",
     )
+
+
+PLANS: dict[str, str] = {
+    "AMB-44": "readings/last_spaces.py: both seats onto the two last spaces in one market day",
+}
+"""Entries whose witness game is planned (issue 29): `last_spaces.plan` searches a beam of
+games, every decision and chance outcome chosen, under the entry's reading b, before any
+random game is tried."""
 
 
 HINTS: dict[str, tuple[str, ...]] = {

@@ -402,20 +402,11 @@ NEVER_PART: Mapping[tuple[str, str, str], str] = {
 """(AMB, edition, other letter) → why the default and that letter never part there: the
 argument that stands in for a stored witness (issue 9)."""
 
-_AMB44_WANTED = (
-    "the readings part (tests/engine/test_end_of_game.py plays the position in both editions), but no "
-    "seeded game reaching it is stored yet: two players must die onto the chronicle's and the "
-    "graveyard's last spaces in one market day, and random, steered and go-explore searches "
-    "(divergence.py CELLS) found none (issue 29; open work)"
-)
-
-WITNESS_WANTED: Mapping[tuple[str, str, str], str] = {
-    ("AMB-44", BIG_BOX, "b"): _AMB44_WANTED,
-    ("AMB-44", ORIGINAL, "b"): _AMB44_WANTED,
-}
+WITNESS_WANTED: Mapping[tuple[str, str, str], str] = {}
 """(AMB, edition, other letter) → why the pair has neither a stored witness nor an
 argument: the readings do part (a test constructs the position) but no seeded game that
-reaches it has been found. Open work, listed by `village-rules ambiguities`."""
+reaches it has been found. Open work, listed by `village-rules ambiguities`; empty since
+AMB-44's witnesses were planned (issue 29, `readings/last_spaces.py`)."""
 BY_ID: Mapping[str, Reading] = {r.amb: r for r in READINGS}
 
 
