@@ -59,7 +59,7 @@ def test_the_plot_draws_the_recorded_series(
     def recording(self: Axes, xs: list[int], ys: list[int], *args: object, **kwargs: object) -> object:
         if kwargs.get("marker") == ".":  # the coverage lines (the boxplot draws lines too)
             drawn.append((str(kwargs.get("label")), list(xs), list(ys)))
-        return original(self, xs, ys, *args, **kwargs)  # type: ignore[arg-type]
+        return original(self, xs, ys, *args, **kwargs)  # type: ignore[arg-type,unused-ignore]
 
     monkeypatch.setattr(Axes, "plot", recording)
     write_report(tmp_path, CheckOutcome((mixed_result,), 1.0))

@@ -1,14 +1,13 @@
 """The explorer's workers as Ray actors (village_rules.explore.ray_pool, the `distributed`
-extra): what it refuses before any work (no PYTHONHASHSEED, a Python whose hash(None)
-differs between processes, Ray not installed), and, on a local Ray instance of 2 CPUs,
+extra): what it refuses before any work (no PYTHONHASHSEED, Ray not installed), and, on a
+local Ray instance of 2 CPUs,
 `tiny` over 2 actors with the single-process counts, terminal states, deadlocks and
 verdicts, a planted rule bug found by the actors, and actors that hash strings another way
 refused.
 
 The Ray run is a subprocess with PYTHONHASHSEED set (this process may have none: its
 hashes are fixed when it starts). Skipped without Ray; `.ci/run` runs these with the extra
-installed and VILLAGE_REQUIRE_EXTRAS=1, where a missing Ray fails instead. The run on Ray
-needs Python 3.12 or newer and is skipped, saying so, on an older one."""
+installed and VILLAGE_REQUIRE_EXTRAS=1, where a missing Ray fails instead."""
 
 from __future__ import annotations
 
@@ -26,7 +25,7 @@ from village_rules.cli.main import main
 from village_rules.explore import ray_pool, search
 from village_rules.explore.configs import configuration
 from village_rules.explore.parallel import explore_parallel
-from village_rules.explore.ray_pool import RayUnavailableError, check_python
+from village_rules.explore.ray_pool import RayUnavailableError
 
 TINY = configuration("tiny")
 
@@ -103,7 +102,6 @@ def _figures(r: search.Exploration) -> dict[str, object]:
     }
 
 
-@pytest.mark.skipif(sys.version_info < (3, 12), reason="explore on Ray needs Python 3.12+ (hash(None))")
 def test_tiny_over_two_ray_actors_has_the_single_process_figures_and_finds_a_planted_bug(
     tmp_path: Path,
 ) -> None:
@@ -144,28 +142,13 @@ def test_a_run_on_ray_without_pythonhashseed_is_refused_before_any_work(
     assert "unless PYTHONHASHSEED is set" in capsys.readouterr().err
 
 
-def test_a_python_whose_none_hash_differs_between_processes_is_refused(
-    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
-) -> None:
-    with pytest.raises(RayUnavailableError, match=r"needs Python 3.12 or newer \(this is 3.11\)"):
-        check_python((3, 11))
-    check_python((3, 12))
-    check_python((3, 13))
-    monkeypatch.setattr(ray_pool, "STABLE_NONE", (sys.version_info.major, sys.version_info.minor + 1))
-    monkeypatch.setenv("PYTHONHASHSEED", "0")
-    with pytest.raises(RayUnavailableError, match="count it more than once"):
-        explore_parallel(TINY.data, 2, workers=2, ray=True)
-
-
 def test_without_the_extra_the_error_names_it(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     monkeypatch.setitem(sys.modules, "ray", None)  # as if not installed: `import ray` fails
     monkeypatch.setenv("PYTHONHASHSEED", "0")
-    monkeypatch.setattr(ray_pool, "check_python", lambda: None)
     with pytest.raises(RayUnavailableError, match=r"village-rules\[distributed\]"):
         explore_parallel(TINY.data, 2, workers=2, ray=True)
-    monkeypatch.setattr("village_rules.cli.explore.check_python", lambda: None)
     assert main(["explore", "tiny", "--ray"]) == 2
     assert "needs the distributed extra" in capsys.readouterr().err
 

@@ -58,8 +58,8 @@ from village_rules.fuzz.unfired import grouped, planned_games, why_unfired
 from village_rules.model.actions import Action, parse_action
 from village_rules.model.state import GameState
 from village_rules.pictures.svg import actor_of, state_svg
-from village_rules.proofs.link_sample import link_check_logs
 from village_rules.pictures.viewer import viewer_html
+from village_rules.proofs.link_sample import link_check_logs
 from village_rules.proofs.stored import WITNESSES as PROOF_WITNESSES
 from village_rules.proofs.stored import check_stored, witness_files
 from village_rules.readings.divergence import replay_both

@@ -29,7 +29,7 @@ from village_rules.explore.crosscheck import content_crosscheck, disagreements, 
 from village_rules.explore.memory import available as memory_available
 from village_rules.explore.monitors import MONITORS
 from village_rules.explore.parallel import ExplorationStoppedError, explore_parallel
-from village_rules.explore.ray_pool import check_python, hash_seed, import_ray, session
+from village_rules.explore.ray_pool import hash_seed, import_ray, session
 from village_rules.explore.search import MAX_STATES, Exploration, QueryVerdict, Snapshot, explore, roots
 from village_rules.explore.shape import MAX_SYSTEM, Shape, shape
 from village_rules.explore.witnesses import witness_log
@@ -338,9 +338,8 @@ def _check_scale_options(args: argparse.Namespace) -> None:
         )
     if args.ray_address is not None and not args.ray:
         raise ExploreArgumentError("explore --ray-address: is for a run on Ray, give --ray too")
-    if args.ray:  # before any work: PYTHONHASHSEED, Python, the extra (RayUnavailableError)
+    if args.ray:  # before any work: PYTHONHASHSEED and the extra (RayUnavailableError)
         hash_seed()
-        check_python()
         import_ray()
     if (args.checkpoint or args.resume) and not os.environ.get("PYTHONHASHSEED"):
         raise ExploreArgumentError(

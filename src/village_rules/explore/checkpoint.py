@@ -27,6 +27,7 @@ from pathlib import Path
 
 from village_rules.data.edition import EditionData
 from village_rules.data.files import write_bytes
+from village_rules.data.typed_hash import none_canary
 from village_rules.errors import VillageError
 from village_rules.rules.variant import Variant
 
@@ -77,6 +78,7 @@ def run_identity(
         "workers": workers,
         "string-hash seed (PYTHONHASHSEED)": os.environ.get("PYTHONHASHSEED"),
         "fingerprint canary": hash(CANARY),
+        "None canary (data.typed_hash)": none_canary(),
     }
 
 

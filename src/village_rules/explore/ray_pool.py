@@ -11,13 +11,12 @@ The fingerprints are Python hashes of states that hold strings, and a string's h
 depends on the process's `PYTHONHASHSEED`: forked processes share the coordinator's, Ray's
 workers are started afresh. So the coordinator must have one set (`RayUnavailableError`
 otherwise), every actor is started with it (Ray's `runtime_env` `env_vars`), and before any
-work each actor's hashes of a canary string and of None are compared with the
-coordinator's. None matters because a state holds many (no Carla, no end triggered yet)
-and before Python 3.12 `hash(None)` is None's address, which differs between processes
-whatever the seed: on Python 3.11 the same state would get another fingerprint on each
-actor, and be counted once per actor that reaches it. So Ray needs Python 3.12 or newer
-(`RayUnavailableError` before Ray is started). Ray is imported only here, only when asked
-for; the engine and the process pool never need it.
+work each actor's hashes of a canary string and of a value holding None are compared
+with the coordinator's. None matters because a state holds many (no Carla, no end
+triggered yet) and before Python 3.12 `hash(None)` is None's address, which differs
+between processes whatever the seed; the state's classes hash None as a constant string
+(`data.typed_hash`), and the second canary checks that they do on every actor. Ray is
+imported only here, only when asked for; the engine and the process pool never need it.
 """
 
 from __future__ import annotations
@@ -29,12 +28,12 @@ import logging
 import os
 import pickle
 import socket
-import sys
 from collections.abc import Iterator, Sequence
 from types import ModuleType
 from typing import Any, cast
 
 from village_rules.data.edition import EditionData
+from village_rules.data.typed_hash import none_canary
 from village_rules.errors import VillageError
 from village_rules.explore.checkpoint import CANARY
 
@@ -56,23 +55,6 @@ def import_ray() -> ModuleType:
         return importlib.import_module("ray")
     except ImportError as exc:
         raise RayUnavailableError(f"explore on Ray needs the distributed extra ({EXTRA}): {exc}") from None
-
-
-STABLE_NONE = (3, 12)
-"""The first Python whose `hash(None)` is the same in every process (CPython gh-99540)."""
-
-
-def check_python(version: tuple[int, ...] | None = None) -> None:
-    """`RayUnavailableError` on a Python (this one by default) whose `hash(None)` differs
-    between processes."""
-    version = tuple(sys.version_info[:2]) if version is None else version
-    if version < STABLE_NONE:
-        found = ".".join(map(str, version))
-        raise RayUnavailableError(
-            f"explore on Ray needs Python 3.12 or newer (this is {found}): before 3.12 hash(None) is "
-            "None's address, which differs between processes, so the Ray workers would give one state "
-            "several fingerprints and count it more than once; use --workers N without --ray here"
-        )
 
 
 def hash_seed() -> str:
@@ -113,9 +95,9 @@ def session(address: str | None, cpus: int) -> Iterator[None]:
 
 
 def canaries() -> tuple[int, int]:
-    """This process's hashes of a string and of None: equal in two processes when their
-    fingerprints of equal states are equal."""
-    return hash(CANARY), hash(None)
+    """This process's hashes of a string and of a value holding None: equal in two processes
+    when their fingerprints of equal states are equal."""
+    return hash(CANARY), none_canary()
 
 
 def reach(address: str) -> None:
@@ -153,7 +135,7 @@ class _Host:
         return method(argument) if argument is not None else method()
 
     def where(self) -> tuple[str, int, tuple[int, int]]:
-        """The actor's node, process id and hashes of `checkpoint.CANARY` and None."""
+        """The actor's node, process id and its two canaries (`canaries`)."""
         node: str = importlib.import_module("ray").get_runtime_context().get_node_id()
         return node, os.getpid(), canaries()
 
@@ -164,7 +146,6 @@ class RayPool:
 
     def __init__(self, workers: Sequence[object], data: EditionData, address: str | None) -> None:
         seed = hash_seed()
-        check_python()
         self.ray = import_ray()
         self._data = {f.name: getattr(data, f.name) for f in dataclasses.fields(data)}
         self._actors: list[Any] = []  # Ray's actor handles (Ray is untyped here: imported by name)
@@ -201,8 +182,9 @@ class RayPool:
                 )
             if theirs[1] != mine[1]:
                 raise RayUnavailableError(
-                    f"explore on Ray: worker {i} hashes None differently from this process (another "
-                    "Python than 3.12 or newer on that node?): its fingerprints would not be this one's"
+                    f"explore on Ray: worker {i} hashes a value holding None differently from this "
+                    "process (another version of village-rules on that node?): its fingerprints would "
+                    "not be this one's"
                 )
             if node == here:
                 self._pids.append(pid)

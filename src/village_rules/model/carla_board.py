@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 from village_rules.data.components import ActionSpace, Cube
 from village_rules.data.solo_data import FateTile
+from village_rules.data.typed_hash import typed_hash
 
 PLAYER = 0
 """The seat of the one player of a solo game (always the starting player, p. 16 step 13)."""
@@ -21,6 +22,7 @@ CARLA = 1
 """Carla's seat in a solo game."""
 
 
+@typed_hash
 @dataclass(frozen=True, slots=True)
 class CarlaBoard:
     """Carla's solo board in a solo game (2023 pp. 15-18): where her last cube went, its

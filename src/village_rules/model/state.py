@@ -23,6 +23,7 @@ from village_rules.data.components import (
     is_alive,
 )
 from village_rules.data.tally import Tally
+from village_rules.data.typed_hash import typed_hash
 from village_rules.model.actions import Action
 from village_rules.model.carla_board import CARLA, CarlaBoard
 from village_rules.model.frozen_build import fast_constructor
@@ -37,6 +38,7 @@ TERMINAL = -4
 """`current_player` when the game is over."""
 
 
+@typed_hash
 @dataclass(frozen=True, slots=True)
 class Supply:
     """The general supply next to the board: what is left to take."""
@@ -47,6 +49,7 @@ class Supply:
     goods: Tally[Good]
 
 
+@typed_hash
 @dataclass(frozen=True, slots=True)
 class PlayerState:
     """One player's farmyard: members, grain, goods, cubes, coins, prestige, markers, customers."""
@@ -65,6 +68,7 @@ class PlayerState:
     """Cities holding one of this player's disc markers, sorted."""
 
 
+@typed_hash
 @dataclass(frozen=True, slots=True)
 class Turn:
     """A seat's turn in progress: the action (and its after-effects) is being carried out."""
@@ -72,6 +76,7 @@ class Turn:
     seat: int
 
 
+@typed_hash
 @dataclass(frozen=True, slots=True, repr=False)
 class MarketDay:
     """A market day in progress (p. 8)."""
@@ -101,6 +106,7 @@ class MarketDay:
         )
 
 
+@typed_hash
 @dataclass(frozen=True, slots=True, repr=False)
 class Mass:
     """A mass in progress (p. 11): members bought so far, and whether it is the final one."""
@@ -118,6 +124,7 @@ class Mass:
         return f"Mass(bought={self.bought!r}, final={self.final!r}{tail})"
 
 
+@typed_hash
 @dataclass(frozen=True, slots=True)
 class GameState:
     """A position of a game: the board, the farmyards, the supply and the pending step.
