@@ -39,7 +39,7 @@ def test_each_reason_in_its_turn() -> None:
     reasons = why_unfired(["SOLO-22", "MKT-10", "END-10", "CNC-08", "HARV-01"], games, default_games=3)
     assert "only solo games" in reasons["SOLO-22"]
     assert reasons["MKT-10"] == "fires only under AMB-06 b, which no game of the run plays"
-    assert reasons["END-10"] == NOT_REACHED["END-10"]  # AMB-44 b is played, but no search reaches it
+    assert reasons["END-10"] == NOT_REACHED["END-10"]  # AMB-44 b is played, no fuzz game reaches it
     assert reasons["CNC-08"] == UNKNOWN and reasons["HARV-01"] == UNKNOWN  # a run of the default size
     small = why_unfired(["CNC-08", "HARV-01"], games, default_games=300)
     assert small["CNC-08"].startswith("rare: needs a member on the council chamber's 4th stage")

@@ -44,13 +44,14 @@ whose rule text opens with "AMB-nn x" or "AMB-nn x / y")."""
 NOT_REACHED: dict[str, str] = {
     "END-10": (
         "AMB-44 b needs the chronicle and the graveyard both filled during one market day "
-        "(2023 p. 13 'Special case'); no game reaching it has been found (issue 29: over 40 "
-        "minutes of random, steered and go-explore search), so check's batch is not expected to"
-        " fire it"
+        "(2023 p. 13 'Special case'), which no random, policy or steered fuzz game has reached; "
+        "a planned game that does (readings/last_spaces.py) is the stored AMB-44 divergence "
+        "witness, and the readings step below fires END-10 when it replays it under b"
     ),
 }
-"""Rules no search has reached so far, with the evidence (a reason, not a proof: a found
-game removes the entry: the test of the default run fails if a rule listed here fires)."""
+"""Rules no fuzz game has reached so far, with the evidence and where else `check` fires
+them (a reason, not a proof: the test of the default run fails if a rule listed here fires
+in the batch, and the entry must then go)."""
 
 RARE: dict[str, str] = {
     "CNC-08": (
