@@ -187,7 +187,7 @@ def test_the_large_configurations_games_exercise_the_rules_its_docs_name() -> No
     assert sorted(fired) == LARGE_RULES_FIRED, f"docs: {LARGE_RULES_FIRED}, the games fire {sorted(fired)}"
 
 
-@pytest.mark.slow  # 223-377 s wall (127-166 s CPU) on 2 shared cores: 1.6 x 10^6 states, 2 workers
+@pytest.mark.slow  # ~3 min CPU (2 workers) on 2 cores: 2.0 x 10^6 states
 def test_the_large_configuration_keeps_its_counts() -> None:
     config = configuration("large")
     result = explore_parallel(config.data, 2, workers=2, check=False, queries=[], max_states=3_000_000)
