@@ -352,7 +352,8 @@ def test_the_command_line_explores_and_refuses_bad_input(
     assert "mass-one-buyer           unreachable by exhaustion" in out
     assert "score-pump               not decided" in out
     written = sorted(p.name for p in tmp_path.iterdir())
-    reached = {*PINNED["tiny", 2]["reachable"], "two-deaths-one-turn", "mass-four-monks"}  # type: ignore[misc]
+    monitored = {"two-deaths-one-turn", "mass-four-monks", "two-deaths-owed"}
+    reached = {*PINNED["tiny", 2]["reachable"], *monitored}  # type: ignore[misc]
     assert written == sorted(f"tiny-2p-{q}.json" for q in reached)
     assert main(["explore", "tiny", "--max-states", "100", "--quiet"]) == 2
     assert "more than 100 distinct states" in capsys.readouterr().err

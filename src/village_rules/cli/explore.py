@@ -268,6 +268,7 @@ def _decide_path_queries(
                 queries=[q],
                 check=False,
                 monitor=monitor,
+                variant=q.variant,
                 stop=stop,
                 ray=ray,
             )
@@ -436,12 +437,14 @@ def _verdict(v: QueryVerdict) -> str:
 
 
 def _write_witnesses(config: Configuration, players: int, r: Exploration, folder: Path) -> None:
-    starts = roots(config.data, players)
     for v in r.verdicts.values():
         if v.witness is None:
             continue
         root, actions = v.witness
-        log = witness_log(config.data, config.path.resolve(), players, starts[root].state, actions=actions)
+        variant = by_name(v.query).variant  # a query with a reading of its own is explored under it
+        state = roots(config.data, players, variant)[root].state
+        data_file = config.path.resolve()
+        log = witness_log(config.data, data_file, players, state, actions=actions, variant=variant)
         if log is None:
             print(f"  {v.query}: no seed sets up its starting deal; not written", file=sys.stderr)
             continue

@@ -16,10 +16,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from village_rules.model.actions import Action, BuyFromBag, DrawMonk
-from village_rules.model.pending import ChooseTurn
+from village_rules.data.components import Cube
+from village_rules.model.actions import Action, BuyFromBag, DrawMonk, Pass, Pay, Serve
+from village_rules.model.carla_board import CARLA
+from village_rules.model.pending import ChoosePayment, ChooseTurn
 from village_rules.model.state import GameState
-from village_rules.proofs.history import dead
+from village_rules.proofs.history import dead, same_market_day
 
 Value = tuple[int, ...] | None
 
@@ -82,13 +84,99 @@ def _one_buyer(value: Value, before: GameState, action: Action, after: GameState
     return seat == before.current_player() and count == before.rules.data.mass_pieces
 
 
+def _waived(before: GameState, after: GameState) -> bool:
+    """The pass between these states was the first-chance pass AMB-06 b does not count."""
+    a, b = before.market_day, after.market_day
+    return a is not None and b is not None and b.first_pass_waived and not a.first_pass_waived
+
+
+def _passers_update(value: Value, before: GameState, action: Action, after: GameState) -> Value:
+    # (the seats that passed, with a pass that counted, in the market day `after` is in;
+    # whether this step is a decision of one of the seats that passed in `before`'s day)
+    mask = value[0] if value else 0
+    day = before.market_day
+    acts = day is not None and not day.closed and not before.is_chance and not before.is_terminal
+    hit = acts and bool(mask >> before.current_player() & 1)
+    if day is not None and isinstance(action, Pass) and not _waived(before, after):
+        mask |= 1 << before.current_player()
+    return (mask if same_market_day(before, after) else 0, int(hit))
+
+
+def _hit(value: Value, before: GameState, action: Action, after: GameState) -> bool:
+    return value is not None and value[1] == 1
+
+
+def _sold(state: GameState) -> int:
+    return sum(len(p.customers) for p in state.players)
+
+
+def _purse(state: GameState, seat: int) -> tuple[int, int, int]:
+    p = state.players[seat]
+    return p.lifetime, p.cubes[Cube.GREEN], p.coins
+
+
+def _free_later_sale(start: int, sold: int, seat: int, purse: tuple[int, ...], after: GameState) -> bool:
+    if start < 0 or sold == start:  # no market day, or the day's first sale
+        return False
+    life, green, coins = _purse(after, seat)
+    return life == purse[0] and green >= purse[1] and coins >= purse[2]
+
+
+def _sales_update(value: Value, before: GameState, action: Action, after: GameState) -> Value:
+    # (the sales made before the market day `after` is in, or -1 outside one; whether this
+    # step completes a free sale that is not the day's first; a sale awaiting its payment:
+    # the sales before its day, the sales before it, its seller and the seller's purse)
+    if value is None:
+        start = _sold(before) if before.market_day is not None else -1
+    else:
+        start = value[0] if before.market_day is not None else -1
+    hit = False
+    waiting: tuple[int, ...] = ()
+    if isinstance(action, Serve):
+        seat = before.current_player()
+        if isinstance(after.pending, ChoosePayment) and after.pending.action == action:
+            waiting = (start, _sold(before), seat, *_purse(before, seat))
+        else:
+            hit = _free_later_sale(start, _sold(before), seat, _purse(before, seat), after)
+    elif isinstance(action, Pay) and value is not None and len(value) > 2:
+        day_start, sold, seat, *purse = value[2:]
+        hit = _free_later_sale(day_start, sold, seat, tuple(purse), after)
+    if same_market_day(before, after):
+        following = start
+    else:
+        following = _sold(after) if after.market_day is not None else -1
+    return (following, int(hit), *waiting)
+
+
+def _carla_update(value: Value, before: GameState, action: Action, after: GameState) -> Value:
+    # (Carla's customers when the market day `after` is in began, or -1 outside one; whether
+    # she has served two since `before`'s day began)
+    if not before.is_solo:
+        return (-1, 0)
+    start = value[0] if value is not None else len(before.players[CARLA].customers)
+    start = start if before.market_day is not None else -1
+    hit = start >= 0 and len(after.players[CARLA].customers) - start >= 2
+    if same_market_day(before, after):
+        following = start
+    else:
+        following = len(after.players[CARLA].customers) if after.market_day is not None else -1
+    return (following, int(hit))
+
+
 MONITORS: dict[str, Monitor] = {
     m.query: m
     for m in (
         Monitor("two-deaths-one-turn", None, _turn_update, _two_deaths),
+        Monitor("two-deaths-owed", None, _turn_update, _two_deaths),
         Monitor("mass-four-monks", (0,), _monks_update, _four_monks),
         Monitor("mass-one-buyer", (-1, 0), _buyers_update, _one_buyer),
+        Monitor("act-after-pass", None, _passers_update, _hit),
+        Monitor("free-sale-not-first", None, _sales_update, _hit),
+        Monitor("free-sale-amb-06-b", None, _sales_update, _hit),
+        Monitor("carla-two-customers", None, _carla_update, _hit),
     )
 }
-"""The monitors by query name; the `PATH` queries without one (the lasso, the score pump)
-are about cycles: the lasso is decided by the graph's shape (no cycle: no lasso)."""
+"""The monitors by query name. A query with a reading of its own (two-deaths-owed under
+AMB-23 b, free-sale-amb-06-b under AMB-06 b) is explored under that reading. The `PATH`
+queries without one are about cycles (the lasso, decided by the graph's shape: no cycle,
+no lasso; the score pump)."""

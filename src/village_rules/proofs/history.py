@@ -68,7 +68,7 @@ def turn_start(history: History) -> int | None:
     return None
 
 
-def _same_market_day(a: GameState, b: GameState) -> bool:
+def same_market_day(a: GameState, b: GameState) -> bool:
     """Whether consecutive states `a` and `b` hold the same market day: within one day its
     market-day player stays, passes only accumulate, and neither the first sale nor the
     closing is undone (one step can end a day and begin the next: that is a new day)."""
@@ -84,6 +84,6 @@ def market_day_start(history: History, index: int = -1) -> int | None:
     i = index % len(history.states)
     if history.states[i].market_day is None:
         return None
-    while i > 0 and _same_market_day(history.states[i - 1], history.states[i]):
+    while i > 0 and same_market_day(history.states[i - 1], history.states[i]):
         i -= 1
     return i
