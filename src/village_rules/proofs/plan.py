@@ -57,6 +57,7 @@ from village_rules.proofs.content import (
     content_names,
     content_vars,
 )
+from village_rules.proofs.errors import ProveArgumentError
 from village_rules.proofs.guarded import ContentConstants, step_relation
 from village_rules.proofs.history import History
 from village_rules.proofs.model import Z3, Constants
@@ -92,6 +93,16 @@ class PlanBudget:
     """Seeded random steps played when there is no plan, before asking again."""
     max_actions: int = 4000
     """Actions per game."""
+
+    def __post_init__(self) -> None:
+        for name in ("depth", "rlimit", "asks", "max_actions"):
+            value = getattr(self, name)
+            if type(value) is not int or value < 1:
+                raise ProveArgumentError(f"z3 steer: {name} must be a whole number >= 1, not {value!r}")
+        for name in ("refinements", "stride"):
+            value = getattr(self, name)
+            if type(value) is not int or value < 0:
+                raise ProveArgumentError(f"z3 steer: {name} must be a whole number >= 0, not {value!r}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -178,9 +189,16 @@ class Planner:
         self.k = ContentConstants.of(rules_state.rules, players)
         self.budget = budget
         self.names = content_names(players)
-        self.path = [{n: z3.Int(f"{n}@{i}") for n in self.names} for i in range(budget.depth + 1)]
-        self.acts = [{n: z3.Int(f"a.{n}@{i}") for n in ACTION_FIELDS} for i in range(budget.depth)]
-        self.solver = z3.Solver()
+        # its own z3 context: the terms, and so z3's models, do not depend on what else the
+        # process built before (the same plans for the same query and seeds in any run)
+        self.ctx = z3.Context()
+        self.path = [
+            {n: z3.Int(f"{n}@{i}", ctx=self.ctx) for n in self.names} for i in range(budget.depth + 1)
+        ]
+        self.acts = [
+            {n: z3.Int(f"a.{n}@{i}", ctx=self.ctx) for n in ACTION_FIELDS} for i in range(budget.depth)
+        ]
+        self.solver = z3.Solver(ctx=self.ctx)
         for i in range(budget.depth):
             self.solver.add(step_relation(self.path[i], self.acts[i], self.path[i + 1], self.k, Z3))
             self.solver.add(*_domain(self.acts[i], self.path[i + 1], players))
@@ -271,14 +289,21 @@ def plan_attempt(
     *,
     variant: Variant | None = None,
     stats: PlanStats | None = None,
+    start: History | None = None,
 ) -> History | None:
     """One seeded game steered by `planner`'s plans (see the module docstring); the history
-    up to the first state meeting `goal`, or None. `stats` (when given) is filled in."""
+    up to the first state meeting `goal`, or None. `stats` (when given) is filled in; `start`
+    (a game's path so far, its last state's `content` recorded) goes on with that game
+    instead of a new set-up."""
     budget = planner.budget
     counts = stats if stats is not None else PlanStats()
     rng = random.Random(seed)
-    history = History([new_game(edition, players, seed, variant or Variant())])
-    now = content_vars(history.last)
+    if start is None:
+        history = History([new_game(edition, players, seed, variant or Variant())])
+        now = content_vars(history.last)
+    else:
+        history = History(list(start.states), list(start.actions))
+        now = start.content[-1]
     plan: list[PlanStep] = []
     blocked: dict[tuple[int, ...], list[int]] = {}
     wait = 0
@@ -365,9 +390,11 @@ def plan_search(
     and non-default readings (`ContentConstants.of`: a `ParameterError` naming them)."""
     rules = variant or Variant()
     chosen = budget or PlanBudget()
-    planner = Planner(new_game(edition, players, first_seed, rules), abstract_goal, chosen)
     total = PlanStats()
     for tried, seed in enumerate(range(first_seed, first_seed + games), start=1):
+        # a new planner (and z3 context) per game: z3's answers depend on what its solver
+        # learned before, so a game's plans depend on its seed alone, not on earlier games
+        planner = Planner(new_game(edition, players, seed, rules), abstract_goal, chosen)
         stats = PlanStats()
         history = plan_attempt(edition, players, seed, planner, goal, variant=rules, stats=stats)
         total.add(stats)
