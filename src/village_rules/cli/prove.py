@@ -20,6 +20,7 @@ from village_rules.proofs.catalogue import CATALOGUE, Query, by_name
 from village_rules.proofs.errors import ProveArgumentError
 from village_rules.proofs.gate import open_gate
 from village_rules.proofs.run import MAX_BOUND, MAX_GAMES, Result, prove, stored_seed, witness_stem
+from village_rules.proofs.search import Steer
 from village_rules.proofs.solver import MAX_RLIMIT, RLIMIT
 from village_rules.proofs.stored import WITNESSES
 from village_rules.proofs.table import differences, read_table, row_of, to_json
@@ -87,6 +88,12 @@ def register(subparsers: Any) -> None:
         action="store_true",
         help="search from the query's own first seed, ignoring stored witnesses",
     )
+    p.add_argument(
+        "--z3-steer",
+        action="store_true",
+        help="experimental: strip each query's hand-written steer and steer its witness search by "
+        "z3's plans over the rule-content model instead (docs/proofs.md); not with --out or --expect",
+    )
     add_quiet_flag(p)
     p.set_defaults(func=run)
 
@@ -111,6 +118,13 @@ def run(args: argparse.Namespace) -> int:
             print(f"{q.number:>3}  {q.name:<24} {q.title}")
         return 0
     queries = [by_name(n) for n in args.queries] if args.queries else list(CATALOGUE)
+    if args.z3_steer:
+        if args.out is not None or args.expect is not None:
+            raise ProveArgumentError(
+                "prove: --z3-steer is experimental and strips the catalogue's steers, so its rows are "
+                "not the stored table's: it takes neither --out nor --expect"
+            )
+        queries = [replace(q, steer=Steer()) for q in queries]
     todo = rows(queries, args.edition, args.players)
     if not todo:
         where = f"{args.edition or 'either edition'} with {args.players} players"
@@ -170,6 +184,7 @@ def _prove_rows(
                 games=args.games,
                 rlimit=args.rlimit,
                 gate=gate,
+                z3_steer=args.z3_steer,
             )
             if out is not None and result.witness is not None:
                 result = replace(result, witness=out[1] / result.witness.name)

@@ -33,6 +33,7 @@ from village_rules.proofs.errors import ProveArgumentError
 from village_rules.proofs.gate import Gate, open_gate
 from village_rules.proofs.induction import RULE_PREDICATES, k_induction_content
 from village_rules.proofs.model import Constants
+from village_rules.proofs.plan import PlanBudget, PlanStats, plan_search
 from village_rules.proofs.search import Steer, Witness, search
 from village_rules.proofs.solver import MAX_RLIMIT, RLIMIT, BmcResult, bmc, k_induction
 from village_rules.rules.variant import Variant
@@ -118,6 +119,7 @@ def prove(
     games: int | None = None,
     rlimit: int = RLIMIT,
     gate: Gate | None = None,
+    z3_steer: bool = False,
 ) -> Result:
     """Decide `query`: k-induction over the rule-content model where the query has a rule
     predicate, else z3 BMC on the counts model then k-induction (unreachable), or the
@@ -126,7 +128,8 @@ def prove(
     to `out` when given. An "unreachable" needs `gate` (opened here for this query when
     not given) to let it through; otherwise the row is unknown, saying why.
     `ProveArgumentError` for a bound outside 1..MAX_BOUND, games outside 1..MAX_GAMES or a
-    resource limit outside 1..MAX_RLIMIT."""
+    resource limit outside 1..MAX_RLIMIT. `z3_steer` (experimental, off by default): a query
+    without a hand-written steer is searched by games steered by z3's plans (`plan.py`)."""
     if type(bound) is not int or not 1 <= bound <= MAX_BOUND:
         raise ProveArgumentError(f"prove: the bound must be from 1 to {MAX_BOUND}, not {bound!r}")
     if games is not None and (type(games) is not int or not 1 <= games <= MAX_GAMES):
@@ -169,17 +172,25 @@ def prove(
         refused = f"a proof was found but is not printed: {why}; "
     # A model path (or none up to K but no proof either: the path may be longer than K):
     # only the engine can say whether the situation really arises.
-    witness, tried = search(
-        edition,
-        players,
-        query.steer,
-        query.concrete,
-        budget,
-        hint=hint,
-        variant=query.variant,
-    )
+    if z3_steer and z3_steers(query, initial_state):
+        # experimental: no hand-written steer, so z3's plans over the rule-content model
+        # steer the games (so far no better than unsteered games: docs/proofs.md)
+        witness, tried, stats = plan_search(
+            edition, players, query.abstract, query.concrete, budget, variant=query.variant
+        )
+        spent = f"{budget_text(bound, rlimit)}; {plan_budget_text(budget, PlanBudget(), stats)}"
+    else:
+        witness, tried = search(
+            edition,
+            players,
+            query.steer,
+            query.concrete,
+            budget,
+            hint=hint,
+            variant=query.variant,
+        )
+        spent = budget_text(bound, rlimit, budget, query.steer, hint)
     elapsed = time.perf_counter() - start
-    spent = budget_text(bound, rlimit, budget, query.steer, hint)
     if witness is None:
         if path is None:
             abstract_note = "the z3 model has no solo mode, so no proof was tried"
@@ -212,6 +223,23 @@ def prove(
         elapsed,
         file,
         budget=spent,
+    )
+
+
+def z3_steers(query: Query, initial_state: GameState) -> bool:
+    """Whether `prove(..., z3_steer=True)` steers this row's search by z3's plans
+    (`plan.py`): the query has no hand-written steer and the rule-content model covers the
+    row (no solo, default readings)."""
+    return query.steer == Steer() and not initial_state.is_solo and query.variant == Variant()
+
+
+def plan_budget_text(games: int, budget: PlanBudget, stats: PlanStats) -> str:
+    """The z3 steer's budgets and what it did, as a row prints and stores them."""
+    return (
+        f"steered by z3's plan: {games} games x {budget.max_actions} actions, plans of <= {budget.depth} "
+        f"model steps, z3 rlimit {budget.rlimit} per ask, <= {budget.asks} asks and "
+        f"{budget.refinements} refinements per game ({stats.asks} asks, {stats.refinements} refinements, "
+        f"{stats.followed} plan steps followed)"
     )
 
 
