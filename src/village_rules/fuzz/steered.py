@@ -15,6 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from village_rules.fuzz.games import FuzzGame, plan_game
+from village_rules.rule_ids import RuleId
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,14 +45,14 @@ class Steered:
 
 STEERED: tuple[Steered, ...] = (
     Steered(
-        "SOLO-23",
+        RuleId.SOLO_23,
         0,
         801,
         players=1,
         why="all 7 of Carla's \"1\"s and \"2\"s die before her church members (2023 p. 18)",
     ),
     Steered(
-        "DEATH-08",
+        RuleId.DEATH_08,
         2,
         114,
         readings=(("AMB-08", "b"), ("AMB-23", "b")),

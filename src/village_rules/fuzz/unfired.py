@@ -18,31 +18,32 @@ from collections.abc import Iterable
 
 from village_rules.fuzz.games import FuzzGame, plan_game
 from village_rules.fuzz.runner import FuzzSummary
+from village_rules.rule_ids import RuleId
 from village_rules.rules.register import READINGS
 
 READING_RULES: dict[str, tuple[str, tuple[str, ...]]] = {
-    "TURN-04": ("AMB-03", ("b",)),
-    "DEATH-07": ("AMB-23", ("b",)),
-    "DEATH-08": ("AMB-08", ("b",)),
-    "CRAFT-05": ("AMB-26", ("b",)),
-    "MKT-08": ("AMB-34", ("b",)),
-    "MKT-09": ("AMB-06", ("c",)),
-    "MKT-10": ("AMB-06", ("b",)),
-    "TRV-06": ("AMB-19", ("b",)),
-    "TRV-07": ("AMB-17", ("b",)),
-    "MASS-06": ("AMB-16", ("b",)),
-    "MASS-07": ("AMB-15", ("b",)),
-    "END-07": ("AMB-09", ("b", "c")),
-    "END-08": ("AMB-33", ("b",)),
-    "END-09": ("AMB-33", ("c",)),
-    "END-10": ("AMB-44", ("b",)),
-    "SOLO-31": ("AMB-43", ("b",)),
+    RuleId.TURN_04: ("AMB-03", ("b",)),
+    RuleId.DEATH_07: ("AMB-23", ("b",)),
+    RuleId.DEATH_08: ("AMB-08", ("b",)),
+    RuleId.CRAFT_05: ("AMB-26", ("b",)),
+    RuleId.MKT_08: ("AMB-34", ("b",)),
+    RuleId.MKT_09: ("AMB-06", ("c",)),
+    RuleId.MKT_10: ("AMB-06", ("b",)),
+    RuleId.TRV_06: ("AMB-19", ("b",)),
+    RuleId.TRV_07: ("AMB-17", ("b",)),
+    RuleId.MASS_06: ("AMB-16", ("b",)),
+    RuleId.MASS_07: ("AMB-15", ("b",)),
+    RuleId.END_07: ("AMB-09", ("b", "c")),
+    RuleId.END_08: ("AMB-33", ("b",)),
+    RuleId.END_09: ("AMB-33", ("c",)),
+    RuleId.END_10: ("AMB-44", ("b",)),
+    RuleId.SOLO_31: ("AMB-43", ("b",)),
 }
 """The rules that fire under some readings of an ambiguity only (specs/rules.md: the rows
 whose rule text opens with "AMB-nn x" or "AMB-nn x / y")."""
 
 NOT_REACHED: dict[str, str] = {
-    "END-10": (
+    RuleId.END_10: (
         "AMB-44 b needs the chronicle and the graveyard both filled during one market day "
         "(2023 p. 13 'Special case'), which no random, policy or steered fuzz game has reached; "
         "a planned game that does (readings/last_spaces.py) is the stored AMB-44 divergence "
@@ -54,15 +55,17 @@ them (a reason, not a proof: the test of the default run fails if a rule listed 
 in the batch, and the entry must then go)."""
 
 RARE: dict[str, str] = {
-    "CNC-08": (
+    RuleId.CNC_08: (
         "a member on the council chamber's 4th stage and a coin at the privilege step "
         "(the climber reaches it)"
     ),
-    "DEATH-08": (
+    RuleId.DEATH_08: (
         "AMB-08 b with a second death owed at once: only with AMB-23 b too (a death kept owed), "
         "2 in 10,000 random games"
     ),
-    "SOLO-23": "a solo game in which all 7 of Carla's \"1\"s and \"2\"s die first: 1 in 10,000 random games",
+    RuleId.SOLO_23: (
+        "a solo game in which all 7 of Carla's \"1\"s and \"2\"s die first: 1 in 10,000 random games"
+    ),
 }
 """Rules that fire in the default check run but not in every small one: what they need."""
 
