@@ -133,7 +133,7 @@ def test_check_prints_a_summary_and_writes_the_report(
     out_dir = tmp_path / "rep"
     code, out, _ = run(capsys, "check", "--games", "3", "--workers", "1", "--report", str(out_dir))
     assert code == 0
-    assert "[PASS] fuzz: 3 random games" in out
+    assert "[PASS] fuzz: 3 seeded games" in out and "by policy: 3 random" in out
     assert "0 violation(s)" in out
     assert f"report: {out_dir / 'index.html'}" in out
     # fuzz, then the stored proof witnesses and divergence witnesses of this checkout
