@@ -244,7 +244,7 @@ def search(
 
     found: list[int] | None = None
     planned = PLANS.get(amb)
-    method = "random"
+    method = "random search"
     if planned is not None and letters[1] == "b":
         game = last_spaces.plan(edition, players, seed, right)
         found = None if game.choices is None else list(game.choices)
@@ -253,12 +253,12 @@ def search(
     steer = STEERS.get(amb)
     cell = CELLS.get(amb)
     if found is None:
-        method = "steered" if steer is not None else "random"
+        method = "steered search" if steer is not None else "random search"
     if progress is not None:
         progress("search", 0, examples)
     if cell is not None and steer is not None and found is None:
         found = explore(edition, players, seed, (left, right), steer, cell, examples, max_steps)
-        method = "go-explore (cells of progress, steered bursts)"
+        method = "go-explore search (cells of progress, steered bursts)"
     for k in range(examples if found is None else 0):
         rng = random.Random(f"diverge {amb} {k}")
         even = k % 2 == 0
@@ -298,7 +298,7 @@ def search(
         result.actions,
         result.difference.kind,
         result.difference.detail,
-        f"{method} search, then greedy shrinking "
+        f"{method}, then greedy shrinking "
         f"({shrink_budget - budget} replays): shrunk, not minimal",
     )
 
