@@ -1299,3 +1299,22 @@ def test_every_data_error_is_a_value_error() -> None:
     assert isinstance(error, ValueError)
     assert str(error) == "f.json: a.b: broken"
     assert str(DataError("f.json", "", "broken")) == "f.json: <top level>: broken"
+
+
+def test_a_changed_copy_of_edition_data_with_the_old_fingerprint_is_refused() -> None:
+    """Data compare, hash and pickle by fingerprint, so a `replace()`d copy that keeps the
+    fingerprint would be taken for the original (an action list cached for it, a pickled
+    state resolved to it). It is refused, naming the changed field; with a fingerprint of
+    its own it is a different data."""
+    from dataclasses import replace
+
+    from village_rules.data.loader import builtin_edition
+    from village_rules.errors import DataError
+
+    data = builtin_edition("original-2011")
+    with pytest.raises(DataError, match="grain_capacity.*fingerprint of its own"):
+        replace(data, grain_capacity=data.grain_capacity + 1)
+    same = replace(data, source="elsewhere")
+    assert same == data
+    bigger = replace(data, grain_capacity=data.grain_capacity + 1, fingerprint=data.fingerprint + "-7-grain")
+    assert bigger != data and bigger.grain_capacity == data.grain_capacity + 1

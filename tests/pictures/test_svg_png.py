@@ -135,6 +135,7 @@ def test_the_city_names_ink_stays_inside_the_circles_in_the_png(monkeypatch: pyt
         cities=tuple(
             replace(c, name="Brindlemoor-upon-Farrowdale") if c.id == "c2" else c for c in data.cities
         ),
+        fingerprint=data.fingerprint + "-long-name",
     )
     assert ink_outside_cities(travel_map_svg(longer)) == 0  # fitted: cut short inside
     monkeypatch.setattr(svg_module, "fit_text", lambda text, width, size, **_: Fitted((text,), size))

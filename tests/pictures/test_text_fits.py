@@ -212,7 +212,7 @@ def test_the_check_catches_a_city_name_too_long_for_its_circle(monkeypatch: pyte
     data = builtin_edition("original-2011")
     long = "Brindlemoor-upon-Farrowdale"
     cities = tuple(replace(c, name=long) if c.id == "c2" else c for c in data.cities)
-    longer = replace(data, cities=cities)
+    longer = replace(data, cities=cities, fingerprint=data.fingerprint + "-long-name")
     fitted = [label for label in labels(travel_map_svg(longer)) if label.cls == "city-name"]
     assert overflows(travel_map_svg(longer)) == []
     assert any(label.text.endswith("\u2026") and label.text.startswith("Brindle") for label in fitted)

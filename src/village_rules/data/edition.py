@@ -6,7 +6,7 @@ loads of the same data are equal and a state can name its data cheaply.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from enum import StrEnum
 
 from village_rules.data.components import (
@@ -21,6 +21,7 @@ from village_rules.data.components import (
 from village_rules.data.provenance import Provenance
 from village_rules.data.solo_data import SoloData
 from village_rules.data.tally import Tally
+from village_rules.errors import DataError
 
 
 @dataclass(frozen=True, slots=True)
@@ -212,7 +213,25 @@ class EditionData:
     # --- copying and pickling: by name and fingerprint ---------------------------------
 
     def __post_init__(self) -> None:
-        _LOADED.setdefault(self.fingerprint, self)
+        # Equality, hashing and pickling go by the fingerprint, so two data with one
+        # fingerprint and different values would be silently taken for each other (an
+        # `action_universe` cached for the first, a pickled state resolved to the first).
+        # One content read from two paths is one data: the source may differ.
+        known = _LOADED.setdefault(self.fingerprint, self)
+        if known is not self:
+            changed = [
+                f.name
+                for f in fields(self)
+                if f.name != "source" and getattr(known, f.name) != getattr(self, f.name)
+            ]
+            if changed:
+                raise DataError(
+                    self.source,
+                    changed[0],
+                    f"differs ({', '.join(changed)}) from the edition data already loaded with "
+                    f"fingerprint {self.fingerprint[:12]}...: a changed copy needs a fingerprint of its "
+                    "own (dataclasses.replace(data, ..., fingerprint=...))",
+                )
 
     def __copy__(self) -> EditionData:
         return self
