@@ -347,10 +347,10 @@ def test_the_command_line_explores_and_refuses_bad_input(
     out = capsys.readouterr().out
     assert f"states      {TINY_STATES:,} distinct" in out
     assert "end-market-trigger       unreachable by exhaustion" in out
-    # the path queries with a monitor are decided on the product; the score pump is not
+    # the path queries with a monitor are decided on the product, the score pump without prestige
     assert "two-deaths-one-turn      reachable: shortest witness 7 actions" in out
     assert "mass-one-buyer           unreachable by exhaustion" in out
-    assert "score-pump               not decided" in out
+    assert "score-pump               unreachable by exhaustion: no cycle" in out
     written = sorted(p.name for p in tmp_path.iterdir())
     monitored = {"two-deaths-one-turn", "mass-four-monks", "two-deaths-owed"}
     reached = {*PINNED["tiny", 2]["reachable"], *monitored}  # type: ignore[misc]

@@ -138,6 +138,8 @@ class QueryVerdict:
     """(root index, the actions from that root's state) of the first edge where it holds."""
     decided: bool = True
     """False for a `PATH` query explored without its monitor: no witness is then no verdict."""
+    reason: str = ""
+    """Why, where the verdict needs more words than its witness (the score pump: `pump`)."""
 
     @property
     def reachable(self) -> bool:
