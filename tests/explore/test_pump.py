@@ -17,6 +17,7 @@ from village_rules.explore.configs import configuration
 from village_rules.explore.pump import PUMP, explore_pump, pump_key, shifted
 from village_rules.explore.search import ExplorationLimitError, explore, fingerprint, moves, replay, roots
 from village_rules.model.actions import Action, Skip
+from village_rules.model.evolve import replace as evolve
 from village_rules.model.state import GameState
 from village_rules.proofs.catalogue import by_name
 
@@ -75,7 +76,9 @@ def test_a_planted_pump_is_reported_as_a_lasso_the_engine_replays(monkeypatch: p
     assert lasso.cycle == (Skip(),) and lasso.gain == 1
     verdict = found.verdict()
     assert verdict.reachable and verdict.witness == (lasso.root, (*lasso.stem, *lasso.cycle))
-    assert "raises seat" in verdict.reason
+    assert verdict.reason.startswith(
+        f"a lasso of {len(lasso.stem) + 1} actions: {len(lasso.stem)} to a cycle of 1"
+    )
     # the witness is a pump on the planted engine: each lap comes back, one prestige higher
     state = replay(roots(data, 2)[lasso.root].state, lasso.stem)
     for lap in range(1, 4):
@@ -91,6 +94,31 @@ def test_a_planted_pump_is_reported_as_a_lasso_the_engine_replays(monkeypatch: p
     for step in lasso.stem:
         assert not any(isinstance(a, Skip) for a, _ in moves(early)) or early.is_chance
         early = apply(early, step)
+
+
+def _skip_swaps_a_coin(state: GameState, action: Action, **kwargs: object) -> GameState:
+    """A planted rule: a skip takes a coin from the supply if its player has none and puts
+    it back otherwise, giving 1 prestige each time: two skips return to the same position
+    with 2 more prestige (a cycle of two projected states, not a self-loop)."""
+    if not isinstance(action, Skip):
+        return apply(state, action)
+    seat = state.current_player()
+    p = state.players[seat]
+    change = 1 if p.coins == 0 else -1
+    state = evolve(state, supply=evolve(state.supply, coins=state.supply.coins - change))
+    return gain_prestige(state.with_player(seat, evolve(p, coins=p.coins + change)), seat, 1)
+
+
+@pytest.mark.slow  # ~8 s: the coin the planted skip moves makes 57,610 projected states
+def test_a_planted_pump_of_two_steps_is_found_through_its_component(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("village_rules.explore.pump.apply", _skip_swaps_a_coin)
+    found = explore_pump(configuration("tiny").data, 2)
+    lasso = found.lasso
+    assert found.blind_failures == 0 and lasso is not None
+    assert lasso.cycle == (Skip(), Skip()) and lasso.gain == 2
+    state = replay(roots(configuration("tiny").data, 2)[lasso.root].state, lasso.stem)
+    after = _skip_swaps_a_coin(_skip_swaps_a_coin(state, Skip()), Skip())
+    assert pump_key(after) == pump_key(state) and fingerprint(after) != fingerprint(state)
 
 
 def test_a_rule_that_reads_prestige_leaves_the_pump_undecided(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -112,3 +140,18 @@ def test_the_command_line_runs_the_pump_unless_told_not_to(capsys: pytest.Captur
     # the verdict it prints by default is checked in test_explore's command-line test (slow)
     assert main(["explore", "tiny", "--no-check", "--query", PUMP, "--quiet", "--no-monitors"]) == 0
     assert "score-pump               not decided" in capsys.readouterr().out
+
+
+@pytest.mark.slow  # ~15 s: the projected graphs of three configurations of 2-3 x 10^4 states
+@pytest.mark.parametrize(
+    ("name", "players", "states", "raising"),
+    [("solo", 1, 22_612, 800), ("small", 2, 31_598, 4_682), ("births", 2, 32_250, 1_156)],
+)
+def test_the_score_pump_is_unreachable_by_exhaustion_on_the_other_small_configurations(
+    name: str, players: int, states: int, raising: int
+) -> None:
+    # as on tiny, prestige is a function of the rest of the state: the projected graph has
+    # the whole graph's states (test_explore's pins)
+    found = explore_pump(configuration(name).data, players)
+    assert (found.states, found.raising, found.cycle_states, found.pump_edges) == (states, raising, 0, 0)
+    assert found.blind_failures == 0 and found.decided and found.lasso is None

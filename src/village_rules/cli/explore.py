@@ -436,8 +436,11 @@ def end_frequencies(config: Configuration, players: int, games: int) -> dict[str
 
 def _verdict(v: QueryVerdict) -> str:
     if v.witness is not None:
-        how = f": {v.reason}" if v.reason else ""
-        return f"reachable: shortest witness {len(v.witness[1])} actions{how}"
+        return (
+            f"reachable: {v.reason}"
+            if v.reason
+            else f"reachable: shortest witness {len(v.witness[1])} actions"
+        )
     if v.decided:
         return f"unreachable by exhaustion: {v.reason}" if v.reason else "unreachable by exhaustion"
     return v.reason or "not decided: reads more than one step and has no monitor"
