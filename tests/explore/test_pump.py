@@ -139,7 +139,7 @@ def test_a_rule_that_reads_prestige_leaves_the_pump_undecided(monkeypatch: pytes
 def test_the_command_line_runs_the_pump_unless_told_not_to(capsys: pytest.CaptureFixture[str]) -> None:
     # the verdict it prints by default is checked in test_explore's command-line test (slow)
     assert main(["explore", "tiny", "--no-check", "--query", PUMP, "--quiet", "--no-monitors"]) == 0
-    assert "score-pump               not decided" in capsys.readouterr().out
+    assert "score-pump               not decided: --no-monitors skips its run" in capsys.readouterr().out
 
 
 @pytest.mark.slow  # ~15 s: the projected graphs of three configurations of 2-3 x 10^4 states

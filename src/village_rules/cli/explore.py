@@ -279,6 +279,9 @@ def _decide_path_queries(
         elif q.name == PUMP and monitors:
             pump = explore_pump(config.data, players, variant=q.variant, max_states=max_states, stop=stop)
             result.verdicts[q.name] = pump.verdict()
+        elif q.name == PUMP:
+            skipped = "not decided: --no-monitors skips its run on the graph without prestige"
+            result.verdicts[q.name] = QueryVerdict(q.name, q.horizon, None, decided=False, reason=skipped)
         elif q.name == LASSO and graph_shape is not None and graph_shape.acyclic:
             result.verdicts[q.name] = QueryVerdict(q.name, q.horizon, None, decided=True)
 
