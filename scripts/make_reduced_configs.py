@@ -116,6 +116,18 @@ CONFIGS: dict[str, dict[str, Any]] = {
         colours={"brown": 1, "pink": 1, "green": 1},
         influence=3,
     ),
+    "births": dict(
+        base="original-2011",
+        what="2 players, 2 cubes a round (grain harvest, family) from 1 brown, 1 green and 2 plague, "
+        "2 members each and a third (a \"2\") to be born, a life-time track of 2, 1 chronicle space, "
+        "1 grave, 2 customers, 1 city",
+        players=(2, 2),
+        family=[1, 1, 2],
+        lifetime=2,
+        spaces={"grain_harvest": 1, "family": 1},
+        colours={"brown": 1, "green": 1},
+        influence=2,
+    ),
     "large": dict(
         base="original-2011",
         what="2 players, 4 cubes a round (grain harvest, market, council chamber, church) from 1 brown, "

@@ -55,7 +55,26 @@ PINNED: dict[tuple[str, int], dict[str, object]] = {
         "terminal": {"chronicle": 408, "chronicle and graveyard": 1_387},
         "reachable": {"end-market-other", "free-final-action", "shared-win", "grain-short-at-harvest"},
     },
+    ("births", 2): {
+        "roots": 2,
+        "states": 32_250,
+        "edges": 36_638,
+        "depth": 27,
+        "terminal": {"chronicle": 1_420, "chronicle and graveyard": 4_338},
+        "reachable": {"free-final-action", "shared-win", "grain-short-at-harvest"},
+    },
 }
+
+TINY_RULES_EXPLORED = [
+    # every rule ID some edge of tiny fires (docs/exploration.md)
+    *("CHU-01", "CNC-01", "CNC-05", "CRAFT-01", "CRAFT-03", "CRAFT-04", "CRAFT-05"),
+    *("DEATH-01", "DEATH-02", "DEATH-03", "DEATH-04", "DEATH-05"),
+    *("END-01", "END-02", "END-03", "END-05", "END-06", "HARV-01", "HARV-02", "HARV-03"),
+    *("MASS-01", "MASS-03", "MASS-04", "MASS-05", "MKT-01", "MKT-02", "MKT-03", "MKT-04", "MKT-05", "MKT-06"),
+    *("ROUND-01", "ROUND-02", "SCORE-01", "SEED-02", "TIME-01", "TURN-01", "TURN-02", "TURN-03"),
+]
+BIRTHS_RULES_EXPLORED = sorted([*TINY_RULES_EXPLORED, "FAM-01"])
+"""Every rule ID some edge of `births` fires: tiny's and the birth (FAM-01)."""
 SLOW_PINNED: dict[tuple[str, int], dict[str, object]] = {
     ("solo", 1): {
         "roots": 2,
@@ -107,7 +126,7 @@ def _assert_pinned(result: search.Exploration, pinned: dict[str, object]) -> Non
 
 @pytest.fixture(scope="module")
 def tiny() -> search.Exploration:
-    return _explore("tiny", 2)
+    return explore(configuration("tiny").data, 2, rules=True)
 
 
 def test_the_tiny_configuration_is_explored_to_exhaustion_with_its_counts_pinned(
@@ -120,6 +139,18 @@ def test_the_tiny_configuration_is_explored_to_exhaustion_with_its_counts_pinned
     assert set(tiny.verdicts) == {q.name for q in CATALOGUE}
     assert all(not v.reachable for v in tiny.verdicts.values() if v.horizon == PATH)
     assert 8 <= tiny.bytes_per_state <= 16
+    assert tiny.rules_fired is not None and sorted(tiny.rules_fired) == TINY_RULES_EXPLORED
+
+
+def test_the_births_configuration_lets_members_be_born_and_keeps_its_counts() -> None:
+    # no other configuration has cubes on the family space; here a third member (a "2")
+    # waits to be born, and some explored edge fires the birth (FAM-01)
+    result = explore(configuration("births").data, 2, rules=True)
+    _assert_pinned(result, PINNED["births", 2])
+    assert {name for name, v in result.verdicts.items() if v.reachable} == PINNED["births", 2]["reachable"]
+    assert result.rules_fired is not None and "FAM-01" in result.rules_fired
+    assert sorted(result.rules_fired) == BIRTHS_RULES_EXPLORED, sorted(result.rules_fired)
+    assert "FAM-01" not in TINY_RULES_EXPLORED
 
 
 @pytest.mark.slow  # ~25 s: two configurations of 2-3 x 10^4 states, every invariant checked
@@ -347,10 +378,10 @@ def test_the_command_line_explores_and_refuses_bad_input(
     out = capsys.readouterr().out
     assert f"states      {TINY_STATES:,} distinct" in out
     assert "end-market-trigger       unreachable by exhaustion" in out
-    # the path queries with a monitor are decided on the product; the score pump is not
+    # the path queries with a monitor are decided on the product, the score pump without prestige
     assert "two-deaths-one-turn      reachable: shortest witness 7 actions" in out
     assert "mass-one-buyer           unreachable by exhaustion" in out
-    assert "score-pump               not decided" in out
+    assert "score-pump               unreachable by exhaustion: no cycle" in out
     written = sorted(p.name for p in tmp_path.iterdir())
     monitored = {"two-deaths-one-turn", "mass-four-monks", "two-deaths-owed"}
     reached = {*PINNED["tiny", 2]["reachable"], *monitored}  # type: ignore[misc]
@@ -405,7 +436,7 @@ def test_every_query_says_what_it_reads() -> None:
 
 
 def test_the_shipped_configurations_are_reduced_data_files_the_loader_accepts() -> None:
-    assert shipped_names() == ["large", "small", "solo", "tiny"]
+    assert shipped_names() == ["births", "large", "small", "solo", "tiny"]
     for name in shipped_names():
         config = configuration(name)
         assert config.data.reduced, name

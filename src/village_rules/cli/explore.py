@@ -29,6 +29,7 @@ from village_rules.explore.crosscheck import content_crosscheck, disagreements, 
 from village_rules.explore.memory import available as memory_available
 from village_rules.explore.monitors import MONITORS
 from village_rules.explore.parallel import ExplorationStoppedError, explore_parallel
+from village_rules.explore.pump import PUMP, explore_pump
 from village_rules.explore.ray_pool import hash_seed, import_ray, session
 from village_rules.explore.search import MAX_STATES, Exploration, QueryVerdict, Snapshot, explore, roots
 from village_rules.explore.shape import MAX_SYSTEM, Shape, shape
@@ -96,7 +97,8 @@ def register(subparsers: Any) -> None:
     p.add_argument(
         "--no-monitors",
         action="store_true",
-        help="skip the product explorations that decide the path queries (two deaths in a turn, the mass)",
+        help="skip the product explorations that decide the path queries (two deaths in a turn, the mass), "
+        "and the score pump's run on the graph without prestige",
     )
     p.add_argument(
         "--workers",
@@ -255,8 +257,9 @@ def _decide_path_queries(
     ray: bool = False,
     stop: Callable[[], bool] | None = None,
 ) -> None:
-    """Decide each path query that has a monitor on the product with its monitor, and the
-    lasso by the graph's shape (no cycle, no lasso)."""
+    """Decide each path query that has a monitor on the product with its monitor, the score
+    pump on the graph without prestige (`explore.pump`), and the lasso by the graph's shape
+    (no cycle, no lasso)."""
     for q in queries:
         monitor = MONITORS.get(q.name) if monitors else None
         if monitor is not None:
@@ -273,6 +276,12 @@ def _decide_path_queries(
                 ray=ray,
             )
             result.verdicts[q.name] = product.verdicts[q.name]
+        elif q.name == PUMP and monitors:
+            pump = explore_pump(config.data, players, variant=q.variant, max_states=max_states, stop=stop)
+            result.verdicts[q.name] = pump.verdict()
+        elif q.name == PUMP:
+            skipped = "not decided: --no-monitors skips its run on the graph without prestige"
+            result.verdicts[q.name] = QueryVerdict(q.name, q.horizon, None, decided=False, reason=skipped)
         elif q.name == LASSO and graph_shape is not None and graph_shape.acyclic:
             result.verdicts[q.name] = QueryVerdict(q.name, q.horizon, None, decided=True)
 
@@ -430,10 +439,14 @@ def end_frequencies(config: Configuration, players: int, games: int) -> dict[str
 
 def _verdict(v: QueryVerdict) -> str:
     if v.witness is not None:
-        return f"reachable: shortest witness {len(v.witness[1])} actions"
+        return (
+            f"reachable: {v.reason}"
+            if v.reason
+            else f"reachable: shortest witness {len(v.witness[1])} actions"
+        )
     if v.decided:
-        return "unreachable by exhaustion"
-    return "not decided: reads more than one step and has no monitor"
+        return f"unreachable by exhaustion: {v.reason}" if v.reason else "unreachable by exhaustion"
+    return v.reason or "not decided: reads more than one step and has no monitor"
 
 
 def _write_witnesses(config: Configuration, players: int, r: Exploration, folder: Path) -> None:

@@ -178,5 +178,5 @@ MONITORS: dict[str, Monitor] = {
 }
 """The monitors by query name. A query with a reading of its own (two-deaths-owed under
 AMB-23 b, free-sale-amb-06-b under AMB-06 b) is explored under that reading. The `PATH`
-queries without one are about cycles (the lasso, decided by the graph's shape: no cycle,
-no lasso; the score pump)."""
+queries without one are about cycles: the lasso, decided by the graph's shape (no cycle, no
+lasso), and the score pump, decided on the graph without prestige (`pump`)."""

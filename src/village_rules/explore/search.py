@@ -138,6 +138,8 @@ class QueryVerdict:
     """(root index, the actions from that root's state) of the first edge where it holds."""
     decided: bool = True
     """False for a `PATH` query explored without its monitor: no witness is then no verdict."""
+    reason: str = ""
+    """Why, where the verdict needs more words than its witness (the score pump: `pump`)."""
 
     @property
     def reachable(self) -> bool:
@@ -167,6 +169,9 @@ class Exploration:
     """Edges on which the z3 model's clauses were checked (`refinement=True`)."""
     verdicts: dict[str, QueryVerdict] = field(default_factory=dict)
     seen_bytes: int = 0
+    rules_fired: frozenset[str] | None = None
+    """The rule IDs (`specs/rules.md`) that some explored edge fires, when asked for
+    (`explore(..., rules=True)`): what the configuration's games exercise, by exhaustion."""
     graph: Graph | None = None
     """The whole state graph, when asked for (`explore(..., graph=True)`)."""
 
@@ -218,13 +223,15 @@ def explore(
     refinement: bool = False,
     monitor: Monitor | None = None,
     progress: Progress | None = None,
+    rules: bool = False,
 ) -> Exploration:
     """Visit every state reachable from every set-up deal, breadth first (module docstring).
 
     `check=False` skips the invariants (for a count alone); `graph=True` keeps every edge
     (`Exploration.graph`); `refinement=True` checks the z3 model's clauses on every edge
     (the abstractions of the states before and after) and at every set-up (`REFINEMENT`
-    violations). With a `monitor` it visits the product of the graph and the monitor's value
+    violations); `rules=True` collects the rule IDs every edge fires
+    (`Exploration.rules_fired`). With a `monitor` it visits the product of the graph and the monitor's value
     and decides that monitor's `PATH` query exactly (`monitors`); the counts are then the
     product's. Raises `ExplorationLimitError` when more than `max_states` distinct states
     are reachable."""
@@ -234,6 +241,8 @@ def explore(
     watched = monitor.query if monitor is not None else None
     step_queries = [q for q in queries if q.horizon == STEP or q.name == watched]
     edge_checks = EdgeChecks(check, link, monitor, {q.name: q for q in step_queries})
+    if rules:
+        edge_checks.fired = set()
     starts = roots(data, players, variant)
     result = Exploration(players=players, roots=len(starts))
     for q in queries:
@@ -294,6 +303,8 @@ def explore(
     result.depth = depth
     result.seen_bytes = seen.nbytes
     result.graph = kept
+    if edge_checks.fired is not None:
+        result.rules_fired = frozenset(edge_checks.fired)
     for q in step_queries:
         hit = found.get(q.name)
         witness = None
@@ -333,6 +344,8 @@ class EdgeChecks:
     monitor: Monitor | None
     pending: dict[str, Query]
     """The queries still without a witness (a query is removed when an edge meets it)."""
+    fired: set[str] | None = None
+    """The rule IDs the edges fired so far (`apply`'s trace), when collected."""
 
 
 Successor = tuple[int, int, GameState, Value, Fraction | None]
@@ -370,13 +383,20 @@ def expand(
     monitor, link, pending = checks.monitor, checks.link, checks.pending
     alpha = abstract(state) if link is not None else None
     successors: list[Successor] = []
+    fired = checks.fired
+    trace: list[str] | None = [] if fired is not None else None
     for k, (action, probability) in enumerate(out):
         try:
-            after = apply(state, action)
+            after = apply(state, action) if trace is None else apply(state, action, trace=trace)
         except VillageError as exc:
+            if trace is not None:
+                trace.clear()
             record(tally, sid, [Violation(ENGINE_EXCEPTION, format_action(action), "a state", str(exc))])
             continue
         tally.edges += 1
+        if fired is not None and trace:
+            fired.update(trace)
+            trace.clear()
         if checks.check:
             check_edge(tally, sid, state, action, after)
         if link is not None and alpha is not None:
