@@ -201,7 +201,7 @@ def test_check_with_broken_artefacts_still_writes_a_failing_report(
     from village_rules.check import steps as check_steps  # noqa: PLC0415
     from village_rules.cli import pictures as cli_pictures  # noqa: PLC0415
 
-    def stored_only(games: int) -> list[check_steps.CheckStep]:
+    def stored_only(games: int, guided_actions: int | None = None) -> list[check_steps.CheckStep]:
         return [ProofsStep(proofs), DivergenceStep(divergence)]
 
     monkeypatch.setattr(cli_pictures, "default_steps", stored_only)

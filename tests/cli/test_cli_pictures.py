@@ -7,6 +7,8 @@ from pathlib import Path
 
 import pytest
 
+from village_rules.check.modes import GUIDED_PER_GAME
+from village_rules.check.steps import CheckOutcome, FuzzStep
 from village_rules.cli import pictures as cli_pictures
 from village_rules.cli.main import main
 from village_rules.cli.pictures import state_at
@@ -135,6 +137,7 @@ def test_check_prints_a_summary_and_writes_the_report(
     assert code == 0
     assert "[PASS] fuzz: 3 seeded games" in out and "by policy: 3 random" in out
     assert "0 violation(s)" in out
+    assert "guided against uniform fuzzing, 300 actions each" in out and "guided reached" in out
     assert f"report: {out_dir / 'index.html'}" in out
     # fuzz, then the stored proof witnesses and divergence witnesses of this checkout
     assert "[PASS] proofs: " in out and "0 failed" in out.split("[PASS] proofs: ")[1].splitlines()[0]
@@ -154,12 +157,47 @@ def test_report_of_logged_games(
     assert "logs/0-game.svg" in page and (out_dir / "logs" / "0-game.svg").exists()
 
 
-@pytest.mark.parametrize(("option", "value"), [("--games", "0"), ("--games", "-1"), ("--workers", "0")])
+@pytest.mark.parametrize(
+    ("option", "value"),
+    [("--games", "0"), ("--games", "-1"), ("--workers", "0"), ("--guided-actions", "-1")],
+)
 def test_check_rejects_bad_numbers(
     capsys: pytest.CaptureFixture[str], tmp_path: Path, option: str, value: str
 ) -> None:
     code, _, err = run(capsys, "check", option, value, "--report", str(tmp_path))
     assert code == 2 and option in err and "Traceback" not in err
+
+
+def test_check_and_report_give_the_guided_budget_to_the_fuzz_step(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    given: list[object] = []
+
+    def recorded(steps: list[object], context: object) -> CheckOutcome:
+        given.append(steps[0])
+        return CheckOutcome((), 0.0)
+
+    monkeypatch.setattr(cli_pictures, "run_check", recorded)
+    for k, argv in enumerate(
+        (
+            ["check", "--games", "2"],
+            ["check", "--games", "2", "--guided-actions", "77"],
+            ["report", "--games", "4", "--guided-actions", "0"],
+            ["report", "--games", "4"],
+        )
+    ):
+        assert run(capsys, *argv, "--report", str(tmp_path / str(k)))[0] == 0
+    budgets = [(step.games, step.guided_actions) for step in given if isinstance(step, FuzzStep)]
+    assert budgets == [(2, 2 * GUIDED_PER_GAME), (2, 77), (4, 0), (4, 4 * GUIDED_PER_GAME)]
+
+
+def test_report_of_logs_refuses_a_guided_budget(
+    capsys: pytest.CaptureFixture[str], logged: tuple[Path, GameLog], tmp_path: Path
+) -> None:
+    path, _ = logged
+    code, _, err = run(capsys, "report", str(path), "--guided-actions", "10", "--report", str(tmp_path / "r"))
+    assert code == 2 and "--guided-actions" in err and "logged games" in err and "Traceback" not in err
+    assert not (tmp_path / "r").exists()
 
 
 def test_check_interrupted_says_so_without_a_traceback(

@@ -18,6 +18,7 @@ from matplotlib.figure import Figure
 from matplotlib.ticker import MaxNLocator
 
 from village_rules.check.coverage import CurvePoint, coverage_curves
+from village_rules.check.modes import ModeComparison
 from village_rules.check.steps import FuzzResult
 from village_rules.data.files import write_text
 from village_rules.data.text import for_plot
@@ -67,8 +68,8 @@ def write_plots(directory: Path, stem: str, result: FuzzResult) -> list[str]:
     names.append(_save(fig, directory, f"{stem}-scores.svg"))
 
     curves = coverage_curves(games)
-    if any(p.rules for points in curves.values() for p in points):  # traced games only
-        names.append(_coverage_plot(directory, stem, curves))
+    if any(p.rules for points in curves.values() for p in points) or result.modes is not None:
+        names.append(_coverage_plot(directory, stem, curves, result.modes))  # traced games only
 
     if result.summary is not None:
         s = result.summary
@@ -89,20 +90,41 @@ def write_plots(directory: Path, stem: str, result: FuzzResult) -> list[str]:
     return names
 
 
-def _coverage_plot(directory: Path, stem: str, curves: dict[str, tuple[CurvePoint, ...]]) -> str:
-    """Rule IDs and rule-ID pairs fired against actions played, one line per policy."""
+def _coverage_plot(
+    directory: Path, stem: str, curves: dict[str, tuple[CurvePoint, ...]], modes: ModeComparison | None
+) -> str:
+    """Rule IDs and rule-ID pairs fired against actions played: one line per policy of the
+    step's games, and a bold step line per fuzzing mode of the comparison (if played),
+    with the number of actions the modes are compared at dotted. The actions axis is
+    logarithmic: the policies' and the campaigns' totals differ tenfold."""
     fig, (left, right) = plt.subplots(1, 2, figsize=(12, 3.6))
     for policy, points in curves.items():
         xs = [p.actions for p in points]
         label = for_plot(f"{policy} ({len(points)} games)")
         left.plot(xs, [p.rules for p in points], marker=".", label=label)
         right.plot(xs, [p.pairs for p in points], marker=".", label=for_plot(policy))
+    if modes is not None:
+        for run in modes.runs:
+            xs = [p.actions for p in run.curve]
+            label = for_plot(f"{run.mode} fuzzing ({run.actions:,} actions)")
+            style = {"drawstyle": "steps-post", "linewidth": 2, "color": MODE_COLOURS[run.mode]}
+            left.plot(xs, [p.rules for p in run.curve], label=label, **style)
+            right.plot(xs, [p.pairs for p in run.curve], label=label, **style)
+        for ax in (left, right):
+            ax.axvline(modes.at, color="#555555", linestyle=":", linewidth=1)
     for ax, what in ((left, "distinct rule IDs"), (right, "distinct rule-ID pairs")):
-        ax.set_xlabel("actions played by the policy's games")
+        ax.set_xscale("log")
+        ax.set_xlabel("actions played (log scale)")
         ax.set_ylabel(what)
-        ax.set_title(f"{what} against actions, per policy")
+        ax.set_title(f"{what} against actions")
     left.legend(fontsize=7)
+    if modes is not None:
+        right.legend(fontsize=7)
     return _save(fig, directory, f"{stem}-coverage.svg")
+
+
+MODE_COLOURS = {"guided": "#6a1b9a", "uniform": "#424242"}
+"""The comparison's lines, apart from the policies' default colours."""
 
 
 def _save(fig: Figure, directory: Path, name: str) -> str:

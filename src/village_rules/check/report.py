@@ -22,6 +22,7 @@ from pathlib import Path
 from urllib.parse import quote
 
 from village_rules.check.coverage import coverage_curves
+from village_rules.check.modes import ModeComparison
 from village_rules.check.steps import CheckOutcome, FuzzResult, GameStats, StepResult
 from village_rules.checks.invariants import STATE_INVARIANTS, TRANSITION_INVARIANTS
 from village_rules.data.files import write_text
@@ -44,6 +45,8 @@ th { background: #f3ecd8; } td.num { text-align: right; }
 nav.toc { background: #faf7ee; border: 1px solid #e4dcc4; padding: 0.3em 1em; margin: 1em 0; }
 nav.toc h2 { font-size: 1.1em; margin: 0.4em 0; } nav.toc ul { margin: 0.2em 0; }
 section { margin-top: 1.5em; } a.top { font-size: 0.85em; }
+.coverage { display: flex; flex-wrap: wrap; gap: 1em; align-items: flex-start; }
+.coverage img { max-width: 62%; border: 1px solid #ddd; } .figure { font-weight: bold; }
 """
 
 
@@ -113,6 +116,8 @@ def _parts(r: StepResult) -> list[tuple[str, str]]:
     parts = []
     if isinstance(r, FuzzResult) and r.games:
         parts.append(("games", "games"))
+    if _has_coverage(r):
+        parts.append(("coverage", "coverage against actions"))
     if r.findings:
         parts.append(("findings", f"findings ({len(r.findings)})"))
     return parts
@@ -139,7 +144,7 @@ def _step_section(directory: Path, k: int, r: StepResult, plots: bool) -> list[s
     out = [f'<section id="{_anchor(k)}">', f"<h2>{_e(r.name)}</h2>"]
     if isinstance(r, FuzzResult) and r.games:
         out.append(f'<section id="{_anchor(k, "games")}">')
-        out += _games_section(directory, f"{k}-{r.name}", r, plots)
+        out += _games_section(directory, k, r, plots)
         out.append("</section>")
     if r.findings:
         out.append(f'<section id="{_anchor(k, "findings")}">')
@@ -172,26 +177,31 @@ def _step_section(directory: Path, k: int, r: StepResult, plots: bool) -> list[s
     return out
 
 
-def _games_section(directory: Path, stem: str, r: FuzzResult, plots: bool) -> list[str]:
+def _games_section(directory: Path, k: int, r: FuzzResult, plots: bool) -> list[str]:
+    stem = f"{k}-{r.name}"
     games = r.games
     out = ["<h3>games</h3>"]
     if plots:
         from village_rules.check import plots as report_plots  # noqa: PLC0415 - optional extra
 
         names = report_plots.write_plots(directory, stem, r)
-        wide = ("-rules.svg", "-coverage.svg")
+        coverage_plot = next((n for n in names if n.endswith("-coverage.svg")), None)
         out.append(
             '<div class="plots">'
             + "".join(
-                f'<img src="{_href(n)}" alt="{_e(n)}"{" class=wide" if n.endswith(wide) else ""}>'
+                f'<img src="{_href(n)}" alt="{_e(n)}"{" class=wide" if n.endswith("-rules.svg") else ""}>'
                 for n in names
+                if n != coverage_plot
             )
         )
         out.append("</div>")
+    else:
+        coverage_plot = None
     out += _length_table(games)
     out += _ended_table(games)
     out += _score_table(games)
-    out += _policy_table(games)
+    if _has_coverage(r):
+        out += _coverage_section(k, r, coverage_plot)
     if r.summary is not None:
         out += _coverage_table(r)
     return out
@@ -245,6 +255,54 @@ def _score_table(games: Sequence[GameStats]) -> list[str]:
             f"<td class=num>{max(scores)}</td><td class=num>{wins[seat]}</td></tr>"
         )
     rows.append("</table>")
+    return rows
+
+
+def _has_coverage(r: StepResult) -> bool:
+    """True when a step's games were traced (their rule IDs known) or it compared the
+    fuzzing modes: its section then has a coverage part."""
+    if not isinstance(r, FuzzResult) or not r.games:  # the part is drawn in the games' section
+        return False
+    return r.modes is not None or any(g.rules for g in r.games)
+
+
+def _coverage_section(k: int, r: FuzzResult, plot: str | None) -> list[str]:
+    """Coverage against actions played: the plot (per policy, and guided against uniform
+    fuzzing when the step compared them) with the comparison's figures beside it, then the
+    table by policy."""
+    tables = _modes_table(r.modes) if r.modes is not None else []
+    out = [f'<h4 id="{_anchor(k, "coverage")}">coverage against actions</h4>', '<div class="coverage">']
+    if plot is not None:
+        out.append(f'<img src="{_href(plot)}" alt="{_e(plot)}">')
+    if tables:
+        out.append("<div>" + "".join(tables) + "</div>")
+    out.append("</div>")
+    return out + _policy_table(r.games)
+
+
+def _modes_table(m: ModeComparison) -> list[str]:
+    """The guided and the uniform campaign's figures at the actions both played, and in all."""
+    rows = [
+        f'<p class="figure">{_e(m.sentence)}.</p>',
+        f"<table><tr><th>fuzzing mode (seed {m.seed}, budget {m.budget:,})</th><th>actions played</th>"
+        f"<th>rule IDs at {m.at:,}</th><th>rule-ID pairs at {m.at:,}</th><th>rule IDs, all</th>"
+        "<th>rule-ID pairs, all</th><th>violations</th></tr>",
+    ]
+    for run in m.runs:
+        last = run.curve[-1]
+        cls = ' class="num fail"' if run.violations else " class=num"
+        rows.append(
+            f"<tr><td>{_e(run.mode)}</td><td class=num>{run.actions:,}</td>"
+            f"<td class=num>{run.at.rules}</td><td class=num>{run.at.pairs}</td>"
+            f"<td class=num>{last.rules}</td><td class=num>{last.pairs}</td>"
+            f"<td{cls}>{len(run.violations)}</td></tr>"
+        )
+    rows.append("</table>")
+    rows.append(
+        '<p class="note">Both campaigns are <code>fuzz.guided</code> runs of the same seed and budget, '
+        "every invariant checked after every action; each finishes the game or branch in progress, so "
+        "they are compared at the smaller total. Pairs are consecutive rule IDs, as the policies' are.</p>"
+    )
     return rows
 
 

@@ -10,7 +10,9 @@ Steps today:
 - `FuzzStep`: seeded random games of both editions with every state and transition
   invariant checked after every action (`village_rules.fuzz.runner.run_fuzz`), then every game
   played again without the checks, which must give the same game bit for bit (same
-  digest), and the per-game figures (length, how it ended, scores) for the report.
+  digest), and the per-game figures (length, how it ended, scores) for the report; with
+  `guided_actions`, also a coverage-guided and a uniform campaign of that many actions
+  (`check.modes`), for the report's coverage comparison.
 - `LogsStep`: logged games (`village-rules play --log`) replayed with every invariant
   checked (`village-rules report LOG...`).
 
@@ -40,6 +42,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Protocol
 
+from village_rules.check.modes import GUIDED_PER_GAME, ModeComparison, compare_modes
 from village_rules.check.stories import story_of_file
 from village_rules.checks.invariants import STATE_INVARIANTS, TRANSITION_INVARIANTS, replay_checked
 from village_rules.data.files import write_text
@@ -52,6 +55,7 @@ from village_rules.engine.end_of_game import ended_by
 from village_rules.engine.scoring import score_breakdown, winners
 from village_rules.errors import InternalError, LogFormatError, VillageError
 from village_rules.fuzz.games import MIX, MIX_CYCLE, plan_game, play_game, play_unchecked
+from village_rules.fuzz.guided import MODES, Coverage, run_coverage
 from village_rules.fuzz.runner import FuzzSummary, run_fuzz
 from village_rules.fuzz.steered import STEERED, Steered
 from village_rules.fuzz.unfired import grouped, planned_games, why_unfired
@@ -208,6 +212,8 @@ class FuzzResult(StepResult):
     games: tuple[GameStats, ...] = ()
     steered: tuple[GameStats, ...] = ()
     """The steered games' figures (`fuzz.steered`), apart from the batch's."""
+    modes: ModeComparison | None = None
+    """The guided-against-uniform comparison (`check.modes`), when the step played one."""
     state_invariants: int = len(STATE_INVARIANTS)
     transition_invariants: int = len(TRANSITION_INVARIANTS)
 
@@ -226,6 +232,10 @@ class FuzzStep:
     """Games whose log and final picture are written to the report (the first of each edition)."""
     steered: tuple[Steered, ...] = STEERED
     """Stored games played too, for rules too rare for the batch (`fuzz.steered`)."""
+    guided_actions: int = 0
+    """The budget of the guided-against-uniform comparison (`check.modes`): a coverage-guided
+    and a uniform campaign of `fuzz.guided` of this many actions each, every invariant
+    checked; 0 plays none (`village-rules check` plays `GUIDED_PER_GAME` per game)."""
     name: str = "fuzz"
 
     def run(self, context: CheckContext) -> FuzzResult:
@@ -276,11 +286,14 @@ class FuzzStep:
         # The rule-content model's link (issue 23) on a deterministic sample of these games:
         # every step of each sampled game must lie in the model, or its proofs are not printed.
         link = link_check_logs(GameLog.from_json(text) for text in logs.values())
+        modes = self._modes(context, findings)
+        modes_failed = modes is not None and any(r.violations for r in modes.runs)
         merged = Counter(dict(summary.rule_counts)) + steered_counts
         summary = replace(summary, rule_counts=tuple(sorted(merged.items())))
         editions = Counter(s.edition for s in stats)
         policies = Counter(s.policy for s in stats)
-        passed = summary.failure is None and not mismatched and not steered_failed and link.passed
+        clean = summary.failure is None and not mismatched and not steered_failed
+        passed = clean and link.passed and not modes_failed
         violations = summary.violations + len(mismatched)
         per_edition = ", ".join(f"{k} {e}" for e, k in sorted(editions.items()))
         by_policy = ", ".join(f"{policies[p]} {p}" for p in dict.fromkeys(MIX_CYCLE) if p in policies)
@@ -305,6 +318,12 @@ class FuzzStep:
             *steered_failed,
             f"rule-content link (the z3 model's steps): {link}",
         ]
+        if modes is not None:
+            found = sum(len(r.violations) for r in modes.runs)
+            details.append(
+                f"guided against uniform fuzzing, {modes.budget:,} actions each, every invariant checked "
+                f"({found} violation(s)): {modes.sentence}"
+            )
         if summary.failure is not None:
             f = summary.failure
             details.append(f"FAILED game {f.game.index} after {f.actions} actions: {f.violations[0]}")
@@ -319,7 +338,34 @@ class FuzzStep:
             summary=summary,
             games=tuple(stats),
             steered=tuple(steered),
+            modes=modes,
         )
+
+    def _modes(self, context: CheckContext, findings: list[Finding]) -> ModeComparison | None:
+        """Play the guided and the uniform campaign (side by side on 2 or more workers) and
+        compare them; a campaign that broke an invariant is a finding with its log."""
+        if self.guided_actions < 1:
+            return None
+        step = "guided vs uniform"
+        if context.progress is not None:
+            context.progress(step, 0, len(MODES))
+        budgets = [self.guided_actions] * len(MODES)
+        seeds = [context.seed] * len(MODES)
+        if context.workers == 1:
+            played = list(map(run_coverage, MODES, seeds, budgets))
+        else:
+            with ProcessPoolExecutor(min(context.workers, len(MODES)), initializer=_ignore_sigint) as pool:
+                played = list(pool.map(run_coverage, MODES, seeds, budgets))
+        if context.progress is not None:
+            context.progress(step, len(MODES), len(MODES))
+        coverage: dict[str, Coverage] = dict(zip(MODES, played, strict=True))
+        modes = compare_modes(context.seed, self.guided_actions, coverage)
+        for r in modes.runs:
+            if r.violations:
+                log = r.failing_log and _write(context.out_dir, f"failures/{r.mode}.json", r.failing_log)
+                detail = "; ".join(str(v) for v in r.violations[:3])
+                findings.append(Finding(f"{r.mode} fuzzing (seed {context.seed})", "FAIL", detail, log=log))
+        return modes
 
 
 def _play_steered(
@@ -669,9 +715,12 @@ class DivergenceStep:
         )
 
 
-def default_steps(games: int = DEFAULT_GAMES) -> list[CheckStep]:
-    """The steps of `village-rules check`, in order."""
-    steps: list[CheckStep] = [FuzzStep(games=games), ProofsStep(), DivergenceStep()]
+def default_steps(games: int = DEFAULT_GAMES, guided_actions: int | None = None) -> list[CheckStep]:
+    """The steps of `village-rules check`, in order. The fuzz step also plays the report's
+    guided-against-uniform comparison: `guided_actions` actions of each mode (by default
+    `GUIDED_PER_GAME` per fuzzed game; 0: none)."""
+    guided = GUIDED_PER_GAME * games if guided_actions is None else guided_actions
+    steps: list[CheckStep] = [FuzzStep(games=games, guided_actions=guided), ProofsStep(), DivergenceStep()]
     return steps
 
 

@@ -33,7 +33,7 @@ from village_rules.explore.pump import PUMP, explore_pump
 from village_rules.explore.ray_pool import hash_seed, import_ray, session
 from village_rules.explore.search import MAX_STATES, Exploration, QueryVerdict, Snapshot, explore, roots
 from village_rules.explore.shape import MAX_SYSTEM, Shape, shape
-from village_rules.explore.witnesses import witness_log
+from village_rules.explore.witnesses import witness_log, witness_name
 from village_rules.proofs.catalogue import CATALOGUE, Query, by_name
 
 
@@ -461,6 +461,6 @@ def _write_witnesses(config: Configuration, players: int, r: Exploration, folder
         if log is None:
             print(f"  {v.query}: no seed sets up its starting deal; not written", file=sys.stderr)
             continue
-        path = folder / f"{config.name}-{players}p-{v.query}.json"
+        path = folder / witness_name(config.name, players, v.query)
         write_text(path, log.to_json() + "\n")
         print(f"  {v.query}: {path}")

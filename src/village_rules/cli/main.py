@@ -13,24 +13,21 @@ from village_rules.cli import explore as cli_explore
 from village_rules.cli import pictures as cli_pictures
 from village_rules.cli import prove as cli_prove
 from village_rules.cli import readings as cli_readings
+from village_rules.cli import replay as cli_replay
 from village_rules.cli import view as cli_view
 from village_rules.cli.fuzz import register as register_fuzz
 from village_rules.cli.messages import os_error_sentence
 from village_rules.cli.options import MAX_PLAYERS, seed, whole
 from village_rules.cli.readings import add_reading_flag, reading_choices
+from village_rules.cli.replay import scores_table
 from village_rules.cli.terminal import SIGINT_EXIT, SIGTERM_EXIT, guarded, terminated
 from village_rules.data.files import check_writable, write_text
-from village_rules.data.jsonio import MAX_LOG_CHARS, JsonInputError, read_text_file
 from village_rules.data.loader import EDITIONS, builtin_edition, load_edition
-from village_rules.drivers.play import GameLog, play_logged, replay_log
+from village_rules.drivers.play import play_logged
 from village_rules.drivers.serialization import to_json
-from village_rules.engine.scoring import score_breakdown, winners
 from village_rules.engine.setup import new_game
-from village_rules.errors import LogFormatError, VillageError
+from village_rules.errors import VillageError
 from village_rules.model.render import render
-from village_rules.model.state import GameState
-from village_rules.proofs.catalogue import Query
-from village_rules.proofs.stored import check_witness, witness_query
 from village_rules.rules.variant import Variant
 
 
@@ -121,13 +118,7 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--log", type=Path, help="also write the replayable log (JSON) here")
     p.set_defaults(func=_play)
 
-    p = sub.add_parser("replay", help="replay a logged game and print the final scores")
-    p.add_argument("log", type=Path, help="a game log written by `play --log`, the fuzzer or `prove`")
-    p.add_argument(
-        "--complete", action="store_true", help="fail (exit 2) if the log stops before the end of the game"
-    )
-    p.set_defaults(func=_replay)
-
+    cli_replay.register(sub)
     register_fuzz(sub)
     cli_pictures.register(sub)
     cli_prove.register(sub)
@@ -158,59 +149,8 @@ def _play(args: argparse.Namespace) -> int:
     for i, action in enumerate(log.actions):
         print(f"{i:5} {action}")
     print()
-    print(_scores(final))
+    print(scores_table(final))
     if args.log:
         write_text(args.log, log.to_json())
         print(f"log written to {args.log}")
     return 0
-
-
-def _replay(args: argparse.Namespace) -> int:
-    path = Path(args.log)
-    try:
-        text = read_text_file(path, MAX_LOG_CHARS, "game log")
-    except JsonInputError as exc:
-        raise LogFormatError(f"{path}: {exc.problem}") from None
-    try:
-        log = GameLog.from_json(text)
-    except LogFormatError as exc:
-        raise LogFormatError(f"{path}: {exc}") from None
-    result = replay_log(log, complete=args.complete)
-    print(f"replayed {len(log.actions)} actions of {log.edition}, {log.players} players, seed {log.seed}")
-    query = witness_query(path)
-    witnessed = _witnessed(path, query) if query is not None and not result.complete else None
-    print(witnessed or result.describe())
-    if result.complete:
-        print(_scores(result.state))
-    else:
-        print(render(result.state))
-    return 0
-
-
-def _witnessed(path: Path, query: Query) -> str | None:
-    """What a proof witness shows, when `path` is one and its query holds at its last step
-    (and not before); None when it does not, so the log is described as any other."""
-    checked = check_witness(path)
-    if not checked.passed:
-        return None
-    return (
-        f"this is a witness of query {query.number} ({query.name}): {query.title}\n"
-        f"the query holds at its last step, where the witness stops on purpose ({checked.detail})"
-    )
-
-
-def _scores(state: GameState) -> str:
-    columns = ("seat", "play", "travel", "council", "church", "chron.", "cust.", "coins", "total")
-    widths = (4, 5, 6, 7, 6, 6, 5, 5, 6)
-    rows = [" ".join(f"{c:>{w}}" for c, w in zip(columns, widths, strict=True))]
-    for b in score_breakdown(state):
-        rows.append(
-            f"{b.seat:>4} {b.during_play:>5} {b.travel:>6} {b.council_chamber:>7} {b.church:>6} "
-            f"{b.chronicle:>6} {b.customers:>5} {b.coins:>5} {b.total:>6}"
-        )
-    if state.is_solo:  # SOLO-30: a solo game's result is the player's rank (Carla scores 0)
-        rows.append(f"solo rank: {score_breakdown(state)[0].rank} (seat 1 is Carla)")
-        return "\n".join(rows)
-    won = ", ".join(f"seat {s}" for s in winners(state))
-    rows.append(f"winner: {won}")
-    return "\n".join(rows)

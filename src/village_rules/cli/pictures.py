@@ -11,6 +11,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
+from village_rules.check.modes import GUIDED_PER_GAME, MAX_GUIDED_ACTIONS
 from village_rules.check.report import NO_PLOTS_NOTE, plots_available, write_report
 from village_rules.check.steps import (
     DEFAULT_GAMES,
@@ -31,7 +32,7 @@ from village_rules.data.files import check_writable, refuse_inputs, staged_folde
 from village_rules.data.jsonio import MAX_LOG_CHARS
 from village_rules.drivers.play import GameLog
 from village_rules.engine.core import apply
-from village_rules.errors import ShowError, VillageError
+from village_rules.errors import FuzzArgumentError, ShowError, VillageError
 from village_rules.fuzz.runner import MAX_GAMES, MAX_WORKERS
 from village_rules.model.actions import Action, format_action, parse_action
 from village_rules.model.render import action_words, render
@@ -77,6 +78,14 @@ def _run_options(p: argparse.ArgumentParser, default_out: str) -> None:
         type=whole(1, MAX_WORKERS),
         default=min(default_workers(), MAX_WORKERS),
         help="processes playing at once (default: this machine's CPUs, here %(default)s)",
+    )
+    p.add_argument(
+        "--guided-actions",
+        type=whole(0, MAX_GUIDED_ACTIONS),
+        metavar="N",
+        help="the report's coverage comparison: a coverage-guided and a uniform fuzzing campaign of N "
+        f"actions each, every invariant checked (default: {GUIDED_PER_GAME} per fuzzed game, "
+        f"{GUIDED_PER_GAME * DEFAULT_GAMES:,} at {DEFAULT_GAMES} games; 0: none)",
     )
     p.add_argument(
         "--report",
@@ -171,13 +180,21 @@ def _check(args: argparse.Namespace) -> int:
     print(
         f"village-rules check: {args.games} seeded games of both editions on the embedded data, by a\n"
         "mix of policies (mostly random), and the steered games; every invariant checked after\n"
-        "every action; the stored proof witnesses and divergence witnesses replayed on the engine;\n"
-        "then the HTML report.",
+        "every action; a coverage-guided and a uniform fuzzing campaign of equal budgets compared;\n"
+        "the stored proof witnesses and divergence witnesses replayed on the engine; then the HTML\n"
+        "report.",
         flush=True,
     )
-    return _run(args, default_steps(args.games), "village-rules check")
+    return _run(args, default_steps(args.games, args.guided_actions), "village-rules check")
 
 
 def _report(args: argparse.Namespace) -> int:
-    steps: list[CheckStep] = [LogsStep(tuple(args.logs))] if args.logs else [FuzzStep(games=args.games)]
+    if args.logs and args.guided_actions is not None:
+        raise FuzzArgumentError(
+            "--guided-actions", "compares fuzzing modes in a report of a fuzz run, not of logged games"
+        )
+    guided = GUIDED_PER_GAME * args.games if args.guided_actions is None else args.guided_actions
+    steps: list[CheckStep] = (
+        [LogsStep(tuple(args.logs))] if args.logs else [FuzzStep(games=args.games, guided_actions=guided)]
+    )
     return _run(args, steps, "village-rules report", tuple(args.logs))

@@ -3,18 +3,28 @@
 The explorer starts from every set-up deal; a log starts from `new_game`'s seed. The log of
 a witness therefore uses the first seed (counting from 0, at most `MAX_SEED_SEARCH`) whose
 set-up is the witness's starting state, and records the configuration's file as its data.
+
+`explore --witnesses DIR` names each file `{configuration}-{players}p-{query}.json`
+(`witness_name`); `replay` reads the name back (`parse_witness_name`) and checks the
+query's concrete predicate along the replayed path (`holds_after`), as it does for the
+proof catalogue's witnesses.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 from village_rules.data.edition import EditionData
 from village_rules.drivers.play import GameLog
+from village_rules.engine.core import apply
 from village_rules.engine.setup import new_game
-from village_rules.model.actions import Action, format_action
+from village_rules.model.actions import Action, format_action, parse_action
 from village_rules.model.state import GameState
+from village_rules.proofs.catalogue import CATALOGUE
+from village_rules.proofs.history import History
+from village_rules.proofs.query import Query
 from village_rules.rules.variant import Variant
 
 MAX_SEED_SEARCH = 10_000
@@ -50,3 +60,45 @@ def witness_log(
         str(data_file),
         data.fingerprint,
     )
+
+
+def witness_name(configuration: str, players: int, query: str) -> str:
+    """The file name `explore --witnesses` gives the shortest witness of `query`."""
+    return f"{configuration}-{players}p-{query}.json"
+
+
+@dataclass(frozen=True, slots=True)
+class WitnessName:
+    """What an explorer witness's file name says: the configuration, players and query."""
+
+    configuration: str
+    players: int
+    query: Query
+
+
+def parse_witness_name(name: str) -> WitnessName | None:
+    """The configuration, player count and catalogue query of a file named as
+    `witness_name` names one; None for any other name (the longest query name that fits
+    wins, so a query whose name ends another's is told apart)."""
+    for query in sorted(CATALOGUE, key=lambda q: -len(q.name)):
+        head = name.removesuffix(f"p-{query.name}.json")
+        if head == name:
+            continue
+        configuration, _, players = head.rpartition("-")
+        if configuration and players.isascii() and players.isdigit():
+            return WitnessName(configuration, int(players), query)
+    return None
+
+
+def holds_after(initial: GameState, actions: Sequence[str], query: Query) -> list[int]:
+    """Every number of actions (1 or more) after which `query`'s concrete predicate holds
+    along the path from `initial`, in order. Raises the engine's error (`VillageError`)
+    for an action that does not apply."""
+    history = History([initial])
+    held = []
+    for k, text in enumerate(actions, start=1):
+        action = parse_action(text)
+        history.push(action, apply(history.last, action))
+        if query.concrete(history):
+            held.append(k)
+    return held
