@@ -1,5 +1,5 @@
-"""The z3 steer's macro target (a building block, not yet wired into `plan.plan_attempt`): the nearest abstract state where the query holds, and the
-progress measure towards it.
+"""The z3 steer's macro target: the nearest abstract state where the query holds, and the
+progress measure towards it (a building block, not yet wired into `plan.plan_attempt`).
 
 BMC over single engine steps cannot see a goal a few turns away (`plan.Planner`: at depth
 6 it covers two or three decisions). Here z3 plans one *macro step* instead: from the
