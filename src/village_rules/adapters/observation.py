@@ -20,8 +20,14 @@ import hashlib
 import struct
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import assert_never
 
+from village_rules.adapters.observation_parts import (
+    PENDING_KINDS,
+    SOLO_PENDING_KINDS,
+    carla_values,
+    customer_tiles,
+    pending_entries,
+)
 from village_rules.data.components import (
     BLACK_BAG,
     CHURCH_RESERVE,
@@ -47,52 +53,10 @@ from village_rules.data.tally import Tally
 from village_rules.drivers.serialization import to_json
 from village_rules.engine.guards import present
 from village_rules.errors import ParameterError
-from village_rules.model.actions import action_id
-from village_rules.model.carla_board import CARLA
-from village_rules.model.pending import (
-    ChooseAction,
-    ChooseCarlaCube,
-    ChooseCompensationCube,
-    ChooseDying,
-    ChoosePayment,
-    ChoosePrivilege,
-    ChooseSupplyCube,
-    ChooseSupplyGood,
-    ChooseTurn,
-    FateReveal,
-    GameOver,
-    MarketChoice,
-    MassAdvance,
-    MassBuy,
-    MassDraw,
-    Pending,
-    RefillDraw,
-    SeedDraw,
-)
 from village_rules.model.state import CHANCE, GameState
 
 OBSERVATION_VERSION = 1
 """Bumped whenever `layout` or the meaning of a segment changes."""
-
-PENDING_KINDS: tuple[type, ...] = (
-    ChooseCompensationCube,
-    ChooseTurn,
-    ChooseAction,
-    ChoosePrivilege,
-    ChooseSupplyCube,
-    ChooseSupplyGood,
-    ChoosePayment,
-    ChooseDying,
-    MarketChoice,
-    MassBuy,
-    MassAdvance,
-    SeedDraw,
-    RefillDraw,
-    MassDraw,
-    GameOver,
-)
-SOLO_PENDING_KINDS: tuple[type, ...] = (*PENDING_KINDS, ChooseCarlaCube, FateReveal)
-"""A solo game's pending kinds: the multi-player ones, then Carla's two (SOLO-12, SOLO-14)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -119,10 +83,6 @@ def locations(data: EditionData, solo: bool = False) -> tuple[Location, ...]:
     if solo:
         out += [CHURCH_RESERVE]
     return tuple(out)
-
-
-def _tiles(data: EditionData) -> list[int]:
-    return sorted(t.id for t in data.customers)
 
 
 def layout(data: EditionData, players: int) -> tuple[Segment, ...]:
@@ -233,7 +193,7 @@ def observation_tensor(state: GameState, observer: int, *, dealing: bool = False
     n = state.num_players
     if not 0 <= observer < n:
         raise ParameterError("observer", f"must be a seat 0..{n - 1}, got {observer!r}")
-    tiles = _tiles(data)
+    tiles = customer_tiles(data)
     tile_index = {t: i for i, t in enumerate(tiles)}
     loc_index = {loc: i for i, loc in enumerate(locations(data, state.is_solo))}
     out: list[float] = []
@@ -281,7 +241,7 @@ def observation_tensor(state: GameState, observer: int, *, dealing: bool = False
         kinds = SOLO_PENDING_KINDS if state.is_solo else PENDING_KINDS
         out.extend([0.0] * (len(kinds) + n + len(ActionSpace) + 2))
     else:
-        _pending(state.pending, state, out, one_hot)
+        _pending(state, out, one_hot)
     one_hot(n + 1, None if state.turn is None else state.turn.seat)
     day = state.market_day
     if day is None:
@@ -303,73 +263,25 @@ def observation_tensor(state: GameState, observer: int, *, dealing: bool = False
         place = {s: k + 1 for k, s in enumerate(state.final_turns)}
         out += [1.0, *(float(place.get(s, 0)) for s in range(n))]
     if state.carla is not None:
-        _carla(state, out, one_hot)
+        out += carla_values(state)
     return out
 
 
-def _carla(state: GameState, out: list[float], one_hot: Callable[[int, int | None], None]) -> None:
-    """The `carla_…` segments of a solo game's tensor (Carla's board)."""
-    carla = present(state.carla, "observation", "Carla's board")
-    solo = present(state.rules.data.solo, "observation", "the edition's solo data")
-    cubes = list(Cube)
-    spaces = list(ActionSpace)
-    one_hot(solo.track_spaces + 1, None if carla.space < 0 else carla.space)
-    one_hot(len(Cube) + 1, None if carla.last_cube is None else cubes.index(carla.last_cube))
-    for shown in carla.fate:
-        one_hot(len(FateTile) + 1, None if shown is None else list(FateTile).index(shown))
-    one_hot(len(Cube) + 1, None if carla.look_for is None else cubes.index(carla.look_for))
-    one_hot(len(ActionSpace) + 1, None if carla.look_from is None else spaces.index(carla.look_from))
-    one_hot(len(ActionSpace) + 1, None if carla.took_from is None else spaces.index(carla.took_from))
-    out += [float(carla.reacted), float(carla.quill), float(carla.well_turn)]
-    out.append(float(carla.end_in_market_of == CARLA))
-
-
-def _pending(
-    pending: Pending, state: GameState, out: list[float], one_hot: Callable[[int, int | None], None]
-) -> None:
+def _pending(state: GameState, out: list[float], one_hot: Callable[[int, int | None], None]) -> None:
+    """The `pending_*` segments, from `pending_entries`."""
     n = state.num_players
     kinds = SOLO_PENDING_KINDS if state.is_solo else PENDING_KINDS
-    one_hot(len(kinds), kinds.index(type(pending)))
-    seat = getattr(pending, "seat", None)
-    if isinstance(seat, int):
-        one_hot(n, seat)
-    else:
+    entries = pending_entries(state.pending, state.rules.data)
+    one_hot(len(kinds), entries.kind)
+    if entries.seat is None:
         out.extend([0.0] * n)
-    space = getattr(pending, "space", None)
-    if isinstance(space, ActionSpace):
-        one_hot(len(ActionSpace), list(ActionSpace).index(space))
     else:
+        one_hot(n, entries.seat)
+    if entries.space is None:
         out.extend([0.0] * len(ActionSpace))
-    number = 0
-    match pending:
-        case ChoosePrivilege(_, top):
-            number = top
-        case ChooseSupplyCube(_, remaining) | ChooseSupplyGood(_, remaining):
-            number = remaining
-        case SeedDraw(_, remaining) | MassDraw(remaining):
-            number = remaining
-        case RefillDraw(position):
-            number = position
-        case FateReveal(slot):
-            number = slot
-        case (
-            ChooseCompensationCube()
-            | ChooseTurn()
-            | ChooseAction()
-            | ChoosePayment()
-            | ChooseDying()
-            | MarketChoice()
-            | MassBuy()
-            | MassAdvance()
-            | ChooseCarlaCube()
-            | GameOver()
-        ):
-            number = 0
-        case _:
-            assert_never(pending)
-    out.append(float(number))
-    paid = 1 + action_id(state.rules.data, pending.action) if isinstance(pending, ChoosePayment) else 0
-    out.append(float(paid))
+    else:
+        one_hot(len(ActionSpace), entries.space)
+    out += [float(entries.number), float(entries.paid)]
 
 
 def observation_string(state: GameState, observer: int) -> str:

@@ -2,329 +2,444 @@
 (the adapters' extras bring NumPy), for learning loops.
 
 `observation_tensor` builds the tensor as a list of floats, one-hot block by one-hot
-block; at about 2,000 floats that costs more than a step of the engine. Here what is
-static per edition data and player count is worked out once (`_Plan`: the layout, every
-segment's offset, the index of every member location, tile and city), and a state's
-tensor is the join of float32 byte blocks, one per part of the
-state (the head, the supply, the green bag, the action spaces, the market, the pile, the
-black bag, each seat, the pending step, the tail). The engine's states are immutable and
-a step shares every part it did not change with the state before, so along a game each
-block is looked up (by the part's identity, or by its value where that is a few small
-numbers) and only the one or two parts a step changed are written. The result is the
-same tensor, float for float (tests/adapters/test_observation_array.py compares them on
-every state of many games; benchmarks/bench_observation.py prints the speed-up).
+block; at about 2,000 floats that costs more than a step of the engine. Here:
 
-A solo game's tensor (`layout(data, 1)`) is built the same way, with Carla's seat and a
-last block for her board.
+- what is static per edition data and player count is worked out once (`_Plan`: every
+  segment's offset, the index of every member location, tile and city, the one-hot bytes
+  of each member location, the packers of each segment size);
+- each plan keeps one preallocated float32 buffer holding the tensor of the last state it
+  was asked for, together with the parts of that state it was written from (`_Written`);
+- the engine's states are immutable and a step shares every part it did not change with
+  the state before (the same objects), so a call compares each part of the new state with
+  the written one by identity (or, for a few small numbers, by value) and rewrites only
+  the segments of the parts that differ: along a game that is the one or two parts a step
+  changed, and a state from anywhere (a search tree) costs at most a full write;
+- the result is a copy of the buffer, so callers own their arrays.
+
+The result is the list version's tensor float for float (tests/adapters/test_observation_array.py
+compares them on every state of games of every edition and player count, in game order,
+shuffled and interleaved; benchmarks/bench_observation.py prints the speed-up). Both
+builders read the pending step and Carla's board through `observation_parts`.
 """
 
 from __future__ import annotations
 
 import struct
-from collections.abc import Hashable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
-from village_rules.adapters.observation import (
-    _carla,
-    _pending,
-    _tiles,
-    layout,
-    locations,
+from village_rules.adapters.observation import layout, locations
+from village_rules.adapters.observation_parts import (
+    CUBES,
+    PENDING_KINDS,
+    SOLO_PENDING_KINDS,
+    SPACES,
+    carla_ones,
+    customer_tiles,
+    pending_entries,
 )
 from village_rules.data.components import Cube, Good, Location
 from village_rules.data.edition import EditionData
 from village_rules.data.tally import Tally
 from village_rules.errors import ParameterError
-from village_rules.model.carla_board import CarlaBoard
-from village_rules.model.state import CHANCE, GameState, PlayerState, Supply
+from village_rules.model.state import CHANCE, GameState, PlayerState
 
-_CUBE = {id(c): i for i, c in enumerate(Cube)}
-_GOOD = {id(g): i for i, g in enumerate(Good)}
-"""Index by the member's identity (enum members are singletons): an enum hashes in Python,
-and hashing them is most of what building a block costs."""
-_CUBES = len(Cube)
+_CUBE = {c: i for i, c in enumerate(Cube)}
+_GOOD = {g: i for i, g in enumerate(Good)}
 _GOODS = len(Good)
-_SEAT_PARTS = ("members", "counts", "cubes", "goods", "customers", "markers")
+_F = 4
+"""Bytes per float32."""
+_ONE = struct.pack("<f", 1.0)
 
-CACHE_SIZE = 4096
-"""Entries each block cache keeps before it starts again empty (a bound on memory, not on
-time)."""
+_PACKERS: dict[int, struct.Struct] = {}
+
+
+def _packer(size: int) -> struct.Struct:
+    """The little-endian float32 packer of `size` values (one per size, made once)."""
+    packer = _PACKERS.get(size)
+    if packer is None:
+        packer = _PACKERS[size] = struct.Struct(f"<{size}f")
+    return packer
+
+
+_NOTHING = object()
+"""A part no state has: what `_Written` holds for a segment not written yet."""
+_DEALING = object()
+"""The pending part of a board during the setup's deal (its pending segments are all 0)."""
+
+
+@dataclass(slots=True)
+class _Seat:
+    """The parts one seat's segments were last written from."""
+
+    player: object = _NOTHING
+    members: tuple[object, ...] = ()
+    places: list[object] = field(default_factory=list)
+    counts: tuple[int, ...] = ()
+    cubes: object = _NOTHING
+    goods: object = _NOTHING
+    customers: object = _NOTHING
+    markers: object = _NOTHING
+
+
+@dataclass(slots=True)
+class _Written:
+    """One plan's buffer and the parts of the state its segments were last written from."""
+
+    array: np.ndarray
+    """The tensor last written (float32)."""
+    buffer: memoryview
+    """Its bytes, written through `struct` and by slices."""
+    seats: list[_Seat]
+    spaces_count: int
+    head: tuple[object, ...] = ()
+    supply: object = _NOTHING
+    green: object = _NOTHING
+    spaces: object = _NOTHING
+    space: list[object] = field(default_factory=list)
+    market: tuple[object, object] = (_NOTHING, _NOTHING)
+    pile: object = _NOTHING
+    bag: tuple[int, int] = (-1, -1)
+    pending: object = _NOTHING
+    tail: tuple[object, ...] = (_NOTHING,)
+    carla: object = _NOTHING
+    heads: dict[object, bytes] = field(default_factory=dict)
+    pendings: dict[object, bytes] = field(default_factory=dict)
+    tails: dict[object, bytes] = field(default_factory=dict)
+    """This plan's blocks by value: a head (its key), a pending step (the frozen step
+    itself), a tail (its parts). Few distinct ones recur throughout a game, and looking one
+    up costs less than working it out again."""
+
+    def forget(self) -> None:
+        """Mark every segment unwritten (after a failed call, or to start cold)."""
+        self.head, self.supply, self.green, self.spaces = (), _NOTHING, _NOTHING, _NOTHING
+        self.space = [_NOTHING] * self.spaces_count
+        self.market, self.pile, self.bag = (_NOTHING, _NOTHING), _NOTHING, (-1, -1)
+        self.pending, self.tail, self.carla = _NOTHING, (_NOTHING,), _NOTHING
+        self.seats = [_Seat() for _ in self.seats]
 
 
 @dataclass(frozen=True, slots=True)
 class _Plan:
-    """What `layout` fixes for one edition data and player count, ready for indexing."""
+    """What `layout` fixes for one edition data and player count, ready for writing: byte
+    offsets (`b_…`), index maps and one `struct` packer per segment size."""
 
-    size: int
+    data: EditionData
+    n: int
+    """Seats (a solo game has two: the player's and Carla's)."""
     at: dict[str, int]
-    """Each segment's offset, by name."""
+    """Each segment's offset in floats, by name."""
     tile: dict[int, int]
     loc: dict[Location, int]
     at_location: tuple[bytes, ...]
     """Per location (in `locations` order): one member's one-hot, as float32 bytes."""
+    member_bytes: int
     city: dict[str, int]
-    """Each city's index (data order), by id."""
-    seat_rest: tuple[int, ...]
-    """The counts, cubes, goods, customers and markers offsets from the end of the members
-    segment, then the length of that rest of the block."""
-    pending_size: int
-    tail_size: int
-    """The length of the segments `turn` … `final_turns` (a solo game's Carla segments follow)."""
-    no_pending: bytes
-    """The pending segments of a board during the deal: all 0."""
+    b_seat: tuple[int, ...]
+    """Each seat's first byte (its members segment)."""
+    b_rest: tuple[int, int, int, int, int]
+    """The counts, cubes, goods, customers and markers byte offsets from a seat's first."""
+    kinds: int
+    b: dict[str, int]
+    """Each segment's byte offset, by name."""
+    head: struct.Struct
+    supply: struct.Struct
+    cubes: struct.Struct
+    goods: struct.Struct
+    market: struct.Struct
+    tiles: struct.Struct
+    bag: struct.Struct
+    counts: struct.Struct
+    markers: struct.Struct
+    pending: struct.Struct
+    tail: struct.Struct
+    written: _Written
 
 
-_PLANS: dict[tuple[int, int], tuple[EditionData, _Plan]] = {}
+_PLANS: dict[tuple[int, int], _Plan] = {}
 
 
 def _plan(data: EditionData, players: int) -> _Plan:
-    key = (id(data), players)
-    cached = _PLANS.get(key)
-    if cached is not None and cached[0] is data:
-        return cached[1]
+    plan = _PLANS.get((id(data), players))
+    if plan is not None and plan.data is data:
+        return plan
     segments = layout(data, players)
-    last = segments[-1]
     at = {s.name: s.offset for s in segments}
-    pending_size = sum(s.size for s in segments if s.name.startswith("pending_"))
-    no_pending = np.zeros(pending_size, np.float32).tobytes()
     places = locations(data, solo=players == 1)
-    plan = _Plan(
-        size=last.offset + last.size,
+    n = data.seats(players)
+    size = segments[-1].offset + segments[-1].size
+    first = at["p0_members"]
+    kinds = len(SOLO_PENDING_KINDS if players == 1 else PENDING_KINDS)
+    tiles = len(data.customers)
+    plan = _PLANS[(id(data), players)] = _Plan(
+        data=data,
+        n=n,
         at=at,
-        tile={t: i for i, t in enumerate(_tiles(data))},
+        tile={t: i for i, t in enumerate(customer_tiles(data))},
         loc={place: i for i, place in enumerate(places)},
         at_location=tuple(np.eye(len(places), dtype=np.float32)[i].tobytes() for i in range(len(places))),
+        member_bytes=len(places) * _F,
         city={c.id: i for i, c in enumerate(data.cities)},
-        seat_rest=(
-            *(at[f"p0_{part}"] - at["p0_counts"] for part in _SEAT_PARTS[1:]),
-            at["p1_members"] - at["p0_counts"],
+        b_seat=tuple(at[f"p{seat}_members"] * _F for seat in range(n)),
+        b_rest=(
+            (at["p0_counts"] - first) * _F,
+            (at["p0_cubes"] - first) * _F,
+            (at["p0_goods"] - first) * _F,
+            (at["p0_customers"] - first) * _F,
+            (at["p0_markers"] - first) * _F,
         ),
-        pending_size=pending_size,
-        no_pending=no_pending,
-        tail_size=at["final_turns"] + 1 + data.seats(players) - at["turn"],
+        kinds=kinds,
+        b={name: offset * _F for name, offset in at.items()},
+        head=_packer(at["supply_cubes"]),
+        supply=_packer(CUBES + 2 + _GOODS),
+        cubes=_packer(CUBES),
+        goods=_packer(_GOODS),
+        market=_packer(at["customer_pile"] - at["market_available"]),
+        tiles=_packer(tiles),
+        bag=_packer(2),
+        counts=_packer(4),
+        markers=_packer(len(data.cities)),
+        pending=_packer(kinds + n + SPACES + 2),
+        tail=_packer(at["final_turns"] + 1 + n - at["turn"]),
+        written=_new_written(size, n, (at["market_available"] - at["spaces"]) // CUBES),
     )
-    _PLANS[key] = (data, plan)
+    plan.written.forget()
     return plan
 
 
-_SMALL = 64
-"""Blocks up to this many floats are packed from a list (`struct`); longer ones are set
-item by item in a zeroed NumPy array: whichever is cheaper at that size."""
-_PACK: dict[int, struct.Struct] = {}
+def _new_written(size: int, seats: int, spaces: int) -> _Written:
+    array = np.zeros(size, np.float32)
+    return _Written(array, array.data.cast("B"), [_Seat() for _ in range(seats)], spaces)
 
 
-def _pack(values: list[float]) -> bytes:
-    packer = _PACK.get(len(values))
-    if packer is None:
-        packer = _PACK[len(values)] = struct.Struct(f"<{len(values)}f")
-    return packer.pack(*values)
+CACHE_SIZE = 4096
+"""Entries each block cache keeps before it starts again empty (a bound on memory)."""
+_CUBE_BLOCKS: dict[object, bytes] = {}
+_GOOD_BLOCKS: dict[object, bytes] = {}
+"""Float32 bytes of a tally of cubes or goods by its `items` (equal for equal tallies),
+one cache per kind, shared by every plan (the blocks do not depend on the layout)."""
 
 
-def _frozen(size: int, where: list[int], values: list[float] | None = None) -> bytes:
-    """The float32 bytes of `size` zeros with `values` (default 1) at `where`."""
-    block: list[float] | np.ndarray = [0.0] * size if size <= _SMALL else np.zeros(size, np.float32)
-    if values is None:
-        for i in where:
-            block[i] = 1.0
-    else:
-        for i, v in zip(where, values, strict=True):
-            block[i] = v
-    return _pack(block) if isinstance(block, list) else block.tobytes()
+def _keep(cache: dict[object, bytes], key: object, values: list[float]) -> bytes:
+    block = _packer(len(values)).pack(*values)
+    if len(cache) >= CACHE_SIZE:
+        cache.clear()
+    cache[key] = block
+    return block
 
 
-class _Blocks:
-    """A cache of blocks for one kind of part: by the part's identity (`by_id`, for the
-    engine's immutable objects; the entry keeps the part alive, so its id is not reused
-    while cached) or by a hashable value (`by_value`)."""
-
-    __slots__ = ("ids", "values")
-
-    def __init__(self) -> None:
-        self.ids: dict[int, tuple[object, object, bytes]] = {}
-        self.values: dict[Hashable, bytes] = {}
-
-    def clear(self) -> None:
-        self.ids.clear()
-        self.values.clear()
-
-    def keep_id(self, part: object, plan: _Plan, block: bytes) -> bytes:
-        if len(self.ids) >= CACHE_SIZE:
-            self.ids.clear()
-        self.ids[id(part)] = (part, plan, block)
-        return block
-
-    def keep_value(self, key: Hashable, block: bytes) -> bytes:
-        if len(self.values) >= CACHE_SIZE:
-            self.values.clear()
-        self.values[key] = block
-        return block
+def _cubes(tally: Tally[Cube]) -> bytes:
+    """Cubes per colour, `Cube` order."""
+    block = _CUBE_BLOCKS.get(tally.items)
+    if block is None:
+        values = [0.0] * CUBES
+        for c, v in tally.items:
+            values[_CUBE[c]] = v
+        block = _keep(_CUBE_BLOCKS, tally.items, values)
+    return block
 
 
-_HEAD, _SUPPLY, _GREEN, _SPACES, _MARKET, _PILE, _BAG = (_Blocks() for _ in range(7))
-_SEATS, _MEMBERS, _PENDING, _TAIL, _CARLA = _Blocks(), _Blocks(), _Blocks(), _Blocks(), _Blocks()
-_ALL = (_HEAD, _SUPPLY, _GREEN, _SPACES, _MARKET, _PILE, _BAG, _SEATS, _MEMBERS, _PENDING, _TAIL, _CARLA)
+def _goods(tally: Tally[Good]) -> bytes:
+    """Goods tiles per good, `Good` order."""
+    block = _GOOD_BLOCKS.get(tally.items)
+    if block is None:
+        values = [0.0] * _GOODS
+        for g, v in tally.items:
+            values[_GOOD[g]] = v
+        block = _keep(_GOOD_BLOCKS, tally.items, values)
+    return block
 
 
-def _head(plan: _Plan, n: int, observer: int, current: int, state: GameState) -> bytes:
-    """observer … next_start_holder."""
-    holder = state.next_start_holder
-    key = (id(plan), observer, current, state.round, state.start_player, holder)
-    hit = _HEAD.values.get(key)
-    if hit is not None:
-        return hit
-    at = plan.at
-    block = np.zeros(at["supply_cubes"], np.float32)
-    block[at["observer"] + observer] = 1.0
-    block[at["current_player"] + (current if current >= 0 else (n if current == CHANCE else n + 1))] = 1.0
-    block[at["round"]] = state.round
-    block[at["start_player"] + state.start_player] = 1.0
-    block[at["next_start_holder"] + (n if holder is None else holder)] = 1.0
-    return _HEAD.keep_value(key, block.tobytes())
+def observation_array(state: GameState, observer: int, *, dealing: bool = False) -> np.ndarray:
+    """`observation_tensor(state, observer, dealing=dealing)` as a float32 NumPy array."""
+    n = len(state.players)
+    if not 0 <= observer < n:
+        raise ParameterError("observer", f"must be a seat 0..{n - 1}, got {observer!r}")
+    plan = _plan(state.rules.data, 1 if state.carla is not None else n)
+    written = plan.written
+    try:
+        _update(plan, written, state, observer, dealing)
+    except BaseException:
+        written.forget()  # a segment may be half written: write everything next time
+        raise
+    return written.array.copy()
 
 
-def _supply(plan: _Plan, supply: Supply) -> bytes:
-    """supply_cubes, supply_coins_grain, supply_goods."""
-    hit = _SUPPLY.ids.get(id(supply))
-    if hit is not None and hit[0] is supply and hit[1] is plan:
-        return hit[2]
-    values = [0.0] * (_CUBES + 2 + _GOODS)
-    for c, v in supply.cubes.items:
-        values[_CUBE[id(c)]] = v
-    values[_CUBES] = supply.coins
-    values[_CUBES + 1] = supply.grain
-    for g, v in supply.goods.items:
-        values[_CUBES + 2 + _GOOD[id(g)]] = v
-    return _SUPPLY.keep_id(supply, plan, _pack(values))
-
-
-def _green(plan: _Plan, bag: Tally[Cube]) -> bytes:
-    """Cubes per colour of a tally of cubes (the green bag, an action space)."""
-    hit = _GREEN.ids.get(id(bag))
-    if hit is not None and hit[0] is bag and hit[1] is plan:
-        return hit[2]
-    values = [0.0] * _CUBES
-    for c, v in bag.items:
-        values[_CUBE[id(c)]] = v
-    return _GREEN.keep_id(bag, plan, _pack(values))
-
-
-def _spaces(plan: _Plan, spaces: tuple[Tally[Cube], ...], known: list[tuple[object, bytes]]) -> bytes:
-    """Cubes per action space: the spaces' own blocks joined (a step changes one or two);
-    `known` holds the last (space, block) pair of each space, updated here."""
-    hit = _SPACES.ids.get(id(spaces))
-    if hit is not None and hit[0] is spaces and hit[1] is plan:
-        return hit[2]
-    if len(known) != len(spaces):
-        known[:] = [(None, b"")] * len(spaces)
-    blocks: list[bytes] = []
-    for i, space in enumerate(spaces):
-        pair = known[i]
-        if pair[0] is not space:
-            pair = known[i] = (space, _green(plan, space))
-        blocks.append(pair[1])  # this call's own pairs, whatever another call stores meanwhile
-    return _SPACES.keep_id(spaces, plan, b"".join(blocks))
-
-
-def _market(plan: _Plan, available: tuple[int | None, ...], waiting: tuple[int | None, ...]) -> bytes:
-    """market_available, market_waiting."""
-    key = (id(plan), available, waiting)
-    hit = _MARKET.values.get(key)
-    if hit is not None:
-        return hit
-    width, tile = len(plan.tile) + 1, plan.tile
-    row = available + waiting
-    where = [k * width + (width - 1 if t is None else tile[t]) for k, t in enumerate(row)]
-    return _MARKET.keep_value(key, _frozen(len(row) * width, where))
-
-
-def _pile(plan: _Plan, pile: tuple[int, ...]) -> bytes:
-    key = (id(plan), pile)
-    hit = _PILE.values.get(key)
-    if hit is not None:
-        return hit
-    return _PILE.keep_value(key, _frozen(len(plan.tile), [plan.tile[t] for t in pile]))
-
-
-def _bag(monks: int, aside: int) -> bytes:
-    key = (monks, aside)
-    hit = _BAG.values.get(key)
-    if hit is not None:
-        return hit
-    return _BAG.keep_value(key, _frozen(2, [0, 1], [monks, aside]))
-
-
-def _members(plan: _Plan, members: tuple[Location, ...]) -> bytes:
-    """The members segment, one location one-hot per member, by the identity of the
-    members tuple: a step that changes a seat's grain or coins keeps its members tuple,
-    and looking a location up (an enum inside a dataclass, hashed in Python) is what a
-    seat costs most."""
-    hit = _MEMBERS.ids.get(id(members))
-    if hit is not None and hit[0] is members and hit[1] is plan:
-        return hit[2]
-    at, loc = plan.at_location, plan.loc
-    return _MEMBERS.keep_id(members, plan, b"".join([at[loc[place]] for place in members]))
-
-
-def _seat(plan: _Plan, p: PlayerState) -> bytes:
-    """The seat's `p<seat>_…` segments (contiguous, laid out alike for every seat): its
-    members' block and the rest."""
-    hit = _SEATS.ids.get(id(p))
-    if hit is not None and hit[0] is p and hit[1] is plan:
-        return hit[2]
-    c, cubes_at, goods_at, served, markers, size = plan.seat_rest
-    rest = [0.0] * size
-    rest[c : c + 4] = (p.grain, p.coins, p.lifetime, p.prestige)
-    for cube, v in p.cubes.items:
-        rest[cubes_at + _CUBE[id(cube)]] = v
-    for good, v in p.goods.items:
-        rest[goods_at + _GOOD[id(good)]] = v
-    tile = plan.tile
-    for k, t in enumerate(p.customers):
-        rest[served + tile[t]] = k + 1
-    city = plan.city
-    for marked in p.markers:
-        rest[markers + city[marked]] = 1.0
-    return _SEATS.keep_id(p, plan, _members(plan, p.members) + _pack(rest))
-
-
-def _pending_block(plan: _Plan, state: GameState) -> bytes:
-    """pending_kind … pending_payment, by the pending step's value (a frozen dataclass: few
-    distinct ones recur), built by the list version's own `_pending`."""
-    pending = state.pending  # (the same object as last time is `_Last`'s shortcut)
-    key = (id(plan), pending)
-    hit = _PENDING.values.get(key)
-    if hit is not None:
-        return hit
-    values: list[float] = []
-
-    def one_hot(size: int, index: int | None) -> None:
-        block = [0.0] * size
-        block[size - 1 if index is None else index] = 1.0
-        values.extend(block)
-
-    _pending(state.pending, state, values, one_hot)
-    return _PENDING.keep_value(key, np.asarray(values, np.float32).tobytes())
-
-
-def _tail(plan: _Plan, n: int, state: GameState) -> bytes:
-    """turn … final_turns, by value (the turn, market day and mass are frozen dataclasses)."""
-    turn, day, mass, end, final = (
+def _update(plan: _Plan, written: _Written, state: GameState, observer: int, dealing: bool) -> None:
+    """Rewrite the segments of every part of `state` that is not the part written last."""
+    buffer, b = written.buffer, plan.b
+    current = CHANCE if dealing else state.current_player()
+    head: _Head = (observer, current, state.round, state.start_player, state.next_start_holder)
+    if head != written.head:
+        _head(plan, head)
+        written.head = head
+    supply = state.supply
+    if supply is not written.supply:
+        at = b["supply_cubes"]
+        buffer[at : at + CUBES * _F] = _cubes(supply.cubes)
+        plan.bag.pack_into(buffer, b["supply_coins_grain"], supply.coins, supply.grain)
+        at = b["supply_goods"]
+        buffer[at : at + _GOODS * _F] = _goods(supply.goods)
+        written.supply = supply
+    if state.green_bag is not written.green:
+        at = b["green_bag"]
+        buffer[at : at + CUBES * _F] = _cubes(state.green_bag)
+        written.green = state.green_bag
+    if state.spaces is not written.spaces:
+        known, at = written.space, b["spaces"]
+        for i, space in enumerate(state.spaces):
+            if space is not known[i]:
+                buffer[at : at + CUBES * _F] = _cubes(space)
+                known[i] = space
+            at += CUBES * _F
+        written.spaces = state.spaces
+    available, waiting = state.market_available, state.market_waiting
+    if available is not written.market[0] or waiting is not written.market[1]:
+        width, tile = len(plan.tile) + 1, plan.tile
+        row = [0.0] * (width * (len(available) + len(waiting)))
+        for k, t in enumerate(available + waiting):
+            row[k * width + (width - 1 if t is None else tile[t])] = 1.0
+        plan.market.pack_into(buffer, b["market_available"], *row)
+        written.market = (available, waiting)
+    if state.customer_pile is not written.pile:
+        pile = [0.0] * len(plan.tile)
+        for t in state.customer_pile:
+            pile[plan.tile[t]] = 1.0
+        plan.tiles.pack_into(buffer, b["customer_pile"], *pile)
+        written.pile = state.customer_pile
+    bag = (state.bag_monks, state.monks_aside)
+    if bag != written.bag:
+        plan.bag.pack_into(buffer, b["black_bag"], *bag)
+        written.bag = bag
+    seats = written.seats
+    for seat, p in enumerate(state.players):
+        if p is not seats[seat].player:
+            _seat(plan, buffer, plan.b_seat[seat], p, seats[seat])
+    pending = _DEALING if dealing else state.pending
+    if pending is not written.pending:
+        _pending(plan, pending)
+        written.pending = pending
+    tail = (
         state.turn,
         state.market_day,
         state.mass,
+        state.deaths_owed,
         state.end_triggered_by,
         state.final_turns,
     )
-    key = (id(plan), turn, day, mass, state.deaths_owed, end, final)
-    hit = _TAIL.values.get(key)
-    if hit is not None:
-        return hit
-    at = plan.at
+    if tail != written.tail:
+        _tail(plan, state, tail)
+        written.tail = tail
+    carla = state.carla
+    if carla is not None and carla is not written.carla:
+        size, ones = carla_ones(state)  # 0s and 1s only: clear the segment, set the 1s
+        at = b["carla_space"]
+        buffer[at : at + size * _F] = bytes(size * _F)
+        for i in ones:
+            buffer[at + i * _F : at + (i + 1) * _F] = _ONE
+        written.carla = carla
+
+
+_Head = tuple[int, int, int, int, int | None]
+"""observer, current player (or CHANCE / TERMINAL), round, start player, next start holder."""
+
+
+def _head(plan: _Plan, key: _Head) -> None:
+    """observer … next_start_holder (laid out by the number of seats alone)."""
+    n, cache = plan.n, plan.written.heads
+    block = cache.get(key)
+    if block is None:
+        at = plan.at
+        observer, current, round_, start, holder = key
+        head = [0.0] * at["supply_cubes"]
+        head[at["observer"] + observer] = 1.0
+        head[at["current_player"] + (current if current >= 0 else (n if current == CHANCE else n + 1))] = 1.0
+        head[at["round"]] = round_
+        head[at["start_player"] + start] = 1.0
+        head[at["next_start_holder"] + (n if holder is None else holder)] = 1.0
+        block = _keep(cache, key, head)
+    plan.written.buffer[0 : len(block)] = block
+
+
+def _seat(plan: _Plan, buffer: memoryview, first: int, p: PlayerState, known: _Seat) -> None:
+    """The seat's `p<seat>_…` segments, each rewritten only where its part changed: the
+    members one by one (a step moves one), then the counts, cubes, goods, customers and
+    markers."""
+    if p.members is not known.members:
+        places, size, one_hot = known.places, plan.member_bytes, plan.at_location
+        if len(places) != len(p.members):
+            places[:] = [_NOTHING] * len(p.members)
+        for i, place in enumerate(p.members):
+            if place is not places[i]:
+                start = first + i * size
+                buffer[start : start + size] = one_hot[plan.loc[place]]
+                places[i] = place
+        known.members = p.members
+    counts_at, cubes_at, goods_at, served_at, markers_at = plan.b_rest
+    counts = (p.grain, p.coins, p.lifetime, p.prestige)
+    if counts != known.counts:
+        plan.counts.pack_into(buffer, first + counts_at, *counts)
+        known.counts = counts
+    if p.cubes is not known.cubes:
+        at = first + cubes_at
+        buffer[at : at + CUBES * _F] = _cubes(p.cubes)
+        known.cubes = p.cubes
+    if p.goods is not known.goods:
+        at = first + goods_at
+        buffer[at : at + _GOODS * _F] = _goods(p.goods)
+        known.goods = p.goods
+    if p.customers is not known.customers:
+        served, tile = [0.0] * len(plan.tile), plan.tile
+        for k, t in enumerate(p.customers):
+            served[tile[t]] = k + 1
+        plan.tiles.pack_into(buffer, first + served_at, *served)
+        known.customers = p.customers
+    if p.markers is not known.markers:
+        marked, city = [0.0] * len(plan.city), plan.city
+        for c in p.markers:
+            marked[city[c]] = 1.0
+        plan.markers.pack_into(buffer, first + markers_at, *marked)
+        known.markers = p.markers
+    known.player = p
+
+
+def _pending(plan: _Plan, pending: object) -> None:
+    """pending_kind … pending_payment (all 0 during the deal), by the pending step."""
+    cache = plan.written.pendings
+    block = cache.get(pending)
+    if block is None:
+        n, kinds = plan.n, plan.kinds
+        values = [0.0] * (kinds + n + SPACES + 2)
+        if pending is not _DEALING:
+            kind, seat, space, number, paid = pending_entries(pending, plan.data)  # type: ignore[arg-type]
+            values[kind] = 1.0
+            if seat is not None:
+                values[kinds + seat] = 1.0
+            if space is not None:
+                values[kinds + n + space] = 1.0
+            values[-2], values[-1] = number, paid
+        block = _keep(cache, pending, values)
+    at = plan.b["pending_kind"]
+    plan.written.buffer[at : at + len(block)] = block
+
+
+def _tail(plan: _Plan, state: GameState, key: tuple[object, ...]) -> None:
+    """turn … final_turns, by their parts (`key`)."""
+    cache = plan.written.tails
+    block = cache.get(key)
+    if block is None:
+        block = _keep(cache, key, _tail_values(plan, state))
+    at = plan.b["turn"]
+    plan.written.buffer[at : at + len(block)] = block
+
+
+def _tail_values(plan: _Plan, state: GameState) -> list[float]:
+    at, n = plan.at, plan.n
     first = at["turn"]
-    out = np.zeros(plan.tail_size, np.float32)
-    out[(n if turn is None else turn.seat)] = 1.0
+    out = [0.0] * (plan.tail.size // _F)
+    out[n if state.turn is None else state.turn.seat] = 1.0
+    day = state.market_day
     if day is not None:
         base = at["market_day"] - first
         out[base] = 1.0
@@ -333,136 +448,28 @@ def _tail(plan: _Plan, n: int, state: GameState) -> bytes:
         for k, s in enumerate(day.passed):
             out[base + 1 + 2 * n + s] = k + 1
         out[base + 1 + 3 * n : base + 4 + 3 * n] = (day.trigger_sold, day.held_deaths, day.closed)
+    mass = state.mass
     if mass is not None:
         base = at["mass"] - first
         out[base : base + 3] = (1, mass.bought, mass.final)
     base = at["deaths_owed"] - first
     out[base : base + n] = state.deaths_owed
+    end = state.end_triggered_by
     out[at["end_triggered_by"] - first + (n if end is None else end)] = 1.0
-    if final is not None:
+    if state.final_turns is not None:
         base = at["final_turns"] - first
         out[base] = 1.0
-        for k, s in enumerate(final):
+        for k, s in enumerate(state.final_turns):
             out[base + 1 + s] = k + 1
-    return _TAIL.keep_value(key, out.tobytes())
-
-
-class _Last:
-    """The parts of the last state observed with a plan, each with its block: a learning
-    loop observes each state after the one before, which shares most parts with it, so a
-    part that *is* the last one (identity, no hashing) takes its block from here before any
-    cache is looked up. Each entry is one (part, block) pair, stored in one assignment."""
-
-    __slots__ = (
-        "bag",
-        "green",
-        "head",
-        "market",
-        "pending",
-        "pile",
-        "seats",
-        "space_blocks",
-        "spaces",
-        "supply",
-        "tail",
-    )
-
-    def __init__(self) -> None:
-        none: tuple[object, bytes] = (None, b"")
-        self.supply = self.green = self.spaces = self.pending = self.pile = none
-        self.head = self.bag = self.tail = none
-        """Value-keyed parts: (key, block), the key compared with `==` (a tuple compares
-        its items by identity first, so an unchanged key costs no hashing)."""
-        self.market: tuple[object, object, bytes] = (None, None, b"")
-        self.seats: list[tuple[object, bytes]] = []
-        self.space_blocks: list[tuple[object, bytes]] = []
-
-
-_LAST: dict[int, tuple[_Plan, _Last]] = {}
-
-
-def observation_array(state: GameState, observer: int, *, dealing: bool = False) -> np.ndarray:
-    """`observation_tensor(state, observer, dealing=dealing)` as a float32 NumPy array."""
-    n = state.num_players
-    if not 0 <= observer < n:
-        raise ParameterError("observer", f"must be a seat 0..{n - 1}, got {observer!r}")
-    plan = _plan(state.rules.data, 1 if state.is_solo else n)
-    hit = _LAST.get(id(plan))
-    if hit is None or hit[0] is not plan:
-        hit = _LAST[id(plan)] = (plan, _Last())
-    last = hit[1]
-    supply, green, spaces = last.supply, last.green, last.spaces
-    if supply[0] is not state.supply:
-        supply = last.supply = (state.supply, _supply(plan, state.supply))
-    if green[0] is not state.green_bag:
-        green = last.green = (state.green_bag, _green(plan, state.green_bag))
-    if spaces[0] is not state.spaces:
-        spaces = last.spaces = (state.spaces, _spaces(plan, state.spaces, last.space_blocks))
-    head = last.head
-    current = CHANCE if dealing else state.current_player()
-    key = (observer, current, state.round, state.start_player, state.next_start_holder)
-    if head[0] != key:
-        head = last.head = (key, _head(plan, n, observer, current, state))
-    market, pile, bag = last.market, last.pile, last.bag
-    if market[0] is not state.market_available or market[1] is not state.market_waiting:
-        available, waiting = state.market_available, state.market_waiting
-        market = last.market = (available, waiting, _market(plan, available, waiting))
-    if pile[0] is not state.customer_pile:
-        pile = last.pile = (state.customer_pile, _pile(plan, state.customer_pile))
-    monks = (state.bag_monks, state.monks_aside)
-    if bag[0] != monks:
-        bag = last.bag = (monks, _bag(*monks))
-    blocks = [head[1], supply[1], green[1], spaces[1], market[2], pile[1], bag[1]]
-    seats = last.seats
-    if len(seats) != n:
-        seats = last.seats = [(None, b"")] * n
-    for seat, p in enumerate(state.players):
-        known = seats[seat]
-        if known[0] is not p:
-            known = seats[seat] = (p, _seat(plan, p))
-        blocks.append(known[1])
-    if dealing:
-        blocks.append(plan.no_pending)
-    else:
-        pending = last.pending
-        if pending[0] is not state.pending:
-            pending = last.pending = (state.pending, _pending_block(plan, state))
-        blocks.append(pending[1])
-    tail = last.tail
-    rest: tuple[object, ...] = (state.turn, state.market_day, state.mass, state.deaths_owed)
-    rest += (state.end_triggered_by, state.final_turns)
-    if tail[0] != rest:
-        tail = last.tail = (rest, _tail(plan, n, state))
-    blocks.append(tail[1])
-    if state.carla is not None:
-        blocks.append(_carla_block(state.carla, state))
-    # One join of the blocks' bytes and one copy into a fresh, writable array: composing
-    # small NumPy arrays (np.concatenate, slice assignments) costs more per block.
-    return np.frombuffer(bytearray(b"".join(blocks)), np.float32)
-
-
-def _carla_block(carla: CarlaBoard, state: GameState) -> bytes:
-    """A solo game's `carla_…` segments, by the value of Carla's board (a frozen
-    dataclass), built by the list version's own `_carla`."""
-    hit = _CARLA.values.get(carla)
-    if hit is not None:
-        return hit
-    values: list[float] = []
-
-    def one_hot(size: int, index: int | None) -> None:
-        block = [0.0] * size
-        block[size - 1 if index is None else index] = 1.0
-        values.extend(block)
-
-    _carla(state, values, one_hot)
-    return _CARLA.keep_value(carla, np.asarray(values, np.float32).tobytes())
+    return out
 
 
 def clear_caches() -> None:
-    """Forget every cached block (the benchmark times a game from cold this way)."""
-    for cache in _ALL:
-        cache.clear()
-    _LAST.clear()
+    """Forget every plan, written buffer and cached block (the benchmark times a game from
+    cold this way)."""
+    _PLANS.clear()
+    _CUBE_BLOCKS.clear()
+    _GOOD_BLOCKS.clear()
 
 
 __all__ = ["CACHE_SIZE", "clear_caches", "observation_array"]
