@@ -16,7 +16,7 @@ import json
 import random
 import re
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -1306,13 +1306,8 @@ def test_a_changed_copy_of_edition_data_with_the_old_fingerprint_is_refused() ->
     fingerprint would be taken for the original (an action list cached for it, a pickled
     state resolved to it). It is refused, naming the changed field; with a fingerprint of
     its own it is a different data."""
-    from dataclasses import replace
-
-    from village_rules.data.loader import builtin_edition
-    from village_rules.errors import DataError
-
     data = builtin_edition("original-2011")
-    with pytest.raises(DataError, match="grain_capacity.*fingerprint of its own"):
+    with pytest.raises(DataError, match=r"grain_capacity.*fingerprint of its own"):
         replace(data, grain_capacity=data.grain_capacity + 1)
     same = replace(data, source="elsewhere")
     assert same == data
