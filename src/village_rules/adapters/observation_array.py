@@ -25,7 +25,9 @@ builders read the pending step and Carla's board through `observation_parts`.
 from __future__ import annotations
 
 import struct
+from collections.abc import Mapping
 from dataclasses import dataclass, field
+from typing import TypeVar
 
 import numpy as np
 
@@ -44,6 +46,8 @@ from village_rules.data.edition import EditionData
 from village_rules.data.tally import Tally
 from village_rules.errors import ParameterError
 from village_rules.model.state import CHANCE, GameState, PlayerState
+
+K = TypeVar("K", Cube, Good)
 
 _CUBE = {c: i for i, c in enumerate(Cube)}
 _GOOD = {g: i for i, g in enumerate(Good)}
@@ -229,26 +233,27 @@ def _keep(cache: dict[object, bytes], key: object, values: list[float]) -> bytes
     return block
 
 
+def _tally_block(
+    items: tuple[tuple[K, int], ...], cache: dict[object, bytes], index: Mapping[K, int], size: int
+) -> bytes:
+    """Float32 bytes of a tally's `items`, one value per kind at its `index` (cached)."""
+    block = cache.get(items)
+    if block is None:
+        values = [0.0] * size
+        for kind, v in items:
+            values[index[kind]] = v
+        block = _keep(cache, items, values)
+    return block
+
+
 def _cubes(tally: Tally[Cube]) -> bytes:
     """Cubes per colour, `Cube` order."""
-    block = _CUBE_BLOCKS.get(tally.items)
-    if block is None:
-        values = [0.0] * CUBES
-        for c, v in tally.items:
-            values[_CUBE[c]] = v
-        block = _keep(_CUBE_BLOCKS, tally.items, values)
-    return block
+    return _tally_block(tally.items, _CUBE_BLOCKS, _CUBE, CUBES)
 
 
 def _goods(tally: Tally[Good]) -> bytes:
     """Goods tiles per good, `Good` order."""
-    block = _GOOD_BLOCKS.get(tally.items)
-    if block is None:
-        values = [0.0] * _GOODS
-        for g, v in tally.items:
-            values[_GOOD[g]] = v
-        block = _keep(_GOOD_BLOCKS, tally.items, values)
-    return block
+    return _tally_block(tally.items, _GOOD_BLOCKS, _GOOD, _GOODS)
 
 
 def observation_array(state: GameState, observer: int, *, dealing: bool = False) -> np.ndarray:
