@@ -135,3 +135,13 @@ def test_an_ordinary_log_still_says_where_it_stops(
     code, out, _ = run(capsys, "replay", str(path))
     assert code == 0 and "INCOMPLETE: the log stops before the end of the game, after 5 actions" in out
     assert "witness" not in out
+
+
+def test_a_data_file_configurations_witness_is_named_by_the_files_stem() -> None:
+    """`explore FILE --witnesses` names the witness by the data file's stem, so it is
+    written inside the witnesses folder (the path's slashes took it elsewhere), and the
+    name reads back."""
+    name = witness_name("some/folder/mine.json", 2, "free-final-action")
+    assert name == "mine-2p-free-final-action.json"
+    parsed = parse_witness_name(name)
+    assert parsed is not None and parsed.configuration == "mine" and parsed.players == 2

@@ -110,7 +110,7 @@ def register(subparsers: Any) -> None:
         "--ray",
         action="store_true",
         help="run the --workers as Ray actors, on a local Ray instance or the cluster at --ray-address "
-        "(the distributed extra; Python 3.12+, PYTHONHASHSEED set): the same counts",
+        "(the distributed extra, PYTHONHASHSEED set): the same counts",
     )
     p.add_argument(
         "--ray-address",

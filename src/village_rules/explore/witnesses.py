@@ -63,8 +63,11 @@ def witness_log(
 
 
 def witness_name(configuration: str, players: int, query: str) -> str:
-    """The file name `explore --witnesses` gives the shortest witness of `query`."""
-    return f"{configuration}-{players}p-{query}.json"
+    """The file name `explore --witnesses` gives the shortest witness of `query`. A
+    configuration given as a data file is named by its file's stem, so the witness is
+    written inside the witnesses folder, not along the data file's path."""
+    stem = Path(configuration).name.removesuffix(".json")
+    return f"{stem}-{players}p-{query}.json"
 
 
 @dataclass(frozen=True, slots=True)
