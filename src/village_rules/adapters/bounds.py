@@ -24,7 +24,8 @@ Each bound comes with its derivation from the engine (docs/rl.md "Bounds" repeat
   seen, and say so.
 - Score bounds are sound for games of at most `max_moves` moves (decisions plus chance
   outcomes): the final scoring of every category is capped by the finite components it
-  counts, and prestige during play rises by a bounded amount per move.
+  counts, and prestige during play by `prestige_during_play` (3 per move with both
+  editions' data; no smaller rate per move holds, see there).
 """
 
 from __future__ import annotations
@@ -74,13 +75,57 @@ class ScoreBounds:
 def prestige_per_move(data: EditionData) -> int:
     """The most prestige one player gains on the track during one move.
 
-    Prestige only rises during play (council privilege 4, a travel reward, the church
-    majority at a mass). One move performs the effect of one decision, which is at most
-    one privilege or one travel reward, and then settles through at most one mass: after
-    a mass comes the next round's seeding (a chance node) before any further turn.
+    Prestige only rises during play, at three places: a council privilege (CNC-08), a
+    travel reward (TRV-04, TRV-06) and the church majority at a mass (MASS-05). A move is
+    one decision or chance outcome and what `apply` then settles without a choice. Every
+    decision that can give a privilege or a travel reward also offers a skip, so it is
+    never settled automatically: one move gives at most one of them. The church majority
+    comes after the mass's pieces are bought or drawn, each of them a move of its own
+    (a purchase offers a skip, a draw is a chance outcome), and what a mass's last move
+    settles ends at the next round's seeding (a chance event) or a free final action (a
+    choice of seven spaces), before any turn's action: so no move gives both.
     """
+    action, majority = _action_prestige(data), max(data.majority_prestige, 0)
+    return action + majority if pieces_per_mass(data) == 0 else max(action, majority)
+
+
+def _action_prestige(data: EditionData) -> int:
+    """The most prestige one privilege or one travel reward gives."""
     travel = max((c.amount for c in data.cities if c.reward is RewardKind.PRESTIGE), default=0)
-    return max(data.privilege_prestige, travel, 0) + max(data.majority_prestige, 0)
+    return max(data.privilege_prestige, travel, 0)
+
+
+def pieces_per_mass(data: EditionData) -> int:
+    """The fewest pieces every mass takes out of the black bag, each in a move of its own:
+    `mass_pieces`, bought or drawn (MASS-02, MASS-03), from a bag that holds every monk at
+    the start of each mass (the monks drawn go back at its end), so at least
+    min(`mass_pieces`, `monks`)."""
+    return max(0, min(data.mass_pieces, data.monks))
+
+
+def prestige_during_play(data: EditionData, moves: int) -> int:
+    """The most prestige one player can have after `moves` moves (the deal's included).
+
+    From `prestige_per_move`'s argument: a move gives at most one privilege or travel
+    reward (`a` prestige at most), the church majority (`m`) comes once per mass, and each
+    mass takes `p = pieces_per_mass` moves of its own in which no privilege or travel
+    reward is gained. So with G moves that give a privilege or a reward and R masses,
+    G + p*R <= moves and the prestige is at most a*G + m*R, whose largest value is
+    max(a*moves, m*(moves // p)). With both editions' data, a privilege 4 or a
+    prestige city gives 3 and the majority 2 over 4 pieces, so this is 3 per move.
+
+    No smaller rate per move holds: a member on the council's fourth stage uses the
+    privilege in one decision (CNC-04: a privilege is an action of its own), and a turn
+    whose choice is forced (one kind of cube on one space, no well affordable) is taken
+    automatically, with the other seats' forced turns, so a seat can gain 3 in each of
+    consecutive moves (tests/adapters/test_bounds.py plays it).
+    """
+    if moves <= 0:
+        return 0
+    p = pieces_per_mass(data)
+    if p == 0:
+        return moves * prestige_per_move(data)  # a mass without a move: both in one move
+    return max(_action_prestige(data) * moves, max(data.majority_prestige, 0) * (moves // p))
 
 
 def score_bounds(data: EditionData, players: int, max_moves: int = DEFAULT_MAX_MOVES) -> ScoreBounds:
@@ -90,7 +135,7 @@ def score_bounds(data: EditionData, players: int, max_moves: int = DEFAULT_MAX_M
     and church give each of the player's members at most the best entry of either table;
     customers are at most every tile of the edition; coins at most every coin of the game
     (`supply_coins` is the total, the starting coins included); prestige during play starts
-    at 0, never falls, and rises by at most `prestige_per_move` per move.
+    at 0, never falls, and is at most `prestige_during_play(data, max_moves)`.
     """
     members = len(data.family_numbers)
     stage_scores = (*data.score_council, *data.score_church)
@@ -101,7 +146,7 @@ def score_bounds(data: EditionData, players: int, max_moves: int = DEFAULT_MAX_M
         + members * max(0, *stage_scores)
         + sum(p for p in points if p > 0)
         + max(0, data.supply_coins * data.score_coin)
-        + max_moves * prestige_per_move(data)
+        + prestige_during_play(data, max_moves)
     )
     low = (
         min(data.score_travel)
