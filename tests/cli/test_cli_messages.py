@@ -125,17 +125,21 @@ def test_replaying_a_proof_witness_says_its_query_holds(capsys: pytest.CaptureFi
     assert "INCOMPLETE" not in out
 
 
-def test_a_witness_that_no_longer_holds_is_described_as_any_log(
+def test_a_proof_witness_that_no_longer_holds_is_refused(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
-    """One action fewer: the query does not hold at the end, so no claim that it does."""
+    """One action fewer: the query does not hold at the end, so the file's name claims what
+    its game does not show: exit 2, naming the file, the query and what fails (as an
+    explorer witness in that case)."""
     raw = json.loads((WITNESSES / WITNESS).read_text("utf-8"))
     raw["actions"] = raw["actions"][:-1]
     copy = tmp_path / WITNESS
     copy.write_text(json.dumps(raw), encoding="utf-8")
-    code, out, _ = run(capsys, "replay", str(copy))
-    assert code == 0
-    assert "witness of query" not in out and "INCOMPLETE" in out
+    code, out, err = run(capsys, "replay", str(copy))
+    assert code == 2
+    assert "this is a witness" not in out
+    assert str(copy) in err and "named as a witness of query 11 (no-living-member-acts)" in err
+    assert "does not end in the situation" in err
 
 
 def test_only_witness_names_name_a_query(tmp_path: Path) -> None:

@@ -191,12 +191,14 @@ def test_check_and_report_give_the_guided_budget_to_the_fuzz_step(
     assert budgets == [(2, 2 * GUIDED_PER_GAME), (2, 77), (4, 0), (4, 4 * GUIDED_PER_GAME)]
 
 
-def test_report_of_logs_refuses_a_guided_budget(
-    capsys: pytest.CaptureFixture[str], logged: tuple[Path, GameLog], tmp_path: Path
+@pytest.mark.parametrize(("option", "value"), [("--guided-actions", "10"), ("--games", "5")])
+def test_report_of_logs_refuses_a_fuzz_run_option(
+    capsys: pytest.CaptureFixture[str], logged: tuple[Path, GameLog], tmp_path: Path, option: str, value: str
 ) -> None:
+    """A report of logged games plays no fuzz run: its budgets are refused, not ignored."""
     path, _ = logged
-    code, _, err = run(capsys, "report", str(path), "--guided-actions", "10", "--report", str(tmp_path / "r"))
-    assert code == 2 and "--guided-actions" in err and "logged games" in err and "Traceback" not in err
+    code, _, err = run(capsys, "report", str(path), option, value, "--report", str(tmp_path / "r"))
+    assert code == 2 and option in err and "logged games" in err and "Traceback" not in err
     assert not (tmp_path / "r").exists()
 
 

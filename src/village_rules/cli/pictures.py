@@ -67,7 +67,6 @@ def _run_options(p: argparse.ArgumentParser, default_out: str) -> None:
     p.add_argument(
         "--games",
         type=whole(1, MAX_GAMES),
-        default=DEFAULT_GAMES,
         help=f"fuzzed games (default {DEFAULT_GAMES})",
     )
     p.add_argument(
@@ -178,14 +177,19 @@ def _run(args: argparse.Namespace, steps: list[CheckStep], title: str, inputs: S
 
 def _check(args: argparse.Namespace) -> int:
     print(
-        f"village-rules check: {args.games} seeded games of both editions on the embedded data, by a\n"
+        f"village-rules check: {_games(args)} seeded games of both editions on the embedded data, by a\n"
         "mix of policies (mostly random), and the steered games; every invariant checked after\n"
         "every action; a coverage-guided and a uniform fuzzing campaign of equal budgets compared;\n"
         "the stored proof witnesses and divergence witnesses replayed on the engine; then the HTML\n"
         "report.",
         flush=True,
     )
-    return _run(args, default_steps(args.games, args.guided_actions), "village-rules check")
+    return _run(args, default_steps(_games(args), args.guided_actions), "village-rules check")
+
+
+def _games(args: argparse.Namespace) -> int:
+    """The fuzzed games asked for by `--games`, or the default."""
+    return DEFAULT_GAMES if args.games is None else int(args.games)
 
 
 def _report(args: argparse.Namespace) -> int:
@@ -193,8 +197,13 @@ def _report(args: argparse.Namespace) -> int:
         raise FuzzArgumentError(
             "--guided-actions", "compares fuzzing modes in a report of a fuzz run, not of logged games"
         )
-    guided = GUIDED_PER_GAME * args.games if args.guided_actions is None else args.guided_actions
+    if args.logs and args.games is not None:
+        raise FuzzArgumentError(
+            "--games", "sets the fuzz run of a report; a report of logged games reports the LOGs given"
+        )
+    games = _games(args)
+    guided = GUIDED_PER_GAME * games if args.guided_actions is None else args.guided_actions
     steps: list[CheckStep] = (
-        [LogsStep(tuple(args.logs))] if args.logs else [FuzzStep(games=args.games, guided_actions=guided)]
+        [LogsStep(tuple(args.logs))] if args.logs else [FuzzStep(games=games, guided_actions=guided)]
     )
     return _run(args, steps, "village-rules report", tuple(args.logs))

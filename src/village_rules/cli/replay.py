@@ -4,10 +4,11 @@ state it stops in; a witness says which query it shows instead of "INCOMPLETE".
 Two kinds of witness are told by their file names: the proof catalogue's
 (`{number}-{name}-{edition}-{players}p.json`, `village-rules prove --out`) and the
 exhaustive explorer's (`{configuration}-{players}p-{query}.json`, `village-rules explore
---witnesses`). A proof witness whose query no longer holds at its end is described as any
-other log; an explorer witness is checked along its whole path (the query's concrete
-predicate after every action), and one whose query does not hold at its last step is an
-error (`WitnessError`), since its name claims what its game does not show.
+--witnesses`). A proof witness is checked as `prove --check` checks it (its query holds
+at its last step and not before); an explorer witness along its whole path (the query's
+concrete predicate after every action). Either kind whose query does not hold at its last
+step is an error (`WitnessError`, exit 2), since its name claims what its game does not
+show.
 """
 
 from __future__ import annotations
@@ -57,7 +58,7 @@ def replay_command(args: argparse.Namespace) -> int:
     # an explorer witness is checked first (an error prints nothing else); a game it ends
     # is still described as complete, with its scores
     witnessed = explorer_witnessed(path, log, explored) if explored is not None else None
-    if query is not None and not result.complete:
+    if query is not None:
         witnessed = _proof_witnessed(path, query)
     print(f"replayed {len(log.actions)} actions of {log.edition}, {log.players} players, seed {log.seed}")
     if witnessed is not None:
@@ -72,12 +73,14 @@ def replay_command(args: argparse.Namespace) -> int:
     return 0
 
 
-def _proof_witnessed(path: Path, query: Query) -> str | None:
-    """What a proof witness shows, when `path` is one and its query holds at its last step
-    (and not before); None when it does not, so the log is described as any other."""
+def _proof_witnessed(path: Path, query: Query) -> str:
+    """What a proof witness shows: its query, which holds at its last step and not before.
+    Raises `WitnessError` naming the file and what fails otherwise."""
     checked = check_witness(path)
     if not checked.passed:
-        return None
+        raise WitnessError(
+            f"{path}: named as a witness of query {query.number} ({query.name}), but {checked.detail}"
+        )
     return (
         f"this is a witness of query {query.number} ({query.name}): {query.title}\n"
         f"the query holds at its last step, where the witness stops on purpose ({checked.detail})"
