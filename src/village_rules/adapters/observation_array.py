@@ -147,16 +147,11 @@ class _Plan:
     kinds: int
     b: dict[str, int]
     """Each segment's byte offset, by name."""
-    head: struct.Struct
-    supply: struct.Struct
-    cubes: struct.Struct
-    goods: struct.Struct
     market: struct.Struct
     tiles: struct.Struct
     bag: struct.Struct
     counts: struct.Struct
     markers: struct.Struct
-    pending: struct.Struct
     tail: struct.Struct
     written: _Written
 
@@ -195,16 +190,11 @@ def _plan(data: EditionData, players: int) -> _Plan:
         ),
         kinds=kinds,
         b={name: offset * _F for name, offset in at.items()},
-        head=_packer(at["supply_cubes"]),
-        supply=_packer(CUBES + 2 + _GOODS),
-        cubes=_packer(CUBES),
-        goods=_packer(_GOODS),
         market=_packer(at["customer_pile"] - at["market_available"]),
         tiles=_packer(tiles),
         bag=_packer(2),
         counts=_packer(4),
         markers=_packer(len(data.cities)),
-        pending=_packer(kinds + n + SPACES + 2),
         tail=_packer(at["final_turns"] + 1 + n - at["turn"]),
         written=_new_written(size, n, (at["market_available"] - at["spaces"]) // CUBES),
     )
