@@ -18,6 +18,8 @@ import pytest
 from support import ROOT
 
 from village_rules.cli.main import _parser
+from village_rules.data.loader import builtin_edition
+from village_rules.model.actions import action_universe, format_action
 
 PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
 _FENCE = re.compile(r"^```(\w+)\n(.*?)^```", re.MULTILINE | re.DOTALL)
@@ -183,3 +185,23 @@ def test_the_hook_separates_list_items_as_github_does() -> None:
     assert hooks.separate_list_items(text) == (
         "- a\n\n  more of a\n\n- b\n  b goes on\n  - b1\n- c\n```\n  x\n- not an item\n```\n"
     )
+
+
+def test_docs_actions_gives_the_shipped_action_counts() -> None:
+    """docs/actions.md's counts of distinct actions are the shipped data's (they were once
+    stale: 487 and 483 where the data gave 510 and 499)."""
+    page = (ROOT / "docs" / "actions.md").read_text(encoding="utf-8")
+    counts = {e: len(action_universe(builtin_edition(e))) for e in ("big-box-2023", "original-2011")}
+    said = f"2023 data has {counts['big-box-2023']} actions, the 2011 data {counts['original-2011']})"
+    assert said in " ".join(page.split()), counts
+
+
+def test_docs_actions_lists_every_form_format_action_writes() -> None:
+    """Every first word of the actions the shipped data allows has a row in the notation
+    table of docs/actions.md, and so does training without a good (AMB-26 b)."""
+    page = (ROOT / "docs" / "actions.md").read_text(encoding="utf-8")
+    rows = {line.split("`")[1].split()[0] for line in page.splitlines() if line.startswith("| `")}
+    editions = ("big-box-2023", "original-2011")
+    words = {format_action(a).split()[0] for e in editions for a in action_universe(builtin_edition(e))}
+    assert words <= rows, sorted(words - rows)
+    assert "| `train BUILDING N` |" in page

@@ -14,8 +14,6 @@ from support import ROOT
 pyspiel = pytest.importorskip("pyspiel")
 np = pytest.importorskip("numpy")
 
-from open_spiel.python.algorithms import mcts  # noqa: E402
-from open_spiel.python.bots import uniform_random  # noqa: E402
 from open_spiel.python.observation import make_observation  # noqa: E402
 
 import village_rules.adapters.openspiel as adapter  # noqa: E402
@@ -169,31 +167,19 @@ def test_a_full_game_ends_by_the_rules_with_the_win_shared() -> None:
     assert state.move_number() < game.max_game_length()
 
 
-def test_mcts_bot_plays_a_full_game_against_random_bots() -> None:
-
-    game = pyspiel.load_game("python_village(edition=original-2011,players=2)")
-    rng = np.random.RandomState(7)
-    evaluator = mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=rng)
-    bots = [
-        mcts.MCTSBot(game, uct_c=2, max_simulations=4, evaluator=evaluator, random_state=rng),
-        uniform_random.UniformRandomBot(1, rng),
-    ]
-    state = game.new_initial_state()
-    chance = random.Random(7)
-    decisions = [0, 0]
-    while not state.is_terminal():
-        if state.is_chance_node():
-            ids, probs = zip(*state.chance_outcomes(), strict=True)
-            state.apply_action(chance.choices(ids, probs)[0])
-        else:
-            player = state.current_player()
-            action = bots[player].step(state)
-            assert action in state.legal_actions()
-            state.apply_action(action)
-            decisions[player] += 1
-    assert not state.truncated()
-    assert min(decisions) > 10
-    assert sum(state.returns()) == pytest.approx(1.0)
+def test_the_mcts_example_of_docs_rl_plays_a_full_game(capsys: pytest.CaptureFixture[str]) -> None:
+    """docs/rl.md's MCTS example, run as written: OpenSpiel's MCTSBot (seat 0) and a
+    uniform random bot (seat 1) play a whole 2-player game through `evaluate_bots`, and
+    the win is shared out (returns sum to 1)."""
+    text = (ROOT / "docs" / "rl.md").read_text(encoding="utf-8")
+    block = next(b for b in text.split("```python\n")[1:] if "mcts.MCTSBot(" in b)
+    code = block.split("```")[0]
+    scope: dict[str, object] = {}
+    exec(compile(code, "docs/rl.md", "exec"), scope)
+    returns = scope["returns"]
+    assert isinstance(returns, list) and len(returns) == 2
+    assert sum(returns) == pytest.approx(1.0)
+    assert capsys.readouterr().out.strip() == str(returns)
 
 
 def test_the_ten_line_example_of_docs_rl_runs(capsys: pytest.CaptureFixture[str]) -> None:
