@@ -14,7 +14,7 @@ import pytest
 
 from village_rules.cli.main import main
 from village_rules.cli.replay import explorer_witnessed
-from village_rules.drivers.play import GameLog, play_logged
+from village_rules.drivers.play import GameLog, play_logged, replay_log
 from village_rules.explore.witnesses import holds_after, parse_witness_name, witness_name
 from village_rules.proofs.catalogue import CATALOGUE, by_name
 from village_rules.proofs.errors import WitnessError
@@ -135,6 +135,15 @@ def test_an_ordinary_log_still_says_where_it_stops(
     code, out, _ = run(capsys, "replay", str(path))
     assert code == 0 and "INCOMPLETE: the log stops before the end of the game, after 5 actions" in out
     assert "witness" not in out
+
+
+def test_where_a_log_stops_names_the_acting_seat_once() -> None:
+    """The pending step's words already name the seat: "waiting for seat 0: choose which
+    ... dies", not "waiting for seat 0: seat 0: ..."."""
+    _, log = play_logged("original-2011", 2, seed=1)
+    said = replay_log(replace(log, actions=log.actions[:40])).describe()
+    assert "waiting for seat 0: choose which of the lowest-numbered family members dies" in said
+    assert said.count("seat 0") == 1
 
 
 def test_a_data_file_configurations_witness_is_named_by_the_files_stem() -> None:

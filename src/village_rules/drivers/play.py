@@ -334,10 +334,10 @@ class Replayed:
         if self.complete:
             return f"complete: the game ended after {self.actions} actions"
         s = self.state
-        waiting = "a chance event" if s.is_chance else f"seat {s.current_player()}"
+        # the pending step's words name the seat that acts, or the chance event
         return (
             f"INCOMPLETE: the log stops before the end of the game, after {self.actions} actions "
-            f"(round {s.round}, waiting for {waiting}: {pending_words(s.pending)})"
+            f"(round {s.round}, waiting for {pending_words(s.pending)})"
         )
 
 
