@@ -35,6 +35,7 @@ from village_rules.engine.core import apply, chance_outcomes, legal_actions
 from village_rules.engine.setup import new_game
 from village_rules.errors import ParameterError
 from village_rules.model.actions import Action, format_action
+from village_rules.model.pending import ChooseTurn
 from village_rules.model.state import GameState
 from village_rules.policies.evaluation import time_aware
 from village_rules.proofs.abstraction import PHASE_TURN, PLAYER_FIELDS
@@ -58,13 +59,15 @@ class TargetBudget:
     """The share of decisions taken uniformly at random."""
     patience: int = 6
     """Turns without a better distance before the target is blocked."""
+    lookahead: int = 12
+    """Engine steps of the rest of a turn played out at each turn's choice (0: none)."""
     asks: int = 60
     """z3 asks per game."""
     rlimit: int = 5_000_000
     """z3 resource limit per ask."""
 
     def __post_init__(self) -> None:
-        if self.max_actions < 1 or self.patience < 1 or self.asks < 1 or self.rlimit < 1:
+        if min(self.max_actions, self.patience, self.asks, self.rlimit) < 1 or self.lookahead < 0:
             raise ParameterError("budget", "the z3 target steer's counts must be at least 1")
         if not 0.0 <= self.randomness <= 1.0:
             raise ParameterError("budget", "randomness is a share between 0 and 1")
@@ -154,21 +157,46 @@ class _Follower:
         return 0 if self.target is None else symmetric_distance(self.target, v, self.seats)
 
     def choose(self, state: GameState, options: Sequence[Action], rng: random.Random) -> Action:
-        """The option whose successor is nearest the target; ties: the human-like value."""
+        """The option whose successor is nearest the target (at a turn's choice: where the
+        rest of the turn, played greedily, ends); ties: the human-like value."""
         if len(options) == 1:
             return options[0]
-        aimless = self.target is None or not self.target.moves
-        if aimless or (not state.is_chance and rng.random() < self.budget.randomness):
+        if self.target is None or not self.target.moves:
             # no target, or the abstract goal already holds (an event the counts do not
             # see, e.g. a death at the right moment): uniform random play, as unsteered
             return options[rng.randrange(len(options))]
-        seat = state.current_player()
+        explore = not state.is_chance and rng.random() < self.budget.randomness
+        turn = isinstance(state.pending, ChooseTurn) and self.budget.lookahead > 0
         scored = []
         for i, a in enumerate(options):
             after = apply(state, a)
-            human = 0.0 if state.is_chance or seat < 0 else time_aware(after, seat)
-            scored.append((-self.distance(counts(after)), human, rng.random(), i))
+            if turn:
+                after = self._rest_of_turn(after, state.current_player())
+            d, human = self._value(after, state.current_player(), state.is_chance)
+            scored.append((-d, human, rng.random(), i))
+        if explore:
+            here = self.distance(counts(state))
+            keep = [x for x in scored if -x[0] <= here] or scored
+            return options[keep[rng.randrange(len(keep))][3]]
         return options[max(scored)[3]]
+
+    def _value(self, after: GameState, seat: int, chance: bool) -> tuple[int, float]:
+        human = 0.0 if chance or seat < 0 else time_aware(after, seat)
+        return self.distance(counts(after)), human
+
+    def _rest_of_turn(self, state: GameState, seat: int) -> GameState:
+        """The seat's turn played on greedily (nearest successor, then the human-like
+        value; chance outcomes nearest), up to the next turn or `lookahead` steps: the
+        macro step a turn's choice leads to."""
+        for _ in range(self.budget.lookahead):
+            if state.is_terminal or isinstance(state.pending, ChooseTurn):
+                break
+            options = _options(state)
+            afters = [apply(state, a) for a in options]
+            values = [self._value(x, seat, state.is_chance) for x in afters]
+            best = min(range(len(afters)), key=lambda i: (values[i][0], -values[i][1], i))
+            state = afters[best]
+        return state
 
     def after_turn(self, now: Mapping[str, int]) -> None:
         """At a new turn: re-ask when the target is reached, block it when stale."""
