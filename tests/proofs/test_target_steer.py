@@ -17,6 +17,7 @@ from village_rules.proofs.catalogue import by_name
 from village_rules.proofs.history import History
 from village_rules.proofs.model import Constants
 from village_rules.proofs.plan_target import Target, Targeter, counts
+from village_rules.proofs.run import REACHABLE, prove, z3_steers
 from village_rules.proofs.search import Steer, search
 from village_rules.proofs.target_steer import (
     TargetBudget,
@@ -69,6 +70,20 @@ def test_without_z3_targets_the_same_seed_finds_nothing(monkeypatch: pytest.Monk
     monkeypatch.setattr(Targeter, "ask", no_target)
     witness, _, stats = target_search(EDITION, PLAYERS, COINS.abstract, COINS.concrete, 1, budget=BUDGET)
     assert witness is None and stats.targets == 0 and stats.asks > 0
+
+
+def test_prove_uses_the_target_steer_for_a_query_without_steer() -> None:
+    """`prove(..., z3_steer=True)` on a query without a hand-written steer searches by the
+    target steer and says so in the row's budget (seed 0 finds 9b); a query with a steer,
+    a solo row and other readings keep the hand-written search."""
+    state = new_game(EDITION, PLAYERS, SEED, Variant())
+    assert z3_steers(COINS, state) and not z3_steers(by_name("coins-short-at-mill"), state)
+    assert not z3_steers(COINS, new_game("big-box-2023", 1, 0, Variant()))
+    other = replace(COINS, variant=Variant(readings={"AMB-23": "b"}))
+    assert not z3_steers(other, new_game(EDITION, PLAYERS, 0, other.variant))
+    result = prove(COINS, EDITION, PLAYERS, games=1, bound=2, z3_steer=True)
+    assert result.verdict == REACHABLE
+    assert "steered by z3's target" in result.budget and "blocked" in result.budget
 
 
 def test_distance_is_the_nearest_seat_relabelling() -> None:
