@@ -74,14 +74,15 @@ def test_without_z3_targets_the_same_seed_finds_nothing(monkeypatch: pytest.Monk
 
 def test_prove_uses_the_target_steer_for_a_query_without_steer() -> None:
     """`prove(..., z3_steer=True)` on a query without a hand-written steer searches by the
-    target steer and says so in the row's budget (seed 0 finds 9b); a query with a steer,
-    a solo row and other readings keep the hand-written search."""
+    target steer and says so in the row's budget (seed 0 finds 11, a short game); a query
+    with a steer, a solo row and other readings keep the hand-written search."""
     state = new_game(EDITION, PLAYERS, SEED, Variant())
     assert z3_steers(COINS, state) and not z3_steers(by_name("coins-short-at-mill"), state)
     assert not z3_steers(COINS, new_game("big-box-2023", 1, 0, Variant()))
     other = replace(COINS, variant=Variant(readings={"AMB-23": "b"}))
     assert not z3_steers(other, new_game(EDITION, PLAYERS, 0, other.variant))
-    result = prove(COINS, EDITION, PLAYERS, games=1, bound=2, z3_steer=True)
+    nobody = replace(by_name("no-living-member-acts"), steer=Steer())
+    result = prove(nobody, EDITION, PLAYERS, games=1, bound=2, z3_steer=True)
     assert result.verdict == REACHABLE
     assert "steered by z3's target" in result.budget and "blocked" in result.budget
 
