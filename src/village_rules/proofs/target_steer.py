@@ -10,9 +10,15 @@ length). This module follows it on the engine, with no hand-written steer:
   a goal "some seat has ..." is met by whichever seat gets there first);
 - ties (most actions move nothing the target names) go to the option a human-like player
   would take: the acting seat's `policies.evaluation.evaluate` of the successor (score
-  plus holdings), so games build the economy and last as real games do instead of dying
-  out by the graveyard as uniform random games mostly do; chance ties go to the RNG;
-- a share `randomness` of the decisions is uniform random, to keep seeds apart;
+  plus holdings, time spent costs), less `SPENT_WEIGHT` per unit of time any seat has
+  spent when the target needs no death (an unwanted death brings the end nearer), so
+  games build the economy and last instead of dying out by the graveyard as uniform
+  random games mostly do; chance ties go to the RNG;
+- at a turn's choice the option is valued where the rest of the turn, played greedily the
+  same way, ends (`lookahead` steps: the macro step is a turn);
+- a share `randomness` of the decisions is random among the options that lose no progress;
+- where the target is empty (the abstract goal already holds) or z3 gives none, play is
+  uniform random, as unsteered games;
 - CEGAR over targets: when the target is reached and the concrete predicate still does
   not hold, z3 is asked again from where the game is (at the next turn); when the
   distance has not improved for `patience` turns, the target is blocked and z3 asked for
@@ -44,6 +50,10 @@ from village_rules.proofs.model import Constants
 from village_rules.proofs.plan_target import AbstractGoal, Target, Targeter, counts
 from village_rules.proofs.search import ConcretePredicate, Witness
 from village_rules.rules.variant import Variant
+
+SPENT_WEIGHT = 0.5
+"""The weight, in `time_aware` units, of one unit of time spent by any seat when the
+target needs no death (`_Follower._spent`)."""
 
 SEAT_VALUED: tuple[str, ...] = ("actor", "end_by", "market_trigger")
 """Global variables whose value is a seat (-1: none); relabelled with the seats."""
@@ -182,7 +192,17 @@ class _Follower:
 
     def _value(self, after: GameState, seat: int, chance: bool) -> tuple[int, float]:
         human = 0.0 if chance or seat < 0 else time_aware(after, seat)
-        return self.distance(counts(after)), human
+        v = counts(after)
+        return self.distance(v), human - SPENT_WEIGHT * self._spent(v)
+
+    def _spent(self, v: Mapping[str, int]) -> int:
+        """The time every seat has spent (a death counts a whole track) when the target
+        needs no death, else 0: deaths it does not ask for bring the end (a deadline for
+        the target) nearer, so among equally near options the one spending less is kept."""
+        if self.target is None or any(n.startswith("dead_") for n in self.target.moves):
+            return 0
+        seats = range(len(self.seats[0]))
+        return sum(self.target.lifetime * v[f"dead_{s}"] + v[f"life_{s}"] for s in seats)
 
     def _rest_of_turn(self, state: GameState, seat: int) -> GameState:
         """The seat's turn played on greedily (nearest successor, then the human-like
