@@ -41,7 +41,6 @@ from village_rules.proofs.plan import (
     plan_attempt,
     plan_search,
 )
-from village_rules.proofs.run import UNKNOWN, prove, z3_steers
 from village_rules.proofs.search import Steer
 from village_rules.rules.variant import Variant
 
@@ -146,23 +145,6 @@ def test_cegar_blocks_an_unfollowable_plan_and_follows_the_next() -> None:
     assert stats.followed >= 1
 
 
-def test_prove_can_use_the_z3_steer_for_a_query_without_steer() -> None:
-    """`prove(..., z3_steer=True)` on a query without a hand-written steer says its search
-    was steered by z3's plan (off by default); a query with a steer, a solo row and other
-    readings keep the hand-written search."""
-    stripped = replace(FREE, steer=Steer())
-    state = new_game("original-2011", 2, 0, Variant())
-    assert z3_steers(stripped, state) and not z3_steers(FREE, state)
-    assert not z3_steers(stripped, new_game("big-box-2023", 1, 0, Variant()))
-    other = replace(stripped, variant=Variant(readings={"AMB-23": "b"}))
-    assert not z3_steers(other, new_game("original-2011", 2, 0, other.variant))
-    result = prove(stripped, "original-2011", 2, games=1, bound=2, z3_steer=True)
-    assert result.verdict == UNKNOWN  # seed 0's game does not reach it
-    assert "steered by z3's plan" in result.budget and "refinements" in result.budget
-    plain = prove(stripped, "original-2011", 2, games=1, bound=2)
-    assert "steered by z3's plan" not in plain.budget
-
-
 def test_plan_search_refuses_other_readings_and_bad_budgets() -> None:
     """The rule-content model covers the default readings only: the z3 steer says so; a
     budget below its range is refused naming the budget."""
@@ -200,7 +182,7 @@ def test_macro_steps_group_turns_market_days_and_masses() -> None:
 
 @pytest.mark.slow  # the gate's link games: about 5 seconds
 def test_cli_z3_steer_says_so_and_refuses_out(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
-    """`prove --z3-steer` prints rows steered by z3's plan; with --out it is refused, with a
+    """`prove --z3-steer` prints rows steered by z3's target; with --out it is refused, with a
     message and no traceback, before any work."""
     args = ["prove", "mass-four-monks", "--edition", "original-2011", "--players", "2", "--games", "1"]
     assert main([*args, "--z3-steer", "--out", str(tmp_path / "w")]) == 2
@@ -208,4 +190,4 @@ def test_cli_z3_steer_says_so_and_refuses_out(capsys: pytest.CaptureFixture[str]
     assert "--z3-steer is experimental" in err and "Traceback" not in err
     assert not (tmp_path / "w").exists()
     assert main([*args, "--z3-steer", "--quiet"]) == 0
-    assert "steered by z3's plan" in capsys.readouterr().out
+    assert "steered by z3's target" in capsys.readouterr().out

@@ -91,8 +91,8 @@ def register(subparsers: Any) -> None:
     p.add_argument(
         "--z3-steer",
         action="store_true",
-        help="experimental: strip each query's hand-written steer and steer its witness search by "
-        "z3's plans over the rule-content model instead (docs/proofs.md); not with --out or --expect",
+        help="experimental: strip each query's hand-written steer and steer its witness search "
+        "towards z3's macro targets instead (docs/proofs.md); not with --out or --expect",
     )
     add_quiet_flag(p)
     p.set_defaults(func=run)

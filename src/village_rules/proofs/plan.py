@@ -1,5 +1,7 @@
 """z3 steers the witness search (experimental): a plan by bounded model checking over the
 rule-content model, followed on the real engine, refined where the engine cannot follow.
+Superseded behind `prove --z3-steer` by `target_steer` (this one found no witness that
+unsteered games miss; docs/proofs.md, "The BMC steer").
 
 A query without a hand-written steer still has an abstract predicate. `Planner.ask` runs
 BMC on the rule-content model (`guarded.step_relation`, evaluated as z3 terms) from the

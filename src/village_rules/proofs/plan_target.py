@@ -1,5 +1,5 @@
 """The z3 steer's macro target: the nearest abstract state where the query holds, and the
-progress measure towards it (a building block, not yet wired into `plan.plan_attempt`).
+progress measure towards it (what `target_steer` follows on the engine).
 
 BMC over single engine steps cannot see a goal a few turns away (`plan.Planner`: at depth
 6 it covers two or three decisions). Here z3 plans one *macro step* instead: from the
@@ -13,13 +13,11 @@ states it for one step). Among those, z3's `Optimize` returns the `t` nearest to
 `rlimit`.
 
 `Target.distance(v)` is the progress measure: how far the abstract state `v` still is from
-`t` on the variables `t` moves. The intended follower prefers the engine action whose
-successor is nearest, and when the measure has not improved for a while (or it is 0 and
-the concrete predicate still does not hold) blocks the target (`Targeter.ask(now,
-blocked)`: the next target must differ on a variable it moved) and asks again, the
-counterexample-guided refinement of a macro plan the engine could not follow. A
-prototype of that follower (docs/proofs.md, "The z3 steer") found no witness the
-unsteered search misses, so it is not in `plan.py` yet.
+`t` on the variables `t` moves. The follower (`target_steer`) prefers the engine action
+whose successor is nearest, and when the measure has not improved for a while blocks the
+target (`Targeter.ask(now, blocked)`: the next target must differ on a variable it moved)
+and asks again, the counterexample-guided refinement of a macro plan the engine could not
+follow.
 """
 
 from __future__ import annotations

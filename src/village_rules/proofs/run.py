@@ -33,9 +33,9 @@ from village_rules.proofs.errors import ProveArgumentError
 from village_rules.proofs.gate import Gate, open_gate
 from village_rules.proofs.induction import RULE_PREDICATES, k_induction_content
 from village_rules.proofs.model import Constants
-from village_rules.proofs.plan import PlanBudget, PlanStats, plan_search
 from village_rules.proofs.search import Steer, Witness, search
 from village_rules.proofs.solver import MAX_RLIMIT, RLIMIT, BmcResult, bmc, k_induction
+from village_rules.proofs.target_steer import TargetBudget, TargetStats, target_search
 from village_rules.rules.variant import Variant
 
 REACHABLE = "reachable"
@@ -129,7 +129,8 @@ def prove(
     not given) to let it through; otherwise the row is unknown, saying why.
     `ProveArgumentError` for a bound outside 1..MAX_BOUND, games outside 1..MAX_GAMES or a
     resource limit outside 1..MAX_RLIMIT. `z3_steer` (experimental, off by default): a query
-    without a hand-written steer is searched by games steered by z3's plans (`plan.py`)."""
+    without a hand-written steer is searched by games steered towards z3's macro targets
+    (`target_steer.py`)."""
     if type(bound) is not int or not 1 <= bound <= MAX_BOUND:
         raise ProveArgumentError(f"prove: the bound must be from 1 to {MAX_BOUND}, not {bound!r}")
     if games is not None and (type(games) is not int or not 1 <= games <= MAX_GAMES):
@@ -173,12 +174,12 @@ def prove(
     # A model path (or none up to K but no proof either: the path may be longer than K):
     # only the engine can say whether the situation really arises.
     if z3_steer and z3_steers(query, initial_state):
-        # experimental: no hand-written steer, so z3's plans over the rule-content model
-        # steer the games (so far no better than unsteered games: docs/proofs.md)
-        witness, tried, stats = plan_search(
+        # experimental: no hand-written steer, so z3's macro targets over the counts model
+        # steer the games (docs/proofs.md, "The z3 steer": better than unsteered on some rows)
+        witness, tried, stats = target_search(
             edition, players, query.abstract, query.concrete, budget, variant=query.variant
         )
-        spent = f"{budget_text(bound, rlimit)}; {plan_budget_text(budget, PlanBudget(), stats)}"
+        spent = f"{budget_text(bound, rlimit)}; {target_budget_text(budget, TargetBudget(), stats)}"
     else:
         witness, tried = search(
             edition,
@@ -227,19 +228,19 @@ def prove(
 
 
 def z3_steers(query: Query, initial_state: GameState) -> bool:
-    """Whether `prove(..., z3_steer=True)` steers this row's search by z3's plans
-    (`plan.py`): the query has no hand-written steer and the rule-content model covers the
-    row (no solo, default readings)."""
+    """Whether `prove(..., z3_steer=True)` steers this row's search towards z3's targets
+    (`target_steer.py`): the query has no hand-written steer and the models cover the row
+    (no solo, default readings)."""
     return query.steer == Steer() and not initial_state.is_solo and query.variant == Variant()
 
 
-def plan_budget_text(games: int, budget: PlanBudget, stats: PlanStats) -> str:
-    """The z3 steer's budgets and what it did, as a row prints and stores them."""
+def target_budget_text(games: int, budget: TargetBudget, stats: TargetStats) -> str:
+    """The z3 target steer's budgets and what it did, as a row prints and stores them."""
     return (
-        f"steered by z3's plan: {games} games x {budget.max_actions} actions, plans of <= {budget.depth} "
-        f"model steps, z3 rlimit {budget.rlimit} per ask, <= {budget.asks} asks and "
-        f"{budget.refinements} refinements per game ({stats.asks} asks, {stats.refinements} refinements, "
-        f"{stats.followed} plan steps followed)"
+        f"steered by z3's target: {games} games x {budget.max_actions} actions, z3 rlimit {budget.rlimit} "
+        f"per ask, <= {budget.asks} asks per game, a target blocked after {budget.patience} turns "
+        f"without progress, {budget.lookahead} steps of look-ahead per turn, randomness {budget.randomness} "
+        f"({stats.asks} asks, {stats.targets} targets, {stats.blocked} blocked)"
     )
 
 
