@@ -95,7 +95,8 @@ def test_replaying_a_saved_state_says_it_is_one(capsys: pytest.CaptureFixture[st
     state = tmp_path / "state.json"
     state.write_text(to_json(new_game("original-2011", 2, 0)), encoding="utf-8")
     code, _, err = run(capsys, "replay", str(state))
-    assert code == 2 and "this is a saved game state" in err
+    assert code == 2 and "this is a saved game state (draw it with `village-rules show`" in err
+    assert "`village_rules.from_json` reads it" in err  # the real loader, not a made-up name
 
 
 def test_a_log_read_as_a_state_says_it_is_a_log() -> None:

@@ -19,7 +19,9 @@ KNOWN_FORMATS: dict[str, str] = {
         " (the game log of each reading is beside it, named after it and ending in"
         " .<reading>.log.json: replay those; `village-rules diverge` makes them)"
     ),
-    "village-rules-state": "a saved game state (it is read by `village_rules.load_state`)",
+    "village-rules-state": (
+        "a saved game state (draw it with `village-rules show`; in Python `village_rules.from_json` reads it)"
+    ),
     "village-rules-edition": "an edition data file (give it to a command with `--data`)",
     "village-rules-golden": "the adapters' golden trajectories (tests/adapters read them)",
 }
