@@ -128,14 +128,14 @@ def test_play_then_replay_agree(capsys: pytest.CaptureFixture[str], tmp_path: Pa
     code, out, err = run(capsys, "play", "--players", "2", "--seed", "3", "--log", str(log_path))
     assert code == 0, err
     lines = out.splitlines()
-    assert lines[0].split()[0] == "0"
-    assert lines[1].split()[0] == "1"
+    assert lines[0].split()[0] == "1"  # numbered from 1, as replay, show --at and view count
+    assert lines[1].split()[0] == "2"
     assert any(line.startswith("winner: seat ") for line in lines)
     assert log_path.exists()
     log = GameLog.from_json(log_path.read_text("utf-8"))
     assert log.players == 2
     assert log.seed == 3
-    assert f"{len(log.actions) - 1:5} {log.actions[-1]}" in lines
+    assert f"{len(log.actions):5} {log.actions[-1]}" in lines
     played_scores = score_lines(out)
     assert len(played_scores) == 4  # header, two seats, winner
 

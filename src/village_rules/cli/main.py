@@ -146,8 +146,8 @@ def _play(args: argparse.Namespace) -> int:
     if args.log:
         check_writable(args.log)  # before the game is played
     final, log = play_logged(args.edition, args.players, args.seed, _variant(args))
-    for i, action in enumerate(log.actions):
-        print(f"{i:5} {action}")
+    for k, action in enumerate(log.actions, start=1):  # counted from 1, as replay, show --at and view
+        print(f"{k:5} {action}")
     print()
     print(scores_table(final))
     if args.log:
