@@ -145,6 +145,19 @@ def test_play_then_replay_agree(capsys: pytest.CaptureFixture[str], tmp_path: Pa
     assert score_lines(out) == played_scores
 
 
+@pytest.mark.skipif(not Path("/proc/self").is_dir(), reason="needs Linux's /proc")
+@pytest.mark.parametrize("log", ["/proc/nope/x.json", "/proc/x.json"])
+def test_play_refuses_a_log_it_cannot_write_before_playing(
+    capsys: pytest.CaptureFixture[str], log: str
+) -> None:
+    # /proc passes the permission bits for root, yet nothing can be created there: the game
+    # was played and printed whole before the write failed (docs/input-guarantees.md)
+    code, out, err = run(capsys, "play", "--players", "2", "--log", log)
+    assert code == 2 and out == ""
+    said = "cannot be written: nothing can be created in /proc (No such file or directory)"
+    assert err == f"village-rules: {log}: {said}\n"
+
+
 def test_play_with_a_data_file_is_refused(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     code, _, err = run(capsys, "play", "--data", str(tmp_path / "x.json"))
     assert code == 2
