@@ -19,6 +19,7 @@ from pathlib import Path
 
 from village_rules.checks.invariants import state_violations, transition_violations
 from village_rules.data.jsonio import MAX_LOG_CHARS, JsonInputError, read_json, read_text_file
+from village_rules.drivers.artefacts import KNOWN_FORMATS
 from village_rules.drivers.play import GameLog
 from village_rules.engine.core import apply
 from village_rules.errors import ViewError, VillageError
@@ -121,6 +122,8 @@ def story_of_file(path: Path, window: int | None = None) -> Story:
         )
     if isinstance(kind, str) and kind in _OTHER_FORMATS:
         raise ViewError(f"{path}: this is {_OTHER_FORMATS[kind]}")
+    if isinstance(kind, str) and kind in KNOWN_FORMATS:
+        raise ViewError(f"{path}: not a game log or witness: this is {KNOWN_FORMATS[kind]}")
     raise ViewError(
         f"{path}: not a game log or witness (field 'format' is {kind!r}; the viewer reads "
         "'village-rules-log' files: game logs, fuzz failure logs and proof witnesses, and "
