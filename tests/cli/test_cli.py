@@ -371,3 +371,23 @@ def test_ctrl_c_in_any_command_exits_130_without_traceback(
     assert cli.main(["setup", "--players", "3"]) == 130
     err = capsys.readouterr().err
     assert err.strip() == "village-rules: interrupted"
+
+
+@pytest.mark.parametrize("command", ["play", "setup"])
+def test_a_solo_only_reading_in_a_game_of_players_is_refused(
+    capsys: pytest.CaptureFixture[str], command: str
+) -> None:
+    # AMB-36 b changes what Carla does; with 2 players it never acts and was accepted silently
+    code, out, err = run(capsys, command, "--players", "2", "--reading", "AMB-36=b")
+    assert code == 2 and out == ""
+    assert err == (
+        "village-rules: --reading AMB-36=b: AMB-36, When Carla takes her cube, is a reading of the solo "
+        "mode against Carla and never acts in a 2-player game; play it with --players 1, or drop it\n"
+    )
+
+
+def test_a_solo_reading_is_played_solo_and_its_default_is_accepted_anywhere(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert run(capsys, "setup", "--players", "1", "--reading", "AMB-36=b")[0] == 0
+    assert run(capsys, "setup", "--players", "2", "--reading", "AMB-36=a")[0] == 0  # the default: as played
