@@ -128,14 +128,14 @@ def test_play_then_replay_agree(capsys: pytest.CaptureFixture[str], tmp_path: Pa
     code, out, err = run(capsys, "play", "--players", "2", "--seed", "3", "--log", str(log_path))
     assert code == 0, err
     lines = out.splitlines()
-    assert lines[0].split()[0] == "0"
-    assert lines[1].split()[0] == "1"
+    assert lines[0].split()[0] == "1"  # numbered from 1, as replay, show --at and view count
+    assert lines[1].split()[0] == "2"
     assert any(line.startswith("winner: seat ") for line in lines)
     assert log_path.exists()
     log = GameLog.from_json(log_path.read_text("utf-8"))
     assert log.players == 2
     assert log.seed == 3
-    assert f"{len(log.actions) - 1:5} {log.actions[-1]}" in lines
+    assert f"{len(log.actions):5} {log.actions[-1]}" in lines
     played_scores = score_lines(out)
     assert len(played_scores) == 4  # header, two seats, winner
 
@@ -143,6 +143,19 @@ def test_play_then_replay_agree(capsys: pytest.CaptureFixture[str], tmp_path: Pa
     assert code == 0, err
     assert out.startswith(f"replayed {len(log.actions)} actions of big-box-2023, 2 players, seed 3")
     assert score_lines(out) == played_scores
+
+
+@pytest.mark.skipif(not Path("/proc/self").is_dir(), reason="needs Linux's /proc")
+@pytest.mark.parametrize("log", ["/proc/nope/x.json", "/proc/x.json"])
+def test_play_refuses_a_log_it_cannot_write_before_playing(
+    capsys: pytest.CaptureFixture[str], log: str
+) -> None:
+    # /proc passes the permission bits for root, yet nothing can be created there: the game
+    # was played and printed whole before the write failed (docs/input-guarantees.md)
+    code, out, err = run(capsys, "play", "--players", "2", "--log", log)
+    assert code == 2 and out == ""
+    said = "cannot be written: nothing can be created in /proc (No such file or directory)"
+    assert err == f"village-rules: {log}: {said}\n"
 
 
 def test_play_with_a_data_file_is_refused(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
@@ -358,3 +371,23 @@ def test_ctrl_c_in_any_command_exits_130_without_traceback(
     assert cli.main(["setup", "--players", "3"]) == 130
     err = capsys.readouterr().err
     assert err.strip() == "village-rules: interrupted"
+
+
+@pytest.mark.parametrize("command", ["play", "setup"])
+def test_a_solo_only_reading_in_a_game_of_players_is_refused(
+    capsys: pytest.CaptureFixture[str], command: str
+) -> None:
+    # AMB-36 b changes what Carla does; with 2 players it never acts and was accepted silently
+    code, out, err = run(capsys, command, "--players", "2", "--reading", "AMB-36=b")
+    assert code == 2 and out == ""
+    assert err == (
+        "village-rules: --reading AMB-36=b: AMB-36, When Carla takes her cube, is a reading of the solo "
+        "mode against Carla and never acts in a 2-player game; play it with --players 1, or drop it\n"
+    )
+
+
+def test_a_solo_reading_is_played_solo_and_its_default_is_accepted_anywhere(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert run(capsys, "setup", "--players", "1", "--reading", "AMB-36=b")[0] == 0
+    assert run(capsys, "setup", "--players", "2", "--reading", "AMB-36=a")[0] == 0  # the default: as played

@@ -17,8 +17,10 @@ from village_rules.drivers.play import LOG_FORMAT, play_logged
 from village_rules.drivers.serialization import STATE_FORMAT, from_json, to_json
 from village_rules.engine.setup import new_game
 from village_rules.errors import StateFormatError
+from village_rules.fuzz.guided_report import GUIDED_FORMAT
 from village_rules.fuzz.report import REPORT_FORMAT
 from village_rules.proofs.stored import WITNESSES, witness_query
+from village_rules.proofs.table import FORMAT as TABLE_FORMAT
 from village_rules.readings.stored import WITNESSES as READING_WITNESSES
 
 WITNESS = "11-no-living-member-acts-big-box-2023-2p.json"
@@ -95,7 +97,8 @@ def test_replaying_a_saved_state_says_it_is_one(capsys: pytest.CaptureFixture[st
     state = tmp_path / "state.json"
     state.write_text(to_json(new_game("original-2011", 2, 0)), encoding="utf-8")
     code, _, err = run(capsys, "replay", str(state))
-    assert code == 2 and "this is a saved game state" in err
+    assert code == 2 and "this is a saved game state (draw it with `village-rules show`" in err
+    assert "`village_rules.from_json` reads it" in err  # the real loader, not a made-up name
 
 
 def test_a_log_read_as_a_state_says_it_is_a_log() -> None:
@@ -110,6 +113,8 @@ def test_the_known_formats_are_the_writers_own() -> None:
         STATE_FORMAT,
         REPORT_FORMAT,
         GOLDEN_FORMAT,
+        TABLE_FORMAT,
+        GUIDED_FORMAT,
         "village-rules-witness",
         "village-rules-edition",
     }
@@ -148,3 +153,72 @@ def test_only_witness_names_name_a_query(tmp_path: Path) -> None:
     assert witness_query(Path("my-game.json")) is None
     shutil.copy(WITNESSES / WITNESS, tmp_path / "game.json")
     assert witness_query(tmp_path / "game.json") is None
+
+
+def _log_with(tmp_path: Path, name: str, **changes: object) -> Path:
+    raw = json.loads(play_logged("big-box-2023", 2, 1)[1].to_json())
+    raw.update(changes)
+    path = tmp_path / name
+    path.write_text(json.dumps(raw), encoding="utf-8")
+    return path
+
+
+def test_replay_names_the_file_of_a_log_that_cannot_be_set_up(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    path = _log_with(tmp_path, "nine.json", players=9)
+    code, out, err = run(capsys, "replay", str(path))
+    assert code == 2 and out == ""
+    assert err.startswith(f"village-rules: {path}: the game the log sets up cannot be made: SET-01: ")
+    assert "not 9" in err
+
+
+def test_replay_names_the_file_of_an_illegal_action(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    actions = json.loads(play_logged("big-box-2023", 2, 1)[1].to_json())["actions"]
+    path = _log_with(tmp_path, "illegal.json", actions=[*actions[:5], "serve 7"])
+    code, out, err = run(capsys, "replay", str(path))
+    assert code == 2 and out == ""
+    assert err.startswith(f"village-rules: {path}: ") and "'serve 7' is not allowed: action 6 of 6" in err
+
+
+def test_replay_names_the_file_and_the_spaces_of_a_bad_space_name(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    actions = json.loads(play_logged("big-box-2023", 2, 1)[1].to_json())["actions"]
+    path = _log_with(tmp_path, "space.json", actions=[*actions[:5], "take nowhere pink"])
+    code, _, err = run(capsys, "replay", str(path))
+    assert code == 2
+    assert err.startswith(f"village-rules: {path}: action 6 of 6: 'take nowhere pink': unknown action space ")
+    assert "'nowhere' (one of: grain_harvest, family, crafts, market" in err
+    assert "is not a valid ActionSpace" not in err  # Python's enum message
+
+
+def test_explore_of_an_unknown_configuration_lists_the_known_ones(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run(capsys, "explore", "nosuch")
+    assert code == 2 and out == ""
+    assert err.startswith(
+        "village-rules: unknown configuration nosuch (known: births, large, small, solo, tiny"
+    )
+    assert "or a path to a data file" in err and "<top level>" not in err
+
+
+def test_fuzz_merge_of_a_game_log_says_it_is_one(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    path = _log_with(tmp_path, "game.json")
+    code, _, err = run(capsys, "fuzz-merge", str(path))
+    assert code == 2
+    assert err == f"village-rules: {path}: format: not a fuzz report: this is {KNOWN_FORMATS[LOG_FORMAT]}\n"
+    assert "unknown field" not in err
+
+
+@pytest.mark.parametrize("command", ["replay", "view", "fuzz-merge"])
+def test_the_proof_table_is_named_by_every_reader(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, command: str
+) -> None:
+    table = WITNESSES / "results.json"
+    code, _, err = run(
+        capsys, command, str(table), *(["--out", str(tmp_path / "t.html")] if command == "view" else [])
+    )
+    assert code == 2 and f"this is {KNOWN_FORMATS[TABLE_FORMAT]}" in err
+    assert "unknown field" not in err and "field 'format' is" not in err

@@ -13,10 +13,14 @@ from village_rules.cli import pictures as cli_pictures
 from village_rules.cli.main import main
 from village_rules.cli.pictures import state_at
 from village_rules.drivers.play import GameLog, play_logged, replay
+from village_rules.drivers.serialization import to_json
 from village_rules.engine.core import apply as engine_apply
+from village_rules.engine.setup import new_game
 from village_rules.errors import ShowError
 from village_rules.model.actions import Action
+from village_rules.model.render import render
 from village_rules.model.state import GameState
+from village_rules.pictures.svg import state_svg
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
@@ -126,6 +130,36 @@ def test_show_a_missing_or_malformed_log(capsys: pytest.CaptureFixture[str], tmp
     (tmp_path / "x.json").write_text("{}")
     code, _, err = run(capsys, "show", str(tmp_path / "x.json"))
     assert code == 2 and "x.json" in err and "game log" in err
+
+
+def test_show_draws_a_saved_state_as_text_and_svg(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    # `view state.json` sends the user here ("draw it with `show`"), and docs/scenario.md
+    # saves a scenario with `to_json` and draws it so
+    state = new_game("big-box-2023", 2, 1)
+    path = tmp_path / "state.json"
+    path.write_text(to_json(state), encoding="utf-8")
+    code, out, err = run(capsys, "show", str(path))
+    assert (code, err) == (0, "") and out == render(state) + f"\nthe saved state in {path}\n"
+    svg = tmp_path / "state.svg"
+    code, out, _ = run(capsys, "show", str(path), "--svg", str(svg))
+    assert code == 0 and f"saved state drawn to {svg}" in out
+    assert svg.read_text(encoding="utf-8") == state_svg(state)
+
+
+def test_show_refuses_at_for_a_saved_state_and_names_a_broken_one(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    path = tmp_path / "state.json"
+    path.write_text(to_json(new_game("original-2011", 2, 0)), encoding="utf-8")
+    code, out, err = run(capsys, "show", str(path), "--at", "3")
+    assert code == 2 and out == ""
+    said = "this is a saved state, one position and no actions; drop --at"
+    assert err == f"village-rules: {path}: --at 3: {said}\n"
+    broken = tmp_path / "broken.json"
+    broken.write_text('{"format": "village-rules-state"}', encoding="utf-8")
+    code, _, err = run(capsys, "show", str(broken))
+    assert code == 2 and err.startswith(f"village-rules: {broken}: a broken saved state: state JSON at $.")
+    assert "Traceback" not in err
 
 
 @pytest.mark.slow  # ~13 s: a whole `village-rules check` run (fuzz, proofs, readings, viewer pages)

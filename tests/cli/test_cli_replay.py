@@ -121,8 +121,14 @@ def test_witness_names_are_read_back_and_other_names_are_not_witnesses() -> None
     for q in CATALOGUE:
         named = parse_witness_name(witness_name("my-config", 4, q.name))
         assert named is not None and (named.configuration, named.players, named.query) == ("my-config", 4, q)
-    for other in ("game.json", "tiny-2p.json", "tiny-xp-shared-win.json", "-2p-shared-win.json",
-                  "11-no-living-member-acts-big-box-2023-2p.json", "tiny-2p-no-such-query.json"):
+    for other in (
+        "game.json",
+        "tiny-2p.json",
+        "tiny-xp-shared-win.json",
+        "-2p-shared-win.json",
+        "11-no-living-member-acts-big-box-2023-2p.json",
+        "tiny-2p-no-such-query.json",
+    ):
         assert parse_witness_name(other) is None, other
 
 
@@ -154,3 +160,58 @@ def test_a_data_file_configurations_witness_is_named_by_the_files_stem() -> None
     assert name == "mine-2p-free-final-action.json"
     parsed = parse_witness_name(name)
     assert parsed is not None and parsed.configuration == "mine" and parsed.players == 2
+
+
+def test_view_tells_an_explorer_witness_and_highlights_its_last_step(
+    capsys: pytest.CaptureFixture[str], witnesses: Path, tmp_path: Path
+) -> None:
+    # it was "game log", nothing highlighted, and the edition's name for the configuration
+    path = witnesses / witness_name("tiny", 2, "free-final-action")
+    n = len(GameLog.from_json(path.read_text(encoding="utf-8")).actions)
+    q = by_name("free-final-action")
+    page = tmp_path / "w.html"
+    code, out, err = run(capsys, "view", str(path), "--out", str(page))
+    assert code == 0 and err == ""
+    assert out.startswith(f"explorer witness of query {q.number} on configuration tiny, {n} actions: ")
+    assert f"step {n} highlighted: query {q.number} holds here: {q.title}" in out
+    html = page.read_text(encoding="utf-8")
+    assert "configuration tiny, 2 players" in html and "original-2011, 2 players" not in html
+
+
+def test_view_of_an_explorer_witness_whose_query_does_not_hold_highlights_nothing(
+    capsys: pytest.CaptureFixture[str], witnesses: Path, tmp_path: Path
+) -> None:
+    name = witness_name("tiny", 2, "free-final-action")
+    raw = json.loads((witnesses / name).read_text(encoding="utf-8"))
+    raw["actions"] = raw["actions"][:-1]
+    (tmp_path / name).write_text(json.dumps(raw), encoding="utf-8")
+    code, out, _ = run(capsys, "view", str(tmp_path / name), "--out", str(tmp_path / "w.html"))
+    assert code == 0 and out.startswith("explorer witness of query 2 on configuration tiny")
+    assert "highlighted" not in out
+
+
+def test_a_shipped_configurations_witness_names_its_data_the_same_on_every_machine(
+    capsys: pytest.CaptureFixture[str], witnesses: Path, tmp_path: Path
+) -> None:
+    name = witness_name("tiny", 2, "free-final-action")
+    raw = json.loads((witnesses / name).read_text(encoding="utf-8"))
+    assert raw["data_file"] == "village_rules:explore/configs/tiny.json"  # not a site-packages path
+    # a log written before, with the absolute path of another machine's install, still replays
+    raw["data_file"] = "/elsewhere/lib/python3.12/site-packages/village_rules/explore/configs/tiny.json"
+    (tmp_path / name).write_text(json.dumps(raw), encoding="utf-8")
+    code, out, err = run(capsys, "replay", str(tmp_path / name))
+    assert code == 0 and err == "" and "explorer witness of query 2" in out
+
+
+@pytest.mark.parametrize("bad", ["village_rules:", "village_rules:../../etc/passwd", "village_rules:/etc/x"])
+def test_a_package_data_file_outside_the_package_is_refused(
+    capsys: pytest.CaptureFixture[str], witnesses: Path, tmp_path: Path, bad: str
+) -> None:
+    raw = json.loads((witnesses / witness_name("tiny", 2, "free-final-action")).read_text(encoding="utf-8"))
+    raw["data_file"] = bad
+    (tmp_path / "game.json").write_text(json.dumps(raw), encoding="utf-8")
+    code, out, err = run(capsys, "replay", str(tmp_path / "game.json"))
+    assert code == 2 and out == "" and "Traceback" not in err
+    assert (
+        f"field 'data_file' is {bad!r}: after 'village_rules:' it must give a path inside the package" in err
+    )

@@ -58,3 +58,16 @@ def test_a_note_with_the_old_reprs_is_stale_and_rewritten(tmp_path: Path) -> Non
 def test_a_folder_that_is_not_there_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert notes.main([str(tmp_path / "nowhere")]) == 2
     assert "not a folder of witnesses" in capsys.readouterr().err
+
+
+def test_a_notes_last_actions_are_numbered_from_1_as_prove_counts_them() -> None:
+    # the note of a 230-action witness listed its last action as "229: ..." while prove,
+    # replay, show --at and the viewer say 230
+    actions = ("birth", "harvest", "birth")
+    lines = notes.last_actions(actions)
+    assert [line.split(":")[0].strip() for line in lines] == ["1", "2", "3"]
+    name = "10-markers-out-new-city-big-box-2023-2p"
+    note = (WITNESSES / f"{name}.md").read_text(encoding="utf-8")
+    assert "of 230 actions" in note
+    listed = note.partition(notes.LAST_ACTIONS)[2].partition(notes.FINAL_SITUATION)[0].split()
+    assert "230:" in listed and "222:" not in listed and "223:" in listed

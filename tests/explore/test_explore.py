@@ -18,7 +18,7 @@ from support import TINY_DEPTH, TINY_EDGES, TINY_STATES, loses_a_coin_at_the_mar
 
 from village_rules.cli.main import main
 from village_rules.data.loader import load_edition
-from village_rules.drivers.play import GameLog
+from village_rules.drivers.play import GameLog, data_file_name
 from village_rules.engine.core import apply, chance_outcomes, legal_actions
 from village_rules.engine.setup import new_game
 from village_rules.errors import VillageError
@@ -241,7 +241,7 @@ def test_every_shortest_witness_replays_to_its_query_from_new_game(tiny: search.
         if verdict.witness is None:
             continue
         root, actions = verdict.witness
-        log = witness_log(config.data, config.path, 2, starts[root].state, actions=actions)
+        log = witness_log(config.data, data_file_name(config.path), 2, starts[root].state, actions=actions)
         assert log is not None, name
         log = GameLog.from_json(log.to_json())
         history = History([log.initial_state()])

@@ -122,7 +122,8 @@ def test_a_merged_run_with_a_failure_reports_the_lowest_failing_game(
     [
         (lambda r: r.pop("seed"), "missing field(s) 'seed'"),
         (lambda r: r.update(extra=1), "unknown field(s) 'extra'"),
-        (lambda r: r.update(format="village-rules-log"), "format: must be"),
+        (lambda r: r.update(format="village-rules-nothing"), "format: must be"),
+        (lambda r: r.update(format="village-rules-log"), "format: not a fuzz report: this is a game log"),
         (lambda r: r.update(format_version=True), "format_version: must be the integer 1"),
         (lambda r: r.update(seed=-1), "seed: must be a whole number, 0 or more"),
         (lambda r: r.update(shard="4/3"), "shard: --shard: shard 4/3 does not exist"),

@@ -1,11 +1,13 @@
 """Stories for the step-through viewer (`village_rules.pictures.viewer`) from the files the
 toolkit writes: game logs (`play --log`), fuzz failure logs, proof witnesses (`prove
---out`) and divergence witnesses (`diverge --write`).
+--out`), explorer witnesses (`explore --witnesses`) and divergence witnesses (`diverge
+--write`).
 
 Every log is replayed on the engine with every invariant checked after every action:
 each step becomes a frame (the picture, the action in words, the rule IDs it fired). The
 highlighted step is the one the file is about: for a proof witness the first step at which
-its query holds; for a divergence witness the last step, after which the two readings part;
+its query holds; for an explorer witness the last step, after which its query holds (the
+explorer's shortest path); for a divergence witness the last step, after which the two readings part;
 for any other log the first step that breaks an invariant or cannot be applied (a fuzz
 failure), if there is one. Any other file is refused with `ViewError` saying what it is.
 """
@@ -17,9 +19,11 @@ from pathlib import Path
 
 from village_rules.checks.invariants import state_violations, transition_violations
 from village_rules.data.jsonio import MAX_LOG_CHARS, JsonInputError, read_json, read_text_file
+from village_rules.drivers.artefacts import KNOWN_FORMATS
 from village_rules.drivers.play import GameLog
 from village_rules.engine.core import apply
 from village_rules.errors import ViewError, VillageError
+from village_rules.explore.witnesses import WitnessName, parse_witness_name
 from village_rules.model.actions import Action, parse_action
 from village_rules.model.render import action_words
 from village_rules.model.state import GameState
@@ -107,6 +111,9 @@ def story_of_file(path: Path, window: int | None = None) -> Story:
         query = witness_query(path.name)
         if query is not None:
             return proof_story(log, query, path.name, window)
+        explored = parse_witness_name(path.name)
+        if explored is not None:
+            return explorer_story(log, explored, path.name, window)
         return log_story(log, path.name, window)
     if isinstance(raw, dict) and kind is None and raw.get("verdict") == "unreachable":
         raise ViewError(
@@ -115,6 +122,8 @@ def story_of_file(path: Path, window: int | None = None) -> Story:
         )
     if isinstance(kind, str) and kind in _OTHER_FORMATS:
         raise ViewError(f"{path}: this is {_OTHER_FORMATS[kind]}")
+    if isinstance(kind, str) and kind in KNOWN_FORMATS:
+        raise ViewError(f"{path}: not a game log or witness: this is {KNOWN_FORMATS[kind]}")
     raise ViewError(
         f"{path}: not a game log or witness (field 'format' is {kind!r}; the viewer reads "
         "'village-rules-log' files: game logs, fuzz failure logs and proof witnesses, and "
@@ -240,6 +249,43 @@ def proof_story(log: GameLog, query: Query, name: str, window: int | None = None
     )
 
 
+def explorer_story(log: GameLog, named: WitnessName, name: str, window: int | None = None) -> Story:
+    """An explorer witness (`explore --witnesses`, named `{configuration}-{players}p-{query}.json`):
+    the last step, after which its query's concrete predicate holds, highlighted; the
+    setting names the configuration, not the edition its data file declares."""
+    q = named.query
+    run = _replay(log, check=window is None)
+    history = History([run.states[0]])
+    for k, action in enumerate(run.actions, start=1):
+        history.push(action, run.states[k])
+    setting = _setting(log).replace(log.edition, f"configuration {named.configuration}", 1)
+    title = f"query {q.number} ({q.name}): {q.title}"
+    first = _first(run.last, None, window)
+    total = len(log.actions)
+    if run.last != total or not q.concrete(history):
+        why = f"; {run.problem}" if run.broken_at is not None else ""
+        summary = f"{setting}: the query does not hold after the last action ({total}){why}"
+        return Story(
+            f"village-rules view: {name}",
+            f"explorer witness of query {q.number} on configuration {named.configuration}",
+            f"{title}. {summary}",
+            run.frames(first),
+            first=first,
+        )
+    summary = (
+        f"{setting}: the query holds after the last action ({total} of {total}), where the witness stops"
+    )
+    return Story(
+        f"village-rules view: {name}",
+        f"explorer witness of query {q.number} on configuration {named.configuration}",
+        f"{title}. {summary}",
+        run.frames(first),
+        run.last,
+        f"query {q.number} holds here: {q.title}",
+        first,
+    )
+
+
 def divergence_story(witness: Witness, name: str, window: int | None = None) -> Story:
     """A divergence witness, replayed under its first reading: the last step, after which
     the two readings part, highlighted."""
@@ -279,4 +325,4 @@ def divergence_story(witness: Witness, name: str, window: int | None = None) -> 
     )
 
 
-__all__ = ["divergence_story", "log_story", "proof_story", "story_of_file", "witness_query"]
+__all__ = ["divergence_story", "explorer_story", "log_story", "proof_story", "story_of_file", "witness_query"]

@@ -20,7 +20,7 @@ from village_rules.cli.options import whole
 from village_rules.cli.progress import Bar, add_quiet_flag, progress_bar
 from village_rules.cli.terminal import SIGINT_EXIT, SIGTERM_EXIT
 from village_rules.data.files import check_writable, write_text
-from village_rules.drivers.play import play, random_policy
+from village_rules.drivers.play import data_file_name, play, random_policy
 from village_rules.engine.end_of_game import ended_by
 from village_rules.engine.setup import new_game
 from village_rules.errors import VillageError
@@ -456,7 +456,7 @@ def _write_witnesses(config: Configuration, players: int, r: Exploration, folder
         root, actions = v.witness
         variant = by_name(v.query).variant  # a query with a reading of its own is explored under it
         state = roots(config.data, players, variant)[root].state
-        data_file = config.path.resolve()
+        data_file = data_file_name(config.path)
         log = witness_log(config.data, data_file, players, state, actions=actions, variant=variant)
         if log is None:
             print(f"  {v.query}: no seed sets up its starting deal; not written", file=sys.stderr)

@@ -18,7 +18,7 @@ from village_rules.cli import view as cli_view
 from village_rules.cli.fuzz import register as register_fuzz
 from village_rules.cli.messages import os_error_sentence
 from village_rules.cli.options import MAX_PLAYERS, seed, whole
-from village_rules.cli.readings import add_reading_flag, reading_choices
+from village_rules.cli.readings import add_reading_flag, reading_choices, refuse_solo_readings
 from village_rules.cli.replay import scores_table
 from village_rules.cli.terminal import SIGINT_EXIT, SIGTERM_EXIT, guarded, terminated
 from village_rules.data.files import check_writable, write_text
@@ -129,7 +129,9 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def _variant(args: argparse.Namespace) -> Variant:
-    return Variant(not args.no_compensation, reading_choices(args))
+    choices = reading_choices(args)
+    refuse_solo_readings(choices, args.players, args.edition)  # a no-op flag is refused, not ignored
+    return Variant(not args.no_compensation, choices)
 
 
 def _setup(args: argparse.Namespace) -> int:
@@ -146,8 +148,8 @@ def _play(args: argparse.Namespace) -> int:
     if args.log:
         check_writable(args.log)  # before the game is played
     final, log = play_logged(args.edition, args.players, args.seed, _variant(args))
-    for i, action in enumerate(log.actions):
-        print(f"{i:5} {action}")
+    for k, action in enumerate(log.actions, start=1):  # counted from 1, as replay, show --at and view
+        print(f"{k:5} {action}")
     print()
     print(scores_table(final))
     if args.log:

@@ -22,17 +22,18 @@ from village_rules.check.steps import (
     default_steps,
     default_workers,
     format_outcome,
-    read_log,
+    read_log_text,
     run_check,
 )
 from village_rules.cli.options import seed, whole
 from village_rules.cli.progress import add_quiet_flag, progress_bar
 from village_rules.cli.terminal import SIGINT_EXIT
 from village_rules.data.files import check_writable, refuse_inputs, staged_folder, write_text
-from village_rules.data.jsonio import MAX_LOG_CHARS
+from village_rules.data.jsonio import MAX_LOG_CHARS, JsonInputError, read_json
 from village_rules.drivers.play import GameLog
+from village_rules.drivers.serialization import STATE_FORMAT, from_json
 from village_rules.engine.core import apply
-from village_rules.errors import FuzzArgumentError, ShowError, VillageError
+from village_rules.errors import FuzzArgumentError, ShowError, StateFormatError, VillageError
 from village_rules.fuzz.runner import MAX_GAMES, MAX_WORKERS
 from village_rules.model.actions import Action, format_action, parse_action
 from village_rules.model.render import action_words, render
@@ -42,10 +43,21 @@ from village_rules.pictures.svg import actor_of, state_svg
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add the `show` subcommand to the command line's subparsers."""
-    p = sub.add_parser("show", help="draw the state after K actions of a log (text, or SVG with --svg)")
-    p.add_argument("log", type=Path, help="a game log written by `play --log` or the fuzzer")
+    p = sub.add_parser(
+        "show",
+        help="draw the state after K actions of a log, or a saved state (text, or SVG with --svg)",
+    )
     p.add_argument(
-        "--at", type=whole(0, MAX_LOG_CHARS), help="after this many actions (default: the end of the log)"
+        "log",
+        type=Path,
+        metavar="FILE",
+        help="a game log written by `play --log` or the fuzzer, or a saved state "
+        "(`setup --json`, `village_rules.to_json`)",
+    )
+    p.add_argument(
+        "--at",
+        type=whole(0, MAX_LOG_CHARS),
+        help="after this many actions (default: the end of the log; not for a saved state)",
     )
     p.add_argument("--svg", type=Path, help="write the state as an SVG picture here")
     p.set_defaults(func=_show)
@@ -135,7 +147,10 @@ def _show(args: argparse.Namespace) -> int:
     if args.svg is not None:
         refuse_inputs(args.svg, [args.log])
         check_writable(args.svg)
-    log = read_log(args.log)
+    text = read_log_text(args.log)
+    if _is_saved_state(text):
+        return _show_state(args, text)
+    log = GameLog.from_json(text, source=str(args.log))
     state, last, actor = state_at(log, args.at)
     if args.svg is None:
         print(render(state))
@@ -144,6 +159,36 @@ def _show(args: argparse.Namespace) -> int:
     write_text(args.svg, state_svg(state, last, actor), inputs=[args.log])
     k = len(log.actions) if args.at is None else args.at
     print(f"state after {k} of {len(log.actions)} actions drawn to {args.svg}")
+    return 0
+
+
+def _is_saved_state(text: str) -> bool:
+    """Whether `text` is a state written by `to_json` (its `format` says so); anything else,
+    malformed JSON included, is read as a game log, whose reader says what is wrong."""
+    try:
+        raw = read_json(text, MAX_LOG_CHARS, "game log")
+    except JsonInputError:
+        return False
+    return isinstance(raw, dict) and raw.get("format") == STATE_FORMAT
+
+
+def _show_state(args: argparse.Namespace, text: str) -> int:
+    """`show STATE`: draw a saved state (one position, so no `--at`)."""
+    path: Path = args.log
+    if args.at is not None:
+        raise ShowError(
+            f"{path}: --at {args.at}: this is a saved state, one position and no actions; drop --at"
+        )
+    try:
+        state = from_json(text)
+    except StateFormatError as exc:
+        raise ShowError(f"{path}: a broken saved state: {exc}") from None
+    if args.svg is None:
+        print(render(state))
+        print(f"the saved state in {path}")
+        return 0
+    write_text(args.svg, state_svg(state), inputs=[path])
+    print(f"saved state drawn to {args.svg}")
     return 0
 
 

@@ -40,6 +40,21 @@ from village_rules.rules.register import (
 )
 
 
+def refuse_solo_readings(choices: tuple[tuple[str, str], ...], players: int, edition: str) -> None:
+    """`ReadingError` for a solo-only reading (the register's `SOLO_READINGS`) chosen, other
+    than its default, for a game of 2 or more players, where it would never act."""
+    if players == 1:
+        return
+    for amb, letter in choices:
+        entry = reading(amb)
+        if amb in SOLO_READINGS and letter != entry.default(edition):
+            title = entry.title.removesuffix(" (solo)")
+            raise ReadingError(
+                f"--reading {amb}={letter}: {amb}, {title}, is a reading of the solo mode against "
+                f"Carla and never acts in a {players}-player game; play it with --players 1, or drop it"
+            )
+
+
 def add_reading_flag(p: argparse.ArgumentParser) -> None:
     """Add the repeatable `--reading AMB-xx=LETTER` option to a subcommand's parser."""
     p.add_argument(
@@ -76,9 +91,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("diverge", help="search a short game in which two readings of an AMB entry differ")
     p.add_argument("amb", nargs="?", help="the register entry, e.g. AMB-26")
     p.add_argument("--all", action="store_true", help="every switchable entry, every edition")
-    p.add_argument(
-        "--edition", choices=EDITIONS, default=BIG_BOX, help="the edition (default: %(default)s)"
-    )
+    p.add_argument("--edition", choices=EDITIONS, default=BIG_BOX, help="the edition (default: %(default)s)")
     p.add_argument(
         "--players", type=whole(1, MAX_PLAYERS), help="default 2; 1 (a solo game) for a solo reading"
     )

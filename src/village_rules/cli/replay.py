@@ -19,7 +19,7 @@ from pathlib import Path
 from village_rules.data.jsonio import MAX_LOG_CHARS, JsonInputError, read_text_file
 from village_rules.drivers.play import GameLog, replay_log
 from village_rules.engine.scoring import score_breakdown, winners
-from village_rules.errors import LogFormatError
+from village_rules.errors import LogFormatError, SetupError, VillageError
 from village_rules.explore.configs import configuration, shipped_names
 from village_rules.explore.witnesses import WitnessName, holds_after, parse_witness_name
 from village_rules.model.render import render
@@ -52,7 +52,12 @@ def replay_command(args: argparse.Namespace) -> int:
         log = GameLog.from_json(text)
     except LogFormatError as exc:
         raise LogFormatError(f"{path}: {exc}") from None
-    result = replay_log(log, complete=args.complete)
+    try:
+        result = replay_log(log, complete=args.complete)
+    except SetupError as exc:
+        raise LogFormatError(f"{path}: the game the log sets up cannot be made: {exc}") from None
+    except VillageError as exc:  # an action that does not parse or apply, an incomplete game
+        raise LogFormatError(f"{path}: {exc}") from None
     query = witness_query(path)
     explored = parse_witness_name(path.name) if query is None else None
     # an explorer witness is checked first (an error prints nothing else); a game it ends

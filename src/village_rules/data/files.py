@@ -61,7 +61,8 @@ def refuse_inputs(output: Path, inputs: Sequence[Path], *, inside: bool = False)
 def check_writable(path: Path, *, folder: bool = False) -> None:
     """`OutputError` now, before any work, if `path` (a file, or a folder with `folder`) could
     not be written: it is a folder (a file) already, or its nearest existing parent is not a
-    writable folder. Creates nothing."""
+    writable folder, or nothing can be created in it (a folder is made there and removed at
+    once, so /proc or a read-only mount is refused even for root). Leaves nothing behind."""
     if path.is_symlink() and folder:
         raise OutputError(str(path), "is a symbolic link: give the folder itself")
     if path.exists():
@@ -76,6 +77,18 @@ def check_writable(path: Path, *, folder: bool = False) -> None:
         raise OutputError(str(path), f"cannot be created: {parent} is not a folder")
     if not os.access(parent, os.W_OK | os.X_OK):
         raise OutputError(str(path), f"cannot be written: the folder {parent} is not writable")
+    # The permission bits do not tell everything (root may write anywhere by them, yet not
+    # create in /proc, a read-only mount or a full disk): make and remove a folder there,
+    # the first thing the write itself would do.
+    try:
+        probe = tempfile.mkdtemp(prefix=".village-rules-probe-", dir=parent)
+    except OSError as exc:
+        reason = exc.strerror or type(exc).__name__
+        raise OutputError(
+            str(path), f"cannot be written: nothing can be created in {parent} ({reason})"
+        ) from None
+    with contextlib.suppress(OSError):
+        os.rmdir(probe)
 
 
 def _sync_folder(folder: Path) -> None:

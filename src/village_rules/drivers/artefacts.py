@@ -3,8 +3,9 @@ game log (or a log as a state) says what it is and which command reads it, inste
 listing its "unknown field(s)".
 
 The format names are those the writers use (`fuzz.report.REPORT_FORMAT`,
-`adapters.golden.GOLDEN_FORMAT`, `drivers.serialization.STATE_FORMAT`, the readings'
-witness and the edition data); tests/drivers/test_artefacts.py keeps them in step.
+`adapters.golden.GOLDEN_FORMAT`, `drivers.serialization.STATE_FORMAT`,
+`proofs.table.FORMAT`, `fuzz.guided_report.GUIDED_FORMAT`, the readings' witness and the
+edition data); tests/cli/test_cli_messages.py keeps them in step.
 """
 
 from __future__ import annotations
@@ -19,9 +20,18 @@ KNOWN_FORMATS: dict[str, str] = {
         " (the game log of each reading is beside it, named after it and ending in"
         " .<reading>.log.json: replay those; `village-rules diverge` makes them)"
     ),
-    "village-rules-state": "a saved game state (it is read by `village_rules.load_state`)",
+    "village-rules-state": (
+        "a saved game state (draw it with `village-rules show`; in Python `village_rules.from_json` reads it)"
+    ),
     "village-rules-edition": "an edition data file (give it to a command with `--data`)",
     "village-rules-golden": "the adapters' golden trajectories (tests/adapters read them)",
+    "village-rules-prove-table": (
+        "the proof catalogue's table of results (`village-rules prove` writes it; results.md is its reading)"
+    ),
+    "village-rules-guided-report": (
+        "a guided fuzz report (`village-rules fuzz --guided --json` writes it; read it with"
+        " `village-rules fuzz-merge`)"
+    ),
 }
 """Each known `format`, with what the file is and what reads it."""
 

@@ -30,11 +30,13 @@ SHOWN_ACTIONS = 8
 
 
 def last_actions(actions: tuple[str, ...] | list[str]) -> list[str]:
-    """The note's "Last actions" lines: index, the log's notation, the rulebook's words."""
+    """The note's "Last actions" lines: the action's number, counted from 1 as `prove`
+    ("N actions"), `replay`, `show --at` and the viewer count (the last line is the N-th),
+    the log's notation, the rulebook's words."""
     first = max(0, len(actions) - SHOWN_ACTIONS)
     return [
-        f"    {i}: {text} — {action_words(parse_action(text))}"
-        for i, text in enumerate(actions[first:], start=first)
+        f"    {k}: {text} — {action_words(parse_action(text))}"
+        for k, text in enumerate(actions[first:], start=first + 1)
     ]
 
 

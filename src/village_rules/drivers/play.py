@@ -12,6 +12,7 @@ import random
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
+from pathlib import Path, PurePosixPath
 from typing import Any
 
 from village_rules.data.edition import EditionData
@@ -73,6 +74,46 @@ _LOG_KEYS = frozenset(
     }
 )
 _FINGERPRINT = re.compile(r"[0-9a-f]{64}")
+PACKAGE_DATA = "village_rules:"
+"""A `data_file` that starts so names a file shipped inside the package by its path there
+(`village_rules:explore/configs/tiny.json`, the explorer's configurations), the same on
+every machine and install, where an absolute path would point into one site-packages."""
+_PACKAGE = Path(__file__).resolve().parents[1]
+
+
+def data_file_name(path: Path) -> str:
+    """What a log records as its `data_file` for the data file `path`: a file shipped in the
+    package as `PACKAGE_DATA` and its path there, any other file as its absolute path."""
+    full = path.resolve()
+    if full.is_relative_to(_PACKAGE):
+        return PACKAGE_DATA + full.relative_to(_PACKAGE).as_posix()
+    return str(full)
+
+
+def data_path(data_file: str) -> Path:
+    """The file a log's `data_file` names: a `PACKAGE_DATA` name inside this install's
+    package, any other as the path it is. An absolute path into another install's package
+    (how logs recorded shipped configurations before `PACKAGE_DATA`) that does not exist
+    here is read from this package, so old logs replay on any machine (the fingerprint the
+    log records still has to match). `LogFormatError` for a package name outside it."""
+    if data_file.startswith(PACKAGE_DATA):
+        inner = PurePosixPath(data_file.removeprefix(PACKAGE_DATA))
+        if not inner.parts or inner.is_absolute() or ".." in inner.parts:
+            raise LogFormatError(
+                f"game log: field 'data_file' is {data_file!r}: after {PACKAGE_DATA!r} it must give"
+                " a path inside the package, such as 'village_rules:explore/configs/tiny.json'"
+            )
+        return _PACKAGE.joinpath(*inner.parts)
+    path = Path(data_file)
+    parts = path.parts
+    if path.is_absolute() and not path.exists() and "village_rules" in parts:
+        at = len(parts) - 1 - parts[::-1].index("village_rules")
+        moved = _PACKAGE.joinpath(*parts[at + 1 :])
+        if moved.is_file():
+            return moved
+    return path
+
+
 MAX_PATH_CHARS = 4096
 """The longest `data_file` path a log may give (Linux's own limit, PATH_MAX)."""
 
@@ -84,6 +125,7 @@ class GameLog:
     `data_fingerprint` binds the log to the data it was played on (the `fingerprint` of the
     `EditionData`, as saved states record it): replaying on other data is refused. Logs
     written before it existed lack it; they are accepted on the shipped editions only."""
+
     edition: str
     players: int
     seed: int
@@ -105,7 +147,7 @@ class GameLog:
             data = builtin_edition(self.edition)
             where = f"the shipped data of {self.edition}"
         else:
-            data = load_edition(self.data_file)
+            data = load_edition(data_path(self.data_file))
             where = f"the data file {self.data_file}"
             if self.data_fingerprint is None:
                 raise LogFormatError(
@@ -133,7 +175,7 @@ class GameLog:
         names now (the shipped edition, or `data_file` as it is)."""
         if self.data_fingerprint is not None:
             return self.data_fingerprint
-        data = load_edition(self.data_file) if self.data_file else builtin_edition(self.edition)
+        data = load_edition(data_path(self.data_file)) if self.data_file else builtin_edition(self.edition)
         return data.fingerprint
 
     def to_json(self) -> str:

@@ -22,6 +22,10 @@ CONFIGS = shipped_folder("village_rules.explore", "configs")
 """The shipped reduced configurations, one JSON file each."""
 
 
+class UnknownConfigurationError(VillageError):
+    """A configuration that is neither a shipped name nor an existing data file."""
+
+
 class NotReducedError(VillageError):
     """A data file without the `reduced` key given to the explorer without `force`."""
 
@@ -48,9 +52,16 @@ def shipped_names() -> list[str]:
 def configuration(name_or_path: str, *, force: bool = False) -> Configuration:
     """A shipped configuration by name, or a data file by path.
 
-    Raises `DataError` for a bad file and `NotReducedError` for a whole game unless `force`."""
+    Raises `UnknownConfigurationError` for a name that is neither (no such file),
+    `DataError` for a bad file and `NotReducedError` for a whole game unless `force`."""
     shipped = CONFIGS / f"{name_or_path}.json"
-    path = shipped if name_or_path in shipped_names() else Path(name_or_path)
+    known = shipped_names()
+    path = shipped if name_or_path in known else Path(name_or_path)
+    if path != shipped and not path.exists() and not path.is_symlink():
+        raise UnknownConfigurationError(
+            f"unknown configuration {name_or_path} (known: {', '.join(known)}), or a path to a data "
+            f"file: there is no file {name_or_path}"
+        )
     data = load_edition(path)
     if data.reduced is None and not force:
         raise NotReducedError(f"{path}: {whole_game(data)}; explore it anyway with --force")

@@ -2,7 +2,9 @@
 
 The explorer starts from every set-up deal; a log starts from `new_game`'s seed. The log of
 a witness therefore uses the first seed (counting from 0, at most `MAX_SEED_SEARCH`) whose
-set-up is the witness's starting state, and records the configuration's file as its data.
+set-up is the witness's starting state, and records the configuration's file as its data
+(a shipped configuration as `village_rules:explore/configs/<name>.json`, the same on every
+machine, see `drivers.play.PACKAGE_DATA`).
 
 `explore --witnesses DIR` names each file `{configuration}-{players}p-{query}.json`
 (`witness_name`); `replay` reads the name back (`parse_witness_name`) and checks the
@@ -40,14 +42,15 @@ def seed_of(data: EditionData, players: int, root: GameState, variant: Variant |
 
 def witness_log(
     data: EditionData,
-    data_file: Path,
+    data_file: str,
     players: int,
     root: GameState,
     *,
     actions: Sequence[Action],
     variant: Variant | None = None,
 ) -> GameLog | None:
-    """The witness as a replayable log, or None if no seed sets up its starting state."""
+    """The witness as a replayable log, or None if no seed sets up its starting state;
+    `data_file` is what the log records (`drivers.play.data_file_name` of the file)."""
     seed = seed_of(data, players, root, variant)
     if seed is None:
         return None
@@ -57,7 +60,7 @@ def witness_log(
         seed,
         tuple(format_action(a) for a in actions),
         variant or Variant(),
-        str(data_file),
+        data_file,
         data.fingerprint,
     )
 

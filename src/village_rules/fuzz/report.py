@@ -20,6 +20,7 @@ from pathlib import Path
 from village_rules.checks.invariants import Violation
 from village_rules.data.jsonio import JsonInputError, read_json, read_text_file
 from village_rules.data.loader import EDITIONS
+from village_rules.drivers.artefacts import artefact_kind
 from village_rules.errors import FuzzReportError, ReadingError, VillageError
 from village_rules.fuzz.games import RUN_POLICIES, plan_game
 from village_rules.fuzz.runner import BACKENDS, MAX_GAMES, MAX_WORKERS, FuzzFailure, FuzzSummary, Shard
@@ -107,6 +108,9 @@ def parse_report(text: str, name: str = "fuzz report") -> FuzzSummary:
         raw: object = read_json(text, MAX_REPORT_BYTES, "fuzz report")
     except JsonInputError as exc:
         raise FuzzReportError(name, "", exc.problem) from None
+    kind = artefact_kind(raw, REPORT_FORMAT) if isinstance(raw, dict) else None
+    if kind is not None:  # another village-rules file: say which, not its "unknown fields"
+        raise FuzzReportError(name, "format", f"not a fuzz report: this is {kind}")
     # "policy" is written only for a run by another policy than random (`report_json`).
     r = _Fields(name, raw, _KEYS | ({"policy"} if isinstance(raw, dict) and "policy" in raw else set()), "")
     if r.get("format") != REPORT_FORMAT:

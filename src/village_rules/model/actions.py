@@ -459,11 +459,36 @@ def parse_action(text: str) -> Action:
     except ActionSyntaxError:
         raise
     except ValueError as exc:
-        raise ActionSyntaxError(f"{text!r}: {exc}") from None
+        raise ActionSyntaxError(f"{text!r}: {_in_words(exc)}") from None
     canonical = format_action(action)
     if canonical != text:
         raise ActionSyntaxError(f"{text!r} is not in the canonical notation: write {canonical!r}")
     return action
+
+
+_NAMED = {
+    e.__name__: (words, e)
+    for words, e in (
+        ("action space", ActionSpace),
+        ("building", Building),
+        ("cube colour", Cube),
+        ("good", Good),
+        ("fate tile", FateTile),
+        ("chronicle category", Category),
+    )
+}
+_NOT_VALID = re.compile(r"'(.*)' is not a valid (\w+)")
+
+
+def _in_words(exc: ValueError) -> str:
+    """A `ValueError` of a piece's name in words: Python's "'nowhere' is not a valid
+    ActionSpace" becomes "unknown action space 'nowhere' (one of: church, crafts, …)"."""
+    found = _NOT_VALID.fullmatch(str(exc))
+    named = _NAMED.get(found.group(2)) if found else None
+    if found is None or named is None:
+        return str(exc)
+    words, enum = named
+    return f"unknown {words} {found.group(1)!r} (one of: {', '.join(str(m.value) for m in enum)})"
 
 
 def _parse(verb: str, args: list[str], text: str) -> Action:
