@@ -66,17 +66,25 @@ def test_a_path_query_witness_is_checked_under_its_own_reading(
     assert holds_after(log.initial_state(), log.actions, by_name("two-deaths-owed")) == [len(log.actions)]
 
 
+def one_action_short(witness: Path, folder: Path) -> Path:
+    """A copy of `witness` in `folder`, under the same name, without its last action."""
+    raw = json.loads(witness.read_text(encoding="utf-8"))
+    raw["actions"] = raw["actions"][:-1]
+    copy = folder / witness.name
+    copy.write_text(json.dumps(raw), encoding="utf-8")
+    return copy
+
+
 def test_a_witness_one_action_short_is_an_error_that_prints_nothing_else(
     capsys: pytest.CaptureFixture[str], witnesses: Path, tmp_path: Path
 ) -> None:
     name = witness_name("tiny", 2, "free-final-action")
-    raw = json.loads((witnesses / name).read_text(encoding="utf-8"))
-    raw["actions"] = raw["actions"][:-1]
-    (tmp_path / name).write_text(json.dumps(raw), encoding="utf-8")
-    code, out, err = run(capsys, "replay", str(tmp_path / name))
+    short = one_action_short(witnesses / name, tmp_path)
+    code, out, err = run(capsys, "replay", str(short))
     assert code == 2 and out == "" and "Traceback" not in err
     assert name in err and "query 2 (free-final-action)" in err
-    assert f"does not hold after its last action ({len(raw['actions'])})" in err
+    kept = len(json.loads(short.read_text(encoding="utf-8"))["actions"])
+    assert f"does not hold after its last action ({kept})" in err
 
 
 def test_a_witness_named_for_another_query_is_an_error(
@@ -181,11 +189,8 @@ def test_view_tells_an_explorer_witness_and_highlights_its_last_step(
 def test_view_of_an_explorer_witness_whose_query_does_not_hold_highlights_nothing(
     capsys: pytest.CaptureFixture[str], witnesses: Path, tmp_path: Path
 ) -> None:
-    name = witness_name("tiny", 2, "free-final-action")
-    raw = json.loads((witnesses / name).read_text(encoding="utf-8"))
-    raw["actions"] = raw["actions"][:-1]
-    (tmp_path / name).write_text(json.dumps(raw), encoding="utf-8")
-    code, out, _ = run(capsys, "view", str(tmp_path / name), "--out", str(tmp_path / "w.html"))
+    short = one_action_short(witnesses / witness_name("tiny", 2, "free-final-action"), tmp_path)
+    code, out, _ = run(capsys, "view", str(short), "--out", str(tmp_path / "w.html"))
     assert code == 0 and out.startswith("explorer witness of query 2 on configuration tiny")
     assert "highlighted" not in out
 
