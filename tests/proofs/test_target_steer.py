@@ -105,3 +105,8 @@ def test_bad_budgets_are_refused() -> None:
         TargetBudget(patience=0)
     with pytest.raises(ParameterError, match="budget"):
         TargetBudget(randomness=1.5)
+    with pytest.raises(ParameterError, match=r"budget\.lookahead.*at least 0"):
+        TargetBudget(lookahead=-1)
+    assert TargetBudget(lookahead=0).lookahead == 0  # no look-ahead is allowed
+    with pytest.raises(ParameterError, match=r"budget\.asks"):
+        TargetBudget(asks=2.5)  # type: ignore[arg-type]

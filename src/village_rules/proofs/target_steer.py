@@ -77,8 +77,11 @@ class TargetBudget:
     """z3 resource limit per ask."""
 
     def __post_init__(self) -> None:
-        if min(self.max_actions, self.patience, self.asks, self.rlimit) < 1 or self.lookahead < 0:
-            raise ParameterError("budget", "the z3 target steer's counts must be at least 1")
+        least = {"max_actions": 1, "patience": 1, "asks": 1, "rlimit": 1, "lookahead": 0}
+        for name, low in least.items():
+            value = getattr(self, name)
+            if type(value) is not int or value < low:
+                raise ParameterError(f"budget.{name}", f"a whole number, at least {low}, not {value!r}")
         if not 0.0 <= self.randomness <= 1.0:
             raise ParameterError("budget", "randomness is a share between 0 and 1")
 
