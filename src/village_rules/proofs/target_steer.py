@@ -113,7 +113,15 @@ def relabellings(players: int) -> list[dict[int, int]]:
 def symmetric_distance(target: Target, v: Mapping[str, int], seats: Sequence[Mapping[int, int]]) -> int:
     """`target.distance` of `v` with its seats relabelled, the least over `seats`: the
     progress towards the target for whichever seat is nearest to playing its part."""
-    best: int | None = None
+    return nearest_relabelling(target, v, seats)[0]
+
+
+def nearest_relabelling(
+    target: Target, v: Mapping[str, int], seats: Sequence[Mapping[int, int]]
+) -> tuple[int, Mapping[str, int]]:
+    """The least `target.distance` of `v` over the relabellings `seats`, and `v` relabelled
+    by the first that gives it (`v` itself when `seats` holds only the identity)."""
+    best: tuple[int, Mapping[str, int]] | None = None
     for sigma in seats:
         moved: dict[str, int] = dict(v)
         for old, new in sigma.items():
@@ -125,11 +133,14 @@ def symmetric_distance(target: Target, v: Mapping[str, int], seats: Sequence[Map
             if v[g] >= 0:
                 moved[g] = sigma[v[g]]
         d = target.distance(moved)
-        best = d if best is None or d < best else best
-    return 0 if best is None else best
+        if best is None or d < best[0]:
+            best = (d, moved)
+    return best if best is not None else (0, v)
 
 
-def _options(state: GameState) -> list[Action]:
+def options(state: GameState) -> list[Action]:
+    """The options at `state`: its legal actions, or its chance outcomes of non-zero
+    probability (a witness may take any of them)."""
     if state.is_chance:
         return [a for a, p in chance_outcomes(state) if p > 0]
     return legal_actions(state)
@@ -214,8 +225,7 @@ class _Follower:
         for _ in range(self.budget.lookahead):
             if state.is_terminal or isinstance(state.pending, ChooseTurn):
                 break
-            options = _options(state)
-            afters = [apply(state, a) for a in options]
+            afters = [apply(state, a) for a in options(state)]
             values = [self._value(x, seat, state.is_chance) for x in afters]
             best = min(range(len(afters)), key=lambda i: (values[i][0], -values[i][1], i))
             state = afters[best]
@@ -262,7 +272,7 @@ def target_attempt(
         state = history.last
         if state.is_terminal:
             return None
-        action = follower.choose(state, _options(state), rng)
+        action = follower.choose(state, options(state), rng)
         after = apply(state, action)
         history.push(action, after)
         if goal(history):
