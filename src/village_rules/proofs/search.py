@@ -77,19 +77,52 @@ def attempt(
 ) -> History | None:
     """One steered game from a real set-up; the history up to the first state meeting `goal`
     (None if the game ends or `steer.max_actions` are played first)."""
+    return _play(edition, players, seed, steer, goal, variant=variant)[0]
+
+
+def _play(
+    edition: str, players: int, seed: int, steer: Steer, goal: ConcretePredicate, *, variant: Variant | None
+) -> tuple[History | None, int]:
+    """`attempt`, and the number of actions it played."""
     rng = random.Random(seed)
     history = History([new_game(edition, players, seed, variant or Variant())])
     while len(history.actions) < steer.max_actions:
         state = history.last
         if state.is_terminal:
-            return None
+            break
         chance = state.is_chance
         options = [a for a, p in chance_outcomes(state) if p > 0] if chance else legal_actions(state)
         action = _choose(state, options, steer, rng)
         history.push(action, apply(state, action))
         if goal(history):
-            return history
-    return None
+            return history, len(history.actions)
+    return None, len(history.actions)
+
+
+def search_steps(
+    edition: str,
+    players: int,
+    steer: Steer,
+    goal: ConcretePredicate,
+    steps: int,
+    *,
+    variant: Variant | None = None,
+) -> tuple[Witness | None, int, int]:
+    """Steered games on seeds 0, 1, ... until one meets `goal` or `steps` engine steps are
+    played in all (each game at most the steps left, and at most `steer.max_actions`): the
+    witness (or None), the games played and the steps played. The budget of a search that
+    keeps no games apart (the archive steer's runs) in the same unit, for comparing them."""
+    left, seed = steps, 0
+    while left > 0:
+        limit = Steer(steer.scorer, steer.randomness, min(steer.max_actions, left))
+        history, played = _play(edition, players, seed, limit, goal, variant=variant)
+        seed += 1
+        if history is not None:
+            log = GameLog(edition, players, seed - 1, tuple(format_action(a) for a in history.actions),
+                          variant or Variant())
+            return Witness(log, seed, history), seed, steps - left + played
+        left -= max(played, 1)
+    return None, seed, steps
 
 
 def search(
