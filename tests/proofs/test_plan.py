@@ -6,11 +6,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
-from pathlib import Path
 
 import pytest
 
-from village_rules.cli.main import main
 from village_rules.drivers.play import replay_log
 from village_rules.engine.core import apply, chance_outcomes, legal_actions
 from village_rules.engine.setup import new_game
@@ -178,16 +176,3 @@ def test_macro_steps_group_turns_market_days_and_masses() -> None:
     )
     labels = [(label, len(steps)) for label, steps in macro_steps(plan)]
     assert labels == [("draws", 1), ("turn", 2), ("market day", 2), ("turn", 1), ("mass", 1)]
-
-
-@pytest.mark.slow  # the gate's link games: about 5 seconds
-def test_cli_z3_steer_says_so_and_refuses_out(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
-    """`prove --z3-steer` prints rows steered by z3's target; with --out it is refused, with a
-    message and no traceback, before any work."""
-    args = ["prove", "mass-four-monks", "--edition", "original-2011", "--players", "2", "--games", "1"]
-    assert main([*args, "--z3-steer", "--out", str(tmp_path / "w")]) == 2
-    err = capsys.readouterr().err
-    assert "--z3-steer is experimental" in err and "Traceback" not in err
-    assert not (tmp_path / "w").exists()
-    assert main([*args, "--z3-steer", "--quiet"]) == 0
-    assert "steered by z3's target" in capsys.readouterr().out

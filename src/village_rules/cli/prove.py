@@ -91,8 +91,9 @@ def register(subparsers: Any) -> None:
     p.add_argument(
         "--z3-steer",
         action="store_true",
-        help="experimental: strip each query's hand-written steer and steer its witness search "
-        "towards z3's macro targets instead (docs/proofs.md); not with --out or --expect",
+        help="strip each query's hand-written steer and search its witness by the z3 archive steer "
+        "instead (a Go-Explore search cut by z3's macro target; --games counts its seeded runs, "
+        "default 3, docs/proofs.md); not with --out or --expect",
     )
     add_quiet_flag(p)
     p.set_defaults(func=run)
@@ -121,7 +122,7 @@ def run(args: argparse.Namespace) -> int:
     if args.z3_steer:
         if args.out is not None or args.expect is not None:
             raise ProveArgumentError(
-                "prove: --z3-steer is experimental and strips the catalogue's steers, so its rows are "
+                "prove: --z3-steer strips the catalogue's steers, so its rows are "
                 "not the stored table's: it takes neither --out nor --expect"
             )
         queries = [replace(q, steer=Steer()) for q in queries]

@@ -28,6 +28,7 @@ from village_rules.engine.setup import new_game
 from village_rules.errors import LogFormatError
 from village_rules.model.state import GameState
 from village_rules.proofs.abstraction import abstract
+from village_rules.proofs.archive_steer import ArchiveBudget, ArchiveStats, archive_search
 from village_rules.proofs.catalogue import Query
 from village_rules.proofs.errors import ProveArgumentError
 from village_rules.proofs.gate import Gate, open_gate
@@ -35,7 +36,6 @@ from village_rules.proofs.induction import RULE_PREDICATES, k_induction_content
 from village_rules.proofs.model import Constants
 from village_rules.proofs.search import Steer, Witness, search
 from village_rules.proofs.solver import MAX_RLIMIT, RLIMIT, BmcResult, bmc, k_induction
-from village_rules.proofs.target_steer import TargetBudget, TargetStats, target_search
 from village_rules.rules.variant import Variant
 
 REACHABLE = "reachable"
@@ -47,6 +47,10 @@ MAX_BOUND = 20
 and z3's work grows quickly with the depth."""
 MAX_GAMES = 100_000
 """The most seeded games the witness search plays per row (`--games`)."""
+
+Z3_STEER_RUNS = 3
+"""`prove --z3-steer`'s default budget per row: seeded runs of the archive search, each
+`ArchiveBudget.steps` engine steps (`--games` sets the number of runs)."""
 
 
 @dataclass(frozen=True)
@@ -128,9 +132,9 @@ def prove(
     to `out` when given. An "unreachable" needs `gate` (opened here for this query when
     not given) to let it through; otherwise the row is unknown, saying why.
     `ProveArgumentError` for a bound outside 1..MAX_BOUND, games outside 1..MAX_GAMES or a
-    resource limit outside 1..MAX_RLIMIT. `z3_steer` (experimental, off by default): a query
-    without a hand-written steer is searched by games steered towards z3's macro targets
-    (`target_steer.py`)."""
+    resource limit outside 1..MAX_RLIMIT. `z3_steer` (off by default): a query without a
+    hand-written steer is searched by the z3 archive steer (`archive_steer.py`), `games`
+    counting its seeded runs (`Z3_STEER_RUNS` by default)."""
     if type(bound) is not int or not 1 <= bound <= MAX_BOUND:
         raise ProveArgumentError(f"prove: the bound must be from 1 to {MAX_BOUND}, not {bound!r}")
     if games is not None and (type(games) is not int or not 1 <= games <= MAX_GAMES):
@@ -174,12 +178,13 @@ def prove(
     # A model path (or none up to K but no proof either: the path may be longer than K):
     # only the engine can say whether the situation really arises.
     if z3_steer and z3_steers(query, initial_state):
-        # experimental: no hand-written steer, so z3's macro targets over the counts model
-        # steer the games (docs/proofs.md, "The z3 steer": better than unsteered on some rows)
-        witness, tried, stats = target_search(
-            edition, players, query.abstract, query.concrete, budget, variant=query.variant
+        # no hand-written steer: a Go-Explore search whose cells z3's macro target cuts
+        # (docs/proofs.md, "The z3 steer"); `games` counts its seeded runs
+        runs = Z3_STEER_RUNS if games is None else games
+        witness, tried, stats = archive_search(
+            edition, players, query.abstract, query.concrete, runs, variant=query.variant
         )
-        spent = f"{budget_text(bound, rlimit)}; {target_budget_text(budget, TargetBudget(), stats)}"
+        spent = f"{budget_text(bound, rlimit)}; {archive_budget_text(runs, ArchiveBudget(), stats)}"
     else:
         witness, tried = search(
             edition,
@@ -228,19 +233,21 @@ def prove(
 
 
 def z3_steers(query: Query, initial_state: GameState) -> bool:
-    """Whether `prove(..., z3_steer=True)` steers this row's search towards z3's targets
-    (`target_steer.py`): the query has no hand-written steer and the models cover the row
+    """Whether `prove(..., z3_steer=True)` searches this row by the z3 archive steer
+    (`archive_steer.py`): the query has no hand-written steer and the models cover the row
     (no solo, default readings)."""
     return query.steer == Steer() and not initial_state.is_solo and query.variant == Variant()
 
 
-def target_budget_text(games: int, budget: TargetBudget, stats: TargetStats) -> str:
-    """The z3 target steer's budgets and what it did, as a row prints and stores them."""
+def archive_budget_text(runs: int, budget: ArchiveBudget, stats: ArchiveStats) -> str:
+    """The z3 archive steer's budgets and what it did, as a row prints them."""
     return (
-        f"steered by z3's target: {games} games x {budget.max_actions} actions, z3 rlimit {budget.rlimit} "
-        f"per ask, <= {budget.asks} asks per game, a target blocked after {budget.patience} turns "
-        f"without progress, {budget.lookahead} steps of look-ahead per turn, randomness {budget.randomness} "
-        f"({stats.asks} asks, {stats.targets} targets, {stats.blocked} blocked)"
+        f"steered by z3's archive: {runs} runs x {budget.steps} steps, bursts of {budget.burst} "
+        f"({budget.greedy} towards the target, {budget.planned} by a policy), "
+        f"z3 rlimit {budget.rlimit} per ask, <= {budget.asks} asks per run, "
+        f"a target blocked after {budget.patience} bursts without progress "
+        f"({stats.asks} asks, {stats.targets} targets, {stats.blocked} blocked, {stats.cells} cells, "
+        f"{stats.steps} steps)"
     )
 
 
