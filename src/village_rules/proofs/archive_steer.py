@@ -30,13 +30,15 @@ one, explore from it):
   `BURST_POLICIES`, none of which knows the query: they build the goods, coins and wagons
   that uniform play seldom does), else uniformly at random. Every state on the way whose
   cell is new enters the archive with its path; one whose cell is known replaces the stored
-  one when it ranks better (nearer the target; then, when the target asks for no death,
-  less time spent, since deaths bring the end nearer; then a shorter path);
+  one when it ranks better (`Rank`: nearer the target; then, when the target asks for no
+  death, less time spent, since deaths bring the end nearer; then more held; then a
+  shorter path);
 - **CEGAR over targets**: when `patience` bursts in a row bring no state nearer, the
   target is blocked, with its mirror images for the other seats, and z3 is asked again
-  from the nearest stored state (`Targeter.ask(now, blocked)`: the next target differs
-  from each blocked one on a variable it moved); the archive is cut anew by the new
-  target. A target already met (distance 0: what is left is an event the counts do not
+  from the initial abstraction (`Targeter.ask(now, blocked)`: the next target differs
+  from each blocked one on a variable it moved; a stored state may lie past an event that
+  cannot be undone, such as the end triggered at the wrong moment); the archive is cut
+  anew by the new target. A target already met (distance 0: what is left is an event the counts do not
   see) is not blocked, and one is kept when z3 has no other. Where z3 gives no target at
   all, the cells are the moments alone.
 
@@ -77,6 +79,14 @@ whether each is set (a market day held, a mass going on, the end triggered, fina
 left) and the phase (a turn's choice, another decision, a draw, over)."""
 
 Cell = tuple[int, ...]
+Rank = tuple[int, int, int, int]
+"""How good a representative of its cell a state is, the lower the better: the target
+distance; the time spent, when the target asks for no death (deaths bring the end, the
+target's deadline, nearer); less what the seats hold (`HOLDINGS`: more to spend is more
+that can still happen); the path's length."""
+
+HOLDINGS: tuple[str, ...] = ("coins", "grain", "cubes", "goods")
+"""The counts of what a seat holds and can spend."""
 
 BURST_POLICIES: tuple[Policy, ...] = (greedy_policy, traveller, climber, chronicle_planner)
 """The human-like players a planned burst draws from (`policies`: none knows the query)."""
@@ -90,7 +100,7 @@ class ArchiveBudget:
     """Engine steps per seeded run (bursts included)."""
     burst: int = 40
     """Engine steps played from a chosen cell."""
-    patience: int = 100
+    patience: int = 300
     """Bursts in a row that bring no state nearer the target before it is blocked."""
     asks: int = 20
     """z3 asks per run."""
@@ -149,9 +159,7 @@ class _Entry:
 
     history: History
     v: Mapping[str, int]
-    rank: tuple[int, int, int]
-    """(target distance, time spent when the target needs no death, path length): the
-    lower, the better a representative of its cell."""
+    rank: Rank
     chosen: int = 0
 
     @property
@@ -193,12 +201,14 @@ class _Archive:
     seats: list[dict[int, int]]
     entries: dict[Cell, _Entry] = field(default_factory=dict)
 
-    def place(self, v: Mapping[str, int], length: int) -> tuple[Cell, tuple[int, int, int]]:
+    def place(self, v: Mapping[str, int], length: int) -> tuple[Cell, Rank]:
         """The cell of the counts `v` (reached in `length` actions) and its rank there."""
         moment = tuple(int(v[n] >= 0) if n != "phase" else v[n] for n in MOMENT)
+        seats = range(len(self.seats[0]))
+        held = -sum(v[f"{f}_{s}"] for f in HOLDINGS for s in seats)
         target = self.target
         if target is None or not target.moves:
-            return moment, (0, 0, length)
+            return moment, (0, 0, held, length)
         d, moved = nearest_relabelling(target, v, self.seats)
         values = tuple(
             int(moved[n] == want) if n in CATEGORICAL else moved[n]
@@ -207,21 +217,18 @@ class _Archive:
         spent = 0
         if not any(n.startswith("dead_") for n in target.moves):
             # deaths the target does not ask for bring the end (its deadline) nearer
-            seats = range(len(self.seats[0]))
             spent = sum(target.lifetime * v[f"dead_{s}"] + v[f"life_{s}"] for s in seats)
-        return (d, *moment, *values), (d, spent, length)
+        return (d, *moment, *values), (d, spent, held, length)
 
-    def offer(self, history: History, v: Mapping[str, int]) -> bool:
-        """Store the path's last state if its cell is new (True), or in place of the
-        stored one when it ranks better (nearer, less time spent, shorter)."""
+    def offer(self, history: History, v: Mapping[str, int]) -> None:
+        """Store the path's last state (counts `v`) if its cell is new, or in place of the
+        stored one when it ranks better (`Rank`)."""
         cell, rank = self.place(v, len(history.actions))
         known = self.entries.get(cell)
         if known is None:
             self.entries[cell] = _Entry(fork(history), v, rank)
-            return True
-        if rank < known.rank:
+        elif rank < known.rank:
             known.history, known.v, known.rank = fork(history), v, rank
-        return False
 
     def nearest(self, state: GameState, moves: list[Action], rng: random.Random) -> tuple[Action, GameState]:
         """The option whose successor is nearest the target, ties drawn at random."""
@@ -324,15 +331,16 @@ def archive_attempt(
             continue
         idle += 1
         if idle >= chosen.patience and best > 0 and archive.target is not None and counted.asks < chosen.asks:
-            # CEGAR: the engine does not follow this target: block it and ask z3 again from
-            # the nearest stored state; the archive is cut anew by the next target. A target
-            # already met (best 0: what is left is an event the counts do not see) is kept,
-            # and so is this one when z3 has no other (the blocked ones cover them all)
+            # CEGAR: the engine does not follow this target: block it (for every seat) and
+            # ask z3 again from the initial abstraction, as at the start (a stored state may
+            # be past an event that cannot be undone, e.g. the end triggered at the wrong
+            # moment, and would give a target that cannot be met); the archive is cut anew
+            # by the next target. A target already met (best 0: what is left is an event
+            # the counts do not see) is kept, and so is this one when z3 has no other
             idle = 0
-            nearest = min(archive.entries.values(), key=lambda e: e.rank)
             mirrored = [relabelled(archive.target, sigma) for sigma in archive.seats]
             blocked.extend(mirrored)
-            following = ask(nearest.v)
+            following = ask(start)
             if following is None or not following.moves:
                 del blocked[-len(mirrored) :]
                 continue
