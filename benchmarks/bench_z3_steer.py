@@ -113,11 +113,13 @@ def main() -> None:
     for name in args.queries:
         if name not in known:
             raise SystemExit(f"unknown query {name!r}")
+    if args.games is not None and args.games < 1:
+        raise SystemExit(f"--games must be at least 1, not {args.games}")
     if args.steer == "archive":
-        args.games = args.games or 3
+        args.games = 3 if args.games is None else args.games
         archive_table(args)
         return
-    args.games = args.games or 5
+    args.games = 5 if args.games is None else args.games
     if args.steer == "target":
         print("| query | z3-steered | z3 asks | targets | blocked | first target | unsteered |")
         print("| --- | --- | --- | --- | --- | --- | --- |")

@@ -29,7 +29,7 @@ from village_rules.proofs.history import History
 from village_rules.proofs.model import Constants
 from village_rules.proofs.plan_target import Target, Targeter, counts
 from village_rules.proofs.run import REACHABLE, prove
-from village_rules.proofs.search import Steer, search_steps
+from village_rules.proofs.search import Steer, options, search_steps
 from village_rules.rules.variant import Variant
 
 EDITION, PLAYERS = "original-2011", 2
@@ -121,6 +121,17 @@ def test_a_run_depends_on_its_seed_alone() -> None:
     assert run(1) != first
 
 
+def test_a_fork_of_a_history_is_pushed_on_alone() -> None:
+    """The archive plays on from a fork of a stored path: pushing on the fork leaves the
+    stored path as it was."""
+    stored = History([new_game(EDITION, PLAYERS, 0, Variant())])
+    forked = stored.fork()
+    action = options(stored.last)[0]
+    forked.push(action, apply(forked.last, action))
+    assert len(stored.states) == 1 and not stored.actions
+    assert len(forked.states) == 2 and forked.actions == [action]
+
+
 def test_relabelled_moves_the_seat_fields_and_the_seat_values() -> None:
     """A target for seat 0 relabelled 0 -> 1 names seat 1's fields and seat values."""
     t = Target({"dead_0": 2, "end_by": 0, "market_trigger": 1, "graveyard": 4}, 10)
@@ -141,7 +152,7 @@ def test_prove_uses_the_archive_for_a_query_without_steer() -> None:
 @pytest.mark.parametrize(
     ("field", "value"),
     [("steps", 0), ("burst", 0), ("patience", 0), ("asks", 0), ("rlimit", 0), ("steps", 2.5),
-     ("greedy", 1.5), ("planned", 0.9), ("closeness", 0.0)],
+     ("greedy", 1.5), ("planned", 0.9), ("closeness", 0.0), ("greedy", True), ("planned", "0.1")],
 )
 def test_bad_budgets_are_refused_naming_the_field(field: str, value: float) -> None:
     """Every budget field is checked, and the error names it."""

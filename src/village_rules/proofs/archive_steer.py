@@ -69,8 +69,8 @@ from village_rules.proofs.abstraction import PLAYER_FIELDS
 from village_rules.proofs.history import History
 from village_rules.proofs.model import Constants
 from village_rules.proofs.plan_target import CATEGORICAL, AbstractGoal, Target, Targeter, counts
-from village_rules.proofs.search import ConcretePredicate, Witness
-from village_rules.proofs.target_steer import SEAT_VALUED, nearest_relabelling, options, relabellings
+from village_rules.proofs.search import ConcretePredicate, Witness, options
+from village_rules.proofs.target_steer import SEAT_VALUED, nearest_relabelling, relabellings
 from village_rules.rules.variant import Variant
 
 MOMENT: tuple[str, ...] = ("phase", "market_trigger", "mass", "end_by", "final_left")
@@ -122,11 +122,15 @@ class ArchiveBudget:
             value = getattr(self, name)
             if type(value) is not int or value < 1:
                 raise ParameterError(f"budget.{name}", f"a whole number, at least 1, not {value!r}")
-        if not (isinstance(self.greedy, int | float) and 0 <= self.greedy <= 1):
+        shares = {"greedy": self.greedy, "planned": self.planned, "closeness": self.closeness}
+        for name, value in shares.items():
+            if isinstance(value, bool) or not isinstance(value, int | float):
+                raise ParameterError(f"budget.{name}", f"a number, not {value!r}")
+        if not 0 <= self.greedy <= 1:
             raise ParameterError("budget.greedy", f"a share between 0 and 1, not {self.greedy!r}")
-        if not (isinstance(self.planned, int | float) and 0 <= self.planned <= 1 - self.greedy):
+        if not 0 <= self.planned <= 1 - self.greedy:
             raise ParameterError("budget.planned", f"a share between 0 and 1 - greedy, not {self.planned!r}")
-        if not (isinstance(self.closeness, int | float) and self.closeness > 0):
+        if not self.closeness > 0:
             raise ParameterError("budget.closeness", f"a number above 0, not {self.closeness!r}")
 
 
@@ -183,28 +187,22 @@ def relabelled(target: Target, sigma: Mapping[int, int]) -> Target:
     return Target(moves, target.lifetime)
 
 
-def fork(history: History) -> History:
-    """A copy of `history` that can be pushed on without changing it."""
-    return History(
-        list(history.states),
-        list(history.actions),
-        {kind: list(seen) for kind, seen in history.round_starts.items()},
-        list(history.content),
-    )
-
-
 @dataclass(slots=True)
 class _Archive:
     """One run's archive under its current target."""
 
     target: Target | None
-    seats: list[dict[int, int]]
+    players: int
     entries: dict[Cell, _Entry] = field(default_factory=dict)
+    seats: list[dict[int, int]] = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.seats = relabellings(self.players)
 
     def place(self, v: Mapping[str, int], length: int) -> tuple[Cell, Rank]:
         """The cell of the counts `v` (reached in `length` actions) and its rank there."""
         moment = tuple(int(v[n] >= 0) if n != "phase" else v[n] for n in MOMENT)
-        seats = range(len(self.seats[0]))
+        seats = range(self.players)
         held = -sum(v[f"{f}_{s}"] for f in HOLDINGS for s in seats)
         target = self.target
         if target is None or not target.moves:
@@ -226,9 +224,9 @@ class _Archive:
         cell, rank = self.place(v, len(history.actions))
         known = self.entries.get(cell)
         if known is None:
-            self.entries[cell] = _Entry(fork(history), v, rank)
+            self.entries[cell] = _Entry(history.fork(), v, rank)
         elif rank < known.rank:
-            known.history, known.v, known.rank = fork(history), v, rank
+            known.history, known.v, known.rank = history.fork(), v, rank
 
     def nearest(self, state: GameState, moves: list[Action], rng: random.Random) -> tuple[Action, GameState]:
         """The option whose successor is nearest the target, ties drawn at random."""
@@ -294,14 +292,14 @@ def archive_attempt(
         return target
 
     start = counts(state)
-    archive = _Archive(ask(start), relabellings(players))
+    archive = _Archive(ask(start), players)
     archive.offer(root, start)
     best, idle, spent = archive.best(), 0, 0
     while spent < chosen.steps:
         entry = archive.choose(rng, chosen.closeness)
         entry.chosen += 1
         counted.bursts += 1
-        history = fork(entry.history)
+        history = entry.history.fork()
         kind = rng.random()
         greedy = archive.target is not None and kind < chosen.greedy
         policy = BURST_POLICIES[rng.randrange(len(BURST_POLICIES))] if 1 - kind <= chosen.planned else None

@@ -28,6 +28,16 @@ class History:
         """The latest state."""
         return self.states[-1]
 
+    def fork(self) -> History:
+        """A copy that can be pushed on without changing this one (the states themselves
+        are immutable and shared)."""
+        return History(
+            list(self.states),
+            list(self.actions),
+            {kind: list(seen) for kind, seen in self.round_starts.items()},
+            list(self.content),
+        )
+
     def push(self, action: Action, after: GameState) -> None:
         """Record an action and the state after it."""
         self.actions.append(action)

@@ -59,6 +59,14 @@ class Witness:
         return self.history.last
 
 
+def options(state: GameState) -> list[Action]:
+    """The options at `state`: its legal actions, or its chance outcomes of non-zero
+    probability (a witness may take any of them)."""
+    if state.is_chance:
+        return [a for a, p in chance_outcomes(state) if p > 0]
+    return legal_actions(state)
+
+
 def _choose(state: GameState, options: Sequence[Action], steer: Steer, rng: random.Random) -> Action:
     if rng.random() < steer.randomness:
         return options[rng.randrange(len(options))]
@@ -90,9 +98,7 @@ def _play(
         state = history.last
         if state.is_terminal:
             break
-        chance = state.is_chance
-        options = [a for a, p in chance_outcomes(state) if p > 0] if chance else legal_actions(state)
-        action = _choose(state, options, steer, rng)
+        action = _choose(state, options(state), steer, rng)
         history.push(action, apply(state, action))
         if goal(history):
             return history, len(history.actions)

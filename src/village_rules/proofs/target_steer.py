@@ -37,7 +37,7 @@ from dataclasses import dataclass
 from itertools import permutations
 
 from village_rules.drivers.play import GameLog
-from village_rules.engine.core import apply, chance_outcomes, legal_actions
+from village_rules.engine.core import apply
 from village_rules.engine.setup import new_game
 from village_rules.errors import ParameterError
 from village_rules.model.actions import Action, format_action
@@ -48,7 +48,7 @@ from village_rules.proofs.abstraction import PHASE_TURN, PLAYER_FIELDS
 from village_rules.proofs.history import History
 from village_rules.proofs.model import Constants
 from village_rules.proofs.plan_target import AbstractGoal, Target, Targeter, counts
-from village_rules.proofs.search import ConcretePredicate, Witness
+from village_rules.proofs.search import ConcretePredicate, Witness, options
 from village_rules.rules.variant import Variant
 
 SPENT_WEIGHT = 0.5
@@ -136,14 +136,6 @@ def nearest_relabelling(
         if best is None or d < best[0]:
             best = (d, moved)
     return best if best is not None else (0, v)
-
-
-def options(state: GameState) -> list[Action]:
-    """The options at `state`: its legal actions, or its chance outcomes of non-zero
-    probability (a witness may take any of them)."""
-    if state.is_chance:
-        return [a for a, p in chance_outcomes(state) if p > 0]
-    return legal_actions(state)
 
 
 class _Follower:
