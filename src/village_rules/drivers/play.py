@@ -16,6 +16,7 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 
 from village_rules.data.edition import EditionData
+from village_rules.data.files import resolved
 from village_rules.data.jsonio import MAX_LOG_CHARS, JsonInputError, read_json
 from village_rules.data.loader import EDITIONS, builtin_edition, load_edition
 from village_rules.drivers.artefacts import artefact_kind
@@ -84,7 +85,7 @@ _PACKAGE = Path(__file__).resolve().parents[1]
 def data_file_name(path: Path) -> str:
     """What a log records as its `data_file` for the data file `path`: a file shipped in the
     package as `PACKAGE_DATA` and its path there, any other file as its absolute path."""
-    full = path.resolve()
+    full = resolved(path)
     if full.is_relative_to(_PACKAGE):
         return PACKAGE_DATA + full.relative_to(_PACKAGE).as_posix()
     return str(full)
