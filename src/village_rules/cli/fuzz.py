@@ -22,6 +22,8 @@ from village_rules.errors import FuzzReportError
 from village_rules.fuzz.games import RUN_POLICIES
 from village_rules.fuzz.guided import Coverage, GuidedPlan, play_segments
 from village_rules.fuzz.guided_report import (
+    MAX_GUIDED_ACTIONS,
+    MAX_SEGMENTS,
     GuidedRun,
     check_shard,
     guided_json,
@@ -167,10 +169,6 @@ def fuzz_command(args: argparse.Namespace) -> int:
     if args.json is not None:
         print(f"report written to {args.json}")
     return 1 if summary.violations else 0
-
-
-MAX_GUIDED_ACTIONS = 100_000_000
-MAX_SEGMENTS = 100_000
 
 
 def guided_command(args: argparse.Namespace) -> int:

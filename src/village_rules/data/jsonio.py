@@ -112,6 +112,13 @@ def read_json(text: object, limit: int, what: str) -> object:
         raise JsonInputError(f"not valid JSON: {exc}") from None
 
 
+def is_version(value: object, version: int) -> bool:
+    """True when a stored document's version field `value` is the integer `version` itself:
+    the one check every reader of a versioned format makes. `1.0 == 1` and `True == 1` in
+    Python (a bool is an int), so a plain comparison accepted `1.0` and `true`."""
+    return type(value) is int and value == version
+
+
 def read_file_bytes(path: str | Path, limit: int, what: str, *, regular: bool = False) -> bytes:
     """The bytes of a file of at most `limit` bytes, read no further than the limit: the
     one bounded reader every file goes through, so a special file (`/dev/zero`, a FIFO fed

@@ -17,7 +17,7 @@ from typing import Any
 
 from village_rules.data.edition import EditionData
 from village_rules.data.files import resolved
-from village_rules.data.jsonio import MAX_LOG_CHARS, JsonInputError, read_json
+from village_rules.data.jsonio import MAX_LOG_CHARS, JsonInputError, is_version, read_json
 from village_rules.data.loader import EDITIONS, builtin_edition, load_edition
 from village_rules.drivers.artefacts import artefact_kind
 from village_rules.engine.core import apply, chance_outcomes, legal_actions
@@ -217,7 +217,7 @@ class GameLog:
         if raw.get("format") != LOG_FORMAT:
             raise LogFormatError(f"game log: field 'format' must be {LOG_FORMAT!r}")
         version = raw.get("format_version")
-        if type(version) is not int or version != LOG_FORMAT_VERSION:
+        if not is_version(version, LOG_FORMAT_VERSION):
             raise LogFormatError(f"game log: field 'format_version' must be the integer {LOG_FORMAT_VERSION}")
         data_file = raw.get("data_file")
         if data_file is not None and not isinstance(data_file, str):
