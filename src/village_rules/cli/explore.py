@@ -161,6 +161,8 @@ def run(args: argparse.Namespace) -> int:
         raise ExploreArgumentError(
             f"explore --players: {config.name} is for {allowed} player(s), not {players}"
         )
+    if args.z3 and players == 1:  # before exploring, not after
+        raise ExploreArgumentError("explore --z3: the z3 model has no Carla (2 or more players)")
     _check_scale_options(args)
     if args.witnesses is not None:
         args.witnesses.mkdir(parents=True, exist_ok=True)
@@ -221,8 +223,6 @@ def run(args: argparse.Namespace) -> int:
         print(shape_report(graph_shape, end_frequencies(config, players, args.random_games)))
     failed = bool(result.violation_count or result.deadlocks)
     if args.z3:
-        if players == 1:
-            raise ExploreArgumentError("explore --z3: the z3 model has no Carla (2 or more players)")
         wrong = disagreements(config.data, players, result)
         proves = model_proves(config.data, players, result)
         print(f"z3 model    {len(wrong)} disagreement(s) with exhaustion")
