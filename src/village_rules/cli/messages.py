@@ -5,6 +5,11 @@ from __future__ import annotations
 
 import errno
 import os
+from pathlib import Path
+
+from village_rules.data.files import write_text
+from village_rules.drivers.play import EndlessGameError
+from village_rules.errors import OutputError
 
 _SENTENCES: dict[int, str] = {
     errno.ENOENT: "there is no such file or folder",
@@ -35,6 +40,21 @@ def os_error_sentence(exc: OSError) -> str:
     if exc.filename is None:
         return f"cannot read or write a file: {said}"
     return f"{exc.filename}: {said}"
+
+
+def endless_game_sentence(exc: EndlessGameError) -> str:
+    """An endless game, found by any command that plays games to the end: the sentence,
+    after its log is written to the working folder (`endless-game-seed<N>.json`) so that
+    `village-rules replay` and `view` can show where it goes round."""
+    if exc.log is None:
+        return f"{exc}; no log: the command does not know the game's set-up"
+    path = Path(f"endless-game-seed{exc.log.seed}.json")
+    try:
+        write_text(path, exc.log.to_json() + "\n")
+    except OutputError as failed:
+        return f"{exc}; its log could not be written: {failed}"
+    actions = len(exc.log.actions)
+    return f"{exc}; its log ({actions:,} actions) is written to {path} (village-rules replay {path})"
 
 
 def _deleted_working_folder() -> str | None:
