@@ -15,7 +15,7 @@ from pathlib import Path
 from types import FrameType
 from typing import Any
 
-from village_rules.cli.options import whole
+from village_rules.cli.options import needs, whole
 from village_rules.cli.progress import Bar, add_quiet_flag, progress_bar
 from village_rules.cli.terminal import SIGINT_EXIT, SIGTERM_EXIT
 from village_rules.data.files import check_writable, write_text
@@ -142,6 +142,10 @@ def register(subparsers: Any) -> None:
     p.add_argument("--force", action="store_true", help="explore a data file that is not a reduced one")
     p.add_argument("--list", action="store_true", help="list the shipped configurations and exit")
     add_quiet_flag(p)
+    needs(p, "--ray-address", "--ray", "is for a run on Ray", lambda a: bool(a.ray))
+    saving = "says how often to save"
+    needs(p, "--checkpoint-every", "--checkpoint", saving, lambda a: a.checkpoint is not None)
+    needs(p, "--random-games", "--shape", "compares the exact end frequencies", lambda a: bool(a.shape))
     p.set_defaults(func=run)
 
 
@@ -346,8 +350,6 @@ def _check_scale_options(args: argparse.Namespace) -> None:
             "explore --shape keeps the whole graph in one process: it takes no --workers, --ray, "
             "--checkpoint, --resume or --max-memory"
         )
-    if args.ray_address is not None and not args.ray:
-        raise ExploreArgumentError("explore --ray-address: is for a run on Ray, give --ray too")
     if args.ray:  # before any work: PYTHONHASHSEED and the extra (RayUnavailableError)
         hash_seed()
         import_ray()

@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from village_rules.cli.options import MAX_PLAYERS, seed, whole
+from village_rules.cli.options import MAX_PLAYERS, needs, seed, whole
 from village_rules.cli.progress import add_quiet_flag, progress_bar
 from village_rules.cli.readings import add_reading_flag, reading_choices
 from village_rules.data.files import check_writable
@@ -110,6 +110,8 @@ def register(sub: argparse._SubParsersAction[Any]) -> None:
         "and Ray split (default 1)",
     )
     add_reading_flag(p)
+    for option in ("--actions", "--segments"):
+        needs(p, option, "--guided", "is for a coverage-guided run", lambda a: bool(a.guided))
     p.set_defaults(func=fuzz_command)
 
     p = sub.add_parser("fuzz-merge", help="merge the --json reports of every shard of a fuzz run")

@@ -17,7 +17,7 @@ from village_rules.cli import replay as cli_replay
 from village_rules.cli import view as cli_view
 from village_rules.cli.fuzz import register as register_fuzz
 from village_rules.cli.messages import endless_game_sentence, os_error_sentence
-from village_rules.cli.options import MAX_PLAYERS, seed, whole
+from village_rules.cli.options import MAX_PLAYERS, refuse_idle_options, seed, whole
 from village_rules.cli.readings import add_reading_flag, reading_choices, refuse_solo_readings
 from village_rules.cli.replay import scores_table
 from village_rules.cli.terminal import SIGINT_EXIT, SIGTERM_EXIT, guarded, terminated
@@ -51,6 +51,7 @@ def _main(argv: Sequence[str] | None) -> int:
             args = parser.parse_args(argv)
         except SystemExit as stop:  # a usage error (2) or --help (0): argparse has said why
             return stop.code if isinstance(stop.code, int) else 2
+        refuse_idle_options(args)  # an option that does nothing without another: exit 2, named
         code: int = args.func(args)
         return code
     except EndlessGameError as exc:  # a rules bug found by playing, with its log: a finding (1)
