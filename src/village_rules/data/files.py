@@ -198,10 +198,16 @@ def _folder_lock(parent: Path) -> Iterator[None]:
     """Hold an exclusive lock (`flock`) on the folder `parent` for the block: two commands
     writing one folder output swap it in one after the other. Without it, the second writer
     found the target gone (moved aside by the first) or taken (put back by it): its rename
-    failed, and the first writer's folder moved aside was left behind as a hidden `.old`."""
-    fd = os.open(parent, os.O_RDONLY | os.O_DIRECTORY)
+    failed, and the first writer's folder moved aside was left behind as a hidden `.old`.
+    Best effort: where the folder cannot be opened or locked, the swap goes on unlocked."""
     try:
-        fcntl.flock(fd, fcntl.LOCK_EX)
+        fd = os.open(parent, os.O_RDONLY | os.O_DIRECTORY)
+    except OSError:  # a folder one may write but not read: no lock, as before it existed
+        yield
+        return
+    try:
+        with contextlib.suppress(OSError):  # a file system without locks (some network ones)
+            fcntl.flock(fd, fcntl.LOCK_EX)
         yield
     finally:
         os.close(fd)  # releases the lock
