@@ -3,9 +3,11 @@ a planted symlink, never over an input, folders swapped in whole."""
 
 from __future__ import annotations
 
+import fcntl
 import os
 import sys
 import tempfile
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -169,3 +171,75 @@ def test_a_folder_output_on_a_full_disk_keeps_the_old_folder(tmp_path: Path) -> 
     assert sorted(p.name for p in report.iterdir()) == ["index.html"]
     assert (report / "index.html").read_text(encoding="utf-8") == "PASS"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["report"]
+
+
+# --- issue 42: long names, symlink loops, two writers of one folder --------------------------
+
+LONG_NAME = "村" * 83  # 249 bytes of UTF-8: with ".json" a name of 254 bytes, which Linux accepts
+
+
+def test_a_name_of_250_non_ascii_bytes_can_be_written(tmp_path: Path) -> None:
+    # the temporary name kept 100 *characters* of it: 300 bytes, refused with ENAMETOOLONG
+    target = tmp_path / (LONG_NAME + ".json")
+    write_text(target, "text\n")
+    assert target.read_text(encoding="utf-8") == "text\n"
+    folder = tmp_path / (LONG_NAME + "xyz")
+    for _ in range(2):  # created, then swapped in over the old one
+        with staged_folder(folder) as staging:
+            (staging / "index.html").write_text("page", encoding="utf-8")
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted([target.name, folder.name])
+
+
+def test_a_symlink_loop_as_input_or_output_is_an_os_error_not_a_runtime_error(tmp_path: Path) -> None:
+    loop = tmp_path / "loop"
+    loop.symlink_to(loop)
+    out = tmp_path / "out"
+    refuse_inputs(out, [loop], inside=True)  # Path.resolve raised RuntimeError("Symlink loop")
+    refuse_inputs(loop, [tmp_path / "in.json"], inside=True)
+    with pytest.raises(OutputError, match="symbolic link"):
+        check_writable(loop, folder=True)
+
+
+def test_two_writers_of_one_folder_both_succeed_and_leave_nothing_behind(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The second writer swaps its folder in while the first is between its two renames (the
+    old folder moved aside, the new one not yet in place): before the lock, the first
+    writer's rename failed and its `.old` folder was left behind."""
+    report = tmp_path / "report"
+    report.mkdir()
+    real_rename, real_flock = os.rename, fcntl.flock
+    second_waits_or_ended = threading.Event()
+    errors: list[BaseException] = []
+
+    def second_writer() -> None:
+        try:
+            with staged_folder(report) as staging:
+                (staging / "index.html").write_text("second", encoding="utf-8")
+        except BaseException as exc:  # pragma: no cover - the failure this test is for
+            errors.append(exc)
+        finally:
+            second_waits_or_ended.set()
+
+    def flock(fd: int, op: int) -> None:
+        if threading.current_thread() is not threading.main_thread():
+            second_waits_or_ended.set()  # it is about to wait for the first writer's lock
+        real_flock(fd, op)
+
+    started: list[threading.Thread] = []
+
+    def rename(src: str | Path, dst: str | Path) -> None:
+        real_rename(src, dst)
+        if threading.current_thread() is threading.main_thread() and Path(src) == report and not started:
+            started.append(threading.Thread(target=second_writer))
+            started[0].start()
+            second_waits_or_ended.wait()
+
+    monkeypatch.setattr(fcntl, "flock", flock)
+    monkeypatch.setattr(os, "rename", rename)
+    with staged_folder(report) as staging:
+        (staging / "index.html").write_text("first", encoding="utf-8")
+    started[0].join()
+    assert errors == []
+    assert (report / "index.html").read_text(encoding="utf-8") == "second"  # the last one wins
+    assert [p.name for p in tmp_path.iterdir()] == ["report"]  # no hidden .old or .partial

@@ -168,7 +168,7 @@ def test_an_address_that_cannot_be_reached_is_refused_at_once() -> None:
 
 def test_the_ray_options_refuse_what_cannot_work(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["explore", "tiny", "--ray-address", "auto"]) == 2
-    assert "--ray-address: is for a run on Ray, give --ray too" in capsys.readouterr().err
+    assert "--ray-address: is for a run on Ray; it does nothing without --ray" in capsys.readouterr().err
     assert main(["explore", "tiny", "--shape", "--ray"]) == 2
     assert "it takes no --workers, --ray" in capsys.readouterr().err
     with pytest.raises(Exception, match="a Ray address is for ray=True"):

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import os
 import random
 import signal
 import sys
@@ -16,7 +15,7 @@ from pathlib import Path
 from types import FrameType
 from typing import Any
 
-from village_rules.cli.options import whole
+from village_rules.cli.options import needs, whole
 from village_rules.cli.progress import Bar, add_quiet_flag, progress_bar
 from village_rules.cli.terminal import SIGINT_EXIT, SIGTERM_EXIT
 from village_rules.data.files import check_writable, write_text
@@ -24,6 +23,7 @@ from village_rules.drivers.play import data_file_name, play, random_policy
 from village_rules.engine.end_of_game import ended_by
 from village_rules.engine.setup import new_game
 from village_rules.errors import VillageError
+from village_rules.explore.checkpoint import require_fixed_hash_seed
 from village_rules.explore.configs import Configuration, configuration, shipped_names
 from village_rules.explore.crosscheck import content_crosscheck, disagreements, model_proves
 from village_rules.explore.memory import available as memory_available
@@ -142,6 +142,10 @@ def register(subparsers: Any) -> None:
     p.add_argument("--force", action="store_true", help="explore a data file that is not a reduced one")
     p.add_argument("--list", action="store_true", help="list the shipped configurations and exit")
     add_quiet_flag(p)
+    needs(p, "--ray-address", "--ray", "is for a run on Ray", lambda a: bool(a.ray))
+    saving = "says how often to save"
+    needs(p, "--checkpoint-every", "--checkpoint", saving, lambda a: a.checkpoint is not None)
+    needs(p, "--random-games", "--shape", "compares the exact end frequencies", lambda a: bool(a.shape))
     p.set_defaults(func=run)
 
 
@@ -161,6 +165,8 @@ def run(args: argparse.Namespace) -> int:
         raise ExploreArgumentError(
             f"explore --players: {config.name} is for {allowed} player(s), not {players}"
         )
+    if args.z3 and players == 1:  # before exploring, not after
+        raise ExploreArgumentError("explore --z3: the z3 model has no Carla (2 or more players)")
     _check_scale_options(args)
     if args.witnesses is not None:
         args.witnesses.mkdir(parents=True, exist_ok=True)
@@ -221,8 +227,6 @@ def run(args: argparse.Namespace) -> int:
         print(shape_report(graph_shape, end_frequencies(config, players, args.random_games)))
     failed = bool(result.violation_count or result.deadlocks)
     if args.z3:
-        if players == 1:
-            raise ExploreArgumentError("explore --z3: the z3 model has no Carla (2 or more players)")
         wrong = disagreements(config.data, players, result)
         proves = model_proves(config.data, players, result)
         print(f"z3 model    {len(wrong)} disagreement(s) with exhaustion")
@@ -346,17 +350,12 @@ def _check_scale_options(args: argparse.Namespace) -> None:
             "explore --shape keeps the whole graph in one process: it takes no --workers, --ray, "
             "--checkpoint, --resume or --max-memory"
         )
-    if args.ray_address is not None and not args.ray:
-        raise ExploreArgumentError("explore --ray-address: is for a run on Ray, give --ray too")
     if args.ray:  # before any work: PYTHONHASHSEED and the extra (RayUnavailableError)
         hash_seed()
         import_ray()
-    if (args.checkpoint or args.resume) and not os.environ.get("PYTHONHASHSEED"):
-        raise ExploreArgumentError(
-            "explore --checkpoint/--resume: the fingerprints are Python hashes, which differ from "
-            "one process to the next unless PYTHONHASHSEED is set: run it as PYTHONHASHSEED=0 "
-            "village-rules explore ... (and resume with the same value)"
-        )
+    for path in (args.checkpoint, args.resume):
+        if path is not None:  # a number, that this process hashes by (explore.checkpoint)
+            require_fixed_hash_seed(path)
     if args.max_memory is not None and not memory_available():
         raise ExploreArgumentError(
             "explore --max-memory: this system does not report processes' memory (/proc)"
@@ -432,7 +431,7 @@ def end_frequencies(config: Configuration, players: int, games: int) -> dict[str
     tally: Counter[str] = Counter()
     for seed in range(games):
         state = new_game(config.data, players, seed)
-        final, _ = play(state, [random_policy] * state.num_players, random.Random(seed), max_steps=100_000)
+        final, _ = play(state, [random_policy] * state.num_players, random.Random(seed))  # EndlessGameError
         tally[ended_by(final)] += 1
     return {end: n / games for end, n in tally.items()}
 

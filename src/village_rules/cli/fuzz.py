@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from village_rules.cli.options import MAX_PLAYERS, seed, whole
+from village_rules.cli.options import MAX_PLAYERS, needs, seed, whole
 from village_rules.cli.progress import add_quiet_flag, progress_bar
 from village_rules.cli.readings import add_reading_flag, reading_choices
 from village_rules.data.files import check_writable
@@ -22,6 +22,8 @@ from village_rules.errors import FuzzReportError
 from village_rules.fuzz.games import RUN_POLICIES
 from village_rules.fuzz.guided import Coverage, GuidedPlan, play_segments
 from village_rules.fuzz.guided_report import (
+    MAX_GUIDED_ACTIONS,
+    MAX_SEGMENTS,
     GuidedRun,
     check_shard,
     guided_json,
@@ -108,6 +110,8 @@ def register(sub: argparse._SubParsersAction[Any]) -> None:
         "and Ray split (default 1)",
     )
     add_reading_flag(p)
+    for option in ("--actions", "--segments"):
+        needs(p, option, "--guided", "is for a coverage-guided run", lambda a: bool(a.guided))
     p.set_defaults(func=fuzz_command)
 
     p = sub.add_parser("fuzz-merge", help="merge the --json reports of every shard of a fuzz run")
@@ -167,10 +171,6 @@ def fuzz_command(args: argparse.Namespace) -> int:
     if args.json is not None:
         print(f"report written to {args.json}")
     return 1 if summary.violations else 0
-
-
-MAX_GUIDED_ACTIONS = 100_000_000
-MAX_SEGMENTS = 100_000
 
 
 def guided_command(args: argparse.Namespace) -> int:

@@ -16,14 +16,14 @@ from village_rules.cli import readings as cli_readings
 from village_rules.cli import replay as cli_replay
 from village_rules.cli import view as cli_view
 from village_rules.cli.fuzz import register as register_fuzz
-from village_rules.cli.messages import os_error_sentence
-from village_rules.cli.options import MAX_PLAYERS, seed, whole
+from village_rules.cli.messages import endless_game_sentence, os_error_sentence
+from village_rules.cli.options import MAX_PLAYERS, refuse_idle_options, seed, whole
 from village_rules.cli.readings import add_reading_flag, reading_choices, refuse_solo_readings
 from village_rules.cli.replay import scores_table
 from village_rules.cli.terminal import SIGINT_EXIT, SIGTERM_EXIT, guarded, terminated
 from village_rules.data.files import check_writable, write_text
 from village_rules.data.loader import EDITIONS, builtin_edition, load_edition
-from village_rules.drivers.play import play_logged
+from village_rules.drivers.play import EndlessGameError, play_logged
 from village_rules.drivers.serialization import to_json
 from village_rules.engine.setup import new_game
 from village_rules.errors import VillageError
@@ -51,8 +51,12 @@ def _main(argv: Sequence[str] | None) -> int:
             args = parser.parse_args(argv)
         except SystemExit as stop:  # a usage error (2) or --help (0): argparse has said why
             return stop.code if isinstance(stop.code, int) else 2
+        refuse_idle_options(args)  # an option that does nothing without another: exit 2, named
         code: int = args.func(args)
         return code
+    except EndlessGameError as exc:  # a rules bug found by playing, with its log: a finding (1)
+        print(f"village-rules: {endless_game_sentence(exc)}", file=sys.stderr)
+        return 1
     except VillageError as exc:
         print(f"village-rules: {exc}", file=sys.stderr)
         return 2

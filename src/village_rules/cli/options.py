@@ -8,8 +8,10 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Callable
+from dataclasses import dataclass
 
 from village_rules.data.jsonio import MAX_INT_DIGITS, MAX_SEED
+from village_rules.errors import VillageError
 
 MAX_PLAYERS = 99
 """No edition seats more than 5; a larger --players is refused at parse time."""
@@ -47,3 +49,51 @@ def seed(text: str) -> int:
             " (a negative seed would replay the game of its absolute value)"
         )
     return whole(0, MAX_SEED - 1)(text)
+
+
+class IdleOptionError(VillageError):
+    """An option given where it does nothing: it only means something beside another option
+    that is absent. The message names both (exit 2, before any work)."""
+
+
+@dataclass(frozen=True)
+class _Needs:
+    option: str
+    """The option's flag, `--segments`."""
+    dest: str
+    default: object
+    """The option's default: a value other than it means the option was given."""
+    why: str
+    """What it is for, "is for a coverage-guided run"."""
+    other: str
+    """The option it needs, `--guided`."""
+    holds: Callable[[argparse.Namespace], bool]
+    prog: str
+
+
+def needs(
+    parser: argparse.ArgumentParser,
+    option: str,
+    other: str,
+    why: str,
+    holds: Callable[[argparse.Namespace], bool],
+) -> None:
+    """Declare on `parser` that `option` means something only when `holds(args)` (`other`
+    given): `refuse_idle_options` then refuses it otherwise. The one mechanism for options
+    that do nothing alone; before, each was accepted silently (`fuzz --segments 4` without
+    `--guided` played the plain run)."""
+    dest = option.lstrip("-").replace("-", "_")
+    rules = parser.get_default("idle_option_rules") or ()
+    rule = _Needs(option, dest, parser.get_default(dest), why, other, holds, parser.prog)
+    parser.set_defaults(idle_option_rules=(*rules, rule))
+
+
+def refuse_idle_options(args: argparse.Namespace) -> None:
+    """`IdleOptionError` for the first option given (not at its default) whose companion is
+    absent, naming both; called once, after the options are parsed, for every command."""
+    for rule in getattr(args, "idle_option_rules", ()):
+        if getattr(args, rule.dest) != rule.default and not rule.holds(args):
+            raise IdleOptionError(
+                f"{rule.prog} {rule.option}: {rule.why}; it does nothing without {rule.other}:"
+                f" give {rule.other}, or drop {rule.option}"
+            )

@@ -25,7 +25,7 @@ from village_rules.check.steps import (
     read_log_text,
     run_check,
 )
-from village_rules.cli.options import seed, whole
+from village_rules.cli.options import needs, seed, whole
 from village_rules.cli.progress import add_quiet_flag, progress_bar
 from village_rules.cli.terminal import SIGINT_EXIT
 from village_rules.data.files import check_writable, refuse_inputs, staged_folder, write_text
@@ -33,7 +33,7 @@ from village_rules.data.jsonio import MAX_LOG_CHARS, JsonInputError, read_json
 from village_rules.drivers.play import GameLog
 from village_rules.drivers.serialization import STATE_FORMAT, from_json
 from village_rules.engine.core import apply
-from village_rules.errors import FuzzArgumentError, ShowError, StateFormatError, VillageError
+from village_rules.errors import ShowError, StateFormatError, VillageError
 from village_rules.fuzz.runner import MAX_GAMES, MAX_WORKERS
 from village_rules.model.actions import Action, format_action, parse_action
 from village_rules.model.render import action_words, render
@@ -72,6 +72,10 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("report", help="an HTML report of a fuzz run, or of logged games given as LOG...")
     p.add_argument("logs", type=Path, nargs="*", metavar="LOG", help="game logs (default: a fuzz run)")
     _run_options(p, "village-report")
+    fuzz_run = "a fuzz run (no LOG given)"
+    needs(p, "--games", fuzz_run, "sets a fuzz run, not a report of logged games", lambda a: not a.logs)
+    modes = "compares fuzzing modes in a fuzz run, not a report of logged games"
+    needs(p, "--guided-actions", fuzz_run, modes, lambda a: not a.logs)
     p.set_defaults(func=_report)
 
 
@@ -238,14 +242,6 @@ def _games(args: argparse.Namespace) -> int:
 
 
 def _report(args: argparse.Namespace) -> int:
-    if args.logs and args.guided_actions is not None:
-        raise FuzzArgumentError(
-            "--guided-actions", "compares fuzzing modes in a report of a fuzz run, not of logged games"
-        )
-    if args.logs and args.games is not None:
-        raise FuzzArgumentError(
-            "--games", "sets the fuzz run of a report; a report of logged games reports the LOGs given"
-        )
     games = _games(args)
     guided = GUIDED_PER_GAME * games if args.guided_actions is None else args.guided_actions
     steps: list[CheckStep] = (

@@ -23,7 +23,7 @@ from village_rules.proofs.run import MAX_BOUND, MAX_GAMES, Result, prove, stored
 from village_rules.proofs.search import Steer
 from village_rules.proofs.solver import MAX_RLIMIT, RLIMIT
 from village_rules.proofs.stored import WITNESSES
-from village_rules.proofs.table import differences, read_table, row_of, to_json
+from village_rules.proofs.table import Key, Row, differences, read_table, row_of, to_json
 
 TABLE = "results.json"
 """The stored verdict table's file name in a `--out` folder (and in the shipped witnesses)."""
@@ -137,9 +137,11 @@ def run(args: argparse.Namespace) -> int:
         results = _prove_rows(args, todo, seeds, None)
     else:
         check_writable(args.out, folder=True)
+        old = args.out / TABLE  # read before any row is proved, named where it is (not in staging)
+        earlier = read_table(old) if old.is_file() else {}
         with staged_folder(args.out, keep=True) as staging:  # swapped in whole once every row is decided
             results = _prove_rows(args, todo, seeds, (staging, args.out))
-            _write_results(staging, results)
+            _write_results(staging, results, earlier)
     if expected is None:
         return 0
     changed = differences(expected, [row_of(r) for r in results])
@@ -201,12 +203,13 @@ def _prove_rows(
     return results
 
 
-def _write_results(out: Path, results: list[Result]) -> None:
+def _write_results(out: Path, results: list[Result], earlier: dict[Key, Row]) -> None:
     """results.json and results.md in `out`: these rows replace the same query / edition /
-    players rows of an earlier run (its results.json), so regenerating some queries keeps the
-    others; rows of queries no longer in the catalogue are dropped."""
+    players rows of an earlier run (`earlier`, its results.json, read before the work), so
+    regenerating some queries keeps the others; rows of queries no longer in the catalogue
+    are dropped."""
     path = out / TABLE
-    table = read_table(path) if path.is_file() else {}
+    table = dict(earlier)
     for r in results:
         row = row_of(r)
         table[row.key] = row

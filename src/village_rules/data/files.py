@@ -16,6 +16,7 @@ Failures raise `OutputError` naming the file and saying that nothing was changed
 from __future__ import annotations
 
 import contextlib
+import fcntl
 import os
 import shutil
 import stat
@@ -26,7 +27,24 @@ from pathlib import Path
 from village_rules.errors import OutputError
 
 _NAME_ROOM = 100
-"""Characters of the target's name kept in a temporary name (file names are at most 255)."""
+"""Bytes of the target's name kept in a temporary name: a file name is at most 255 bytes, and
+the rest (a dot, mkstemp's 8 random characters, `.partial`) must fit beside it."""
+
+
+def _temp_prefix(name: str) -> str:
+    """The prefix of a temporary name for the file or folder `name`: a dot and at most
+    `_NAME_ROOM` bytes of it, cut at a character boundary. Cut by characters, a 250-byte
+    name of 3-byte characters gave a temporary name of over 255 bytes, which the file system
+    refused although it accepts the name itself."""
+    return "." + os.fsencode(name)[:_NAME_ROOM].decode("utf-8", "ignore") + "."
+
+
+def resolved(path: Path) -> Path:
+    """`path` made absolute with its symbolic links followed, as far as they go: a loop of
+    links is left as it is (Python 3.11's `Path.resolve` raised `RuntimeError` on one, which
+    the command reported as an internal error); reading or writing it then fails with ELOOP,
+    which names the file."""
+    return Path(os.path.realpath(path))
 
 
 def _umask_mode(bits: int) -> int:
@@ -40,7 +58,7 @@ def _same_file(a: Path, b: Path) -> bool:
     try:
         return os.path.samefile(a, b)
     except OSError:  # one of them does not exist (yet)
-        return a.resolve() == b.resolve()
+        return resolved(a) == resolved(b)
 
 
 def refuse_inputs(output: Path, inputs: Sequence[Path], *, inside: bool = False) -> None:
@@ -51,7 +69,7 @@ def refuse_inputs(output: Path, inputs: Sequence[Path], *, inside: bool = False)
             raise OutputError(
                 str(output), f"is also an input of this command ({source}): refusing to overwrite it"
             )
-        if inside and source.resolve().is_relative_to(output.resolve()):
+        if inside and resolved(source).is_relative_to(resolved(output)):
             raise OutputError(
                 str(output),
                 f"holds an input of this command ({source}), and is replaced whole: choose another",
@@ -115,7 +133,7 @@ def write_bytes(path: Path, data: bytes, *, inputs: Sequence[Path] = ()) -> None
     try:
         folder.mkdir(parents=True, exist_ok=True)
         mode = stat.S_IMODE(path.stat().st_mode) if path.is_file() else _umask_mode(0o666)
-        fd, tmp = tempfile.mkstemp(prefix=f".{path.name[:_NAME_ROOM]}.", suffix=".partial", dir=folder)
+        fd, tmp = tempfile.mkstemp(prefix=_temp_prefix(path.name), suffix=".partial", dir=folder)
     except OSError as exc:
         raise OutputError(
             str(path), f"cannot be written: {exc.strerror or exc}; nothing was changed"
@@ -148,7 +166,7 @@ def staged_folder(target: Path, *, keep: bool = False, inputs: Sequence[Path] = 
     refuse_inputs(target, inputs, inside=not keep)
     check_writable(target, folder=True)
     parent = target.absolute().parent
-    prefix = f".{target.name[:_NAME_ROOM]}."
+    prefix = _temp_prefix(target.name)
     try:
         parent.mkdir(parents=True, exist_ok=True)
         mode = stat.S_IMODE(target.stat().st_mode) if target.is_dir() else _umask_mode(0o777)
@@ -159,10 +177,12 @@ def staged_folder(target: Path, *, keep: bool = False, inputs: Sequence[Path] = 
         ) from None
     try:
         if keep and target.is_dir():
-            shutil.copytree(target, staging, symlinks=True, dirs_exist_ok=True)
+            with _folder_lock(parent):  # not while another writer swaps its folder in
+                shutil.copytree(target, staging, symlinks=True, dirs_exist_ok=True)
         os.chmod(staging, mode)
         yield staging
-        _swap_in(staging, target, parent, prefix)
+        with _folder_lock(parent):
+            _swap_in(staging, target, parent, prefix)
     except BaseException as exc:
         shutil.rmtree(staging, ignore_errors=True)
         if isinstance(exc, OSError) and not isinstance(exc, OutputError):
@@ -173,9 +193,30 @@ def staged_folder(target: Path, *, keep: bool = False, inputs: Sequence[Path] = 
     _sync_folder(parent)
 
 
+@contextlib.contextmanager
+def _folder_lock(parent: Path) -> Iterator[None]:
+    """Hold an exclusive lock (`flock`) on the folder `parent` for the block: two commands
+    writing one folder output swap it in one after the other. Without it, the second writer
+    found the target gone (moved aside by the first) or taken (put back by it): its rename
+    failed, and the first writer's folder moved aside was left behind as a hidden `.old`.
+    Best effort: where the folder cannot be opened or locked, the swap goes on unlocked."""
+    try:
+        fd = os.open(parent, os.O_RDONLY | os.O_DIRECTORY)
+    except OSError:  # a folder one may write but not read: no lock, as before it existed
+        yield
+        return
+    try:
+        with contextlib.suppress(OSError):  # a file system without locks (some network ones)
+            fcntl.flock(fd, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(fd)  # releases the lock
+
+
 def _swap_in(staging: Path, target: Path, parent: Path, prefix: str) -> None:
     """Put the finished `staging` folder where `target` is: the old one is moved aside
-    first and removed only once the new one is in place."""
+    first and removed only once the new one is in place. Called holding `_folder_lock`;
+    the last of several writers wins, and nothing of the others is left."""
     if not target.exists():
         os.rename(staging, target)
         return

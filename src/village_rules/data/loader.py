@@ -43,7 +43,7 @@ from village_rules.data.edition import (
     TravelPath,
     loaded_edition,
 )
-from village_rules.data.jsonio import MAX_DATA_CHARS, JsonInputError, read_json, read_text_file
+from village_rules.data.jsonio import MAX_DATA_CHARS, JsonInputError, is_version, read_json, read_text_file
 from village_rules.data.reader import Json, Reader
 from village_rules.data.reader import join_key as _join
 from village_rules.data.solo_data import parse_solo
@@ -167,7 +167,7 @@ class _Reader(Reader):
         if top["format"] != FORMAT:
             raise self.fail("format", f"expected {FORMAT!r}")
         version = top["format_version"]
-        if not isinstance(version, int) or isinstance(version, bool) or version != FORMAT_VERSION:
+        if not is_version(version, FORMAT_VERSION):
             raise self.fail(
                 "format_version",
                 f"unsupported version {top['format_version']!r}; this library reads {FORMAT_VERSION}",

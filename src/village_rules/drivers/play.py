@@ -16,12 +16,13 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 
 from village_rules.data.edition import EditionData
-from village_rules.data.jsonio import MAX_LOG_CHARS, JsonInputError, read_json
+from village_rules.data.files import resolved
+from village_rules.data.jsonio import MAX_LOG_CHARS, JsonInputError, is_version, read_json
 from village_rules.data.loader import EDITIONS, builtin_edition, load_edition
 from village_rules.drivers.artefacts import artefact_kind
 from village_rules.engine.core import apply, chance_outcomes, legal_actions
 from village_rules.engine.setup import new_game
-from village_rules.errors import IllegalActionError, IncompleteGameError, LogFormatError
+from village_rules.errors import IllegalActionError, IncompleteGameError, LogFormatError, VillageError
 from village_rules.model.actions import Action, ActionSyntaxError, format_action, parse_action
 from village_rules.model.chance import sample
 from village_rules.model.render import pending_words
@@ -84,7 +85,7 @@ _PACKAGE = Path(__file__).resolve().parents[1]
 def data_file_name(path: Path) -> str:
     """What a log records as its `data_file` for the data file `path`: a file shipped in the
     package as `PACKAGE_DATA` and its path there, any other file as its absolute path."""
-    full = path.resolve()
+    full = resolved(path)
     if full.is_relative_to(_PACKAGE):
         return PACKAGE_DATA + full.relative_to(_PACKAGE).as_posix()
     return str(full)
@@ -216,7 +217,7 @@ class GameLog:
         if raw.get("format") != LOG_FORMAT:
             raise LogFormatError(f"game log: field 'format' must be {LOG_FORMAT!r}")
         version = raw.get("format_version")
-        if type(version) is not int or version != LOG_FORMAT_VERSION:
+        if not is_version(version, LOG_FORMAT_VERSION):
             raise LogFormatError(f"game log: field 'format_version' must be the integer {LOG_FORMAT_VERSION}")
         data_file = raw.get("data_file")
         if data_file is not None and not isinstance(data_file, str):
@@ -323,22 +324,61 @@ def step(state: GameState, policies: Sequence[Policy], rng: random.Random) -> Ac
     return policies[state.current_player()](state, legal_actions(state), rng)
 
 
+MAX_GAME_STEPS = 50_000
+"""Actions after which a game played to its end that has not ended is reported as one that
+does not end (a real game of five players takes a few thousand). The one bound of every
+tool that plays games to the end: the fuzzer (`fuzz.games.MAX_STEPS` is this), `play`,
+`play_logged` and `village-rules play`, the policy surveys, the test strategies. Read when
+a game is played (`game_bound`), so a test can lower it. Before, `play` went on for a
+million actions and returned an unfinished game as if it had ended, and other loops had no
+bound at all: a rule change that made nobody die hung `check` and the test suite."""
+
+
+def game_bound(max_steps: int | None) -> int:
+    """`max_steps`, or `MAX_GAME_STEPS` for a game played to its end (None)."""
+    return MAX_GAME_STEPS if max_steps is None else max_steps
+
+
+class EndlessGameError(VillageError):
+    """A game played to its end did not end within `MAX_GAME_STEPS` actions: a rules bug
+    (or a policy that never ends a game). Carries the actions played and, where the caller
+    knows the set-up, the replayable `log`."""
+
+    def __init__(self, steps: int, actions: Sequence[Action], log: GameLog | None = None) -> None:
+        super().__init__(
+            f"the game did not end within {steps:,} actions (the bound of every game played to its "
+            "end, drivers.play.MAX_GAME_STEPS): a rule or policy that never ends a game"
+        )
+        self.steps = steps
+        self.actions = tuple(actions)
+        self.log = log
+
+    def with_log(self, log: GameLog) -> EndlessGameError:
+        """The same error carrying `log`."""
+        return EndlessGameError(self.steps, self.actions, log)
+
+
 def play(
     state: GameState,
     policies: Sequence[Policy],
     rng: random.Random,
-    max_steps: int = 1_000_000,
+    max_steps: int | None = None,
     on_step: Callable[[GameState, Action, GameState], None] | None = None,
 ) -> tuple[GameState, list[Action]]:
-    """Play to the end (or `max_steps` actions); returns the final state and the actions."""
+    """Play to the end; returns the final state and the actions. With `max_steps`, stop
+    after that many actions (a prefix the caller asked for). Without, a game that has not
+    ended after `MAX_GAME_STEPS` actions raises `EndlessGameError` with its actions."""
+    bound = game_bound(max_steps)
     actions: list[Action] = []
-    while not state.is_terminal and len(actions) < max_steps:
+    while not state.is_terminal and len(actions) < bound:
         action = step(state, policies, rng)
         after = apply(state, action)
         if on_step is not None:
             on_step(state, action, after)
         actions.append(action)
         state = after
+    if max_steps is None and not state.is_terminal:
+        raise EndlessGameError(bound, actions)
     return state, actions
 
 
@@ -395,11 +435,19 @@ def replay_log(log: GameLog, complete: bool = False) -> Replayed:
 
 
 def play_logged(
-    edition: str, players: int, seed: int, variant: Variant | None = None, max_steps: int = 1_000_000
+    edition: str, players: int, seed: int, variant: Variant | None = None, max_steps: int | None = None
 ) -> tuple[GameState, GameLog]:
-    """A seeded random game and its replayable log (setup and play use `seed`)."""
+    """A seeded random game and its replayable log (setup and play use `seed`); played to
+    its end unless `max_steps` is given (`EndlessGameError` carrying the log, as `play`)."""
     v = variant or Variant()
     state = new_game(edition, players, seed, v)
     rng = random.Random(seed)
-    final, actions = play(state, [random_policy] * players, rng, max_steps)
-    return final, GameLog(edition, players, seed, tuple(format_action(a) for a in actions), v)
+
+    def log_of(actions: Sequence[Action]) -> GameLog:
+        return GameLog(edition, players, seed, tuple(format_action(a) for a in actions), v)
+
+    try:
+        final, actions = play(state, [random_policy] * players, rng, max_steps)
+    except EndlessGameError as endless:
+        raise endless.with_log(log_of(endless.actions)) from None
+    return final, log_of(actions)

@@ -28,7 +28,7 @@ from village_rules.data.components import (
     parse_location,
 )
 from village_rules.data.edition import EditionData, Row
-from village_rules.data.jsonio import MAX_STATE_CHARS, JsonInputError, read_json
+from village_rules.data.jsonio import MAX_STATE_CHARS, JsonInputError, is_version, read_json
 from village_rules.data.loader import EDITIONS, builtin_edition, parse_edition
 from village_rules.data.solo_data import FateTile
 from village_rules.data.tally import Tally
@@ -422,7 +422,7 @@ class _Decoder:
         if s["format"] != STATE_FORMAT:
             raise self.fail("$.format", f"expected {STATE_FORMAT!r}")
         version = s["format_version"]
-        if not isinstance(version, int) or isinstance(version, bool) or version != STATE_FORMAT_VERSION:
+        if not is_version(version, STATE_FORMAT_VERSION):
             raise self.fail(
                 "$.format_version",
                 f"unsupported version {s['format_version']!r}; this library reads {STATE_FORMAT_VERSION}",

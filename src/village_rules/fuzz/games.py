@@ -17,7 +17,7 @@ from multiprocessing.synchronize import Event as EventType
 from village_rules.checks.incremental import IncrementalChecker
 from village_rules.checks.invariants import Violation
 from village_rules.data.loader import EDITIONS, builtin_edition
-from village_rules.drivers.play import GameLog
+from village_rules.drivers.play import MAX_GAME_STEPS, GameLog, game_bound
 from village_rules.drivers.serialization import to_json
 from village_rules.engine.core import apply, chance_outcomes, legal_actions
 from village_rules.engine.setup import new_game
@@ -34,9 +34,10 @@ def _legal(state: GameState) -> list[Action] | None:
     return None if state.is_chance or state.is_terminal else legal_actions(state)
 
 
-MAX_STEPS = 50_000
-"""Actions after which a game that has not ended counts as a violation (a real game of
-five players takes a few thousand)."""
+MAX_STEPS = MAX_GAME_STEPS
+"""Actions after which a game that has not ended counts as a violation: the one bound of
+every game played to its end, `drivers.play.MAX_GAME_STEPS` (read when a game is played,
+`game_bound`; this name is kept for callers)."""
 
 
 ENGINE_EXCEPTION = "engine.exception"
@@ -140,10 +141,16 @@ class GameResult:
         return bool(self.violations)
 
 
-def play_game(game: FuzzGame, max_steps: int = MAX_STEPS) -> GameResult:
+def no_end(bound: int) -> Violation:
+    """The violation of a game that has not ended after `bound` actions."""
+    return Violation(GAME_LENGTH, "game", f"an end within {bound} actions", "no end")
+
+
+def play_game(game: FuzzGame, max_steps: int | None = None) -> GameResult:
     """Play one seeded game (every seat by `game.policy`, random by default) checking every
     invariant after every action (the full checks' violations, computed by an
     `IncrementalChecker` over what each step changed)."""
+    max_steps = game_bound(max_steps)
     checker = IncrementalChecker()
     policy = policy_named(game.policy)
     state = new_game(builtin_edition(game.edition), game.players, game.seed, game.variant)
@@ -162,7 +169,7 @@ def play_game(game: FuzzGame, max_steps: int = MAX_STEPS) -> GameResult:
         ]
     while not violations and not state.is_terminal:
         if len(actions) >= max_steps:
-            violations = [Violation(GAME_LENGTH, "game", f"an end within {max_steps} actions", "no end")]
+            violations = [no_end(max_steps)]
             break
         if state.is_chance:
             try:
@@ -338,7 +345,7 @@ class Unchecked:
     `fuzz.guided` counts them."""
 
 
-def play_unchecked(game: FuzzGame, max_steps: int = MAX_STEPS) -> Unchecked:
+def play_unchecked(game: FuzzGame, max_steps: int | None = None) -> Unchecked:
     """Play `game` exactly as `play_game` does (same RNG draws, so the same digest) with no
     checks, tracing the rule IDs; for a random game this is `play.play_logged`'s game."""
     policy = policy_named(game.policy)
@@ -349,7 +356,8 @@ def play_unchecked(game: FuzzGame, max_steps: int = MAX_STEPS) -> Unchecked:
     rules: set[str] = set()
     pairs: set[tuple[str, str]] = set()
     previous: str | None = None
-    while not state.is_terminal and len(actions) < max_steps:
+    bound = game_bound(max_steps)
+    while not state.is_terminal and len(actions) < bound:
         if state.is_chance:
             action = sample(chance_outcomes(state), rng)
         else:

@@ -24,12 +24,12 @@ from dataclasses import dataclass, field
 from village_rules.checks.incremental import IncrementalChecker
 from village_rules.checks.invariants import Violation
 from village_rules.data.loader import builtin_edition
-from village_rules.drivers.play import GameLog
+from village_rules.drivers.play import GameLog, game_bound
 from village_rules.engine.core import apply, chance_outcomes, legal_actions
 from village_rules.engine.end_of_game import ended_by
 from village_rules.engine.setup import new_game
 from village_rules.errors import FuzzArgumentError
-from village_rules.fuzz.games import RUN_POLICIES, FuzzGame, plan_game
+from village_rules.fuzz.games import RUN_POLICIES, FuzzGame, no_end, plan_game
 from village_rules.model.actions import Action, format_action
 from village_rules.model.chance import sample
 from village_rules.model.state import GameState
@@ -246,7 +246,11 @@ def _extend(
     trace: list[str] = []
     last_rule: str | None = None
     steps = 0
+    bound = game_bound(None)
     while not violations and not state.is_terminal and (limit is None or steps < limit):
+        if len(done) >= bound:  # a fresh game that never ends: a finding, not a hang
+            violations = [no_end(bound)]
+            break
         steps += 1
         if state.is_chance:
             action = sample(chance_outcomes(state), rng)

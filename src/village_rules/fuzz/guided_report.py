@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from village_rules.checks.invariants import Violation
-from village_rules.data.jsonio import JsonInputError, read_json, read_text_file
+from village_rules.data.jsonio import JsonInputError, is_version, read_json, read_text_file
 from village_rules.errors import FuzzArgumentError, FuzzReportError, VillageError
 from village_rules.fuzz.guided import Coverage, Feature, GuidedPlan, merge_segments
 from village_rules.fuzz.runner import Shard
@@ -24,6 +24,12 @@ from village_rules.fuzz.runner import Shard
 GUIDED_FORMAT = "village-rules-guided-report"
 GUIDED_FORMAT_VERSION = 1
 MAX_GUIDED_BYTES = 256 * 1024 * 1024
+MAX_GUIDED_ACTIONS = 100_000_000
+"""The most actions a guided run plays (`fuzz --guided --actions`), and a report may claim."""
+MAX_SEGMENTS = 100_000
+"""The most segments a guided run has (`fuzz --guided --segments`), and a report may claim:
+before, a 1 kB report claiming 10^9 segments built sets of every index until the memory
+ran out."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,13 +118,15 @@ def read_guided(path: Path) -> GuidedRun:
         raise FuzzReportError(name, "format", f"must be {GUIDED_FORMAT!r}")
     try:
         return _parse(raw, name)
+    except FuzzReportError:  # a ValueError too: already names the file and the field
+        raise
     except (KeyError, TypeError, ValueError) as exc:
         problem = f"is not a complete guided report ({type(exc).__name__}: {exc})"
         raise FuzzReportError(name, "", problem) from None
 
 
 def _parse(raw: dict[str, object], name: str) -> GuidedRun:
-    if raw.get("format_version") != GUIDED_FORMAT_VERSION:
+    if not is_version(raw.get("format_version"), GUIDED_FORMAT_VERSION):
         raise FuzzReportError(name, "format_version", f"must be the integer {GUIDED_FORMAT_VERSION}")
     readings = raw["readings"]
     try:
@@ -135,8 +143,18 @@ def _parse(raw: dict[str, object], name: str) -> GuidedRun:
         shard = None if raw["shard"] is None else Shard.parse(str(raw["shard"]))
     except VillageError as exc:
         raise FuzzReportError(name, "", f"holds a run no fuzz command plays: {exc}") from None
+    for field, value, most in (
+        ("segments", plan.segments, MAX_SEGMENTS),
+        ("actions", plan.actions, MAX_GUIDED_ACTIONS),
+    ):
+        if not 1 <= value <= most:  # claimed sizes are checked before anything is built from them
+            raise FuzzReportError(name, field, f"must be from 1 to {most:,}, not {value:,}")
+    played = _list(raw["played"])
+    expected = len(segment_indices(plan, shard))
+    if len(played) != expected:
+        raise FuzzReportError(name, "played", f"holds {len(played):,} segment(s), its shard has {expected:,}")
     segments: dict[int, Coverage] = {}
-    for k, item in enumerate(_list(raw["played"])):
+    for k, item in enumerate(played):
         if not isinstance(item, dict):
             raise FuzzReportError(name, f"played[{k}]", "must be an object")
         index = _int(item["segment"])
@@ -200,4 +218,3 @@ def merge_guided(runs: Sequence[GuidedRun], names: Sequence[str]) -> Coverage:
         problem = f"the reports miss segment(s) {missing}: give every shard's report"
         raise FuzzReportError(names[0], "", problem)
     return merge_segments([segments[k] for k in sorted(segments)])
-

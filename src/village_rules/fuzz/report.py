@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from village_rules.checks.invariants import Violation
-from village_rules.data.jsonio import JsonInputError, read_json, read_text_file
+from village_rules.data.jsonio import JsonInputError, is_version, read_json, read_text_file
 from village_rules.data.loader import EDITIONS
 from village_rules.drivers.artefacts import artefact_kind
 from village_rules.errors import FuzzReportError, ReadingError, VillageError
@@ -115,7 +115,7 @@ def parse_report(text: str, name: str = "fuzz report") -> FuzzSummary:
     r = _Fields(name, raw, _KEYS | ({"policy"} if isinstance(raw, dict) and "policy" in raw else set()), "")
     if r.get("format") != REPORT_FORMAT:
         raise FuzzReportError(name, "format", f"must be {REPORT_FORMAT!r}")
-    if r.get("format_version") != REPORT_FORMAT_VERSION or type(r.get("format_version")) is not int:
+    if not is_version(r.get("format_version"), REPORT_FORMAT_VERSION):
         raise FuzzReportError(name, "format_version", f"must be the integer {REPORT_FORMAT_VERSION}")
     seed = r.integer("seed", 0)
     run_games = r.integer("run_games", 1, MAX_GAMES)

@@ -34,9 +34,9 @@ from pathlib import Path
 from village_rules.checks.invariants import Violation
 from village_rules.data.files import write_text
 from village_rules.data.loader import EDITIONS, builtin_edition
+from village_rules.drivers.play import game_bound
 from village_rules.errors import FuzzArgumentError, FuzzBackendError, InternalError
 from village_rules.fuzz.games import (
-    MAX_STEPS,
     MIX,
     RUN_POLICIES,
     Backend,
@@ -264,7 +264,7 @@ def run_fuzz(  # noqa: PLR0917 - the CLI's argument order
     progress: Progress | None = None,
     *,
     chunk_size: int | None = None,
-    max_steps: int = MAX_STEPS,
+    max_steps: int | None = None,
     shard: Shard | None = None,
     backend: str = "process",
     address: str | None = None,
@@ -337,7 +337,7 @@ def plan_run(
     players: int | None,
     *,
     chunk_size: int | None = None,
-    max_steps: int = MAX_STEPS,
+    max_steps: int | None = None,
     shard: Shard | None = None,
     backend: str = "process",
     address: str | None = None,
@@ -358,6 +358,7 @@ def plan_run(
         raise FuzzArgumentError("--address", "is the address of a Ray cluster: use it with --backend ray")
     if chunk_size is not None and chunk_size < 1:
         raise FuzzArgumentError("chunk_size", f"must be 1 or more, not {chunk_size}")
+    max_steps = game_bound(max_steps)  # resolved here, so worker processes get the number
     if max_steps < 1:
         raise FuzzArgumentError("max_steps", f"must be 1 or more, not {max_steps}")
     if policy not in RUN_POLICIES:

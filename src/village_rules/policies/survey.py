@@ -10,11 +10,12 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from village_rules.drivers.play import Policy
+from village_rules.drivers.play import EndlessGameError, GameLog, Policy, game_bound
 from village_rules.engine.core import apply, chance_outcomes, legal_actions
 from village_rules.engine.end_of_game import ended_by
 from village_rules.engine.scoring import score_breakdown, winners
 from village_rules.engine.setup import new_game
+from village_rules.model.actions import Action, format_action
 from village_rules.model.chance import sample
 from village_rules.model.state import GameState
 
@@ -38,8 +39,12 @@ def play_traced(edition: str, players: int, seed: int, seats: Sequence[Policy]) 
     rng = random.Random(seed)
     rules: Counter[str] = Counter()
     trace: list[str] = []
-    actions = 0
+    actions: list[Action] = []
+    bound = game_bound(None)
     while not state.is_terminal:
+        if len(actions) >= bound:  # reported with its log, not played for ever
+            log = GameLog(edition, players, seed, tuple(format_action(a) for a in actions))
+            raise EndlessGameError(bound, actions, log)
         if state.is_chance:
             action = sample(chance_outcomes(state), rng)
         else:
@@ -47,8 +52,8 @@ def play_traced(edition: str, players: int, seed: int, seats: Sequence[Policy]) 
         trace.clear()
         state = apply(state, action, trace=trace)
         rules.update(trace)
-        actions += 1
-    return Played(state, actions, rules)
+        actions.append(action)
+    return Played(state, len(actions), rules)
 
 
 @dataclass

@@ -16,7 +16,7 @@ from dataclasses import dataclass, replace
 
 from hypothesis import strategies as st
 
-from village_rules.drivers.play import play, random_policy
+from village_rules.drivers.play import EndlessGameError, play, play_logged, random_policy
 from village_rules.engine.core import apply
 from village_rules.engine.setup import new_game
 from village_rules.errors import ParameterError
@@ -59,9 +59,11 @@ def check_step(before: GameState, action: Action, after: GameState) -> list[str]
     return broken_clauses(abstract(before), abstract(after), k)
 
 
-def check_game(edition: str, players: int, seed: int, max_steps: int = 1_000_000) -> list[Mismatch]:
-    """Play one seeded random game (the fuzzer's policy) and check every step against T.
-    T has no Carla: a solo game (1 player) is refused with a `ParameterError`."""
+def check_game(edition: str, players: int, seed: int, max_steps: int | None = None) -> list[Mismatch]:
+    """Play one seeded random game (the fuzzer's policy) and check every step against T: to
+    its end (`EndlessGameError` with its log past `drivers.play.MAX_GAME_STEPS`), or its
+    first `max_steps` actions. T has no Carla: a solo game (1 player) is refused with a
+    `ParameterError`."""
     if players == 1:
         raise ParameterError("players", "the z3 model has no Carla: the refinement check is for 2 or more")
     state = new_game(edition, players, seed)
@@ -81,11 +83,14 @@ def check_game(edition: str, players: int, seed: int, max_steps: int = 1_000_000
             out.append(Mismatch(edition, players, seed, count[0], format_action(action), tuple(broken)))
         last[0] = a
 
-    play(state, [random_policy] * players, random.Random(seed), max_steps, on_step)
+    try:
+        play(state, [random_policy] * players, random.Random(seed), max_steps, on_step)
+    except EndlessGameError as endless:
+        raise endless.with_log(play_logged(edition, players, seed, max_steps=endless.steps)[1]) from None
     return out
 
 
-def check_games(games: Iterable[tuple[str, int, int]], max_steps: int = 1_000_000) -> list[Mismatch]:
+def check_games(games: Iterable[tuple[str, int, int]], max_steps: int | None = None) -> list[Mismatch]:
     """The refinement mismatches of several seeded games (edition, players, seed)."""
     out: list[Mismatch] = []
     for edition, players, seed in games:

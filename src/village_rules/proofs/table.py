@@ -14,7 +14,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from village_rules.data.jsonio import MAX_DATA_CHARS, JsonInputError, read_json, read_text_file
+from village_rules.data.jsonio import MAX_DATA_CHARS, JsonInputError, is_version, read_json, read_text_file
 from village_rules.proofs.errors import ProveArgumentError
 from village_rules.proofs.run import Result
 
@@ -81,8 +81,10 @@ def read_table(path: Path) -> dict[Key, Row]:
         raise ProveArgumentError(f"{path}: cannot be read: {exc.strerror or exc}") from None
     if not isinstance(raw, dict) or raw.get("format") != FORMAT:
         raise ProveArgumentError(f"{path}: format: not a {FORMAT} file")
-    if raw.get("version") != VERSION:
-        raise ProveArgumentError(f"{path}: version: must be {VERSION}, not {raw.get('version')!r}")
+    if not is_version(raw.get("version"), VERSION):
+        raise ProveArgumentError(
+            f"{path}: version: must be the integer {VERSION}, not {raw.get('version')!r}"
+        )
     rows = raw.get("rows")
     if not isinstance(rows, list):
         raise ProveArgumentError(f"{path}: rows: missing, or not a list")

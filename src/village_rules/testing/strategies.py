@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from hypothesis import strategies as st
 
 from village_rules.data.loader import EDITIONS, builtin_edition
-from village_rules.drivers.play import GameLog, random_policy, step
+from village_rules.drivers.play import EndlessGameError, GameLog, game_bound, random_policy, step
 from village_rules.engine.core import apply, chance_outcomes, legal_actions
 from village_rules.engine.setup import new_game
 from village_rules.model.actions import Action, action_universe, format_action
@@ -195,7 +195,10 @@ def finished_games(draw: st.DrawFn, setup: st.SearchStrategy[GameSetup] | None =
     states = [state]
     actions: list[Action] = []
     policies = [random_policy] * state.num_players
+    bound = game_bound(None)
     while not state.is_terminal:
+        if len(actions) >= bound:  # reported with its log, not played for ever
+            raise EndlessGameError(bound, actions, s.log(actions))
         action = step(state, policies, rng)
         state = apply(state, action)
         actions.append(action)
