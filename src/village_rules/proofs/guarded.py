@@ -657,6 +657,8 @@ def _per_stage(v: Vars, p: int, track: str, points: tuple[int, ...]) -> Any:
 
 
 def _at_end(v: Vars, k: ContentConstants, o: Ops, clause: Callable[[int], Any]) -> Any:
+    if o is PY and v["pending"] != P_OVER:  # the link's fast path: the same value
+        return True
     return o.implies(v["pending"] == P_OVER, o.all(*(clause(p) for p in _seats(k))))
 
 
@@ -730,6 +732,8 @@ def _mass_ends(s: Vars, t: Vars, o: Ops) -> Any:
 
 def _majority_awarded(s: Vars, a: Vars, t: Vars, k: ContentConstants, o: Ops) -> Any:
     """MASS-05: when a mass ends, the majority's seats gain its prestige, and nobody else any."""
+    if o is PY and not _mass_ends(s, t, o):  # the link's fast path: the same value
+        return True
     parts = []
     for p in _seats(k):
         gain = t[f"prestige_{p}"] - s[f"prestige_{p}"]
@@ -761,6 +765,8 @@ def _costs_time(act: int, stage: int) -> KindClause:
         times = next((x for c, st, x in k.act_times if (c, st) == (act, stage)), ())
         if not times or max(times) >= n:  # a lap or more (a reduced track): nothing exact to say
             return True
+        if o is PY and not (a["kind"] in (K_ACTION, K_PAY) and act in (a["act"], s["pay_act"])):
+            return True  # the link's fast path: not this action, so the same value
         return o.implies(
             o.all(pays_for(s, a, t, o, act, stage), _stays(s, t, o)),
             actor_has(s, k, o, lambda p: o.any(*((t[f"life_{p}"] - s[f"life_{p}"]) % n == x for x in times))),
@@ -804,6 +810,8 @@ def _harvest_yields(s: Vars, a: Vars, t: Vars, k: ContentConstants, o: Ops) -> A
         return o.all(*(got <= b for b in bounds), o.any(*(got == b for b in bounds)))
 
     harvest = o.all(a["kind"] == K_ACTION, a["act"] == A_HARVEST, _stays(s, t, o), t["mass"] == 0)
+    if o is PY and not harvest:  # the link's fast path: the same value
+        return True
     return o.implies(harvest, actor_has(s, k, o, gets))
 
 

@@ -27,6 +27,7 @@ from village_rules.model.state import GameState
 from village_rules.proofs.content import action_vars, content_abstract, content_vars
 from village_rules.proofs.guarded import TURN_CLAUSE_NAMES, ContentConstants, broken_start, broken_step
 from village_rules.proofs.history import History
+from village_rules.proofs.link_coverage import Coverage
 from village_rules.proofs.model import Constants
 from village_rules.rules.variant import Variant
 
@@ -148,10 +149,12 @@ def check_game(
     *,
     max_steps: int = 3000,
     on_state: Callable[[History], None] | None = None,
+    coverage: Coverage | None = None,
 ) -> tuple[int, BrokenStep | None]:
     """Play one seeded game with a named policy (every seat) and check every step; also
-    hands the path to `on_state` after every step. Returns the steps played and the first
-    broken step (the game stops there)."""
+    hands the path to `on_state` after every step and counts the branches each step
+    exercises in `coverage`. Returns the steps played and the first broken step (the game
+    stops there)."""
     state = new_game(edition, players, seed, Variant())
     k = ContentConstants.of(state.rules, players)
     start = broken_start(content_abstract(state), k)
@@ -167,7 +170,10 @@ def check_game(
 
     def on_step(before: GameState, action: Action, after: GameState) -> None:
         count[0] += 1
-        broken, last[0] = _check_pair(k, last[0], action, after)
+        s = last[0]
+        broken, last[0] = _check_pair(k, s, action, after)
+        if coverage is not None:
+            coverage.add(s, action_vars(action), last[0], players)
         if broken:
             found.append(
                 BrokenStep(edition, players, seed, policy, count[0], format_action(action), tuple(broken))
@@ -183,14 +189,18 @@ def check_game(
     return count[0], (found[0] if found else None)
 
 
-def link_check(games: Iterable[tuple[str, int, int, str]] | None = None, max_steps: int = 3000) -> LinkResult:
+def link_check(
+    games: Iterable[tuple[str, int, int, str]] | None = None,
+    max_steps: int = 3000,
+    coverage: Coverage | None = None,
+) -> LinkResult:
     """The link check `prove` runs before printing a verdict: a fixed batch of seeded games
     (edition, players, seed, policy; `default_games()` unless given), each at most
     `max_steps` steps, every step checked. Deterministic: the same engine and data give
     the same result on any machine."""
     played = steps = 0
     for edition, players, seed, policy in games if games is not None else default_games():
-        n, broken = check_game(edition, players, seed, policy, max_steps=max_steps)
+        n, broken = check_game(edition, players, seed, policy, max_steps=max_steps, coverage=coverage)
         played += 1
         steps += n
         if broken is not None:
@@ -199,9 +209,10 @@ def link_check(games: Iterable[tuple[str, int, int, str]] | None = None, max_ste
 
 
 def check_log(
-    log: GameLog, on_state: Callable[[History], None] | None = None
+    log: GameLog, on_state: Callable[[History], None] | None = None, coverage: Coverage | None = None
 ) -> tuple[int, BrokenStep | None]:
-    """Replay a game log (a stored witness) and check every step against the model."""
+    """Replay a game log (a stored witness) and check every step against the model
+    (counting the branches of each in `coverage`)."""
     state = log.initial_state()
     k = ContentConstants.of(state.rules, log.players)
     start = broken_start(content_abstract(state), k)
@@ -212,7 +223,10 @@ def check_log(
     for i, text in enumerate(log.actions, start=1):
         action = parse_action(text)
         after = apply(history.last, action)
-        broken, last = _check_pair(k, last, action, after)
+        s = last
+        broken, last = _check_pair(k, s, action, after)
+        if coverage is not None:
+            coverage.add(s, action_vars(action), last, log.players)
         if broken:
             return i, BrokenStep(log.edition, log.players, log.seed, "log", i, text, tuple(broken))
         history.push(action, after)
