@@ -693,7 +693,8 @@ SCORE_STATE_CLAUSES: dict[str, ContentStateClause] = {
                 *(
                     (v[f"church_front_{p}"] == i)
                     == o.all(
-                        v[f"church{i}_{p}"] >= 1, *(v[f"church{j}_{p}"] == 0 for j in range(i + 1, STAGES + 1))
+                        v[f"church{i}_{p}"] >= 1,
+                        *(v[f"church{j}_{p}"] == 0 for j in range(i + 1, STAGES + 1)),
                     )
                     for i in range(1, STAGES + 1)
                 ),
@@ -719,7 +720,10 @@ def _majority(v: Vars, p: int, k: ContentConstants, o: Ops) -> Any:
     return o.all(
         n >= 1,
         *(
-            o.any(n > _church_count(v, q), o.all(n == _church_count(v, q), v[f"church_front_{p}"] >= v[f"church_front_{q}"]))
+            o.any(
+                n > _church_count(v, q),
+                o.all(n == _church_count(v, q), v[f"church_front_{p}"] >= v[f"church_front_{q}"]),
+            )
             for q in _seats(k)
             if q != p
         ),
@@ -747,7 +751,7 @@ def _stays(s: Vars, t: Vars, o: Ops) -> Any:
     return o.all(t["round"] == s["round"], t["board"] == s["board"])
 
 
-def pays_for(s: Vars, a: Vars, t: Vars, o: Ops, act: int, stage: int) -> Any:
+def pays_for(s: Vars, a: Vars, t: Vars, o: Ops, *, act: int, stage: int) -> Any:
     """The step pays for action `act` (at council `stage`, -1 any): the action itself when
     its payment is not asked for, or the payment chosen for it."""
     asks = o.all(t["pending"] == P_PAY, t["pay_for"] == K_ACTION)
@@ -768,7 +772,7 @@ def _costs_time(act: int, stage: int) -> KindClause:
         if o is PY and not (a["kind"] in (K_ACTION, K_PAY) and act in (a["act"], s["pay_act"])):
             return True  # the link's fast path: not this action, so the same value
         return o.implies(
-            o.all(pays_for(s, a, t, o, act, stage), _stays(s, t, o)),
+            o.all(pays_for(s, a, t, o, act=act, stage=stage), _stays(s, t, o)),
             actor_has(s, k, o, lambda p: o.any(*((t[f"life_{p}"] - s[f"life_{p}"]) % n == x for x in times))),
         )
 

@@ -70,7 +70,16 @@ _GUARD_PENDING: dict[int, tuple[int, ...]] = {
 _PAID: tuple[int, ...] = (K_ACTION, K_SERVE, K_WELL, K_FREE)
 """The kinds a payment can be chosen for (`pay_for`)."""
 
-_ONE_BRANCH = (K_DIE, K_PASS, K_BUY_FROM_BAG, K_CHURCH_STEP, K_DRAW_CUBE, K_DRAW_CUSTOMER, K_DRAW_MONK, K_DRAW_MEMBER)
+_ONE_BRANCH = (
+    K_DIE,
+    K_PASS,
+    K_BUY_FROM_BAG,
+    K_CHURCH_STEP,
+    K_DRAW_CUBE,
+    K_DRAW_CUSTOMER,
+    K_DRAW_MONK,
+    K_DRAW_MEMBER,
+)
 
 
 def _act_stages(act: int) -> tuple[int, ...]:
@@ -188,8 +197,10 @@ def _majority(t: Mapping[str, int], players: int) -> str:
     if most == 0:
         return "a mass ends with nobody in the church"
     fronts = [t[f"church_front_{p}"] for p in range(players) if counts[p] == most]
-    return "a mass ends with a tie for the church majority" if fronts.count(max(fronts)) > 1 else (
-        "a mass ends with a church majority"
+    return (
+        "a mass ends with a tie for the church majority"
+        if fronts.count(max(fronts)) > 1
+        else ("a mass ends with a church majority")
     )
 
 
