@@ -156,7 +156,7 @@ def run(args: argparse.Namespace) -> int:
             _write_results(staging, results)
     failed = 0
     if not gate.passed:
-        print(f"prove: the gate failed, so this run's verdicts cannot stand: {gate.closing()}", file=sys.stderr)
+        print(f"prove: the gate failed, its verdicts cannot stand: {gate.closing()}", file=sys.stderr)
         failed = 1
     if expected is None:
         return failed
