@@ -37,7 +37,7 @@ from village_rules.proofs.content import action_vars
 from village_rules.proofs.guarded import ContentConstants
 from village_rules.proofs.history import History
 from village_rules.proofs.induction import RULE_PREDICATES, RulePredicate
-from village_rules.proofs.link import LinkResult, check_game, default_games, path_vars
+from village_rules.proofs.link import COVERAGE_GAMES, LinkResult, check_game, default_games, path_vars
 from village_rules.proofs.link_coverage import Coverage
 from village_rules.proofs.link_regressions import RegressionResult, check_regressions
 from village_rules.proofs.link_search import HuntResult, hunt
@@ -153,7 +153,8 @@ class Gate:
 
     def summary(self) -> str:
         """One line for `prove`'s output, before the rows."""
-        parts = [f"{self.link} (budget: {GATE_GAMES_PER_ROW} game per row, at most {GATE_MAX_STEPS} steps)"]
+        budget = f"{GATE_GAMES_PER_ROW} game per row and {len(COVERAGE_GAMES)} for coverage"
+        parts = [f"{self.link} (budget: {budget}, at most {GATE_MAX_STEPS} steps each)"]
         if self.hunt is not None:
             state = "in the model" if self.hunt.broken is None else f"FAILED: {self.hunt.broken}"
             parts.append(f"hunt: {self.hunt.steps} branch-guided steps {state}")
@@ -259,6 +260,14 @@ def open_gate(
         on_state = _watch(checked, k, held, failed, where)
         n, broken = check_game(
             edition, players, seed, policy, max_steps=GATE_MAX_STEPS, on_state=on_state, coverage=coverage
+        )
+        games += 1
+        steps += n
+        if broken is not None:
+            return Gate(LinkResult(games, steps, broken), failed, held, names, coverage=coverage)
+    for edition, players, seed, policy, scenario in COVERAGE_GAMES:  # the rarer branches
+        n, broken = check_game(
+            edition, players, seed, policy, max_steps=GATE_MAX_STEPS, coverage=coverage, scenario=scenario
         )
         games += 1
         steps += n

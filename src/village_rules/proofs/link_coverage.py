@@ -22,7 +22,10 @@ from village_rules.proofs.content import (
     A_CALL_HOME,
     A_COUNCIL_ADVANCE,
     A_HARVEST,
+    A_MILL,
     A_PRIVILEGE,
+    A_PRODUCE,
+    A_TRAIN,
     ACT_NAMES,
     K_ACTION,
     K_BUY_FROM_BAG,
@@ -88,9 +91,12 @@ def _act_stages(act: int) -> tuple[int, ...]:
     return tuple(range(1, STAGES + 1)) if act == A_PRIVILEGE else (-1,)
 
 
-_NO_PAYMENT_CHOICE = (A_HARVEST, A_BIRTH, A_CALL_HOME, A_PRIVILEGE)
-"""Actions that cost nothing to choose a way to pay (HARV-01, FAM-01, FAM-02, CNC-03; the
-4th privilege's 1 coin is one way): no "paid by a chosen payment" branch."""
+_NO_PAYMENT_CHOICE = (A_HARVEST, A_BIRTH, A_CALL_HOME, A_PRIVILEGE, A_TRAIN, A_PRODUCE, A_MILL)
+"""Actions with no way of paying to choose, so no "paid by a chosen payment" branch: the
+harvest, a birth, calling home and the privileges cost nothing to choose between (HARV-01,
+FAM-01, FAM-02, CNC-03; the 4th privilege's 1 coin is one way), and training, producing and
+the mill cost one alternative without cubes (time, grain: CRAFT-01..04), so no coin can
+stand in for a cube (`engine.crafts.costs`, `engine.payment.coin_splits`)."""
 
 
 def _act_name(act: int, stage: int) -> str:
@@ -204,13 +210,24 @@ def _majority(t: Mapping[str, int], players: int) -> str:
     )
 
 
+_RARE = "rare, not reached in the gate's budget: "
 KNOWN_GAPS: dict[str, str] = {
-    f"{KIND_NAMES[K_PICK]} at {_PENDING_NAMES[P_COMPENSATION]}": (
-        "a compensation cube is chosen only at the set-up of some seatings (SET-10), which the "
-        "link's games do not deal"
-    ),
-    f"{KIND_NAMES[K_FREE]}: another space": "END-03: a free action is taken only on an empty board, "
-    "where the link's games rarely are at a final action",
+    f"{KIND_NAMES[K_FREE]}: the market": _RARE + "END-03: a free action is a final action on an empty "
+    "board; the games' ends come by the graveyard or the chronicle far more often",
+    f"{KIND_NAMES[K_FREE]}: another space": _RARE + "END-03: a free action is a final action on an empty "
+    "board; the games' ends come by the graveyard or the chronicle far more often",
+    f"{KIND_NAMES[K_PAY]} for {KIND_NAMES[K_FREE]}": _RARE + "a free final action whose action has a "
+    "choice of payment",
+    "action Travel, paid by a chosen payment": _RARE + "a path's one cost becomes a choice only when coins "
+    "stand in for its cubes (coin splits), with a wagon and a member on the farmyard",
+    "action CouncilAdvance (stage 2), paid by a chosen payment": _RARE + "2 green cubes and a scroll (or "
+    "coins for the cubes) at an advance from stage 2",
+    "action CouncilAdvance (stage 3), paid by a chosen payment": _RARE + "2 green cubes and a scroll (or "
+    "coins for the cubes) at an advance from stage 3",
+    "action Privilege (stage 4), paid by itself": _RARE + "a member on the council's 4th stage and a coin",
+    "harvest: cut by the supply": _RARE + "the general supply holding less grain than the harvest's yield",
+    f"{KIND_NAMES[K_SKIP]} at {_PENDING_NAMES[P_MASS_BUY]}": _RARE + "a seat at the mass's buying step with "
+    "a coin and a member in the black bag, that buys none (the hunt reaches it)",
 }
 """Branches the link's games may leave unexercised, and why (printed with the gap)."""
 
