@@ -39,6 +39,9 @@ EDGE_CONFIGS: tuple[tuple[str, int], ...] = (("tiny", 2), ("births", 2), ("small
 """The shipped explorer configurations whose every edge the link checks before the first
 proof is printed (`solo`: the model has no Carla; `large`: too big to explore in a run)."""
 
+LINK_BREAK = "link-break.json"
+"""The game the gate's hunt found breaking a clause, written to a `--out` folder."""
+
 TABLE = "results.json"
 """The stored verdict table's file name in a `--out` folder (and in the shipped witnesses)."""
 
@@ -223,6 +226,11 @@ def _prove_rows(
         f"steer's actions), z3 rlimit {args.rlimit} per check, bound {args.bound}"
     )
     print(f"gate: {gate.closing()}", flush=True)
+    if out is not None and gate.hunt is not None and gate.hunt.log is not None:
+        # the game that broke a clause: to be kept as a regression input of the link
+        write_text(out[0] / LINK_BREAK, gate.hunt.log.to_json() + "\n")
+        print(f"gate: the hunt's game that broke the model is {out[1] / LINK_BREAK}; keep it in "
+              "village_rules/proofs/regressions/ once the model is fixed", flush=True)
     return results, gate
 
 
