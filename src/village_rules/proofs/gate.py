@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 import z3
 
 from village_rules.engine.setup import new_game
-from village_rules.proofs.content import action_vars
+from village_rules.proofs.content import action_vars, content_vars
 from village_rules.proofs.guarded import ContentConstants
 from village_rules.proofs.history import History
 from village_rules.proofs.induction import RULE_PREDICATES, RulePredicate
@@ -145,7 +145,11 @@ class Gate:
             return
         k = ContentConstants.of(h.states[0].rules, h.states[0].num_players)
         self.held[query.name] = self.held.get(query.name, 0) + 1
-        _check_implication(query, h, k, self.failed, f"step {len(h.actions)} of a steered search game")
+        at = f"step {len(h.actions)} of a steered search game"
+        if query.name in RULE_PREDICATES:  # may read the turn's path variables: the whole path
+            _check_implication(query, h, k, self.failed, at)
+        elif not _counts_holds(query, content_vars(h.last), k):  # the counts: the last state alone
+            self.failed[query.name] = f"concrete holds but the counts predicate does not at {at}"
 
     def refute(self, row: str, why: str) -> None:
         """A row z3 proved unreachable met a witness: a failure of the model, named."""
