@@ -11,7 +11,10 @@ import pytest
 import z3
 from support import six_grain_farmyard
 
+from village_rules.cli import prove as cli_prove
+from village_rules.cli.main import main
 from village_rules.engine import harvest, time_and_death, turn
+from village_rules.proofs import run
 from village_rules.proofs.catalogue import by_name
 from village_rules.proofs.gate import Gate, open_gate
 from village_rules.proofs.run import REACHABLE, UNKNOWN, UNREACHABLE, prove
@@ -90,3 +93,68 @@ def test_a_query_with_other_readings_is_never_let_through() -> None:
     query = by_name("free-sale-amb-06-b")
     reason = open_gate([query]).refusal(query)
     assert reason is not None and "default readings" in reason
+
+
+# --- issue 41: prove's exit, every row searched, the implication's matches -----------------
+
+
+@pytest.fixture
+def quick_gate(monkeypatch: pytest.MonkeyPatch) -> pytest.MonkeyPatch:
+    """The command line's gate without its explored edges and with a short hunt (both are
+    measured in docs/proofs.md; here they would only cost time)."""
+    monkeypatch.setattr(cli_prove, "EDGE_CONFIGS", ())
+    monkeypatch.setattr(cli_prove, "GATE_HUNT_STEPS", 20)
+    return monkeypatch
+
+
+def test_prove_exits_non_zero_when_the_gate_fails(
+    quick_gate: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Before issue 41 the refusal showed only in the gate line and `prove` exited 0."""
+    quick_gate.setattr(harvest, "take_grain", six_grain_farmyard)
+    args = ["prove", GRAIN, "--edition", "big-box-2023", "--players", "2", "--games", "1", "--quiet"]
+    assert main(args) == 1
+    out, err = capsys.readouterr()
+    assert "gate: link check FAILED" in out
+    assert "prove: the gate failed" in err and "a farmyard holds at most its grain capacity" in err
+
+
+def test_a_witness_for_a_proved_row_is_a_failure_named_as_such(
+    quick_gate: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A proof forced on a reachable row (z3 "proves" end-market-other unreachable): the
+    witness search still runs, meets the stored witness, and the run names the row, the
+    witness and the proof's core, and exits non-zero."""
+    planted = ("k=1 (planted)", ("planted: no market day",))
+    quick_gate.setattr(run, "_content_proof", lambda q, s, b, r: planted)
+    args = ["prove", "end-market-other", "--edition", "big-box-2023", "--players", "2", "--games", "1"]
+    assert main([*args, "--quiet"]) == 1
+    out, err = capsys.readouterr()
+    assert "reachable (" in out and "unreachable" not in out.split("gate:")[1].split("\n", 1)[1]
+    assert "PROOF REFUTED by an engine witness: end-market-other, big-box-2023, 2 players" in err
+    assert "z3 proved it unreachable (k=1 (planted); resting on 'planted: no market day')" in err
+    assert "the link passes on it" in err
+
+
+def test_the_gate_says_which_implications_matched_no_state(gate: Gate) -> None:
+    """The unreachable queries' concrete predicates hold nowhere: the check tested nothing
+    there, and the closing line says so instead of passing silently."""
+    line = gate.closing()
+    assert "matched no state (nothing tested) for" in line
+    for name in (GRAIN, MASS_DEATH, TWO_DEATHS):
+        assert gate.held[name] == 0 and name in line.split("matched no state")[1]
+
+
+def test_a_search_state_feeds_the_implication_check() -> None:
+    """The rows' searches are steered toward each query: a state where the concrete
+    predicate holds is counted and checked (here: a wrong abstract predicate is caught on
+    the witness the search found, not on the gate's sampled games)."""
+    query = by_name("end-market-other")
+    wrong = dataclasses.replace(query, abstract=lambda v, k: z3.BoolVal(False))
+    gate = open_gate([wrong])
+    sampled = gate.held[wrong.name]
+    result = prove(wrong, "big-box-2023", 2, games=1, gate=gate, hint=94)
+    assert result.verdict == REACHABLE
+    assert gate.held[wrong.name] == sampled + 1
+    assert "steered search game" in gate.failed[wrong.name]
+    assert not gate.passed

@@ -199,7 +199,7 @@ def test_a_broken_step_names_its_clause() -> None:
     s = dict(content_abstract(state))
     s.update(pending=P_MARKET, md=1, market_trigger=0, turn_seat=0, actor=1, phase=1)
     t = dict(s)
-    a = {"kind": K_PASS, "plague": 0, "market": 0, "space": -1}
+    a = {"kind": K_PASS, "plague": 0, "market": 0, "space": -1, "act": -1, "stage": -1}
     assert "MKT-04: a pass is final for the day" in broken_step(s, a, t, k)
     t["passed_1"] = 1
     t["actor"] = 0

@@ -16,14 +16,31 @@ from village_rules.cli.options import MAX_PLAYERS, whole
 from village_rules.cli.progress import add_quiet_flag, progress_bar
 from village_rules.data.files import check_writable, staged_folder, write_text
 from village_rules.data.loader import EDITIONS
+from village_rules.explore.configs import configuration
+from village_rules.explore.crosscheck import content_link_on_edges
 from village_rules.proofs.catalogue import CATALOGUE, Query, by_name
 from village_rules.proofs.errors import ProveArgumentError
-from village_rules.proofs.gate import open_gate
-from village_rules.proofs.run import MAX_BOUND, MAX_GAMES, Result, prove, stored_seed, witness_stem
+from village_rules.proofs.gate import GATE_HUNT_STEPS, EdgeCheck, Gate, open_gate
+from village_rules.proofs.run import (
+    MAX_BOUND,
+    MAX_GAMES,
+    Result,
+    prove,
+    stored_log,
+    stored_seed,
+    witness_stem,
+)
 from village_rules.proofs.search import Steer
 from village_rules.proofs.solver import MAX_RLIMIT, RLIMIT
 from village_rules.proofs.stored import WITNESSES
 from village_rules.proofs.table import Key, Row, differences, read_table, row_of, to_json
+
+EDGE_CONFIGS: tuple[tuple[str, int], ...] = (("tiny", 2), ("births", 2), ("small", 2))
+"""The shipped explorer configurations whose every edge the link checks before the first
+proof is printed (`solo`: the model has no Carla; `large`: too big to explore in a run)."""
+
+LINK_BREAK = "link-break.json"
+"""The game the gate's hunt found breaking a clause, written to a `--out` folder."""
 
 TABLE = "results.json"
 """The stored verdict table's file name in a `--out` folder (and in the shipped witnesses)."""
@@ -134,20 +151,24 @@ def run(args: argparse.Namespace) -> int:
     seeds = {(q.name, e, n): stored_seed(hints, q, e, n) for q, e, n in todo}  # a bad hint: before any work
     expected = None if args.expect is None else read_table(args.expect)  # likewise a bad table
     if args.out is None:
-        results = _prove_rows(args, todo, seeds, None)
+        results, gate = _prove_rows(args, todo, seeds, None, hints)
     else:
         check_writable(args.out, folder=True)
         old = args.out / TABLE  # read before any row is proved, named where it is (not in staging)
         earlier = read_table(old) if old.is_file() else {}
         with staged_folder(args.out, keep=True) as staging:  # swapped in whole once every row is decided
-            results = _prove_rows(args, todo, seeds, (staging, args.out))
+            results, gate = _prove_rows(args, todo, seeds, (staging, args.out), hints)
             _write_results(staging, results, earlier)
+    failed = 0
+    if not gate.passed:
+        print(f"prove: the gate failed, its verdicts cannot stand: {gate.closing()}", file=sys.stderr)
+        failed = 1
     if expected is None:
-        return 0
+        return failed
     changed = differences(expected, [row_of(r) for r in results])
     if not changed:
         print(f"the table matches {args.expect} ({len(results)} rows)")
-        return 0
+        return failed
     print(
         f"prove: {len(changed)} of {len(results)} rows differ from {args.expect} (old -> new):",
         file=sys.stderr,
@@ -162,12 +183,17 @@ def _prove_rows(
     todo: list[tuple[Query, str, int]],
     seeds: dict[tuple[str, str, int], int | None],
     out: tuple[Path, Path] | None,
-) -> list[Result]:
+    hints: Path | None,
+) -> tuple[list[Result], Gate]:
     """Decide every row and print it; with `out` (staging folder, final folder) the
     witnesses and proofs are written to the staging folder and shown at the final one.
-    The gate (the link check on this engine and data, and each query's implication) is
-    opened first, once: no row is printed "unreachable" unless it passed."""
-    gate = open_gate(list({q.name: q for q, _, _ in todo}.values()))
+    The gate (the link check on this engine and data, its regression inputs, and each
+    query's implication; before the first proof, the link's hunt and every edge of the
+    small explored configurations) is opened first, once: no row is printed "unreachable"
+    unless it passed. Its closing line (after the rows) says what the rows' searches added:
+    the implication's matches, and any proved row a witness met."""
+    queries = list({q.name: q for q, _, _ in todo}.values())
+    gate = open_gate(queries, hunt_steps=GATE_HUNT_STEPS, explore=_explored_edges)
     print(f"gate: {gate.summary()}", flush=True)
     print(HEADER, flush=True)
     results: list[Result] = []
@@ -188,6 +214,7 @@ def _prove_rows(
                 rlimit=args.rlimit,
                 gate=gate,
                 z3_steer=args.z3_steer,
+                hint_log=stored_log(hints, q, e, n),
             )
             if out is not None and result.witness is not None:
                 result = replace(result, witness=out[1] / result.witness.name)
@@ -200,7 +227,22 @@ def _prove_rows(
         f"{len(results)} rows in {total:.1f}s; budgets: {games} seeded games per row (each at most its "
         f"steer's actions), z3 rlimit {args.rlimit} per check, bound {args.bound}"
     )
-    return results
+    print(f"gate: {gate.closing()}", flush=True)
+    if out is not None and gate.hunt is not None and gate.hunt.log is not None:
+        # the game that broke a clause: to be kept as a regression input of the link
+        write_text(out[0] / LINK_BREAK, gate.hunt.log.to_json() + "\n")
+        print(f"gate: the hunt's game that broke the model is {out[1] / LINK_BREAK}; keep it in "
+              "village_rules/proofs/regressions/ once the model is fixed", flush=True)
+    return results, gate
+
+
+def _explored_edges() -> list[EdgeCheck]:
+    """The link on every edge of the small shipped explorer configurations (`EDGE_CONFIGS`)."""
+    out = []
+    for name, players in EDGE_CONFIGS:
+        found = content_link_on_edges(configuration(name).data, players)
+        out.append(EdgeCheck(name, players, found.states, found.edges, found.broken, found.where))
+    return out
 
 
 def _write_results(out: Path, results: list[Result], earlier: dict[Key, Row]) -> None:

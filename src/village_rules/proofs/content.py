@@ -27,12 +27,18 @@ from village_rules.data.components import (
     Category,
     Cube,
     Farmyard,
+    Good,
     InBlackBag,
     InChronicle,
     InGraveyard,
+    OnChurch,
+    OnCouncil,
     Removed,
     Unborn,
 )
+from village_rules.data.edition import EditionData
+from village_rules.data.tally import Tally
+from village_rules.engine import scoring
 from village_rules.engine.payment import can_pay
 from village_rules.errors import ParameterError
 from village_rules.model.actions import (
@@ -169,10 +175,33 @@ _KINDS: dict[type, int] = {
     DrawMember: K_DRAW_MEMBER,
 }
 
-ACTION_FIELDS: tuple[str, ...] = ("kind", "plague", "market", "space")
+ACTION_FIELDS: tuple[str, ...] = ("kind", "plague", "market", "space", "act", "stage")
 """The abstract action: its kind (`K_*`), whether it is a plague cube (taken or drawn),
-whether it is the market (a cube from it, the well or a free action there), and the index
-of its action space (`ActionSpace` order; -1 for none)."""
+whether it is the market (a cube from it, the well or a free action there), the index
+of its action space (`ActionSpace` order; -1 for none), which action of a space it is
+(`A_*`, -1 for none) and the council stage it leaves or uses (-1 for none)."""
+
+A_HARVEST, A_BIRTH, A_CALL_HOME, A_TRAIN, A_PRODUCE, A_BUY, A_MILL, A_TRAVEL = 0, 1, 2, 3, 4, 5, 6, 7
+A_COUNCIL_PLACE, A_COUNCIL_ADVANCE, A_PRIVILEGE, A_CHURCH_ENTER = 8, 9, 10, 11
+_ACTS: dict[type, int] = {
+    Harvest: A_HARVEST,
+    Birth: A_BIRTH,
+    CallHome: A_CALL_HOME,
+    Train: A_TRAIN,
+    Produce: A_PRODUCE,
+    Buy: A_BUY,
+    Mill: A_MILL,
+    Travel: A_TRAVEL,
+    CouncilPlace: A_COUNCIL_PLACE,
+    CouncilAdvance: A_COUNCIL_ADVANCE,
+    Privilege: A_PRIVILEGE,
+    ChurchEnter: A_CHURCH_ENTER,
+}
+ACT_NAMES: dict[int, str] = {code: cls.__name__ for cls, code in _ACTS.items()}
+
+STAGES = 4
+"""Stages of the council chamber and of the church track (both editions and every shipped
+configuration; `content_abstract` refuses data with more)."""
 
 SPACES: tuple[ActionSpace, ...] = tuple(ActionSpace)
 CATEGORIES: tuple[Category, ...] = tuple(Category)
@@ -187,6 +216,8 @@ CONTENT_GLOBALS: tuple[str, ...] = (
     "available",
     "pay_for",
     "pay_market",
+    "pay_act",
+    "pay_stage",
     *(f"space_{i}" for i in range(len(SPACES))),
     *(f"chron_{c.value}" for c in CATEGORIES),
 )
@@ -194,12 +225,40 @@ CONTENT_GLOBALS: tuple[str, ...] = (
 during a market day, `md_sold` once its holder made the free sale, `md_closed` once selling
 is over, `md_held` deaths the holder owed before it; `available` customers on the available
 spaces; `pay_for` the kind of the action a `ChoosePayment` pays for (-1 none) and
-`pay_market` whether that action is the market's; cubes per
-action space; chronicle members per category."""
+`pay_market` whether that action is the market's, `pay_act` and `pay_stage` its `A_*` code
+and council stage (-1 none); cubes per action space; chronicle members per category."""
 
-CONTENT_PLAYER: tuple[str, ...] = ("passed", "final", "home", "placed", "green", "can_serve")
+CONTENT_PLAYER: tuple[str, ...] = (
+    "passed",
+    "final",
+    "home",
+    "placed",
+    "green",
+    "can_serve",
+    "yield",
+    "chron_own",
+    "cust_points",
+    "church_front",
+    *(f"church{i}" for i in range(1, STAGES + 1)),
+    *(f"council{i}" for i in range(1, STAGES + 1)),
+)
 """Per seat: passed in this market day, still to take a final action, members on the
-farmyard, members on the board, green cubes, can pay some available customer's demand."""
+farmyard, members on the board, green cubes, can pay some available customer's demand;
+the grain a harvest would give now (HARV-02, from the seat's goods), members in the
+chronicle, the printed points of the customers served, the furthest church stage held
+(0 none), members per church stage and per council stage."""
+
+SCORE_FIELDS: tuple[str, ...] = (
+    "sc_travel",
+    "sc_council",
+    "sc_church",
+    "sc_chron",
+    "sc_cust",
+    "sc_coins",
+)
+"""Per seat, once the game is over: the final scoring's categories as the engine scores
+them (`scoring.score_breakdown`: travel, council chamber, church, chronicle, customers,
+coins); 0 before. The model states what each must be (`guarded.SCORE_STATE_CLAUSES`)."""
 
 
 CONTENT_TURN: tuple[str, ...] = ("turn_time", "turn_dead", "turn_life0", "turn_passes")
@@ -223,6 +282,7 @@ def _state_names(players: int) -> tuple[str, ...]:
         field_names(players)
         + CONTENT_GLOBALS
         + tuple(f"{f}_{s}" for s in range(players) for f in CONTENT_PLAYER)
+        + tuple(f"{f}_{s}" for s in range(players) for f in SCORE_FIELDS)
     )
 
 
@@ -282,7 +342,25 @@ def action_vars(action: Action) -> dict[str, int]:
         "plague": int(cube is Cube.PLAGUE),
         "market": int(space is ActionSpace.MARKET),
         "space": SPACES.index(space) if isinstance(space, ActionSpace) else -1,
+        "act": _ACTS.get(type(action), -1),
+        "stage": _stage_of(action),
     }
+
+
+def _stage_of(action: Action) -> int:
+    """The council stage an advance leaves or a privilege uses (-1 for other actions)."""
+    stage = getattr(action, "stage", None)
+    return stage if isinstance(action, CouncilAdvance | Privilege) and isinstance(stage, int) else -1
+
+
+def harvest_yield(data: EditionData, goods: Tally[Good]) -> int:
+    """HARV-02 as the model states it: 2 grain, 3 with a horse and a plow, 4 with an ox and a
+    plow (the edition's values); only one combination counts."""
+    if goods[Good.PLOW] and goods[Good.OX]:
+        return data.harvest_ox_plow
+    if goods[Good.PLOW] and goods[Good.HORSE]:
+        return data.harvest_horse_plow
+    return data.harvest_base
 
 
 def content_vars(state: GameState, before: Mapping[str, int] | None = None) -> dict[str, int]:
@@ -290,6 +368,22 @@ def content_vars(state: GameState, before: Mapping[str, int] | None = None) -> d
     is the abstract state one step earlier (for the turn's path variables)."""
     a = content_abstract(state, before)
     return dict(zip(content_names(state.num_players), a.vector, strict=True))
+
+
+def _stage_index(stage: int) -> int:
+    if not 1 <= stage <= STAGES:
+        raise ParameterError("stage", f"the rule-content model has {STAGES} stages, not a stage {stage}")
+    return stage - 1
+
+
+def _scores(state: GameState) -> list[int]:
+    """`SCORE_FIELDS` per seat: the engine's final scoring once the game is over, else 0."""
+    if not isinstance(state.pending, GameOver):
+        return [0] * (len(SCORE_FIELDS) * state.num_players)
+    out: list[int] = []
+    for b in scoring.score_breakdown(state):
+        out += [b.travel, b.council_chamber, b.church, b.chronicle, b.customers, b.coins]
+    return out
 
 
 def content_abstract(state: GameState, before: Mapping[str, int] | None = None) -> AbstractState:
@@ -313,20 +407,29 @@ def content_abstract(state: GameState, before: Mapping[str, int] | None = None) 
         len(tiles),
         pay_for,
         int(isinstance(pending, ChoosePayment) and action_vars(pending.action)["market"] == 1),
+        _ACTS.get(type(pending.action), -1) if isinstance(pending, ChoosePayment) else -1,
+        _stage_of(pending.action) if isinstance(pending, ChoosePayment) else -1,
         *(state.space(s).total() for s in SPACES),
     ]
     final = state.final_turns or ()
     chronicle = dict.fromkeys(CATEGORIES, 0)
     seats: list[int] = []
     for seat, p in enumerate(state.players):
-        home = placed = 0
+        home = placed = own = 0
+        church = [0] * STAGES
+        council = [0] * STAGES
         for loc in p.members:
             if isinstance(loc, Farmyard):
                 home += 1
             elif isinstance(loc, InChronicle):
                 chronicle[loc.category] += 1
+                own += 1
             elif not isinstance(loc, Unborn | InBlackBag | InGraveyard | Removed):
                 placed += 1
+                if isinstance(loc, OnChurch):
+                    church[_stage_index(loc.stage)] += 1
+                elif isinstance(loc, OnCouncil):
+                    council[_stage_index(loc.stage)] += 1
         seats += [
             int(day is not None and seat in day.passed),
             int(seat in final),
@@ -334,9 +437,16 @@ def content_abstract(state: GameState, before: Mapping[str, int] | None = None) 
             placed,
             p.cubes[Cube.GREEN],
             int(any(can_pay(data.customer(t).demand(), p, True) for t in tiles)),
+            harvest_yield(data, p.goods),
+            own,
+            sum(data.customer(t).points for t in p.customers),
+            max((i + 1 for i in range(STAGES) if church[i]), default=0),
+            *church,
+            *council,
         ]
     values += [chronicle[c] for c in CATEGORIES]
     values += seats
+    values += _scores(state)
     head = base.vector + tuple(values)
     now = dict(zip(_state_names(state.num_players), head, strict=True))
     turn = turn_values(before, now, data.lifetime_track_length, state.num_players)

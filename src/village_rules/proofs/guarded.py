@@ -27,6 +27,13 @@ from typing import Any
 from village_rules.data.edition import EditionData, Row
 from village_rules.errors import ParameterError
 from village_rules.proofs.content import (
+    A_BIRTH,
+    A_CALL_HOME,
+    A_COUNCIL_ADVANCE,
+    A_COUNCIL_PLACE,
+    A_HARVEST,
+    A_PRIVILEGE,
+    A_TRAVEL,
     CATEGORIES,
     K_ACTION,
     K_BUY_FROM_BAG,
@@ -61,6 +68,7 @@ from village_rules.proofs.content import (
     P_SEED,
     P_TURN,
     SPACES,
+    STAGES,
 )
 from village_rules.proofs.model import PY, STATE_CLAUSES, STEP_CLAUSES, Constants, Ops
 from village_rules.rules.register import reading
@@ -83,6 +91,21 @@ class ContentConstants:
     """The dearest time one action can cost (`dearest_action_time`)."""
     turn_time: int = 0
     """The most time one seat can spend in one turn (`dearest_turn_time`)."""
+    majority_prestige: int = 0
+    """MASS-05: the church majority's prestige."""
+    score_coin: int = 0
+    """SCORE-06: points per coin."""
+    score_travel: tuple[int, ...] = ()
+    """SCORE-02: points by cities visited (the last entry for that many or more)."""
+    score_council: tuple[int, ...] = ()
+    """SCORE-03: points per member by council stage."""
+    score_church: tuple[int, ...] = ()
+    """SCORE-04: points per member by church stage."""
+    score_chronicle: tuple[int, ...] = ()
+    """SCORE-05: points by members in the chronicle (the last entry for that many or more)."""
+    act_times: tuple[tuple[int, int, tuple[int, ...]], ...] = ()
+    """(`A_*` code, council stage or -1, the times its cost alternatives take): the actions
+    whose time the model states exactly (`action_times`)."""
 
     @property
     def players(self) -> int:
@@ -114,7 +137,29 @@ class ContentConstants:
             data.later_sale.time,
             dearest_action_time(data),
             dearest_turn_time(data, players),
+            data.majority_prestige,
+            data.score_coin,
+            tuple(data.score_travel),
+            tuple(data.score_council),
+            tuple(data.score_church),
+            tuple(data.score_chronicle),
+            action_times(data),
         )
+
+
+def action_times(data: EditionData) -> tuple[tuple[int, int, tuple[int, ...]], ...]:
+    """The time each of these actions costs, from the edition's data: the harvest, a birth,
+    calling home and a privilege none (2023 pp. 6, 8, 9); travel its path's time (p. 10: "2
+    time"); placing in the council chamber its cost's time and advancing the cost's time
+    plus the time of the stage left (p. 9: "2 or 3 time depending on the stage")."""
+    paths = tuple(sorted({p.cost.time for p in data.paths}))
+    place = tuple(sorted({c.time for c in data.council_place}))
+    out = [(A_HARVEST, -1, (0,)), (A_BIRTH, -1, (0,)), (A_CALL_HOME, -1, (0,)), (A_TRAVEL, -1, paths)]
+    out.append((A_COUNCIL_PLACE, -1, place))
+    for stage, extra in enumerate(data.council_advance_time, start=1):
+        out.append((A_COUNCIL_ADVANCE, stage, tuple(sorted({c.time + extra for c in data.council_advance}))))
+    out += [(A_PRIVILEGE, stage, (0,)) for stage in range(1, STAGES + 1)]
+    return tuple(out)
 
 
 def dearest_action_time(data: EditionData) -> int:
@@ -595,10 +640,201 @@ EVERY_STEP: dict[str, KindClause] = {
 }
 
 
+# --- prestige, the final scoring, yields and action times (issue 41, item 3) ---------------
+
+
+def _entry(o: Ops, y: Any, x: Any, table: tuple[int, ...]) -> Any:
+    """y is `table[min(x, len(table) - 1)]` (a scoring table read by a count)."""
+    last = len(table) - 1
+    return o.all(
+        *(o.implies(x == i, y == value) for i, value in enumerate(table[:last])),
+        o.implies(x >= last, y == table[last]),
+    )
+
+
+def _per_stage(v: Vars, p: int, track: str, points: tuple[int, ...]) -> Any:
+    return sum((points[i] * v[f"{track}{i + 1}_{p}"] for i in range(min(STAGES, len(points)))), 0)
+
+
+def _at_end(v: Vars, k: ContentConstants, o: Ops, clause: Callable[[int], Any]) -> Any:
+    if o is PY and v["pending"] != P_OVER:  # the link's fast path: the same value
+        return True
+    return o.implies(v["pending"] == P_OVER, o.all(*(clause(p) for p in _seats(k))))
+
+
+SCORE_FIELDS_NAMES = ("sc_travel", "sc_council", "sc_church", "sc_chron", "sc_cust", "sc_coins")
+
+SCORE_STATE_CLAUSES: dict[str, ContentStateClause] = {
+    "SCORE-01: the final scoring is made once the game is over, not before": lambda v, k, o: o.implies(
+        v["pending"] != P_OVER, o.all(*(v[f"{f}_{p}"] == 0 for f in SCORE_FIELDS_NAMES for p in _seats(k)))
+    ),
+    "SCORE-02: travel scores by the cities visited": lambda v, k, o: _at_end(
+        v, k, o, lambda p: _entry(o, v[f"sc_travel_{p}"], v[f"markers_{p}"], k.score_travel)
+    ),
+    "SCORE-03: the council chamber scores per member by its stage": lambda v, k, o: _at_end(
+        v, k, o, lambda p: v[f"sc_council_{p}"] == _per_stage(v, p, "council", k.score_council)
+    ),
+    "SCORE-04: the church scores per member by its stage": lambda v, k, o: _at_end(
+        v, k, o, lambda p: v[f"sc_church_{p}"] == _per_stage(v, p, "church", k.score_church)
+    ),
+    "SCORE-05: the chronicle scores by the members in it": lambda v, k, o: _at_end(
+        v, k, o, lambda p: _entry(o, v[f"sc_chron_{p}"], v[f"chron_own_{p}"], k.score_chronicle)
+    ),
+    "SCORE-06: customers score their printed points": lambda v, k, o: _at_end(
+        v, k, o, lambda p: v[f"sc_cust_{p}"] == v[f"cust_points_{p}"]
+    ),
+    "SCORE-06: each coin scores its points": lambda v, k, o: _at_end(
+        v, k, o, lambda p: v[f"sc_coins_{p}"] == k.score_coin * v[f"coins_{p}"]
+    ),
+    "MASS-05: a seat's furthest church member is on its furthest occupied stage": lambda v, k, o: o.all(
+        *(
+            o.all(
+                *(v[f"church{i}_{p}"] >= 0 for i in range(1, STAGES + 1)),
+                *(
+                    (v[f"church_front_{p}"] == i)
+                    == o.all(
+                        v[f"church{i}_{p}"] >= 1,
+                        *(v[f"church{j}_{p}"] == 0 for j in range(i + 1, STAGES + 1)),
+                    )
+                    for i in range(1, STAGES + 1)
+                ),
+                (v[f"church_front_{p}"] == 0)
+                == o.all(*(v[f"church{i}_{p}"] == 0 for i in range(1, STAGES + 1))),
+            )
+            for p in _seats(k)
+        )
+    ),
+}
+"""State clauses of the final scoring (`content.SCORE_FIELDS`: the engine's categories once
+the game is over) and of the church track."""
+
+
+def _church_count(v: Vars, p: int) -> Any:
+    return sum((v[f"church{i}_{p}"] for i in range(1, STAGES + 1)), 0)
+
+
+def _majority(v: Vars, p: int, k: ContentConstants, o: Ops) -> Any:
+    """MASS-05 (AMB-16 a, the default): seat p has the most members on the church track,
+    and of those tied the furthest-forward member (each still tied seat counts)."""
+    n = _church_count(v, p)
+    return o.all(
+        n >= 1,
+        *(
+            o.any(
+                n > _church_count(v, q),
+                o.all(n == _church_count(v, q), v[f"church_front_{p}"] >= v[f"church_front_{q}"]),
+            )
+            for q in _seats(k)
+            if q != p
+        ),
+    )
+
+
+def _mass_ends(s: Vars, t: Vars, o: Ops) -> Any:
+    return o.all(s["mass"] >= 1, o.any(t["mass"] == 0, t["pending"] == P_OVER))
+
+
+def _majority_awarded(s: Vars, a: Vars, t: Vars, k: ContentConstants, o: Ops) -> Any:
+    """MASS-05: when a mass ends, the majority's seats gain its prestige, and nobody else any."""
+    if o is PY and not _mass_ends(s, t, o):  # the link's fast path: the same value
+        return True
+    parts = []
+    for p in _seats(k):
+        gain = t[f"prestige_{p}"] - s[f"prestige_{p}"]
+        best = _majority(t, p, k, o)
+        parts.append(o.all(o.implies(best, gain == k.majority_prestige), o.implies(o.not_(best), gain == 0)))
+    return o.implies(_mass_ends(s, t, o), o.all(*parts))
+
+
+def _stays(s: Vars, t: Vars, o: Ops) -> Any:
+    """The step ends in the round it began in, with no cube taken (no later turn began)."""
+    return o.all(t["round"] == s["round"], t["board"] == s["board"])
+
+
+def pays_for(s: Vars, a: Vars, t: Vars, o: Ops, *, act: int, stage: int) -> Any:
+    """The step pays for action `act` (at council `stage`, -1 any): the action itself when
+    its payment is not asked for, or the payment chosen for it."""
+    asks = o.all(t["pending"] == P_PAY, t["pay_for"] == K_ACTION)
+    own = o.all(a["kind"] == K_ACTION, a["act"] == act, o.not_(asks))
+    paid = o.all(a["kind"] == K_PAY, s["pay_act"] == act)
+    if stage >= 0:
+        own = o.all(own, a["stage"] == stage)
+        paid = o.all(paid, s["pay_stage"] == stage)
+    return o.any(own, paid)
+
+
+def _costs_time(act: int, stage: int) -> KindClause:
+    def clause(s: Vars, a: Vars, t: Vars, k: ContentConstants, o: Ops) -> Any:
+        n = k.base.lifetime
+        times = next((x for c, st, x in k.act_times if (c, st) == (act, stage)), ())
+        if not times or max(times) >= n:  # a lap or more (a reduced track): nothing exact to say
+            return True
+        if o is PY and not (a["kind"] in (K_ACTION, K_PAY) and act in (a["act"], s["pay_act"])):
+            return True  # the link's fast path: not this action, so the same value
+        return o.implies(
+            o.all(pays_for(s, a, t, o, act=act, stage=stage), _stays(s, t, o)),
+            actor_has(s, k, o, lambda p: o.any(*((t[f"life_{p}"] - s[f"life_{p}"]) % n == x for x in times))),
+        )
+
+    return clause
+
+
+_TIME_RULES: dict[int, str] = {
+    A_HARVEST: "HARV-01: the harvest costs no time",
+    A_BIRTH: "FAM-01: a birth costs no time",
+    A_CALL_HOME: "FAM-02: calling a member home costs no time",
+    A_TRAVEL: "TRV-01, TRV-02: travel costs its path's time",
+    A_COUNCIL_PLACE: "CNC-01: placing in the council chamber costs its time",
+    A_COUNCIL_ADVANCE: "CNC-02: advancing in the council chamber costs the time of the stage left",
+    A_PRIVILEGE: "CNC-03: a privilege costs no time",
+}
+_STAGED = (A_COUNCIL_ADVANCE, A_PRIVILEGE)
+
+
+def _time_clause_slot() -> dict[str, KindClause]:
+    """One clause per action whose time the model states exactly (the times come from
+    `ContentConstants.act_times`, so the edition's data)."""
+    out: dict[str, KindClause] = {}
+    for act, rule in _TIME_RULES.items():
+        for stage in range(1, STAGES + 1) if act in _STAGED else (-1,):
+            out[rule + (f" (stage {stage})" if stage >= 0 else "")] = _costs_time(act, stage)
+    return out
+
+
+TIME_CLAUSES: dict[str, KindClause] = _time_clause_slot()
+"""The action-time clauses by name."""
+
+
+def _harvest_yields(s: Vars, a: Vars, t: Vars, k: ContentConstants, o: Ops) -> Any:
+    """HARV-02, HARV-03: the harvest gives the seat's yield, up to the farmyard's room and
+    the grain left in the supply."""
+    def gets(p: int) -> Any:
+        got = t[f"grain_{p}"] - s[f"grain_{p}"]
+        bounds = (s[f"yield_{p}"], k.base.grain_capacity - s[f"grain_{p}"], s["grain_supply"])
+        return o.all(*(got <= b for b in bounds), o.any(*(got == b for b in bounds)))
+
+    harvest = o.all(a["kind"] == K_ACTION, a["act"] == A_HARVEST, _stays(s, t, o), t["mass"] == 0)
+    if o is PY and not harvest:  # the link's fast path: the same value
+        return True
+    return o.implies(harvest, actor_has(s, k, o, gets))
+
+
+SCORING_STEP_CLAUSES: dict[str, KindClause] = {
+    "SCORE-01: prestige earned during play never goes down": lambda s, a, t, k, o: o.all(
+        *(t[f"prestige_{p}"] >= s[f"prestige_{p}"] for p in _seats(k))
+    ),
+    "MASS-05: the church majority gains its prestige when the mass ends": _majority_awarded,
+    "HARV-02: a harvest gives the seat's yield, up to the room and the supply": _harvest_yields,
+}
+"""Step clauses of prestige, the church majority and the harvest (every kind of step); the
+action times are `TIME_CLAUSES`."""
+
+
 def content_clauses(drop: frozenset[str] = frozenset()) -> list[tuple[str, int | None, KindClause]]:
     """Every step clause as (name, kind or None for every kind, clause), minus `drop`."""
+    every = {**EVERY_STEP, **TURN_STEP_CLAUSES, **SCORING_STEP_CLAUSES, **TIME_CLAUSES}
     out: list[tuple[str, int | None, KindClause]] = [
-        (name, None, c) for name, c in {**EVERY_STEP, **TURN_STEP_CLAUSES}.items() if name not in drop
+        (name, None, c) for name, c in every.items() if name not in drop
     ]
     for kind, clauses in KIND_CLAUSES.items():
         out += [(name, kind, c) for name, c in clauses.items() if name not in drop]
@@ -616,6 +852,7 @@ def state_clauses(
     ]
     out += [(name, c) for name, c in CONTENT_STATE_CLAUSES.items() if name not in drop]
     out += [(name, c) for name, c in TURN_STATE_CLAUSES.items() if name not in drop]
+    out += [(name, c) for name, c in SCORE_STATE_CLAUSES.items() if name not in drop]
     return out
 
 

@@ -20,13 +20,32 @@ import z3
 
 from village_rules.data.components import ActionSpace, Cube
 from village_rules.drivers.play import GameLog, Policy, play, random_policy
+from village_rules.drivers.scenario import give, ready
 from village_rules.engine.core import apply
 from village_rules.engine.setup import new_game
-from village_rules.model.actions import Action, Pass, Serve, Skip, TakeCube, Well, format_action, parse_action
+from village_rules.model.actions import (
+    Action,
+    CouncilAdvance,
+    CouncilPlace,
+    Mill,
+    Pass,
+    Pay,
+    Privilege,
+    Produce,
+    Serve,
+    Skip,
+    TakeCube,
+    Train,
+    Travel,
+    Well,
+    format_action,
+    parse_action,
+)
 from village_rules.model.state import GameState
 from village_rules.proofs.content import action_vars, content_abstract, content_vars
 from village_rules.proofs.guarded import TURN_CLAUSE_NAMES, ContentConstants, broken_start, broken_step
 from village_rules.proofs.history import History
+from village_rules.proofs.link_coverage import Coverage
 from village_rules.proofs.model import Constants
 from village_rules.rules.variant import Variant
 
@@ -119,19 +138,81 @@ def _well_lover(state: GameState, action: Action) -> float:
     return 4.0 if isinstance(action, Serve) else 0.0
 
 
+_COUNCIL_SPACES = (ActionSpace.COUNCIL_CHAMBER,)
+_CRAFT_SPACES = (ActionSpace.CRAFTS, ActionSpace.TRAVEL)
+
+
+def _council_lover(state: GameState, action: Action) -> float:
+    if isinstance(action, TakeCube | Well) and action.space in _COUNCIL_SPACES:
+        return 12.0
+    if isinstance(action, CouncilAdvance):
+        return 20.0 + 5 * action.stage
+    if isinstance(action, Privilege):
+        return 4.0 * action.stage
+    return 6.0 if isinstance(action, CouncilPlace | Pay) else 0.0
+
+
+def _craft_lover(state: GameState, action: Action) -> float:
+    if isinstance(action, TakeCube | Well) and action.space in _CRAFT_SPACES:
+        return 12.0
+    if isinstance(action, Train | Produce | Mill | Travel):
+        return 15.0
+    return 5.0 if isinstance(action, Pay) else 0.0
+
+
 POLICIES: dict[str, Policy] = {
     "uniform": random_policy,
     "market": _weighted(_market_lover),
     "plague": _weighted(_plague_lover),
     "well": _weighted(_well_lover),
+    "council": _weighted(_council_lover),
+    "crafts": _weighted(_craft_lover),
 }
-"""Named policies for the link's games: uniform, and three that favour the market (sales
-and market days), plague cubes (deaths, the end) and the well (the market at the well)."""
+"""Named policies for the link's games: uniform, and ones that favour the market (sales
+and market days), plague cubes (deaths, the end), the well (the market at the well), the
+council chamber (its later stages and privileges) and the crafts and travel (their
+payments). The last two exist for coverage (`COVERAGE_GAMES`)."""
+
+_SAMPLED = ("uniform", "market", "plague", "well")
+"""The policies `default_games` takes in turn."""
+
+def _coins(state: GameState) -> GameState:
+    """Every seat 3 coins from the supply: coins may stand in for cubes, so payments are
+    chosen (AMB-01's coin splits), and the 4th privilege can be paid."""
+    for seat in range(state.num_players):
+        state = give(state, seat, coins=min(3, state.supply.coins // state.num_players))
+    return state
+
+
+def _grain(state: GameState) -> GameState:
+    """Every seat 4 grain from the supply, so the supply runs short at a harvest."""
+    for seat in range(state.num_players):
+        state = give(state, seat, grain=min(4, state.supply.grain // state.num_players))
+    return state
+
+
+SCENARIOS: dict[str, Callable[[GameState], GameState]] = {"coins": _coins, "grain": _grain}
+"""Scenario starts for the link's coverage games (`drivers.scenario`: pieces move from the
+supply, nothing appears), applied to the first turn of a seeded game (`scenario.ready`)."""
+
+CoverageGame = tuple[str, int, int, str, str]
+"""(edition, players, seed, policy, scenario start)."""
+
+COVERAGE_GAMES: tuple[CoverageGame, ...] = (
+    ("original-2011", 2, 0, "council", "coins"),
+    ("big-box-2023", 3, 0, "council", "coins"),
+    ("original-2011", 3, 0, "crafts", "coins"),
+    ("big-box-2023", 2, 0, "crafts", "coins"),
+    ("big-box-2023", 4, 0, "uniform", "grain"),
+)
+"""Games the gate adds to `default_games` so that the rarer branches of the guarded commands
+are exercised (`link_coverage`: the council's later stages and privileges, payments chosen
+for crafts and travel, a harvest cut by the supply)."""
 
 
 def default_games(games_per_row: int = 2, seed: int = 0) -> list[tuple[str, int, int, str]]:
     """The link's batch: every edition and player count, each policy in turn."""
-    names = list(POLICIES)
+    names = list(_SAMPLED)
     out: list[tuple[str, int, int, str]] = []
     for edition, counts in (("original-2011", (2, 3, 4)), ("big-box-2023", (2, 3, 4, 5))):
         for players in counts:
@@ -148,11 +229,17 @@ def check_game(
     *,
     max_steps: int = 3000,
     on_state: Callable[[History], None] | None = None,
+    coverage: Coverage | None = None,
+    scenario: str | None = None,
 ) -> tuple[int, BrokenStep | None]:
     """Play one seeded game with a named policy (every seat) and check every step; also
-    hands the path to `on_state` after every step. Returns the steps played and the first
-    broken step (the game stops there)."""
+    hands the path to `on_state` after every step and counts the branches each step
+    exercises in `coverage`. With `scenario` (a name of `SCENARIOS`) the game starts at its
+    first turn changed by that scenario. Returns the steps played and the first broken step
+    (the game stops there)."""
     state = new_game(edition, players, seed, Variant())
+    if scenario is not None:
+        state = SCENARIOS[scenario](ready(edition, players, seed, Variant()))
     k = ContentConstants.of(state.rules, players)
     start = broken_start(content_abstract(state), k)
     if start:
@@ -167,7 +254,10 @@ def check_game(
 
     def on_step(before: GameState, action: Action, after: GameState) -> None:
         count[0] += 1
-        broken, last[0] = _check_pair(k, last[0], action, after)
+        s = last[0]
+        broken, last[0] = _check_pair(k, s, action, after)
+        if coverage is not None:
+            coverage.add(s, action_vars(action), last[0], players)
         if broken:
             found.append(
                 BrokenStep(edition, players, seed, policy, count[0], format_action(action), tuple(broken))
@@ -183,14 +273,18 @@ def check_game(
     return count[0], (found[0] if found else None)
 
 
-def link_check(games: Iterable[tuple[str, int, int, str]] | None = None, max_steps: int = 3000) -> LinkResult:
+def link_check(
+    games: Iterable[tuple[str, int, int, str]] | None = None,
+    max_steps: int = 3000,
+    coverage: Coverage | None = None,
+) -> LinkResult:
     """The link check `prove` runs before printing a verdict: a fixed batch of seeded games
     (edition, players, seed, policy; `default_games()` unless given), each at most
     `max_steps` steps, every step checked. Deterministic: the same engine and data give
     the same result on any machine."""
     played = steps = 0
     for edition, players, seed, policy in games if games is not None else default_games():
-        n, broken = check_game(edition, players, seed, policy, max_steps=max_steps)
+        n, broken = check_game(edition, players, seed, policy, max_steps=max_steps, coverage=coverage)
         played += 1
         steps += n
         if broken is not None:
@@ -199,9 +293,10 @@ def link_check(games: Iterable[tuple[str, int, int, str]] | None = None, max_ste
 
 
 def check_log(
-    log: GameLog, on_state: Callable[[History], None] | None = None
+    log: GameLog, on_state: Callable[[History], None] | None = None, coverage: Coverage | None = None
 ) -> tuple[int, BrokenStep | None]:
-    """Replay a game log (a stored witness) and check every step against the model."""
+    """Replay a game log (a stored witness) and check every step against the model
+    (counting the branches of each in `coverage`)."""
     state = log.initial_state()
     k = ContentConstants.of(state.rules, log.players)
     start = broken_start(content_abstract(state), k)
@@ -212,7 +307,10 @@ def check_log(
     for i, text in enumerate(log.actions, start=1):
         action = parse_action(text)
         after = apply(history.last, action)
-        broken, last = _check_pair(k, last, action, after)
+        s = last
+        broken, last = _check_pair(k, s, action, after)
+        if coverage is not None:
+            coverage.add(s, action_vars(action), last, log.players)
         if broken:
             return i, BrokenStep(log.edition, log.players, log.seed, "log", i, text, tuple(broken))
         history.push(action, after)

@@ -24,15 +24,19 @@ from village_rules.data.files import write_text
 from village_rules.data.jsonio import MAX_LOG_CHARS, JsonInputError, read_text_file
 from village_rules.drivers import notes
 from village_rules.drivers.play import GameLog
+from village_rules.engine.core import apply
 from village_rules.engine.setup import new_game
-from village_rules.errors import LogFormatError
+from village_rules.errors import LogFormatError, VillageError
+from village_rules.model.actions import parse_action
 from village_rules.model.state import GameState
 from village_rules.proofs.abstraction import abstract
 from village_rules.proofs.archive_steer import ArchiveBudget, ArchiveStats, archive_search
 from village_rules.proofs.catalogue import Query
 from village_rules.proofs.errors import ProveArgumentError
 from village_rules.proofs.gate import Gate, open_gate
+from village_rules.proofs.history import History
 from village_rules.proofs.induction import RULE_PREDICATES, k_induction_content
+from village_rules.proofs.link import check_log
 from village_rules.proofs.model import Constants
 from village_rules.proofs.search import Steer, Witness, search
 from village_rules.proofs.solver import MAX_RLIMIT, RLIMIT, BmcResult, bmc, k_induction
@@ -47,6 +51,11 @@ MAX_BOUND = 20
 and z3's work grows quickly with the depth."""
 MAX_GAMES = 100_000
 """The most seeded games the witness search plays per row (`--games`)."""
+
+PROVED_ROW_GAMES = 2
+"""The witness search's budget on a row z3 proved unreachable (seeded games of the query's
+steer, after the stored witness's seed and log when there is one): a witness there is a
+refutation of the proof (`Gate.refute`), so the search runs on every row."""
 
 Z3_STEER_RUNS = 3
 """`prove --z3-steer`'s default budget per row: seeded runs of the archive search, each
@@ -124,6 +133,7 @@ def prove(
     rlimit: int = RLIMIT,
     gate: Gate | None = None,
     z3_steer: bool = False,
+    hint_log: GameLog | None = None,
 ) -> Result:
     """Decide `query`: k-induction over the rule-content model where the query has a rule
     predicate, else z3 BMC on the counts model then k-induction (unreachable), or the
@@ -134,7 +144,10 @@ def prove(
     `ProveArgumentError` for a bound outside 1..MAX_BOUND, games outside 1..MAX_GAMES or a
     resource limit outside 1..MAX_RLIMIT. `z3_steer` (off by default): a query without a
     hand-written steer is searched by the z3 archive steer (`archive_steer.py`), `games`
-    counting its seeded runs (`Z3_STEER_RUNS` by default)."""
+    counting its seeded runs (`Z3_STEER_RUNS` by default). A proved row is searched too
+    (`PROVED_ROW_GAMES` games, and `hint_log`, a stored witness, replayed): a witness there
+    makes the row reachable and is recorded in the gate as a refuted proof, naming the
+    proof's core and what the link says of the witness's game."""
     if type(bound) is not int or not 1 <= bound <= MAX_BOUND:
         raise ProveArgumentError(f"prove: the bound must be from 1 to {MAX_BOUND}, not {bound!r}")
     if games is not None and (type(games) is not int or not 1 <= games <= MAX_GAMES):
@@ -159,21 +172,20 @@ def prove(
         if proof.proved:
             proof_found = (f"k={proof.k}", proof.invariant)
     if proof_found is not None:
-        why = (gate if gate is not None else open_gate([query])).refusal(query)
+        gate = gate if gate is not None else open_gate([query])
+        why = gate.refusal(query)
         if why is None:
-            result = Result(
-                query.name,
+            return _proved_row(
+                query,
                 edition,
                 players,
-                UNREACHABLE,
-                proof_found[0],
-                time.perf_counter() - start,
-                invariant=proof_found[1],
-                budget=budget_text(bound, rlimit),
+                proof=proof_found,
+                gate=gate,
+                hints=(hint, hint_log),
+                limits=(bound, rlimit),
+                out=out,
+                start=start,
             )
-            if out is not None:
-                _write_proof(out, query, result)
-            return result
         refused = f"a proof was found but is not printed: {why}; "
     # A model path (or none up to K but no proof either: the path may be longer than K):
     # only the engine can say whether the situation really arises.
@@ -217,6 +229,8 @@ def prove(
             note=f"{refused}{abstract_note}; no engine game met the predicate{why}",
             budget=spent,
         )
+    if gate is not None:
+        gate.observe(query, witness.history)
     file = None
     if out is not None:
         file = _write_witness(out, query, witness)
@@ -230,6 +244,95 @@ def prove(
         file,
         budget=spent,
     )
+
+
+def _proved_row(
+    query: Query,
+    edition: str,
+    players: int,
+    *,
+    proof: tuple[str, tuple[str, ...]],
+    gate: Gate,
+    hints: tuple[int | None, GameLog | None],
+    limits: tuple[int, int],
+    out: Path | None,
+    start: float,
+) -> Result:
+    """A row z3 proved unreachable and the gate let through: the witness search still runs
+    (the stored witness replayed, then `PROVED_ROW_GAMES` steered games); a witness refutes
+    the proof, and the row is reachable with the failure named in its note and the gate.
+    `hints`: the stored witness's seed and log; `limits`: the bound and z3's resource limit."""
+    (hint, hint_log), (bound, rlimit) = hints, limits
+    witness = None if hint_log is None else replayed_witness(hint_log, query)
+    tried = 0
+    if witness is None:
+        witness, tried = search(
+            edition, players, query.steer, query.concrete, PROVED_ROW_GAMES, hint=hint, variant=query.variant
+        )
+    searched = budget_text(bound, rlimit, PROVED_ROW_GAMES, query.steer, hint)
+    if witness is None:
+        result = Result(
+            query.name,
+            edition,
+            players,
+            UNREACHABLE,
+            proof[0],
+            time.perf_counter() - start,
+            invariant=proof[1],
+            budget=budget_text(bound, rlimit),
+        )
+        if out is not None:
+            _write_proof(out, query, result)
+        return result
+    gate.observe(query, witness.history)
+    steps, broken = check_log(witness.log)
+    link = (
+        f"the link breaks on it at step {steps}: clause {', '.join(map(repr, broken.clauses))}"
+        if broken is not None
+        else "the link passes on it, so the proof rests on an implication or a clause the link never tests"
+    )
+    core = ", ".join(repr(c) for c in proof[1]) or "no clause named"
+    why = (
+        f"z3 proved it unreachable ({proof[0]}; resting on {core}) but the engine reached it: "
+        f"seed {witness.log.seed}, {len(witness.log.actions)} actions; {link}"
+    )
+    gate.refute(f"{query.name}, {edition}, {players} players", why)
+    file = None if out is None else _write_witness(out, query, witness)
+    return Result(
+        query.name,
+        edition,
+        players,
+        REACHABLE,
+        f"{len(witness.log.actions)} actions",
+        time.perf_counter() - start,
+        file,
+        note=f"PROOF REFUTED: {why}",
+        budget=f"{searched} ({tried} played)" if tried else searched,
+    )
+
+
+def replayed_witness(log: GameLog, query: Query) -> Witness | None:
+    """The stored witness `log` replayed: the shortest prefix whose path meets the query's
+    concrete predicate (None when no prefix does, or the log does not replay)."""
+    try:
+        history = History([log.initial_state()])
+        for text in log.actions:
+            action = parse_action(text)
+            history.push(action, apply(history.last, action))
+            if query.concrete(history):
+                taken = log.actions[: len(history.actions)]
+                return Witness(GameLog(log.edition, log.players, log.seed, taken, log.variant), 1, history)
+    except VillageError:
+        return None
+    return None
+
+
+def stored_log(store: Path | None, query: Query, edition: str, players: int) -> GameLog | None:
+    """The stored witness log of a row (None without one)."""
+    if store is None or stored_seed(store, query, edition, players) is None:
+        return None
+    path = store / f"{witness_stem(query, edition, players)}.json"
+    return GameLog.from_json(read_text_file(path, MAX_LOG_CHARS, "game log"), source=str(path))
 
 
 def z3_steers(query: Query, initial_state: GameState) -> bool:
