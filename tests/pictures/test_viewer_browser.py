@@ -269,7 +269,7 @@ def report_pages(page: Any, index: Path) -> None:
     for anchor in page.eval_on_selector_all("nav.toc a", "e => e.map((a) => a.getAttribute('href'))"):
         page.click(f"nav.toc a[href='{anchor}']")  # the browser goes there: the element is the target
         assert page.evaluate("document.querySelector(':target') !== null"), anchor
-    first_of_each = {}
+    first_of_each: dict[tuple[Path, str], str] = {}
     for h in files:
         first_of_each.setdefault((Path(h).parent, Path(h).suffix), h)
     for (_, suffix), h in sorted(first_of_each.items()):
@@ -298,7 +298,14 @@ def test_the_check_report_and_its_links(page: Any, tmp_path: Path) -> None:
     import shutil  # noqa: PLC0415
 
     from village_rules.check.report import write_report  # noqa: PLC0415
-    from village_rules.check.steps import CheckContext, DivergenceStep, FuzzStep, ProofsStep, run_check  # noqa: PLC0415
+    from village_rules.check.steps import (
+        CheckContext,
+        CheckStep,
+        DivergenceStep,
+        FuzzStep,
+        ProofsStep,
+        run_check,
+    )  # noqa: PLC0415
 
     proofs = tmp_path / "proofs"
     proofs.mkdir()
@@ -309,7 +316,11 @@ def test_the_check_report_and_its_links(page: Any, tmp_path: Path) -> None:
     for p in DIVERGENCE_WITNESSES.glob("AMB-36-big-box-2023-a-b*.json"):
         shutil.copy(p, readings / p.name)
     out = tmp_path / "report"
-    steps = [FuzzStep(games=4, guided_actions=100), ProofsStep(proofs), DivergenceStep(readings)]
+    steps: list[CheckStep] = [
+        FuzzStep(games=4, guided_actions=100),
+        ProofsStep(proofs),
+        DivergenceStep(readings),
+    ]
     outcome = run_check(steps, CheckContext(out))
     assert outcome.passed, [r.headline for r in outcome.results]
     report_pages(page, write_report(out, outcome))
