@@ -22,8 +22,22 @@ import pytest
 
 sync_api = pytest.importorskip("playwright.sync_api")
 
+from support import loses_a_coin_at_the_market  # noqa: E402
+
+from village_rules.check.report import write_report  # noqa: E402
+from village_rules.check.steps import (  # noqa: E402
+    CheckContext,
+    CheckStep,
+    DivergenceStep,
+    FuzzStep,
+    ProofsStep,
+    run_check,
+)
 from village_rules.check.stories import story_of_file  # noqa: E402
+from village_rules.cli.main import main  # noqa: E402
 from village_rules.drivers.play import GameLog, play_logged  # noqa: E402
+from village_rules.explore.witnesses import witness_name  # noqa: E402
+from village_rules.fuzz.runner import run_fuzz  # noqa: E402
 from village_rules.pictures.viewer import viewer_html  # noqa: E402
 from village_rules.proofs.stored import WITNESSES  # noqa: E402
 from village_rules.readings.stored import WITNESSES as DIVERGENCE_WITNESSES  # noqa: E402
@@ -189,7 +203,6 @@ def board_draws(page: Any, out: Path) -> None:
 
 def viewed(tmp_path: Path, source: Path) -> Path:
     """The page `village-rules view SOURCE` writes (the command itself, not the library)."""
-    from village_rules.cli.main import main  # noqa: PLC0415
 
     out = tmp_path / f"{source.name}.html"
     assert main(["view", str(source), "--out", str(out)]) == 0
@@ -200,7 +213,6 @@ def test_a_plain_game_log_draws_its_board(page: Any, tmp_path: Path) -> None:
     """docs/pictures.md's first example: `play --log game.json`, then `view game.json`. The
     page of a log with nothing to highlight has no `#note`; its script stopped on it
     (TypeError) and drew no board."""
-    from village_rules.cli.main import main  # noqa: PLC0415
 
     game = tmp_path / "game.json"
     argv = ["play", "--edition", "big-box-2023", "--players", "4", "--seed", "5", "--log", str(game)]
@@ -225,8 +237,6 @@ def test_a_proof_witness_page_draws_its_board(page: Any, tmp_path: Path) -> None
 @pytest.fixture(scope="module")
 def explorer_witness(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A witness as `explore tiny --witnesses` writes it."""
-    from village_rules.cli.main import main  # noqa: PLC0415
-    from village_rules.explore.witnesses import witness_name  # noqa: PLC0415
 
     folder = tmp_path_factory.mktemp("explored")
     argv = ["explore", "tiny", "--no-check", "--quiet", "--witnesses", str(folder)]
@@ -244,9 +254,6 @@ def test_a_fuzz_failure_page_draws_its_board(
 ) -> None:
     """A real fuzz failure: the fuzzer run on an engine with a planted bug writes the failing
     game's log; the page, made with the same bug, lights the action that breaks an invariant."""
-    from support import loses_a_coin_at_the_market  # noqa: PLC0415
-
-    from village_rules.fuzz.runner import run_fuzz  # noqa: PLC0415
 
     monkeypatch.setattr("village_rules.fuzz.games.apply", loses_a_coin_at_the_market)
     monkeypatch.setattr("village_rules.check.stories.apply", loses_a_coin_at_the_market)
@@ -282,7 +289,6 @@ def report_pages(page: Any, index: Path) -> None:
 
 
 def test_the_report_of_logged_games_and_its_links(page: Any, tmp_path: Path) -> None:
-    from village_rules.cli.main import main  # noqa: PLC0415
 
     _, log = play_logged("original-2011", 2, seed=3)
     game = tmp_path / "good.json"
@@ -295,17 +301,6 @@ def test_the_check_report_and_its_links(page: Any, tmp_path: Path) -> None:
     """The report of `check`'s three kinds of step (a small fuzz run with its coverage
     comparison, a few stored proof witnesses and an unreachability proof, a few divergence
     witnesses), with the "step through" pages it links."""
-    import shutil  # noqa: PLC0415
-
-    from village_rules.check.report import write_report  # noqa: PLC0415
-    from village_rules.check.steps import (
-        CheckContext,
-        CheckStep,
-        DivergenceStep,
-        FuzzStep,
-        ProofsStep,
-        run_check,
-    )  # noqa: PLC0415
 
     proofs = tmp_path / "proofs"
     proofs.mkdir()
