@@ -246,6 +246,8 @@ def _report(args: argparse.Namespace) -> int:
         raise FuzzArgumentError(
             "--games", "sets the fuzz run of a report; a report of logged games reports the LOGs given"
         )
+    for path in args.logs:  # bad input is refused before anything is written (exit 2)
+        GameLog.from_json(read_log_text(path), source=str(path))
     games = _games(args)
     guided = GUIDED_PER_GAME * games if args.guided_actions is None else args.guided_actions
     steps: list[CheckStep] = (
