@@ -20,7 +20,14 @@ from village_rules.cli.messages import os_error_sentence
 from village_rules.cli.options import MAX_PLAYERS, seed, whole
 from village_rules.cli.readings import add_reading_flag, reading_choices, refuse_solo_readings
 from village_rules.cli.replay import scores_table
-from village_rules.cli.terminal import SIGINT_EXIT, SIGTERM_EXIT, guarded, terminated
+from village_rules.cli.terminal import (
+    SIGINT_EXIT,
+    SIGTERM_EXIT,
+    STDOUT_CLOSED,
+    closed_stdout,
+    guarded,
+    terminated,
+)
 from village_rules.data.files import check_writable, write_text
 from village_rules.data.loader import EDITIONS, builtin_edition, load_edition
 from village_rules.drivers.play import play_logged
@@ -35,7 +42,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run the `village-rules` command line; returns the exit code (errors are reported, not raised).
 
     Everything it prints is escaped for the terminal, and SIGTERM stops it like Ctrl-C
-    (exit 143 instead of 130), see `village_rules.cli.terminal`."""
+    (exit 143 instead of 130), see `village_rules.cli.terminal`. A closed standard output
+    is refused (exit 2) before any work; a closed or broken standard error loses the
+    messages, not the exit code."""
+    if closed_stdout():
+        print(f"village-rules: {STDOUT_CLOSED}", file=sys.stderr)
+        return 2
     try:
         with guarded():
             code = _main(argv)
@@ -52,6 +64,7 @@ def _main(argv: Sequence[str] | None) -> int:
         except SystemExit as stop:  # a usage error (2) or --help (0): argparse has said why
             return stop.code if isinstance(stop.code, int) else 2
         code: int = args.func(args)
+        sys.stdout.flush()  # a full disk behind stdout is found here, as bad output (exit 2)
         return code
     except VillageError as exc:
         print(f"village-rules: {exc}", file=sys.stderr)
