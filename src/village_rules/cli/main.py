@@ -18,6 +18,7 @@ from village_rules.cli import view as cli_view
 from village_rules.cli.fuzz import register as register_fuzz
 from village_rules.cli.messages import os_error_sentence
 from village_rules.cli.options import MAX_PLAYERS, seed, whole
+from village_rules.cli.policy_option import add_policy_flag, policies_for
 from village_rules.cli.readings import add_reading_flag, reading_choices, refuse_solo_readings
 from village_rules.cli.replay import scores_table
 from village_rules.cli.terminal import (
@@ -126,8 +127,11 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="print the state as JSON")
     p.set_defaults(func=_setup)
 
-    p = sub.add_parser("play", help="play a seeded random game; print its log and the scores")
+    p = sub.add_parser(
+        "play", help="play a seeded game (random seats, or --policy); print its log and the scores"
+    )
     common(p)
+    add_policy_flag(p)
     p.add_argument("--log", type=Path, help="also write the replayable log (JSON) here")
     p.set_defaults(func=_play)
 
@@ -158,9 +162,13 @@ def _play(args: argparse.Namespace) -> int:
     if args.data:
         print("village-rules: play uses the shipped data; replay a log for your own data", file=sys.stderr)
         return 2
+    policies = policies_for(args.policy, args.players)  # refused before the game is played
     if args.log:
         check_writable(args.log)  # before the game is played
-    final, log = play_logged(args.edition, args.players, args.seed, _variant(args))
+    final, log = play_logged(args.edition, args.players, args.seed, _variant(args), policies=policies)
+    if args.policy != ("random",):
+        seats = args.policy * args.players if len(args.policy) == 1 else args.policy
+        print("policies: " + ", ".join(f"seat {k} {name}" for k, name in enumerate(seats)))
     for k, action in enumerate(log.actions, start=1):  # counted from 1, as replay, show --at and view
         print(f"{k:5} {action}")
     print()

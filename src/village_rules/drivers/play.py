@@ -395,11 +395,21 @@ def replay_log(log: GameLog, complete: bool = False) -> Replayed:
 
 
 def play_logged(
-    edition: str, players: int, seed: int, variant: Variant | None = None, max_steps: int = 1_000_000
+    edition: str,
+    players: int,
+    seed: int,
+    variant: Variant | None = None,
+    max_steps: int = 1_000_000,
+    *,
+    policies: Sequence[Policy] | None = None,
 ) -> tuple[GameState, GameLog]:
-    """A seeded random game and its replayable log (setup and play use `seed`)."""
+    """A seeded game and its replayable log (setup and play use `seed`): random seats, or
+    `policies[i]` in seat i (one `random.Random(seed)` draws chance and the policies' ties,
+    as the fuzzer's games do)."""
     v = variant or Variant()
     state = new_game(edition, players, seed, v)
     rng = random.Random(seed)
-    final, actions = play(state, [random_policy] * players, rng, max_steps)
+    final, actions = play(
+        state, list(policies) if policies is not None else [random_policy] * players, rng, max_steps
+    )
     return final, GameLog(edition, players, seed, tuple(format_action(a) for a in actions), v)
