@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import os
 import random
 import signal
 import sys
@@ -23,7 +24,6 @@ from village_rules.drivers.play import data_file_name, play, random_policy
 from village_rules.engine.end_of_game import ended_by
 from village_rules.engine.setup import new_game
 from village_rules.errors import VillageError
-from village_rules.explore.checkpoint import require_fixed_hash_seed
 from village_rules.explore.configs import Configuration, configuration, shipped_names
 from village_rules.explore.crosscheck import content_crosscheck, disagreements, model_proves
 from village_rules.explore.memory import available as memory_available
@@ -351,9 +351,12 @@ def _check_scale_options(args: argparse.Namespace) -> None:
     if args.ray:  # before any work: PYTHONHASHSEED and the extra (RayUnavailableError)
         hash_seed()
         import_ray()
-    for path in (args.checkpoint, args.resume):
-        if path is not None:  # a number, that this process hashes by (explore.checkpoint)
-            require_fixed_hash_seed(path)
+    if (args.checkpoint or args.resume) and not os.environ.get("PYTHONHASHSEED"):
+        raise ExploreArgumentError(
+            "explore --checkpoint/--resume: the fingerprints are Python hashes, which differ from "
+            "one process to the next unless PYTHONHASHSEED is set: run it as PYTHONHASHSEED=0 "
+            "village-rules explore ... (and resume with the same value)"
+        )
     if args.max_memory is not None and not memory_available():
         raise ExploreArgumentError(
             "explore --max-memory: this system does not report processes' memory (/proc)"

@@ -14,9 +14,7 @@ The limits are documented in docs/input-guarantees.md.
 from __future__ import annotations
 
 import json
-import os
 import re
-import stat
 from pathlib import Path
 
 MAX_STATE_CHARS = 2_000_000
@@ -112,35 +110,13 @@ def read_json(text: object, limit: int, what: str) -> object:
         raise JsonInputError(f"not valid JSON: {exc}") from None
 
 
-def read_file_bytes(path: str | Path, limit: int, what: str, *, regular: bool = False) -> bytes:
-    """The bytes of a file of at most `limit` bytes, read no further than the limit: the
-    one bounded reader every file goes through, so a special file (`/dev/zero`, a FIFO fed
-    forever) or a file that grows is refused at the limit instead of filling the memory. A
-    regular file is measured before it is read. With `regular`, anything but a regular
-    file is refused (for files only this library writes, such as checkpoints, whose limit is
-    too large to read from a device). Raises `JsonInputError` naming the limit, `OSError`
-    if the file cannot be read."""
+def read_text_file(path: str | Path, limit: int, what: str) -> str:
+    """The UTF-8 text of a file of at most `limit` bytes, read no further than the limit.
+    Raises `JsonInputError` for a file too large or not UTF-8, `OSError` if it cannot be read."""
     with open(path, "rb") as f:
-        info = os.fstat(f.fileno())
-        if regular and not stat.S_ISREG(info.st_mode):
-            raise JsonInputError(
-                f"is not a regular file (a device, FIFO or socket): a {what} is always a regular file"
-            )
-        if stat.S_ISREG(info.st_mode) and info.st_size > limit:
-            raise JsonInputError(
-                f"the {what} file is larger than the limit of {limit:,} bytes ({info.st_size:,} bytes)"
-            )
         raw = f.read(limit + 1)
     if len(raw) > limit:
         raise JsonInputError(f"the {what} file is larger than the limit of {limit:,} bytes")
-    return raw
-
-
-def read_text_file(path: str | Path, limit: int, what: str) -> str:
-    """The UTF-8 text of a file of at most `limit` bytes, read no further than the limit
-    (`read_file_bytes`). Raises `JsonInputError` for a file too large or not UTF-8, `OSError`
-    if it cannot be read."""
-    raw = read_file_bytes(path, limit, what)
     try:
         return raw.decode("utf-8")
     except UnicodeDecodeError as exc:

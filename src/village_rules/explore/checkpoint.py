@@ -9,9 +9,8 @@ the header, the digest (a truncated or altered file is a `CheckpointError`, neve
 half-loaded run) and that the run matches: the same configuration, player count,
 variant, checks, queries, monitor and worker count, the same library version, and the same
 string-hash seed. The last is needed because fingerprints are Python hashes: a run that
-is to be resumed must be started with `PYTHONHASHSEED` set to a number (checked when the
-run starts, `require_fixed_hash_seed`), and resumed with the same value. A file is read
-through the bounded reader, from a regular file only (`MAX_CHECKPOINT_BYTES`).
+is to be resumed must be started with `PYTHONHASHSEED` set (the command line insists),
+and resumed with the same value.
 
 A checkpoint is a pickle: resume only checkpoints you wrote (the digest catches damage,
 not forgery).
@@ -28,16 +27,11 @@ from pathlib import Path
 
 from village_rules.data.edition import EditionData
 from village_rules.data.files import write_bytes
-from village_rules.data.jsonio import JsonInputError, read_file_bytes
 from village_rules.data.typed_hash import none_canary
 from village_rules.errors import VillageError
 from village_rules.rules.variant import Variant
 
 MAGIC = b"village-rules explore checkpoint 1\n"
-MAX_CHECKPOINT_BYTES = 16 * 2**30
-"""The largest checkpoint read (16 GiB): far beyond a run of the explorer's state ceiling.
-Checkpoints are read only from regular files (`read_file_bytes(regular=True)`): before,
-`--resume /dev/zero` read until the memory ran out."""
 CANARY = "village-rules fingerprint canary"
 """Hashed into every checkpoint: another value on resume means another string-hash seed."""
 
@@ -48,36 +42,6 @@ class CheckpointError(VillageError):
     def __init__(self, path: Path, problem: str) -> None:
         super().__init__(f"checkpoint {path}: {problem}")
         self.path = path
-
-
-MAX_HASH_SEED = 4_294_967_295
-"""The largest `PYTHONHASHSEED` Python accepts (besides "random")."""
-
-
-def require_fixed_hash_seed(path: Path) -> str:
-    """This process's `PYTHONHASHSEED` when a run saved to or resumed from `path` can be
-    resumed: the variable is a whole number (0 to 4,294,967,295). `CheckpointError`
-    otherwise, before any work (the command line calls it; a library caller may checkpoint
-    and resume within one process without it, and `read` refuses another key by its canary).
-
-    Why a checkpoint depends on it: the explorer's fingerprints are Python hashes of the
-    states (`hash` of tuples holding strings), and Python salts string hashes with a random
-    key per process unless `PYTHONHASHSEED` fixes it. A checkpoint holds fingerprints, so it
-    can only be resumed by a process hashing with the same key. Before, a checkpoint written
-    under `PYTHONHASHSEED=random` (a set, non-empty value) was accepted and written, and
-    could never be resumed: every resume had another key. Making the fingerprints
-    independent of the seed would mean a hash of our own over every state, slower than the
-    built-in one the explorer is tuned for; so the seed is required and checked instead."""
-    seed = os.environ.get("PYTHONHASHSEED", "")
-    if not (seed.isascii() and seed.isdigit() and len(seed) <= 10 and int(seed) <= MAX_HASH_SEED):
-        shown = "unset" if not seed else f"{seed!r}"
-        raise CheckpointError(
-            path,
-            "the fingerprints are Python hashes, which differ from one process to the next unless "
-            f"PYTHONHASHSEED is set to a whole number from 0 to {MAX_HASH_SEED:,} (it is {shown}): run it as "
-            "PYTHONHASHSEED=0 village-rules explore ... (and resume with the same value)",
-        )
-    return seed
 
 
 def library_version() -> str:
@@ -142,9 +106,7 @@ def write(path: Path, checkpoint: Checkpoint) -> None:
 def read(path: Path, identity: dict[str, object]) -> Checkpoint:
     """The checkpoint in `path`, if it is whole and its run is `identity`; else `CheckpointError`."""
     try:
-        blob = read_file_bytes(path, MAX_CHECKPOINT_BYTES, "checkpoint", regular=True)
-    except JsonInputError as exc:
-        raise CheckpointError(path, exc.problem) from None
+        blob = path.read_bytes()
     except OSError as exc:
         raise CheckpointError(path, f"cannot be read: {exc.strerror or exc}") from None
     if not blob.startswith(MAGIC):

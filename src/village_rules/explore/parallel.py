@@ -433,9 +433,6 @@ def explore_parallel(
             pool.call("load", saved.shares)
             run = saved
             run.shares = []
-            # this run's checkpoint_every, not the saved run's: the next save is due after
-            # that many more states (before, the saved schedule went on, ignoring the option)
-            run.saved_at = run.states + checkpoint_every
         while True:
             new = _level(pool, run, workers)
             if new == 0:
