@@ -4,6 +4,7 @@ on your own data file."""
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import sys
 from collections.abc import Sequence
@@ -47,7 +48,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     is refused (exit 2) before any work; a closed or broken standard error loses the
     messages, not the exit code."""
     if closed_stdout():
-        print(f"village-rules: {STDOUT_CLOSED}", file=sys.stderr)
+        with contextlib.suppress(OSError, ValueError):  # stderr may be broken too: the code says it
+            print(f"village-rules: {STDOUT_CLOSED}", file=sys.stderr, flush=True)
         return 2
     try:
         with guarded():
