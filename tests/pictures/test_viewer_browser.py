@@ -289,12 +289,17 @@ def report_pages(page: Any, index: Path) -> None:
 
 
 def test_the_report_of_logged_games_and_its_links(page: Any, tmp_path: Path) -> None:
-
+    """A passing report, and a failing one (a log whose 31st action does not apply: a FAIL
+    row with its log and picture): their contents' anchors and their links resolve."""
     _, log = play_logged("original-2011", 2, seed=3)
     game = tmp_path / "good.json"
     game.write_text(log.to_json())
     assert main(["report", str(game), "--report", str(tmp_path / "r"), "--quiet"]) == 0
     report_pages(page, tmp_path / "r" / "index.html")
+    broken = tmp_path / "broken.json"
+    broken.write_text(GameLog(log.edition, log.players, log.seed, (*log.actions[:30], "mill")).to_json())
+    assert main(["report", str(game), str(broken), "--report", str(tmp_path / "f"), "--quiet"]) == 1
+    report_pages(page, tmp_path / "f" / "index.html")
 
 
 def test_the_check_report_and_its_links(page: Any, tmp_path: Path) -> None:
