@@ -35,13 +35,13 @@ def test_a_line_is_written_once_the_period_has_gone_and_says_how_far() -> None:
     assert stream.getvalue() == ""  # not yet 30 s
     clock.now = 1030.0
     beat.update(4, 10, "fuzz", "seed 0")
-    assert stream.getvalue() == "village-rules: fuzz: 4 of 10 games (seed 0), 30 s so far\n"
+    assert stream.getvalue() == "village-rules progress: fuzz: 4 of 10 games (seed 0), 30 s so far\n"
     clock.now = 1059.0
     beat.update(5, 10, "fuzz")
     assert stream.getvalue().count("\n") == 1
     clock.now = 1060.0
     beat.update(6, None, "explore")
-    assert stream.getvalue().splitlines()[-1] == "village-rules: explore: 6 games, 60 s so far"
+    assert stream.getvalue().splitlines()[-1] == "village-rules progress: explore: 6 games, 60 s so far"
 
 
 def test_the_timer_repeats_the_count_when_the_work_is_silent() -> None:
@@ -68,7 +68,7 @@ def test_the_timer_repeats_the_count_when_the_work_is_silent() -> None:
     beat._run()
     assert (
         stream.getvalue().splitlines()
-        == ["village-rules: prove: 2 of 7 rows (6a mass-four-monks), 0 s so far"] * 3
+        == ["village-rules progress: prove: 2 of 7 rows (6a mass-four-monks), 0 s so far"] * 3
     )
 
 
@@ -93,8 +93,33 @@ def test_a_piped_fuzz_run_says_how_far_it_got(
     assert main([*FUZZ, "--out", str(tmp_path / "f")]) == 0
     err = capsys.readouterr().err.splitlines()
     assert err and all(
-        re.fullmatch(r"village-rules: fuzz: [0-3] of 3 games, \d+ s so far", line) for line in err
+        re.fullmatch(r"village-rules progress: fuzz: [0-3] of 3 games, \d+ s so far", line) for line in err
     )
-    assert err[-1].startswith("village-rules: fuzz: 3 of 3 games")
+    assert err[-1].startswith("village-rules progress: fuzz: 3 of 3 games")
     assert main([*FUZZ, "--out", str(tmp_path / "f"), "--quiet"]) == 0
     assert capsys.readouterr().err == ""
+
+
+def test_stdout_is_flushed_before_each_line(monkeypatch: pytest.MonkeyPatch) -> None:
+    """In a log of both streams (`check > log 2>&1`, as CI keeps it) a heartbeat line must fall
+    between the command's lines, not inside a block of buffered stdout."""
+    events: list[str] = []
+
+    class Recorder(io.StringIO):
+        def __init__(self, name: str) -> None:
+            super().__init__()
+            self.name = name
+
+        def write(self, text: str) -> int:
+            events.append(f"{self.name} write")
+            return super().write(text)
+
+        def flush(self) -> None:
+            events.append(f"{self.name} flush")
+
+    monkeypatch.setattr("sys.stdout", Recorder("stdout"))
+    clock = Clock()
+    beat = Heartbeat(Recorder("stderr"), "games", period=30, clock=clock)
+    clock.now += 30
+    beat.update(1, 2, "fuzz")
+    assert events[0] == "stdout flush" and events[1] == "stderr write"

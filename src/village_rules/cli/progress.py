@@ -95,7 +95,7 @@ class Heartbeat:
         unit = f" {self.unit}" if self.unit else ""
         more = f" ({detail})" if detail else ""
         elapsed = round(self.clock() - self.started)
-        return f"village-rules: {what}: {count}{unit}{more}, {elapsed} s so far"
+        return f"village-rules progress: {what}: {count}{unit}{more}, {elapsed} s so far"
 
     def beat(self, *, force: bool = False) -> None:
         """Write the line if `period` has gone since the last one (`force`: the timer's call,
@@ -108,6 +108,11 @@ class Heartbeat:
             if said is None:
                 return
             self.last = now
+            # stdout's finished lines first, so that in a log of both streams (`2>&1`) the line
+            # falls between two lines of the command's output, never inside one; a stdout that
+            # fails keeps its error for the command (the raw stream, not the escaping one).
+            with contextlib.suppress(OSError, ValueError):
+                unescaped(sys.stdout).flush()
             with contextlib.suppress(OSError, ValueError):  # messages only: a broken stderr loses them
                 print(said, file=self.stream, flush=True)
 
