@@ -7,13 +7,17 @@ from __future__ import annotations
 
 import io
 import re
+import shutil
 from pathlib import Path
 
 import pytest
 
+from village_rules.check.steps import CheckContext, DivergenceStep, ProofsStep, run_check
 from village_rules.cli import progress
 from village_rules.cli.main import main
 from village_rules.cli.progress import HEARTBEAT_SECONDS, Heartbeat, progress_bar
+from village_rules.proofs.stored import WITNESSES
+from village_rules.readings.stored import WITNESSES as DIVERGENCE_WITNESSES
 
 
 class Clock:
@@ -123,3 +127,29 @@ def test_stdout_is_flushed_before_each_line(monkeypatch: pytest.MonkeyPatch) -> 
     clock.now += 30
     beat.update(1, 2, "fuzz")
     assert events[0] == "stdout flush" and events[1] == "stderr write"
+
+
+def test_every_check_step_says_how_far_it_got(tmp_path: Path) -> None:
+    """A `check` run once repeated "guided vs uniform: 2 of 2" for minutes while it replayed
+    the stored proofs: the proofs and the divergence witnesses report their own progress."""
+    proofs, readings = tmp_path / "proofs", tmp_path / "readings"
+    proofs.mkdir()
+    readings.mkdir()
+    for name in (
+        "6a-mass-four-monks-original-2011-2p.json",
+        "5-two-deaths-one-turn-big-box-2023-3p.proof.json",
+    ):
+        shutil.copy(WITNESSES / name, proofs / name)
+    for p in DIVERGENCE_WITNESSES.glob("AMB-36-big-box-2023-a-b*.json"):
+        shutil.copy(p, readings / p.name)
+    seen: list[tuple[str, int, int]] = []
+    context = CheckContext(
+        tmp_path / "out", progress=lambda what, done, total: seen.append((what, done, total))
+    )
+    outcome = run_check([ProofsStep(proofs), DivergenceStep(readings)], context)
+    assert outcome.passed
+    assert seen == [
+        ("stored proof files", 1, 2),
+        ("stored proof files", 2, 2),
+        ("divergence witnesses", 0, 1),
+    ]

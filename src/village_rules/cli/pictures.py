@@ -199,7 +199,7 @@ def _run(args: argparse.Namespace, steps: list[CheckStep], title: str, inputs: S
     refuse_inputs(report, inputs, inside=True)
     check_writable(report, folder=True)
     try:
-        with progress_bar(args.quiet, "games") as bar, staged_folder(report, inputs=inputs) as staging:
+        with progress_bar(args.quiet, "") as bar, staged_folder(report, inputs=inputs) as staging:
             context = CheckContext(
                 staging,
                 args.seed,
