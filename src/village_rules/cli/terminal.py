@@ -122,9 +122,10 @@ STDOUT_CLOSED = (
 
 def closed_stdout() -> bool:
     """Whether standard output was closed when the command started (Python then sets
-    `sys.stdout` to None). Closed standard streams are given `/dev/null` here, so no file
-    the command opens takes number 0, 1 or 2 (and a library writing to 1 or 2 cannot write
-    into it); a missing `sys.stderr` becomes a sink, so messages are dropped, not fatal."""
+    `sys.stdout` to None; a caller that gave `sys.stdout` a stream of its own is not
+    refused). Closed standard streams are given `/dev/null` here, so no file the command
+    opens takes number 0, 1 or 2 (and a library writing to 1 or 2 cannot write into it); a
+    missing `sys.stderr` becomes a sink, so messages are dropped, not fatal."""
     closed = sys.stdout is None
     for fd in (0, 1, 2):
         try:
@@ -134,7 +135,6 @@ def closed_stdout() -> bool:
             if null != fd:
                 os.dup2(null, fd)
                 os.close(null)
-            closed = closed or fd == 1
     if sys.stderr is None:
         sys.stderr = open(os.devnull, "w", encoding="utf-8")  # noqa: SIM115 - for the process's life
     return closed
