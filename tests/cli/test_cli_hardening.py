@@ -105,7 +105,9 @@ def test_a_failed_report_rerun_replaces_the_old_pass(
     _, log = play_logged("big-box-2023", 2, 1)
     good, bad = tmp_path / "good.json", tmp_path / "bad.json"
     good.write_text(log.to_json(), encoding="utf-8")
-    bad.write_text('{"format": "village-rules-log"', encoding="utf-8")
+    bad.write_text(
+        GameLog(log.edition, log.players, log.seed, (*log.actions[:30], "mill")).to_json(), encoding="utf-8"
+    )  # a log that reads but whose 31st action does not apply: a finding, not bad input
     report = tmp_path / "report"
     assert run(capsys, "report", str(good), "--report", str(report), "--quiet")[0] == 0
     assert "verdict pass" in (report / "index.html").read_text(encoding="utf-8")
@@ -367,13 +369,13 @@ def test_a_log_of_another_shipped_data_version_is_refused(tmp_path: Path) -> Non
 
 @pytest.mark.parametrize(
     ("argv", "exit_code"),
-    [(["show", "/dev/zero"], 2), (["replay", "/dev/zero"], 2), (["report", "/dev/zero", "--quiet"], 1)],
+    [(["show", "/dev/zero"], 2), (["replay", "/dev/zero"], 2), (["report", "/dev/zero", "--quiet"], 2)],
 )
 def test_reading_an_endless_file_stops_at_the_limit(
     capsys: pytest.CaptureFixture[str], tmp_path: Path, argv: list[str], exit_code: int
 ) -> None:
-    """`show /dev/zero` ran out of memory: every read stops at its limit (a report names the
-    file in a FAIL row)."""
+    """`show /dev/zero` ran out of memory: every read stops at its limit (a report refuses
+    the file before writing anything)."""
     extra = ["--report", str(tmp_path / "r")] if argv[0] == "report" else []
     code, out, err = run(capsys, *argv, *extra)
     assert code == exit_code and "Traceback" not in err

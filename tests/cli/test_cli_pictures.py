@@ -247,10 +247,33 @@ def test_check_interrupted_says_so_without_a_traceback(
     assert code == 130 and "interrupted" in err and not (tmp_path / "r" / "index.html").exists()
 
 
-def test_report_names_a_malformed_log(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+@pytest.mark.parametrize(
+    ("content", "says"),
+    [
+        ('{"format": "village-rules-log"}', "format_version"),
+        ("{", "not valid JSON"),
+        (None, "cannot be read"),
+        ('{"format": "village-rules-state"}', "not a game log"),
+    ],
+)
+def test_report_refuses_a_bad_log_before_writing_anything(
+    capsys: pytest.CaptureFixture[str],
+    logged: tuple[Path, GameLog],
+    tmp_path: Path,
+    content: str | None,
+    says: str,
+) -> None:
+    """Issue 42: `report GOOD BAD --report DIR` refused BAD only in the report, yet wrote
+    DIR (index.html and GOOD's log): bad input is now refused, naming the file, and nothing
+    is written; an old report in DIR is left as it was."""
+    good, _ = logged
     bad = tmp_path / "broken.json"
-    bad.write_text('{"format": "village-rules-log"}')
-    code, out, err = run(capsys, "report", str(bad), "--report", str(tmp_path / "r"))
-    assert code == 1 and "broken.json" in out and "format_version" in out and "Traceback" not in err
-    # the report is still written, and says FAIL (an old PASS report must not survive it)
-    assert '<p class="verdict fail">FAIL</p>' in (tmp_path / "r" / "index.html").read_text(encoding="utf-8")
+    if content is not None:
+        bad.write_text(content)
+    out_dir = tmp_path / "r"
+    code, out, err = run(capsys, "report", str(good), str(bad), "--report", str(out_dir), "--quiet")
+    assert code == 2 and err.startswith("village-rules: ") and "broken.json" in err and says in err
+    assert out == "" and "Traceback" not in err
+    assert not out_dir.exists() and sorted(p.name for p in tmp_path.iterdir()) == sorted(
+        ["broken.json"] if content is not None else []
+    )

@@ -80,7 +80,18 @@ def test_a_second_sigterm_stops_at_once_and_the_workers_end_quietly(tmp_path: Pa
     # pipe, which used to print a BrokenPipeError traceback per worker (parallel._serve)
     saved = tmp_path / "tiny.checkpoint"
     proc = subprocess.Popen(
-        [sys.executable, "-c", SLOW_EDGES, *RUN, "--checkpoint", str(saved), "--checkpoint-every", "100"],
+        # --quiet: stderr is read line by line below, and a heartbeat (issue 42) could come first
+        [
+            sys.executable,
+            "-c",
+            SLOW_EDGES,
+            *RUN,
+            "--checkpoint",
+            str(saved),
+            "--checkpoint-every",
+            "100",
+            "--quiet",
+        ],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         env=_env(),

@@ -69,3 +69,32 @@ def test_no_highlight_no_jump_button() -> None:
 def test_a_highlight_outside_the_story_is_refused(highlight: int, first: int) -> None:
     with pytest.raises(ValueError, match="highlighted step"):
         viewer_html(story(highlight=highlight, first=first))
+
+
+def script_ids() -> set[str]:
+    """The element ids the page script looks up (`getElementById("x")`, `text("x", …)`)."""
+    from village_rules.pictures.viewer import _SCRIPT  # noqa: PLC0415
+
+    return set(re.findall(r'(?:getElementById|text)\("([a-z]+)"', _SCRIPT))
+
+
+@pytest.mark.parametrize("highlight", [None, 1])
+def test_every_element_the_script_needs_is_on_every_page(highlight: int | None) -> None:
+    """Issue 42: the page of a plain game log (nothing highlighted) has no `#note`; the script
+    set its `hidden` and Chromium stopped with a TypeError before drawing the board."""
+    from village_rules.pictures.viewer import OPTIONAL_IDS  # noqa: PLC0415
+
+    page = viewer_html(story(highlight))
+    on_page = set(re.findall(r'id="([a-z]+)"', page))
+    assert {"story", "slider", "board", "step", "action", "rules", "caption", "prev", "next"} <= script_ids()
+    assert script_ids() - OPTIONAL_IDS <= on_page
+    assert (on_page >= OPTIONAL_IDS) == (highlight is not None)
+
+
+def test_the_script_uses_an_optional_element_only_after_checking_it_is_there() -> None:
+    from village_rules.pictures.viewer import _SCRIPT, OPTIONAL_IDS  # noqa: PLC0415
+
+    for name in OPTIONAL_IDS:
+        assert _SCRIPT.count(f'getElementById("{name}")') == 1, name
+        uses = [line for line in _SCRIPT.splitlines() if re.search(rf"\b{name}\.", line)]
+        assert uses and all(f"if ({name})" in line for line in uses), uses

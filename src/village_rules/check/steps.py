@@ -245,7 +245,7 @@ class FuzzStep:
 
         def fuzz_progress(done: int, total: int) -> None:
             if context.progress is not None:
-                context.progress("fuzz (checked)", done, total)
+                context.progress("fuzz games (checked)", done, total)
 
         summary = run_fuzz(
             self.games,
@@ -346,7 +346,7 @@ class FuzzStep:
         compare them; a campaign that broke an invariant is a finding with its log."""
         if self.guided_actions < 1:
             return None
-        step = "guided vs uniform"
+        step = "guided vs uniform campaigns"
         if context.progress is not None:
             context.progress(step, 0, len(MODES))
         budgets = [self.guided_actions] * len(MODES)
@@ -409,7 +409,7 @@ def _map_games(
         for i in range(games):
             results.append(_unchecked_game(seed, i, policy))
             if progress is not None:
-                progress("fuzz (replayed)", i + 1, games)
+                progress("fuzz games (replayed)", i + 1, games)
         return results
     pool = ProcessPoolExecutor(max_workers=workers, initializer=_ignore_sigint)
     try:
@@ -418,7 +418,7 @@ def _map_games(
         for i, r in enumerate(mapped):
             results.append(r)
             if progress is not None:
-                progress("fuzz (replayed)", i + 1, games)
+                progress("fuzz games (replayed)", i + 1, games)
     finally:  # on Ctrl-C or SIGTERM: the queued games are dropped, the workers end
         pool.shutdown(wait=True, cancel_futures=True)
     return results
@@ -582,7 +582,7 @@ class LogsStep:
                 Finding(str(path), "passed", f"{st.actions} actions, {verdict}", log=log_rel, picture=picture)
             )
             if context.progress is not None:
-                context.progress(self.name, k + 1, len(self.logs))
+                context.progress("logged games", k + 1, len(self.logs))
         return FuzzResult(
             name=self.name,
             passed=failed == 0,
@@ -624,8 +624,13 @@ class ProofsStep:
                 "village-rules, or regenerate them with `village-rules prove --out DIR`)",
                 seconds=time.perf_counter() - start,
             )
+
         # In query order ("1a" < "2" < "11"), the witnesses and the proofs of a query together.
-        checks = sorted(check_stored(self.directory), key=lambda c: natural_key(c.path.name))
+        def files_done(done: int, total: int) -> None:
+            if context.progress is not None:
+                context.progress("stored proof files", done, total)
+
+        checks = sorted(check_stored(self.directory, files_done), key=lambda c: natural_key(c.path.name))
         failed = [c for c in checks if not c.passed]
         witnesses = sum(1 for c in checks if c.kind == "witness")
         proofs = len(checks) - witnesses
@@ -677,7 +682,9 @@ class DivergenceStep:
         findings = []
         failed = []
         entries: set[str] = set()
-        for path in paths:
+        for k, path in enumerate(paths):
+            if context.progress is not None:
+                context.progress("divergence witnesses", k, len(paths))
             try:
                 witness = read_witness(path)
                 entries.add(witness.amb)

@@ -4,6 +4,7 @@ on your own data file."""
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import sys
 from collections.abc import Sequence
@@ -18,9 +19,17 @@ from village_rules.cli import view as cli_view
 from village_rules.cli.fuzz import register as register_fuzz
 from village_rules.cli.messages import endless_game_sentence, os_error_sentence
 from village_rules.cli.options import MAX_PLAYERS, refuse_idle_options, seed, whole
+from village_rules.cli.policy_option import add_policy_flag, policies_for
 from village_rules.cli.readings import add_reading_flag, reading_choices, refuse_solo_readings
 from village_rules.cli.replay import scores_table
-from village_rules.cli.terminal import SIGINT_EXIT, SIGTERM_EXIT, guarded, terminated
+from village_rules.cli.terminal import (
+    SIGINT_EXIT,
+    SIGTERM_EXIT,
+    STDOUT_CLOSED,
+    closed_stdout,
+    guarded,
+    terminated,
+)
 from village_rules.data.files import check_writable, write_text
 from village_rules.data.loader import EDITIONS, builtin_edition, load_edition
 from village_rules.drivers.play import EndlessGameError, play_logged
@@ -35,7 +44,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run the `village-rules` command line; returns the exit code (errors are reported, not raised).
 
     Everything it prints is escaped for the terminal, and SIGTERM stops it like Ctrl-C
-    (exit 143 instead of 130), see `village_rules.cli.terminal`."""
+    (exit 143 instead of 130), see `village_rules.cli.terminal`. A closed standard output
+    is refused (exit 2) before any work; a closed or broken standard error loses the
+    messages, not the exit code."""
+    if closed_stdout():
+        with contextlib.suppress(OSError, ValueError):  # stderr may be broken too: the code says it
+            print(f"village-rules: {STDOUT_CLOSED}", file=sys.stderr, flush=True)
+        return 2
     try:
         with guarded():
             code = _main(argv)
@@ -53,6 +68,7 @@ def _main(argv: Sequence[str] | None) -> int:
             return stop.code if isinstance(stop.code, int) else 2
         refuse_idle_options(args)  # an option that does nothing without another: exit 2, named
         code: int = args.func(args)
+        sys.stdout.flush()  # a full disk behind stdout is found here, as bad output (exit 2)
         return code
     except EndlessGameError as exc:  # a rules bug found by playing, with its log: a finding (1)
         print(f"village-rules: {endless_game_sentence(exc)}", file=sys.stderr)
@@ -117,8 +133,11 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="print the state as JSON")
     p.set_defaults(func=_setup)
 
-    p = sub.add_parser("play", help="play a seeded random game; print its log and the scores")
+    p = sub.add_parser(
+        "play", help="play a seeded game (random seats, or --policy); print its log and the scores"
+    )
     common(p)
+    add_policy_flag(p)
     p.add_argument("--log", type=Path, help="also write the replayable log (JSON) here")
     p.set_defaults(func=_play)
 
@@ -149,9 +168,13 @@ def _play(args: argparse.Namespace) -> int:
     if args.data:
         print("village-rules: play uses the shipped data; replay a log for your own data", file=sys.stderr)
         return 2
+    policies = policies_for(args.policy, args.players)  # refused before the game is played
     if args.log:
         check_writable(args.log)  # before the game is played
-    final, log = play_logged(args.edition, args.players, args.seed, _variant(args))
+    final, log = play_logged(args.edition, args.players, args.seed, _variant(args), policies=policies)
+    if args.policy != ("random",):
+        seats = args.policy * args.players if len(args.policy) == 1 else args.policy
+        print("policies: " + ", ".join(f"seat {k} {name}" for k, name in enumerate(seats)))
     for k, action in enumerate(log.actions, start=1):  # counted from 1, as replay, show --at and view
         print(f"{k:5} {action}")
     print()

@@ -203,7 +203,7 @@ def _run(args: argparse.Namespace, steps: list[CheckStep], title: str, inputs: S
     refuse_inputs(report, inputs, inside=True)
     check_writable(report, folder=True)
     try:
-        with progress_bar(args.quiet, "games") as bar, staged_folder(report, inputs=inputs) as staging:
+        with progress_bar(args.quiet, "") as bar, staged_folder(report, inputs=inputs) as staging:
             context = CheckContext(
                 staging,
                 args.seed,
@@ -242,6 +242,8 @@ def _games(args: argparse.Namespace) -> int:
 
 
 def _report(args: argparse.Namespace) -> int:
+    for path in args.logs:  # bad input is refused before anything is written (exit 2)
+        GameLog.from_json(read_log_text(path), source=str(path))
     games = _games(args)
     guided = GUIDED_PER_GAME * games if args.guided_actions is None else args.guided_actions
     steps: list[CheckStep] = (

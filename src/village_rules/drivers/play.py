@@ -435,19 +435,28 @@ def replay_log(log: GameLog, complete: bool = False) -> Replayed:
 
 
 def play_logged(
-    edition: str, players: int, seed: int, variant: Variant | None = None, max_steps: int | None = None
+    edition: str,
+    players: int,
+    seed: int,
+    variant: Variant | None = None,
+    max_steps: int | None = None,
+    *,
+    policies: Sequence[Policy] | None = None,
 ) -> tuple[GameState, GameLog]:
-    """A seeded random game and its replayable log (setup and play use `seed`); played to
-    its end unless `max_steps` is given (`EndlessGameError` carrying the log, as `play`)."""
+    """A seeded game and its replayable log (setup and play use `seed`): random seats, or
+    `policies[i]` in seat i (one `random.Random(seed)` draws chance and the policies' ties,
+    as the fuzzer's games do); played to its end unless `max_steps` is given
+    (`EndlessGameError` carrying the log, as `play`)."""
     v = variant or Variant()
     state = new_game(edition, players, seed, v)
     rng = random.Random(seed)
+    seats = list(policies) if policies is not None else [random_policy] * players
 
     def log_of(actions: Sequence[Action]) -> GameLog:
         return GameLog(edition, players, seed, tuple(format_action(a) for a in actions), v)
 
     try:
-        final, actions = play(state, [random_policy] * players, rng, max_steps)
+        final, actions = play(state, seats, rng, max_steps)
     except EndlessGameError as endless:
         raise endless.with_log(log_of(endless.actions)) from None
     return final, log_of(actions)

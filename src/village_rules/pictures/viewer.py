@@ -90,6 +90,8 @@ _SCRIPT = """
   const story = JSON.parse(document.getElementById("story").textContent);
   const frames = story.frames, first = story.first, last = first + frames.length - 1;
   const slider = document.getElementById("slider"), board = document.getElementById("board");
+  // Only a story with a highlighted step has these two (OPTIONAL_IDS): never assume them.
+  const note = document.getElementById("note"), jump = document.getElementById("jump");
   const cache = new Map();
   let current = -1, wanted = 0;
   async function picture(k) {
@@ -110,7 +112,7 @@ _SCRIPT = """
     text("action", f.a === null ? "the start of the game (no action yet)"
       : "action " + k + ": " + (f.s === null ? "" : "seat " + f.s + " ") + f.w + "  [" + f.a + "]");
     text("rules", f.r.length ? "rules applied: " + f.r.join(", ") : "rules applied: none recorded");
-    document.getElementById("note").hidden = !lit;
+    if (note) { note.hidden = !lit; }
     document.getElementById("caption").classList.toggle("highlighted", lit);
     board.classList.toggle("highlighted", lit);
     document.getElementById("prev").disabled = k === first;
@@ -121,7 +123,6 @@ _SCRIPT = """
   document.getElementById("prev").addEventListener("click", () => show(wanted - 1));
   document.getElementById("next").addEventListener("click", () => show(wanted + 1));
   slider.addEventListener("input", () => show(Number(slider.value)));
-  const jump = document.getElementById("jump");
   if (jump) { jump.addEventListener("click", () => show(story.highlight)); }
   document.addEventListener("keydown", (e) => {
     if (e.target === slider) { return; }
@@ -131,6 +132,12 @@ _SCRIPT = """
   show(m ? Number(m[1]) : (story.highlight === null ? first : story.highlight));
 })();
 """
+
+
+OPTIONAL_IDS = frozenset({"note", "jump"})
+"""The elements only a page with a highlighted step has; the script checks for them. Every
+other element the script looks up is on every page (tests/pictures/test_viewer.py checks it:
+a plain log's page once stopped on the missing `#note` and drew no board)."""
 
 
 def viewer_html(story: Story) -> str:

@@ -172,9 +172,16 @@ def _checked(check: Callable[[Path], StoredCheck], path: Path, kind: str) -> Sto
         return StoredCheck(path, kind, "", False, f"broken stored {kind}: {detail}")
 
 
-def check_stored(directory: Path) -> list[StoredCheck]:
+def check_stored(directory: Path, progress: Callable[[int, int], None] | None = None) -> list[StoredCheck]:
     """Every stored witness replayed and every stored proof re-proved; a file that cannot be
-    read or replayed is a failed check naming it."""
-    return [_checked(check_witness, p, "witness") for p in witness_files(directory)] + [
-        _checked(check_proof, p, "proof") for p in proof_files(directory)
+    read or replayed is a failed check naming it. `progress(done, total)` is called after
+    each file."""
+    jobs = [(check_witness, p, "witness") for p in witness_files(directory)] + [
+        (check_proof, p, "proof") for p in proof_files(directory)
     ]
+    checks = []
+    for check, path, kind in jobs:
+        checks.append(_checked(check, path, kind))
+        if progress is not None:
+            progress(len(checks), len(jobs))
+    return checks
