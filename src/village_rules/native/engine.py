@@ -92,6 +92,14 @@ class NativeEngine:
     def __init__(self) -> None:
         self._game: _core.Game | None = None
         self._data: EditionData | None = None
+        self._swap = False
+
+    def plant_swapped_legal_order(self, on: bool = True) -> None:
+        """A test hook: the native core answers the first two legal ids swapped (in C++,
+        for this engine's games), so the tests can show the tie catches and names it."""
+        self._swap = on
+        if self._game is not None:
+            self._game.set_debug_swap(on)
 
     @property
     def game(self) -> _core.Game:
@@ -146,6 +154,7 @@ class NativeEngine:
         data = state.rules.data
         game = _core.Game(tables_for(data))
         game.load(raw, rules_json, state.rules.reading("AMB-01"))
+        game.set_debug_swap(self._swap)
         self._game, self._data = game, data
 
     # --- the engine protocol ----------------------------------------------------------------
