@@ -47,6 +47,11 @@ SUPPORTED = {
 }
 """What the native core implements, in words (docs/native.md has the same list)."""
 
+READINGS_USED = ("AMB-01", "AMB-02", "AMB-03", "AMB-24")
+"""The readings the ported steps consult (each resolved by the reference: the choice or
+the edition's default); every other reading touches only steps not ported yet."""
+
+
 class GameSetupLike(Protocol):
     """What `new_game` reads of a set-up (the conformance runner's `GameSetup` has it)."""
 
@@ -82,6 +87,12 @@ def tables_for(data: EditionData) -> _core.Tables:
         data.well_cubes,
         data.max_players,
         list(data.family_numbers),
+        {
+            "grain_capacity": data.grain_capacity,
+            "harvest_base": data.harvest_base,
+            "harvest_horse_plow": data.harvest_horse_plow,
+            "harvest_ox_plow": data.harvest_ox_plow,
+        },
         cards,
         added,
     )
@@ -153,7 +164,7 @@ class NativeEngine:
         rules_json = json.dumps(raw["rules"], sort_keys=True, separators=(",", ":"), ensure_ascii=False)
         data = state.rules.data
         game = _core.Game(tables_for(data))
-        game.load(raw, rules_json, state.rules.reading("AMB-01"))
+        game.load(raw, rules_json, {amb: state.rules.reading(amb) for amb in READINGS_USED})
         game.set_debug_swap(self._swap)
         self._game, self._data = game, data
 

@@ -161,12 +161,20 @@ class Game {
 
   // The state as json.loads gives it from the reference's to_json; `rules_json` is the
   // reference's own text of the "rules" member (kept as it is: it holds the data's identity).
-  void load(const py::dict& d, const std::string& rules_json, const std::string& amb01) {
+  void load(const py::dict& d, const std::string& rules_json, const std::map<std::string, std::string>& readings) {
     if (d.contains("carla"))
       throw NotSupported("the solo mode (Carla's board) is not in the native core yet");
     State s;
     s.rules_json = rules_json;
-    s.amb01 = amb01.empty() ? 'a' : amb01[0];
+    auto letter = [&](const char* amb) {
+      auto it = readings.find(amb);
+      if (it == readings.end() || it->second.empty()) throw std::invalid_argument(std::string("no reading for ") + amb);
+      return it->second[0];
+    };
+    s.amb01 = letter("AMB-01");
+    s.amb02 = letter("AMB-02");
+    s.amb03 = letter("AMB-03");
+    s.amb24 = letter("AMB-24");
     s.round = d["round"].cast<int>();
     s.start_player = d["start_player"].cast<int>();
     s.next_start_holder = as_int(d["next_start_holder"]);
@@ -320,9 +328,13 @@ class Game {
 
   // --- chance outcomes (engine/core.py _chance_outcomes): (id, numerator, denominator) ----
 
-  std::vector<std::tuple<int, long long, long long>> chance() const {
+  std::vector<std::tuple<int, long long, long long>> chance() const { return chance_of(s_); }
+  void set_debug_swap(bool on) { debug_swap_ = on; }
+  long long playout(unsigned long long seed, long long max_steps);
+
+  // (every member is public: the class is internal to this file; Python sees the bound methods)
+  std::vector<std::tuple<int, long long, long long>> chance_of(const State& s) const {
     std::vector<std::tuple<int, long long, long long>> out;
-    const State& s = s_;
     switch (s.pending.kind) {
       case SEED_DRAW: {  // proportional(state.green_bag.items): the tally's sorted order
         std::vector<std::pair<int, int>> counts;
@@ -370,46 +382,25 @@ class Game {
   void apply(int id) {
     if (id < 0 || id >= t_->n_actions) throw Illegal("action id " + std::to_string(id) + " is out of range");
     State s = s_;
-    const Decoded& a = t_->decoded[id];
-    switch (s.pending.kind) {
-      case SEED_DRAW: {
-        if (a.verb != V_DRAW_CUBE || s.green_bag[a.a] <= 0) throw Illegal("not an outcome of the seeding draw");
-        draw_onto_space(s, a.a);
-        break;
-      }
-      case CHOOSE_COMPENSATION_CUBE: {
-        require_legal(s, id);
-        take_supply_cube(s, s.pending.seat, a.a);
-        begin_round(s);
-        break;
-      }
-      case CHOOSE_SUPPLY_CUBE: {
-        require_legal(s, id);
-        int seat = s.pending.seat, remaining = s.pending.remaining;
-        take_supply_cube(s, seat, a.a);
-        bool any = false;
-        for (int c : INFLUENCE) any = any || s.supply_cubes[c] > 0;
-        if (!(remaining > 1 && any))
-          throw NotSupported("the step after the last chosen supply cube is not in the native core yet");
-        s.pending = Pending{};
-        s.pending.kind = CHOOSE_SUPPLY_CUBE;
-        s.pending.seat = seat;
-        s.pending.remaining = remaining - 1;
-        break;
-      }
-      default:
-        throw NotSupported(std::string("apply at ") + KIND_NAMES[s.pending.kind] + " is not in the native core yet");
+    if (is_chance_kind(s.pending.kind)) {
+      bool outcome = false;
+      for (auto& o : chance_of(s)) outcome = outcome || std::get<0>(o) == id;
+      if (!outcome) throw Illegal("action id " + std::to_string(id) + " is not an outcome of the pending chance event");
+    } else if (s.pending.kind == GAME_OVER) {
+      throw Illegal("the game is over");
+    } else {
+      require_legal(s, id);
     }
-    settle(s);
+    Sub sub = perform(s, id);
+    settle(s, sub);
     s_ = std::move(s);
   }
 
-  void set_debug_swap(bool on) { debug_swap_ = on; }
 
   // A random playout of the supported part from the current state, all in C++: seeded
   // draws (std::mt19937_64), uniform choices; stops at the first unsupported step.
   // Returns the number of steps applied (for the benchmark).
-  long long playout(unsigned long long seed, long long max_steps) {
+  long long playout_impl(unsigned long long seed, long long max_steps) {
     std::mt19937_64 rng(seed);
     long long steps = 0;
     while (steps < max_steps && !is_terminal()) {
@@ -438,7 +429,6 @@ class Game {
     return steps;
   }
 
- private:
   std::shared_ptr<Tables> t_;
   State s_;
   bool debug_swap_ = false;
@@ -481,6 +471,8 @@ class Game {
           if (s.supply_goods[g]) out.push_back(t_->pick_good[g]);
         return out;
       }
+      case CHOOSE_ACTION:
+        return action_step(s, p.seat, p.space);
       case SEED_DRAW: case REFILL_DRAW: case MASS_DRAW: case FATE_REVEAL: case GAME_OVER:
         return {};
       default:
@@ -597,22 +589,227 @@ class Game {
       first_turn(s);
   }
 
-  // engine/core.py _settle, for the steps that can follow the supported ones: stop at a
-  // chance event or the end; a decision with several legal actions waits; a decision with
-  // one (which the reference takes itself) or none is not supported yet.
-  void settle(const State& s) const {
-    if (is_chance_kind(s.pending.kind) || s.pending.kind == GAME_OVER) return;
-    auto options = legal_of(s);  // NotSupported for a step whose generator is not ported
-    if (options.size() > 1) return;
-    throw NotSupported(std::string("a ") + KIND_NAMES[s.pending.kind] + " with " + std::to_string(options.size()) +
-                       " legal action(s), which the reference settles itself, is not in the native core yet");
+  // --- the action step (engine/core.py _action_step): the space's generator, then the skip
+
+  std::vector<int> action_step(const State& s, int seat, int space) const {
+    std::vector<int> out;
+    switch (space) {
+      case FAMILY:
+        out = family_legal(s, seat);
+        break;  // nothing is paid out: no AMB-03 b check
+      case GRAIN_HARVEST:
+        if (harvest_precondition(s, seat)) {
+          // AMB-03 b (supply.payout_shortfall): the supply must hold the grain due
+          if (!(s.amb03 == 'b' && s.supply_grain < harvest_due(s, seat))) out.push_back(t_->harvest);
+        }
+        break;
+      case MARKET:
+        break;  // a hand-built ChooseAction at the market offers only the skip
+      default:
+        throw NotSupported(std::string("legal actions at ChooseAction(") + SPACE_NAMES[space] +
+                           ") are not in the native core yet");
+    }
+    out.push_back(t_->skip);
+    return out;
+  }
+
+  // engine/family.py legal: the birth first (an unborn member), then the calls home sorted
+  // by the location's text and the number, once each (AMB-24 b: employed members only).
+  std::vector<int> family_legal(const State& s, int seat) const {
+    const auto& members = s.players.at(seat).members;
+    std::vector<std::pair<std::string, int>> calls;
+    bool unborn = false;
+    for (size_t i = 0; i < members.size(); ++i) {
+      int place = t_->places[members[i]];
+      unborn = unborn || place == P_UNBORN;
+      bool allowed = s.amb24 == 'b' ? (place == P_CRAFT || place == P_COUNCIL)
+                                    : (place == P_CRAFT || place == P_COUNCIL || place == P_CHURCH || place == P_TRAVEL);
+      if (allowed) calls.emplace_back(t_->locations[members[i]], t_->family_numbers.at(i));
+    }
+    std::sort(calls.begin(), calls.end());
+    calls.erase(std::unique(calls.begin(), calls.end()), calls.end());
+    std::vector<int> out;
+    if (unborn) out.push_back(t_->birth);
+    for (auto& [label, number] : calls) {
+      auto it = t_->call_home.find(t_->location_ids.at(label) * 1000 + number);
+      if (it == t_->call_home.end()) throw Illegal("no action id for calling " + label + " home");
+      out.push_back(it->second);
+    }
+    return out;
+  }
+
+  // engine/harvest.py precondition: a member on the farmyard; AMB-02 b: room for all the grain
+  bool harvest_precondition(const State& s, int seat) const {
+    const Player& p = s.players.at(seat);
+    if (std::find(p.members.begin(), p.members.end(), t_->farmyard) == p.members.end() || t_->farmyard < 0)
+      return false;
+    if (s.amb02 == 'b' && harvest_yield(s, seat) > t_->grain_capacity - p.grain) return false;
+    return true;
+  }
+
+  // engine/harvest.py harvest_yield (HARV-02)
+  int harvest_yield(const State& s, int seat) const {
+    const auto& g = s.players.at(seat).goods;
+    if (g[PLOW] && g[OX]) return t_->harvest_ox_plow;
+    if (g[PLOW] && g[HORSE]) return t_->harvest_horse_plow;
+    return t_->harvest_base;
+  }
+
+  // supply.payout_shortfall's grain due: the yield, capped by the farmyard's room (AMB-02 a)
+  int harvest_due(const State& s, int seat) const {
+    int room = std::max(0, t_->grain_capacity - s.players.at(seat).grain);
+    return std::min(harvest_yield(s, seat), room);
+  }
+
+  // --- performing (engine/core.py _perform) and settling (_settle, _next_step) -----------
+
+  struct Sub {
+    bool has = false;
+    Pending p;
+  };
+  static Sub some(const Pending& p) { return Sub{true, p}; }
+  static Pending decision(int kind, int seat) {
+    Pending p;
+    p.kind = kind;
+    p.seat = seat;
+    return p;
+  }
+
+  Sub perform(State& s, int id) const {
+    const Decoded& a = t_->decoded[id];
+    const Pending pending = s.pending;
+    switch (pending.kind) {
+      case SEED_DRAW:
+        draw_onto_space(s, a.a);
+        return some(s.pending);
+      case CHOOSE_COMPENSATION_CUBE:
+        take_supply_cube(s, pending.seat, a.a);
+        begin_round(s);
+        return some(s.pending);
+      case CHOOSE_SUPPLY_CUBE: {
+        take_supply_cube(s, pending.seat, a.a);
+        bool any = false;
+        for (int c : INFLUENCE) any = any || s.supply_cubes[c] > 0;
+        if (pending.remaining > 1 && any) {
+          Pending next = decision(CHOOSE_SUPPLY_CUBE, pending.seat);
+          next.remaining = pending.remaining - 1;
+          return some(next);
+        }
+        return {};
+      }
+      case CHOOSE_TURN:
+        if (a.verb != V_TAKE)
+          throw NotSupported("the well and the free final actions are not in the native core yet");
+        return take_and_begin(s, pending.seat, a.a, a.b);
+      case CHOOSE_ACTION:
+        return perform_action(s, pending.seat, a);
+      default:
+        throw NotSupported(std::string("apply at ") + KIND_NAMES[pending.kind] + " is not in the native core yet");
+    }
+  }
+
+  // engine/turn.py effect of a TakeCube: take_cube (TURN-01), then begin_action.
+  Sub take_and_begin(State& s, int seat, int space, int cube) const {
+    if (cube == PLAGUE) throw NotSupported("a plague cube's time (TURN-03) is not in the native core yet");
+    if (space == MARKET) throw NotSupported("the market day is not in the native core yet");
+    s.spaces[space][cube] -= 1;
+    s.turn = seat;
+    s.players.at(seat).cubes[cube] += 1;
+    Pending next = decision(CHOOSE_ACTION, seat);
+    next.space = space;
+    return some(next);
+  }
+
+  // engine/core.py _perform at ChooseAction: the skip, or the space's (free) action.
+  Sub perform_action(State& s, int seat, const Decoded& a) const {
+    Player& p = s.players.at(seat);
+    switch (a.verb) {
+      case V_SKIP:
+        return {};
+      case V_HARVEST: {  // harvest.effect: take_grain of the yield (common.take_grain)
+        int room = t_->grain_capacity - p.grain;
+        int amount = std::max(0, std::min({harvest_yield(s, seat), room, s.supply_grain}));
+        s.supply_grain -= amount;
+        p.grain += amount;
+        return {};
+      }
+      case V_BIRTH: {  // family.effect: the first unborn member to the farmyard (FAM-01)
+        auto it = std::find(p.members.begin(), p.members.end(), t_->unborn);
+        *it = t_->farmyard;
+        return {};
+      }
+      case V_CALL_HOME: {  // family.effect: the first member of that number there (FAM-02)
+        for (size_t i = 0; i < p.members.size(); ++i) {
+          if (p.members[i] == a.a && t_->family_numbers.at(i) == a.b) {
+            p.members[i] = t_->farmyard;
+            return {};
+          }
+        }
+        throw Illegal("no member to call home");
+      }
+      default:
+        throw NotSupported("this action is not in the native core yet");
+    }
+  }
+
+  void settle(State& s, Sub sub) const {
+    while (true) {
+      if (sub.has) {
+        s.pending = sub.p;
+        if (is_chance_kind(s.pending.kind) || s.pending.kind == GAME_OVER) return;
+        auto options = legal_of(s);  // NotSupported for a step whose generator is not ported
+        if (options.size() > 1) return;
+        if (options.empty()) {
+          if (s.pending.kind == CHOOSE_SUPPLY_CUBE || s.pending.kind == CHOOSE_SUPPLY_GOOD) {
+            sub = {};  // AMB-03: the supply is out; nothing to take
+            continue;
+          }
+          throw Illegal(std::string("no legal action at ") + KIND_NAMES[s.pending.kind]);
+        }
+        sub = perform(s, options[0]);
+        continue;
+      }
+      sub = next_step(s);
+    }
+  }
+
+  // engine/core.py _next_step: only the end of a turn without owed deaths so far.
+  Sub next_step(State& s) const {
+    if (s.market_day) throw NotSupported("the market day is not in the native core yet");
+    if (s.turn != NONE) {
+      int seat = s.turn;
+      if (s.deaths_owed.at(seat) > 0) throw NotSupported("owed deaths are not in the native core yet");
+      s.turn = NONE;
+      return end_of_turn(s, seat);
+    }
+    if (s.mass) throw NotSupported("the end of a mass is not in the native core yet");
+    throw Illegal("no turn, market day or mass is in progress");
+  }
+
+  // engine/end_of_game.py end_of_turn
+  Sub end_of_turn(State& s, int seat) const {
+    if (s.end_triggered_by != NONE && !s.final_turns)
+      throw NotSupported("the end of the game (final actions) is not in the native core yet");
+    if (s.final_turns) {
+      if (s.final_turns->empty()) throw NotSupported("the final mass is not in the native core yet");
+      int following = s.final_turns->front();
+      s.final_turns->erase(s.final_turns->begin());
+      return some(decision(CHOOSE_TURN, following));
+    }
+    bool empty = true;
+    for (auto& space : s.spaces)
+      for (int n : space) empty = empty && n == 0;
+    if (empty) throw NotSupported("the mass at the end of a round is not in the native core yet");
+    return some(decision(CHOOSE_TURN, (seat + 1) % static_cast<int>(s.players.size())));
   }
 };
+
+long long Game::playout(unsigned long long seed, long long max_steps) { return playout_impl(seed, max_steps); }
 
 // --- building the tables from the Python loader's data --------------------------------
 
 std::shared_ptr<Tables> make_tables(const std::vector<std::string>& universe, int well_cubes, int max_players,
-                                    const std::vector<int>& family_numbers,
+                                    const std::vector<int>& family_numbers, const std::map<std::string, int>& numbers,
                                     const std::map<int, std::vector<int>>& cubes_per_space,
                                     const std::map<int, std::vector<int>>& cubes_added) {
   auto t = std::make_shared<Tables>();
@@ -620,6 +817,11 @@ std::shared_ptr<Tables> make_tables(const std::vector<std::string>& universe, in
   t->well_cubes = well_cubes;
   t->max_players = max_players;
   t->family_numbers = family_numbers;
+  t->grain_capacity = numbers.at("grain_capacity");
+  t->harvest_base = numbers.at("harvest_base");
+  t->harvest_horse_plow = numbers.at("harvest_horse_plow");
+  t->harvest_ox_plow = numbers.at("harvest_ox_plow");
+  for (const char* place : {"unborn", "farmyard", "black-bag"}) t->location(place);
   for (auto& [n, v] : cubes_per_space) {
     if (v.size() != N_SPACES) throw std::invalid_argument("cubes_per_space needs one count per action space");
     std::array<int, N_SPACES> a{};
@@ -671,6 +873,15 @@ std::shared_ptr<Tables> make_tables(const std::vector<std::string>& universe, in
     } else if (verb == "draw-monk") {
       d = {V_DRAW_MONK, 0, 0};
       t->draw_monk = id;
+    } else if (verb == "harvest") {
+      d = {V_HARVEST, 0, 0};
+      t->harvest = id;
+    } else if (verb == "birth") {
+      d = {V_BIRTH, 0, 0};
+      t->birth = id;
+    } else if (verb == "call-home") {
+      d = {V_CALL_HOME, t->location(w.at(1)), std::stoi(w.at(2))};
+      t->call_home[d.a * 1000 + d.b] = id;
     } else if (verb == "draw-member") {
       d = {V_DRAW_MEMBER, std::stoi(w.at(1)), std::stoi(w.at(2))};
       t->draw_member[d.a * 100000 + d.b] = id;
@@ -695,10 +906,10 @@ PYBIND11_MODULE(_core, m) {
   py::class_<Tables, std::shared_ptr<Tables>>(m, "Tables")
       .def_property_readonly("n_actions", [](const Tables& t) { return t.n_actions; });
   m.def("make_tables", &make_tables, py::arg("universe"), py::arg("well_cubes"), py::arg("max_players"),
-        py::arg("family_numbers"), py::arg("cubes_per_space"), py::arg("cubes_added"));
+        py::arg("family_numbers"), py::arg("numbers"), py::arg("cubes_per_space"), py::arg("cubes_added"));
   py::class_<Game>(m, "Game")
       .def(py::init<std::shared_ptr<Tables>>())
-      .def("load", &Game::load, py::arg("state"), py::arg("rules_json"), py::arg("amb01"))
+      .def("load", &Game::load, py::arg("state"), py::arg("rules_json"), py::arg("readings"))
       .def("to_json", &Game::to_json)
       .def("is_terminal", &Game::is_terminal)
       .def("is_chance", &Game::is_chance)

@@ -106,12 +106,16 @@ struct State {
   int end_triggered_by = NONE;
   std::optional<std::vector<int>> final_turns;
   // readings the supported steps consult (resolved by the Python side: choice or default)
-  char amb01 = 'a';
+  char amb01 = 'a', amb02 = 'a', amb03 = 'a', amb24 = 'a';
 };
 
 // What a decoded action id means, for the actions the native core performs.
 enum Verb { V_OTHER, V_TAKE, V_WELL, V_FREE, V_SKIP, V_PICK_CUBE, V_PICK_GOOD, V_DRAW_CUBE,
-            V_DRAW_CUSTOMER, V_DRAW_MONK, V_DRAW_MEMBER };
+            V_DRAW_CUSTOMER, V_DRAW_MONK, V_DRAW_MEMBER, V_HARVEST, V_BIRTH, V_CALL_HOME };
+
+// What kind of place a location text names (data/components.py's Location classes).
+enum Place { P_UNBORN, P_FARMYARD, P_CRAFT, P_COUNCIL, P_CHURCH, P_TRAVEL, P_RESERVE, P_BAG,
+             P_CHRONICLE, P_GRAVEYARD, P_REMOVED, P_UNKNOWN };
 struct Decoded {
   int verb = V_OTHER;
   int a = 0, b = 0;
@@ -131,22 +135,41 @@ struct Tables {
   std::array<int, N_SPACES> free_{};
   std::array<int, N_CUBES> pick_cube{}, draw_cube{};
   std::array<int, N_GOODS> pick_good{};
-  int skip = -1, draw_monk = -1;
+  int skip = -1, draw_monk = -1, harvest = -1, birth = -1;
+  int grain_capacity = 0, harvest_base = 0, harvest_horse_plow = 0, harvest_ox_plow = 0;
+  std::unordered_map<int, int> call_home;  // location id * 1000 + number -> id
   std::unordered_map<int, int> draw_customer;  // tile -> id
   std::unordered_map<int, int> draw_member;    // seat * 100000 + number -> id
   std::vector<Decoded> decoded;                // id -> meaning
   // locations, interned: text -> id, and whether it is the black bag
   std::unordered_map<std::string, int> location_ids;
   std::vector<std::string> locations;
-  int black_bag = -1;
+  std::vector<int> places;  // location id -> Place
+  int black_bag = -1, unborn = -1, farmyard = -1;
   int location(const std::string& text) {
     auto it = location_ids.find(text);
     if (it != location_ids.end()) return it->second;
     int id = static_cast<int>(locations.size());
     locations.push_back(text);
     location_ids.emplace(text, id);
+    places.push_back(place_of(text));
     if (text == "black-bag") black_bag = id;
+    if (text == "unborn") unborn = id;
+    if (text == "farmyard") farmyard = id;
     return id;
+  }
+  static int place_of(const std::string& text) {
+    static const std::pair<const char*, int> plain[] = {
+        {"unborn", P_UNBORN}, {"farmyard", P_FARMYARD}, {"church-reserve", P_RESERVE},
+        {"black-bag", P_BAG}, {"graveyard", P_GRAVEYARD}, {"removed", P_REMOVED}};
+    for (auto& [name, place] : plain)
+      if (text == name) return place;
+    static const std::pair<const char*, int> prefixed[] = {
+        {"craft:", P_CRAFT}, {"council:", P_COUNCIL}, {"church:", P_CHURCH}, {"travel:", P_TRAVEL},
+        {"chronicle:", P_CHRONICLE}};
+    for (auto& [prefix, place] : prefixed)
+      if (text.rfind(prefix, 0) == 0) return place;
+    return P_UNKNOWN;
   }
 };
 
