@@ -22,7 +22,7 @@ def _native_modules() -> list[object]:
         print("village-rules: VILLAGE_RULES_NATIVE is off: the native core is not built")
         return []
     try:
-        from pybind11.setup_helpers import Pybind11Extension
+        from pybind11.setup_helpers import Pybind11Extension  # noqa: PLC0415 (a build requirement only)
     except ImportError:  # a build without the build requirement (e.g. --no-build-isolation)
         print("village-rules: pybind11 is not installed: the native core is not built")
         return []

@@ -18,8 +18,8 @@ import pytest
 from support import ROOT, TESTS
 
 try:
-    from village_rules.native import NativeEngine, NotSupported
-    from village_rules.native.tie import TieCounts, TieDifference, compare_game, first_difference
+    from village_rules.native import NativeEngine, NotSupportedError
+    from village_rules.native.tie import TieCounts, TieDifferenceError, compare_game, first_difference
 except ImportError as exc:
     if os.environ.get("VILLAGE_REQUIRE_NATIVE") == "1":
         pytest.fail(f"VILLAGE_REQUIRE_NATIVE=1 but the native core is not built: {exc}", pytrace=False)
@@ -81,7 +81,9 @@ AMB-01 readings at 3 players; the slow test plays every configuration ten times.
 
 
 @pytest.mark.parametrize(("edition", "players", "readings"), QUICK, ids=str)
-def test_seeded_games_are_the_same_game(edition: str, players: int, readings: tuple[tuple[str, str], ...]) -> None:
+def test_seeded_games_are_the_same_game(
+    edition: str, players: int, readings: tuple[tuple[str, str], ...]
+) -> None:
     counts = compare_game(*seeded_game(edition, players, 100 + players, readings))
     assert counts.games == 1 and counts.refused_games == 0
     # every supported question was asked at least once on a whole game
@@ -133,7 +135,7 @@ def test_a_sample_of_stored_witnesses_is_the_same_game() -> None:
 def test_a_swapped_legal_order_is_caught_and_named() -> None:
     engine = NativeEngine()
     engine.plant_swapped_legal_order()  # the test hook: the first two legal ids swapped, in C++
-    with pytest.raises(TieDifference) as caught:
+    with pytest.raises(TieDifferenceError) as caught:
         compare_game(*seeded_game("original-2011", 2, 5, ()), engine=engine)
     assert caught.value.what == "legal"
     assert "at position 0: native" in caught.value.detail
@@ -162,14 +164,14 @@ class _WrongField(NativeEngine):
 
 
 def test_a_wrong_probability_is_caught_and_named() -> None:
-    with pytest.raises(TieDifference) as caught:
+    with pytest.raises(TieDifferenceError) as caught:
         compare_game(*seeded_game("big-box-2023", 3, 5, ()), engine=_WrongProbability())
     assert caught.value.what == "chance"
     assert "Fraction(" in caught.value.detail
 
 
 def test_a_wrong_state_field_is_caught_and_its_path_named() -> None:
-    with pytest.raises(TieDifference) as caught:
+    with pytest.raises(TieDifferenceError) as caught:
         compare_game(*seeded_game("big-box-2023", 3, 5, ()), engine=_WrongField())
     assert caught.value.what == "state"
     assert caught.value.detail.startswith("$.players[0].grain: native 1")
@@ -186,7 +188,7 @@ def test_first_difference_names_the_path() -> None:
 
 
 def test_a_solo_game_is_refused_at_load() -> None:
-    with pytest.raises(NotSupported, match="solo"):
+    with pytest.raises(NotSupportedError, match="solo"):
         NativeEngine().load_state(new_game("big-box-2023", 1, 3))
     initial, actions = seeded_game("big-box-2023", 1, 3, ())
     assert compare_game(initial, actions[:5]).refused_games == 1
@@ -202,9 +204,9 @@ def test_an_unsupported_step_is_refused_and_changes_nothing() -> None:
     engine = NativeEngine()
     engine.load_state(state)
     before = engine.state_json()
-    with pytest.raises(NotSupported, match="ChooseAction"):
+    with pytest.raises(NotSupportedError, match="ChooseAction"):
         engine.legal_actions()
-    with pytest.raises(NotSupported, match="ChooseAction"):
+    with pytest.raises(NotSupportedError, match="ChooseAction"):
         engine.apply(action_id(state.rules.data, legal_actions(state)[0]))
     assert engine.state_json() == before
 

@@ -7,7 +7,7 @@ of village_rules never needs it.
     engine.new_game_from(edition="original-2011", players=3, seed=7)
     engine.legal_actions()  # the reference's action ids, in the reference's order
 
-A step the core does not implement yet raises `NotSupported` (never a wrong answer); the
+A step the core does not implement yet raises `NotSupportedError` (never a wrong answer); the
 tools fall back to the reference there.
 """
 
@@ -23,6 +23,6 @@ except ImportError as exc:  # pragma: no cover - depends on how the package was 
         f"The pure-Python engine (village_rules) works without it. ({exc})"
     ) from exc
 
-from village_rules.native.engine import SUPPORTED, Illegal, NativeEngine, NotSupported
+from village_rules.native.engine import SUPPORTED, IllegalIdError, NativeEngine, NotSupportedError
 
-__all__ = ["SUPPORTED", "Illegal", "NativeEngine", "NotSupported"]
+__all__ = ["SUPPORTED", "IllegalIdError", "NativeEngine", "NotSupportedError"]

@@ -29,11 +29,11 @@ from village_rules.model.state import GameState
 from village_rules.native import _core
 from village_rules.rules.variant import Variant
 
-NotSupported = _core.NotSupported
+NotSupportedError = _core.NotSupportedError
 """Raised for a step or configuration the native core does not implement (a RuntimeError):
 the caller falls back to the reference; the core never answers for what it does not know."""
 
-Illegal = _core.Illegal
+IllegalIdError = _core.IllegalIdError
 """Raised for an action id that is not legal (or not an outcome) at the current state."""
 
 SUPPORTED = {
@@ -114,9 +114,9 @@ class NativeEngine:
 
     @property
     def game(self) -> _core.Game:
-        """The native game; `NotSupported` before any game is loaded."""
+        """The native game; `NotSupportedError` before any game is loaded."""
         if self._game is None:
-            raise NotSupported("no game: call new_game or load first")
+            raise NotSupportedError("no game: call new_game or load first")
         return self._game
 
     # --- setting up ------------------------------------------------------------------------
@@ -155,7 +155,7 @@ class NativeEngine:
 
     def load(self, state_json: str) -> None:
         """Make the state written as `state_json` (the reference's `to_json`) current; the
-        reference's decoder checks it first. `NotSupported` for a solo game."""
+        reference's decoder checks it first. `NotSupportedError` for a solo game."""
         self.load_state(from_json(state_json))
 
     def load_state(self, state: GameState) -> None:
@@ -193,8 +193,8 @@ class NativeEngine:
         return [(i, Fraction(n, d)) for i, n, d in self.game.chance()]
 
     def apply(self, action: int) -> None:
-        """Apply an action or outcome id; `NotSupported` (state unchanged) for a step the
-        core does not implement, `Illegal` for an id not allowed now."""
+        """Apply an action or outcome id; `NotSupportedError` (state unchanged) for a step the
+        core does not implement, `IllegalIdError` for an id not allowed now."""
         self.game.apply(action)
 
     def state_json(self) -> str:
@@ -205,7 +205,7 @@ class NativeEngine:
         """None before the end; the final scoring is not in the native core yet."""
         if not self.game.is_terminal():
             return None
-        raise NotSupported("the final scoring is not in the native core yet")
+        raise NotSupportedError("the final scoring is not in the native core yet")
 
 def reference_json(state: GameState) -> str:
     """The reference's canonical JSON of a state (what `state_json` is compared with)."""

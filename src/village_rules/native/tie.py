@@ -5,7 +5,7 @@ act, the legal action ids in order, the chance outcomes with exact probabilities
 canonical JSON of the state, the scores at the end); where it implements the step, it also
 applies the reference's action itself and must reach the same next state. The native game
 runs on by itself as long as it can; after a step it does not implement it is loaded again
-from the reference's state. The first difference raises `TieDifference`, naming the step
+from the reference's state. The first difference raises `TieDifferenceError`, naming the step
 and what differs (for a state, the first differing field's JSON path).
 
 Until the conformance runner (`village-rules conform`) is merged, this is the comparison
@@ -23,12 +23,12 @@ from village_rules.drivers.serialization import to_json
 from village_rules.engine.core import apply, chance_outcomes, legal_actions
 from village_rules.model.actions import Action, action_from_id, action_id, format_action
 from village_rules.model.state import GameState
-from village_rules.native.engine import NativeEngine, NotSupported
+from village_rules.native.engine import NativeEngine, NotSupportedError
 
 Json = None | bool | int | float | str | list["Json"] | dict[str, "Json"]
 
 
-class TieDifference(AssertionError):
+class TieDifferenceError(AssertionError):
     """The native core and the reference differ: `step` (0-based action index of the game,
     the state before that action), `what` (legal, chance, state, player, scores, apply) and
     `detail` (the first differing field or the two answers)."""
@@ -54,7 +54,7 @@ class TieCounts:
     applied: int = 0
     """Steps the native core applied itself, its next state then compared."""
     unsupported: dict[str, int] = field(default_factory=dict)
-    """Questions refused with NotSupported, by what was asked ("legal at MassBuy", ...)."""
+    """Questions refused with NotSupportedError, by what was asked ("legal at MassBuy", ...)."""
     refused_games: int = 0
     """Games refused at load (a configuration the core does not support)."""
 
@@ -70,7 +70,7 @@ class TieCounts:
             self.unsupported[k] = self.unsupported.get(k, 0) + n
 
     def refuse(self, what: str) -> None:
-        """Count one NotSupported answer."""
+        """Count one NotSupportedError answer."""
         self.unsupported[what] = self.unsupported.get(what, 0) + 1
 
     def describe(self) -> str:
@@ -121,13 +121,13 @@ def compare_game(
     initial: GameState, actions: Sequence[Action], engine: NativeEngine | None = None
 ) -> TieCounts:
     """Play `actions` from `initial` on the reference and compare the native core at every
-    step (module docstring). Raises `TieDifference` at the first difference; a game the
-    core refuses at load (NotSupported) is counted as refused, not compared."""
+    step (module docstring). Raises `TieDifferenceError` at the first difference; a game the
+    core refuses at load (NotSupportedError) is counted as refused, not compared."""
     engine = engine or NativeEngine()
     counts = TieCounts(games=1)
     try:
         engine.load_state(initial)
-    except NotSupported:
+    except NotSupportedError:
         return TieCounts(refused_games=1)
     in_step = True  # the native game holds the reference's current state
     state = initial
@@ -140,7 +140,7 @@ def compare_game(
         after = apply(state, action)
         try:
             engine.apply(action_id(state.rules.data, action))
-        except NotSupported:
+        except NotSupportedError:
             counts.refuse(f"apply at {type(state.pending).__name__}")
             in_step = False
         else:
@@ -155,43 +155,45 @@ def _compare_state(k: int, state: GameState, engine: NativeEngine, counts: TieCo
     reference = to_json(state)
     native = engine.state_json()
     if native != reference:
-        raise TieDifference(k, "state", first_difference(native, reference))
+        raise TieDifferenceError(k, "state", first_difference(native, reference))
     if engine.current_player() != state.current_player():
-        raise TieDifference(k, "player", f"native {engine.current_player()}, reference {state.current_player()}")
+        who = f"native {engine.current_player()}, reference {state.current_player()}"
+        raise TieDifferenceError(k, "player", who)
     data = state.rules.data
     step = type(state.pending).__name__
     if state.is_chance:
         try:
             got = engine.chance_outcomes()
-        except NotSupported:
+        except NotSupportedError:
             counts.refuse(f"chance at {step}")
         else:
             want = [(action_id(data, a), p) for a, p in chance_outcomes(state)]
             if got != want:
-                raise TieDifference(k, "chance", _lists(got, want))
+                raise TieDifferenceError(k, "chance", _lists(got, want))
             counts.chance += 1
     elif not state.is_terminal:
         try:
             got_ids = engine.legal_actions()
-        except NotSupported:
+        except NotSupportedError:
             counts.refuse(f"legal at {step}")
         else:
             want_ids = [action_id(data, a) for a in legal_actions(state)]
             if got_ids != want_ids:
-                raise TieDifference(k, "legal", _lists(got_ids, want_ids, data_actions=state))
+                raise TieDifferenceError(k, "legal", _lists(got_ids, want_ids, data_actions=state))
             counts.legal += 1
     else:
         try:
             scores = engine.scores()
-        except NotSupported:
+        except NotSupportedError:
             counts.refuse("scores")
         else:
-            raise TieDifference(k, "scores", f"native {scores}, but the native core has no scoring yet")
+            raise TieDifferenceError(k, "scores", f"native {scores}, but the native core has no scoring yet")
 
 
 def _lists(got: Sequence[object], want: Sequence[object], data_actions: GameState | None = None) -> str:
     """Where two answers first part: the position and both items (as action texts)."""
-    at = next((i for i, (x, y) in enumerate(zip(got, want, strict=False)) if x != y), min(len(got), len(want)))
+    pairs = enumerate(zip(got, want, strict=False))
+    at = next((i for i, (x, y) in pairs if x != y), min(len(got), len(want)))
 
     def show(items: Sequence[object]) -> str:
         item = items[at] if at < len(items) else "(none)"

@@ -1,7 +1,7 @@
 // The native core of village-rules (issue 39; docs/native.md): the reference's game state,
 // read from and written as its canonical JSON, and the steps ported so far, each a line for
 // line reading of the Python module named beside it. A step that is not ported raises
-// NotSupported (the Python wrapper falls back to the reference there); it never guesses.
+// NotSupportedError (the Python wrapper falls back to the reference there); it never guesses.
 //
 // The tie: tests/native/ compare every answer of this core with the reference's on every
 // state of seeded games, the golden games and the stored witnesses.
@@ -163,7 +163,7 @@ class Game {
   // reference's own text of the "rules" member (kept as it is: it holds the data's identity).
   void load(const py::dict& d, const std::string& rules_json, const std::map<std::string, std::string>& readings) {
     if (d.contains("carla"))
-      throw NotSupported("the solo mode (Carla's board) is not in the native core yet");
+      throw NotSupportedError("the solo mode (Carla's board) is not in the native core yet");
     State s;
     s.rules_json = rules_json;
     auto letter = [&](const char* amb) {
@@ -207,7 +207,7 @@ class Game {
       s.players.push_back(std::move(p));
     }
     if (s.players.size() < 2)
-      throw NotSupported("a game of fewer than 2 players (solo) is not in the native core yet");
+      throw NotSupportedError("a game of fewer than 2 players (solo) is not in the native core yet");
     s.pending = pending_of(d["pending"].cast<py::dict>());
     s.turn = d["turn"].is_none() ? NONE : d["turn"]["seat"].cast<int>();
     if (!d["market_day"].is_none()) {
@@ -234,7 +234,7 @@ class Game {
     s.end_triggered_by = as_int(d["end_triggered_by"]);
     if (!d["final_turns"].is_none()) s.final_turns = int_list(d["final_turns"]);
     if (!t_->cubes_per_space.count(static_cast<int>(s.players.size())))
-      throw NotSupported("no setup card for " + std::to_string(s.players.size()) + " players in this data");
+      throw NotSupportedError("no setup card for " + std::to_string(s.players.size()) + " players in this data");
     s_ = std::move(s);
   }
 
@@ -330,7 +330,7 @@ class Game {
 
   std::vector<std::tuple<int, long long, long long>> chance() const { return chance_of(s_); }
   void set_debug_swap(bool on) { debug_swap_ = on; }
-  long long playout(unsigned long long seed, long long max_steps);
+  std::pair<long long, long long> playout(unsigned long long seed, long long max_steps);
 
   // (every member is public: the class is internal to this file; Python sees the bound methods)
   std::vector<std::tuple<int, long long, long long>> chance_of(const State& s) const {
@@ -360,7 +360,7 @@ class Game {
             if (it == at.end()) {
               at.emplace(key, static_cast<int>(counts.size()));
               auto id = t_->draw_member.find(key);
-              if (id == t_->draw_member.end()) throw Illegal("no action id for a member drawn from the bag");
+              if (id == t_->draw_member.end()) throw IllegalIdError("no action id for a member drawn from the bag");
               counts.emplace_back(id->second, 1);
             } else {
               counts[it->second].second += 1;
@@ -370,7 +370,7 @@ class Game {
         return proportional(counts);
       }
       case FATE_REVEAL:
-        throw NotSupported("FateReveal (solo) is not in the native core yet");
+        throw NotSupportedError("FateReveal (solo) is not in the native core yet");
       default:
         return out;
     }
@@ -380,14 +380,14 @@ class Game {
   // Works on a copy: a step that turns out not to be supported leaves the state unchanged.
 
   void apply(int id) {
-    if (id < 0 || id >= t_->n_actions) throw Illegal("action id " + std::to_string(id) + " is out of range");
+    if (id < 0 || id >= t_->n_actions) throw IllegalIdError("action id " + std::to_string(id) + " is out of range");
     State s = s_;
     if (is_chance_kind(s.pending.kind)) {
       bool outcome = false;
       for (auto& o : chance_of(s)) outcome = outcome || std::get<0>(o) == id;
-      if (!outcome) throw Illegal("action id " + std::to_string(id) + " is not an outcome of the pending chance event");
+      if (!outcome) throw IllegalIdError("action id " + std::to_string(id) + " is not an outcome of the pending chance event");
     } else if (s.pending.kind == GAME_OVER) {
-      throw Illegal("the game is over");
+      throw IllegalIdError("the game is over");
     } else {
       require_legal(s, id);
     }
@@ -398,35 +398,37 @@ class Game {
 
 
   // A random playout of the supported part from the current state, all in C++: seeded
-  // draws (std::mt19937_64), uniform choices; stops at the first unsupported step.
-  // Returns the number of steps applied (for the benchmark).
-  long long playout_impl(unsigned long long seed, long long max_steps) {
+  // draws (std::mt19937_64; model/chance.py sample's integer method), uniform choices;
+  // stops at the first unsupported step or after max_steps. Returns (steps, decisions).
+  std::pair<long long, long long> playout_impl(unsigned long long seed, long long max_steps) {
     std::mt19937_64 rng(seed);
-    long long steps = 0;
+    long long steps = 0, decisions = 0;
     while (steps < max_steps && !is_terminal()) {
-      int id;
-      if (is_chance()) {
-        auto outs = chance();
-        long long den = 1;
-        for (auto& o : outs) den = std::lcm(den, std::get<2>(o));
-        long long ticket = static_cast<long long>(rng() % static_cast<unsigned long long>(den));
-        id = std::get<0>(outs.back());
-        for (auto& o : outs) {
-          ticket -= std::get<1>(o) * (den / std::get<2>(o));
-          if (ticket < 0) { id = std::get<0>(o); break; }
-        }
-      } else {
-        auto legal_ids = legal_of(s_);
-        id = legal_ids[rng() % legal_ids.size()];
-      }
+      bool decision = !is_chance();
       try {
+        int id;
+        if (!decision) {
+          auto outs = chance();
+          long long den = 1;
+          for (auto& o : outs) den = std::lcm(den, std::get<2>(o));
+          long long ticket = static_cast<long long>(rng() % static_cast<unsigned long long>(den));
+          id = std::get<0>(outs.back());
+          for (auto& o : outs) {
+            ticket -= std::get<1>(o) * (den / std::get<2>(o));
+            if (ticket < 0) { id = std::get<0>(o); break; }
+          }
+        } else {
+          auto legal_ids = legal_of(s_);
+          id = legal_ids[rng() % legal_ids.size()];
+        }
         apply(id);
-      } catch (const NotSupported&) {
+      } catch (const NotSupportedError&) {
         break;
       }
       ++steps;
+      decisions += decision ? 1 : 0;
     }
-    return steps;
+    return {steps, decisions};
   }
 
   std::shared_ptr<Tables> t_;
@@ -435,7 +437,7 @@ class Game {
 
   int customer_id(int tile) const {
     auto it = t_->draw_customer.find(tile);
-    if (it == t_->draw_customer.end()) throw Illegal("customer tile " + std::to_string(tile) + " has no id");
+    if (it == t_->draw_customer.end()) throw IllegalIdError("customer tile " + std::to_string(tile) + " has no id");
     return it->second;
   }
 
@@ -476,7 +478,7 @@ class Game {
       case SEED_DRAW: case REFILL_DRAW: case MASS_DRAW: case FATE_REVEAL: case GAME_OVER:
         return {};
       default:
-        throw NotSupported(std::string("legal actions at ") + KIND_NAMES[p.kind] + " are not in the native core yet");
+        throw NotSupportedError(std::string("legal actions at ") + KIND_NAMES[p.kind] + " are not in the native core yet");
     }
   }
 
@@ -506,7 +508,7 @@ class Game {
   void require_legal(const State& s, int id) const {
     auto ids = legal_of(s);
     if (std::find(ids.begin(), ids.end(), id) == ids.end())
-      throw Illegal("action id " + std::to_string(id) + " is not legal at " + KIND_NAMES[s.pending.kind]);
+      throw IllegalIdError("action id " + std::to_string(id) + " is not legal at " + KIND_NAMES[s.pending.kind]);
   }
 
   // engine/common.py take_cube: an influence cube from the supply; nothing if out (AMB-03).
@@ -606,7 +608,7 @@ class Game {
       case MARKET:
         break;  // a hand-built ChooseAction at the market offers only the skip
       default:
-        throw NotSupported(std::string("legal actions at ChooseAction(") + SPACE_NAMES[space] +
+        throw NotSupportedError(std::string("legal actions at ChooseAction(") + SPACE_NAMES[space] +
                            ") are not in the native core yet");
     }
     out.push_back(t_->skip);
@@ -632,7 +634,7 @@ class Game {
     if (unborn) out.push_back(t_->birth);
     for (auto& [label, number] : calls) {
       auto it = t_->call_home.find(t_->location_ids.at(label) * 1000 + number);
-      if (it == t_->call_home.end()) throw Illegal("no action id for calling " + label + " home");
+      if (it == t_->call_home.end()) throw IllegalIdError("no action id for calling " + label + " home");
       out.push_back(it->second);
     }
     return out;
@@ -699,19 +701,19 @@ class Game {
       }
       case CHOOSE_TURN:
         if (a.verb != V_TAKE)
-          throw NotSupported("the well and the free final actions are not in the native core yet");
+          throw NotSupportedError("the well and the free final actions are not in the native core yet");
         return take_and_begin(s, pending.seat, a.a, a.b);
       case CHOOSE_ACTION:
         return perform_action(s, pending.seat, a);
       default:
-        throw NotSupported(std::string("apply at ") + KIND_NAMES[pending.kind] + " is not in the native core yet");
+        throw NotSupportedError(std::string("apply at ") + KIND_NAMES[pending.kind] + " is not in the native core yet");
     }
   }
 
   // engine/turn.py effect of a TakeCube: take_cube (TURN-01), then begin_action.
   Sub take_and_begin(State& s, int seat, int space, int cube) const {
-    if (cube == PLAGUE) throw NotSupported("a plague cube's time (TURN-03) is not in the native core yet");
-    if (space == MARKET) throw NotSupported("the market day is not in the native core yet");
+    if (cube == PLAGUE) throw NotSupportedError("a plague cube's time (TURN-03) is not in the native core yet");
+    if (space == MARKET) throw NotSupportedError("the market day is not in the native core yet");
     s.spaces[space][cube] -= 1;
     s.turn = seat;
     s.players.at(seat).cubes[cube] += 1;
@@ -745,10 +747,10 @@ class Game {
             return {};
           }
         }
-        throw Illegal("no member to call home");
+        throw IllegalIdError("no member to call home");
       }
       default:
-        throw NotSupported("this action is not in the native core yet");
+        throw NotSupportedError("this action is not in the native core yet");
     }
   }
 
@@ -757,14 +759,14 @@ class Game {
       if (sub.has) {
         s.pending = sub.p;
         if (is_chance_kind(s.pending.kind) || s.pending.kind == GAME_OVER) return;
-        auto options = legal_of(s);  // NotSupported for a step whose generator is not ported
+        auto options = legal_of(s);  // NotSupportedError for a step whose generator is not ported
         if (options.size() > 1) return;
         if (options.empty()) {
           if (s.pending.kind == CHOOSE_SUPPLY_CUBE || s.pending.kind == CHOOSE_SUPPLY_GOOD) {
             sub = {};  // AMB-03: the supply is out; nothing to take
             continue;
           }
-          throw Illegal(std::string("no legal action at ") + KIND_NAMES[s.pending.kind]);
+          throw IllegalIdError(std::string("no legal action at ") + KIND_NAMES[s.pending.kind]);
         }
         sub = perform(s, options[0]);
         continue;
@@ -775,23 +777,23 @@ class Game {
 
   // engine/core.py _next_step: only the end of a turn without owed deaths so far.
   Sub next_step(State& s) const {
-    if (s.market_day) throw NotSupported("the market day is not in the native core yet");
+    if (s.market_day) throw NotSupportedError("the market day is not in the native core yet");
     if (s.turn != NONE) {
       int seat = s.turn;
-      if (s.deaths_owed.at(seat) > 0) throw NotSupported("owed deaths are not in the native core yet");
+      if (s.deaths_owed.at(seat) > 0) throw NotSupportedError("owed deaths are not in the native core yet");
       s.turn = NONE;
       return end_of_turn(s, seat);
     }
-    if (s.mass) throw NotSupported("the end of a mass is not in the native core yet");
-    throw Illegal("no turn, market day or mass is in progress");
+    if (s.mass) throw NotSupportedError("the end of a mass is not in the native core yet");
+    throw IllegalIdError("no turn, market day or mass is in progress");
   }
 
   // engine/end_of_game.py end_of_turn
   Sub end_of_turn(State& s, int seat) const {
     if (s.end_triggered_by != NONE && !s.final_turns)
-      throw NotSupported("the end of the game (final actions) is not in the native core yet");
+      throw NotSupportedError("the end of the game (final actions) is not in the native core yet");
     if (s.final_turns) {
-      if (s.final_turns->empty()) throw NotSupported("the final mass is not in the native core yet");
+      if (s.final_turns->empty()) throw NotSupportedError("the final mass is not in the native core yet");
       int following = s.final_turns->front();
       s.final_turns->erase(s.final_turns->begin());
       return some(decision(CHOOSE_TURN, following));
@@ -799,12 +801,14 @@ class Game {
     bool empty = true;
     for (auto& space : s.spaces)
       for (int n : space) empty = empty && n == 0;
-    if (empty) throw NotSupported("the mass at the end of a round is not in the native core yet");
+    if (empty) throw NotSupportedError("the mass at the end of a round is not in the native core yet");
     return some(decision(CHOOSE_TURN, (seat + 1) % static_cast<int>(s.players.size())));
   }
 };
 
-long long Game::playout(unsigned long long seed, long long max_steps) { return playout_impl(seed, max_steps); }
+std::pair<long long, long long> Game::playout(unsigned long long seed, long long max_steps) {
+  return playout_impl(seed, max_steps);
+}
 
 // --- building the tables from the Python loader's data --------------------------------
 
@@ -892,14 +896,14 @@ std::shared_ptr<Tables> make_tables(const std::vector<std::string>& universe, in
 
 PYBIND11_MODULE(_core, m) {
   m.doc() = "The native core of village-rules (C++17): see village_rules.native and docs/native.md.";
-  static py::exception<NotSupported> not_supported(m, "NotSupported", PyExc_RuntimeError);
-  static py::exception<Illegal> illegal(m, "Illegal", PyExc_ValueError);
+  static py::exception<NotSupportedError> not_supported(m, "NotSupportedError", PyExc_RuntimeError);
+  static py::exception<IllegalIdError> illegal(m, "IllegalIdError", PyExc_ValueError);
   py::register_exception_translator([](std::exception_ptr p) {
     try {
       if (p) std::rethrow_exception(p);
-    } catch (const NotSupported& e) {
+    } catch (const NotSupportedError& e) {
       py::set_error(not_supported, e.what());
-    } catch (const Illegal& e) {
+    } catch (const IllegalIdError& e) {
       py::set_error(illegal, e.what());
     }
   });

@@ -43,11 +43,11 @@ inline const std::array<const char*, N_KINDS> KIND_NAMES = {
     "SeedDraw", "RefillDraw", "MassDraw", "ChooseCarlaCube", "FateReveal", "GameOver"};
 
 // A step or configuration the native core does not implement: refused, never guessed.
-struct NotSupported : std::runtime_error {
+struct NotSupportedError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 // An id that is not legal (or not an outcome) at this state.
-struct Illegal : std::runtime_error {
+struct IllegalIdError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
