@@ -122,6 +122,32 @@ def test_every_stored_witness_is_the_same_game_or_refused() -> None:
     assert total.games > 0
 
 
+PORTED = (
+    "legal at ChooseTurn",
+    "legal at ChooseAction",
+    "legal at ChooseDying",
+    "legal at MassAdvance",
+    "legal at ChooseCompensationCube",
+    "chance at SeedDraw",
+    "chance at RefillDraw",
+    "chance at MassDraw",
+    "apply at SeedDraw",
+    "apply at RefillDraw",
+    "apply at ChooseTurn",
+    "apply at ChooseAction",
+    "apply at ChooseCompensationCube",
+)
+"""Every ported question, each of which the default suite's games must ask at least once."""
+
+
+def test_every_ported_step_is_compared() -> None:
+    total = TieCounts()
+    for edition, players in (("original-2011", 2), ("original-2011", 3), ("big-box-2023", 4)):
+        total.add(compare_game(*seeded_game(edition, players, 7, ())))
+    missing = [what for what in PORTED if not total.compared.get(what)]
+    assert not missing, f"never compared: {missing}; compared: {total.compared}"
+
+
 def test_a_sample_of_stored_witnesses_is_the_same_game() -> None:
     total = TieCounts()
     for path in WITNESSES[::40]:

@@ -20,6 +20,7 @@ def make_tables(
     max_players: int,
     family_numbers: list[int],
     numbers: dict[str, int],
+    church_step_grain: list[int],
     cubes_per_space: dict[int, list[int]],
     cubes_added: dict[int, list[int]],
 ) -> Tables: ...

@@ -40,9 +40,11 @@ SUPPORTED = {
     "editions": "both shipped editions and a user's own data file",
     "players": "2-5 (solo refused at load)",
     "readings": "every reading (only AMB-01 touches a ported step; the others touch unported ones)",
-    "legal": "ChooseTurn, ChooseCompensationCube, ChooseSupplyCube, ChooseSupplyGood",
+    "legal": "ChooseTurn, ChooseAction (family, grain harvest), ChooseCompensationCube, ChooseSupplyCube, "
+    "ChooseSupplyGood, ChooseDying, MassBuy, MassAdvance",
     "chance": "SeedDraw, RefillDraw, MassDraw",
-    "apply": "SeedDraw, ChooseCompensationCube, ChooseSupplyCube with more to take",
+    "apply": "SeedDraw, RefillDraw, ChooseCompensationCube, ChooseSupplyCube with more to take, "
+    "ChooseTurn (an influence cube at family or grain harvest), ChooseAction (family, grain harvest, skip)",
     "scores": "none yet",
 }
 """What the native core implements, in words (docs/native.md has the same list)."""
@@ -92,7 +94,10 @@ def tables_for(data: EditionData) -> _core.Tables:
             "harvest_base": data.harvest_base,
             "harvest_horse_plow": data.harvest_horse_plow,
             "harvest_ox_plow": data.harvest_ox_plow,
+            "mass_coin_price": data.mass_coin_price,
+            "church_stages": data.church_stages,
         },
+        list(data.church_step_grain),
         cards,
         added,
     )

@@ -53,6 +53,8 @@ class TieCounts:
     """Chance states whose outcomes and probabilities were compared."""
     applied: int = 0
     """Steps the native core applied itself, its next state then compared."""
+    compared: dict[str, int] = field(default_factory=dict)
+    """Questions answered natively and compared, by what was asked ("legal at ChooseTurn", ...)."""
     unsupported: dict[str, int] = field(default_factory=dict)
     """Questions refused with NotSupportedError, by what was asked ("legal at MassBuy", ...)."""
     refused_games: int = 0
@@ -68,6 +70,12 @@ class TieCounts:
         self.refused_games += other.refused_games
         for k, n in other.unsupported.items():
             self.unsupported[k] = self.unsupported.get(k, 0) + n
+        for k, n in other.compared.items():
+            self.compared[k] = self.compared.get(k, 0) + n
+
+    def answered(self, what: str) -> None:
+        """Count one question answered natively and compared."""
+        self.compared[what] = self.compared.get(what, 0) + 1
 
     def refuse(self, what: str) -> None:
         """Count one NotSupportedError answer."""
@@ -145,6 +153,7 @@ def compare_game(
             in_step = False
         else:
             counts.applied += 1
+            counts.answered(f"apply at {type(state.pending).__name__}")
             in_step = True
         state = after
     return counts
@@ -171,6 +180,7 @@ def _compare_state(k: int, state: GameState, engine: NativeEngine, counts: TieCo
             if got != want:
                 raise TieDifferenceError(k, "chance", _lists(got, want))
             counts.chance += 1
+            counts.answered(f"chance at {step}")
     elif not state.is_terminal:
         try:
             got_ids = engine.legal_actions()
@@ -181,6 +191,7 @@ def _compare_state(k: int, state: GameState, engine: NativeEngine, counts: TieCo
             if got_ids != want_ids:
                 raise TieDifferenceError(k, "legal", _lists(got_ids, want_ids, data_actions=state))
             counts.legal += 1
+            counts.answered(f"legal at {step}")
     else:
         try:
             scores = engine.scores()

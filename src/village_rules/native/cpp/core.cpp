@@ -475,6 +475,35 @@ class Game {
       }
       case CHOOSE_ACTION:
         return action_step(s, p.seat, p.space);
+      case CHOOSE_DYING:
+        return dying_legal(s, p.seat);
+      case MASS_BUY: {  // mass.buy_legal, then the skip (no payout: AMB-03 b refuses nothing)
+        std::vector<int> out;
+        if (s.players.at(p.seat).coins >= t_->mass_coin_price) {
+          for (int n : numbers_at(s, p.seat, t_->black_bag)) out.push_back(t_->buy_from_bag.at(n));
+        }
+        out.push_back(t_->skip);
+        return out;
+      }
+      case MASS_ADVANCE: {  // mass.advance_legal (stage, then number; grain per stage), then the skip
+        std::map<int, std::vector<int>> on_stage;
+        const auto& members = s.players.at(p.seat).members;
+        for (size_t i = 0; i < members.size(); ++i) {
+          int stage = t_->stages[members[i]];
+          if (t_->places[members[i]] == P_CHURCH && stage >= 1 && stage < t_->church_stages)
+            on_stage[stage].push_back(t_->family_numbers.at(i));
+        }
+        std::vector<int> out;
+        int grain = s.players.at(p.seat).grain;
+        for (auto& [stage, numbers] : on_stage) {
+          if (grain < t_->church_step_grain.at(stage - 1)) continue;
+          std::sort(numbers.begin(), numbers.end());
+          numbers.erase(std::unique(numbers.begin(), numbers.end()), numbers.end());
+          for (int n : numbers) out.push_back(t_->church_step.at(stage * 1000 + n));
+        }
+        out.push_back(t_->skip);
+        return out;
+      }
       case SEED_DRAW: case REFILL_DRAW: case MASS_DRAW: case FATE_REVEAL: case GAME_OVER:
         return {};
       default:
@@ -591,6 +620,42 @@ class Game {
       first_turn(s);
   }
 
+  // engine/common.py numbers_at: the distinct numbers of the seat's members at a place, ascending
+  std::vector<int> numbers_at(const State& s, int seat, int location) const {
+    std::vector<int> out;
+    const auto& members = s.players.at(seat).members;
+    for (size_t i = 0; i < members.size(); ++i)
+      if (members[i] == location) out.push_back(t_->family_numbers.at(i));
+    std::sort(out.begin(), out.end());
+    out.erase(std::unique(out.begin(), out.end()), out.end());
+    return out;
+  }
+
+  // engine/time_and_death.py death_candidates (DEATH-02): the distinct places of the
+  // lowest-numbered visible members, in member order
+  std::vector<int> dying_legal(const State& s, int seat) const {
+    const auto& members = s.players.at(seat).members;
+    int lowest = NONE;
+    for (size_t i = 0; i < members.size(); ++i) {
+      int place = t_->places[members[i]];
+      bool visible = place == P_FARMYARD || place == P_CRAFT || place == P_COUNCIL || place == P_CHURCH ||
+                     place == P_TRAVEL;
+      if (visible && (lowest == NONE || t_->family_numbers.at(i) < lowest)) lowest = t_->family_numbers.at(i);
+    }
+    std::vector<int> places, out;
+    for (size_t i = 0; i < members.size(); ++i) {
+      int place = t_->places[members[i]];
+      bool visible = place == P_FARMYARD || place == P_CRAFT || place == P_COUNCIL || place == P_CHURCH ||
+                     place == P_TRAVEL;
+      if (visible && t_->family_numbers.at(i) == lowest &&
+          std::find(places.begin(), places.end(), members[i]) == places.end()) {
+        places.push_back(members[i]);
+        out.push_back(t_->die.at(members[i]));
+      }
+    }
+    return out;
+  }
+
   // --- the action step (engine/core.py _action_step): the space's generator, then the skip
 
   std::vector<int> action_step(const State& s, int seat, int space) const {
@@ -699,6 +764,11 @@ class Game {
         }
         return {};
       }
+      case REFILL_DRAW: {  // market_day.place_refill (MKT-07)
+        s.market_waiting.at(pending.position) = a.a;
+        s.customer_pile.erase(std::remove(s.customer_pile.begin(), s.customer_pile.end(), a.a), s.customer_pile.end());
+        return {};
+      }
       case CHOOSE_TURN:
         if (a.verb != V_TAKE)
           throw NotSupportedError("the well and the free final actions are not in the native core yet");
@@ -777,7 +847,23 @@ class Game {
 
   // engine/core.py _next_step: only the end of a turn without owed deaths so far.
   Sub next_step(State& s) const {
-    if (s.market_day) throw NotSupportedError("the market day is not in the native core yet");
+    if (s.market_day) {
+      if (!s.market_day->closed) throw NotSupportedError("the market day is not in the native core yet");
+      if (!s.customer_pile.empty()) {  // market_day.next_refill
+        for (size_t i = 0; i < s.market_waiting.size(); ++i) {
+          if (s.market_waiting[i] == NONE) {
+            Pending refill;
+            refill.kind = REFILL_DRAW;
+            refill.position = static_cast<int>(i);
+            return some(refill);
+          }
+        }
+      }
+      // market_day.finish: deaths held from before the day are owed again (AMB-27)
+      if (s.market_day->held_deaths) throw NotSupportedError("deaths held over a market day are not in the native core yet");
+      s.market_day.reset();
+      return {};
+    }
     if (s.turn != NONE) {
       int seat = s.turn;
       if (s.deaths_owed.at(seat) > 0) throw NotSupportedError("owed deaths are not in the native core yet");
@@ -814,6 +900,7 @@ std::pair<long long, long long> Game::playout(unsigned long long seed, long long
 
 std::shared_ptr<Tables> make_tables(const std::vector<std::string>& universe, int well_cubes, int max_players,
                                     const std::vector<int>& family_numbers, const std::map<std::string, int>& numbers,
+                                    const std::vector<int>& church_step_grain,
                                     const std::map<int, std::vector<int>>& cubes_per_space,
                                     const std::map<int, std::vector<int>>& cubes_added) {
   auto t = std::make_shared<Tables>();
@@ -825,6 +912,9 @@ std::shared_ptr<Tables> make_tables(const std::vector<std::string>& universe, in
   t->harvest_base = numbers.at("harvest_base");
   t->harvest_horse_plow = numbers.at("harvest_horse_plow");
   t->harvest_ox_plow = numbers.at("harvest_ox_plow");
+  t->mass_coin_price = numbers.at("mass_coin_price");
+  t->church_stages = numbers.at("church_stages");
+  t->church_step_grain = church_step_grain;
   for (const char* place : {"unborn", "farmyard", "black-bag"}) t->location(place);
   for (auto& [n, v] : cubes_per_space) {
     if (v.size() != N_SPACES) throw std::invalid_argument("cubes_per_space needs one count per action space");
@@ -886,6 +976,15 @@ std::shared_ptr<Tables> make_tables(const std::vector<std::string>& universe, in
     } else if (verb == "call-home") {
       d = {V_CALL_HOME, t->location(w.at(1)), std::stoi(w.at(2))};
       t->call_home[d.a * 1000 + d.b] = id;
+    } else if (verb == "die") {
+      d = {V_DIE, t->location(w.at(1)), 0};
+      t->die[d.a] = id;
+    } else if (verb == "buy-from-bag") {
+      d = {V_BUY_FROM_BAG, std::stoi(w.at(1)), 0};
+      t->buy_from_bag[d.a] = id;
+    } else if (verb == "church-step") {
+      d = {V_CHURCH_STEP, std::stoi(w.at(1)), std::stoi(w.at(2))};
+      t->church_step[d.a * 1000 + d.b] = id;
     } else if (verb == "draw-member") {
       d = {V_DRAW_MEMBER, std::stoi(w.at(1)), std::stoi(w.at(2))};
       t->draw_member[d.a * 100000 + d.b] = id;
@@ -910,7 +1009,8 @@ PYBIND11_MODULE(_core, m) {
   py::class_<Tables, std::shared_ptr<Tables>>(m, "Tables")
       .def_property_readonly("n_actions", [](const Tables& t) { return t.n_actions; });
   m.def("make_tables", &make_tables, py::arg("universe"), py::arg("well_cubes"), py::arg("max_players"),
-        py::arg("family_numbers"), py::arg("numbers"), py::arg("cubes_per_space"), py::arg("cubes_added"));
+        py::arg("family_numbers"), py::arg("numbers"), py::arg("church_step_grain"), py::arg("cubes_per_space"),
+        py::arg("cubes_added"));
   py::class_<Game>(m, "Game")
       .def(py::init<std::shared_ptr<Tables>>())
       .def("load", &Game::load, py::arg("state"), py::arg("rules_json"), py::arg("readings"))

@@ -111,7 +111,8 @@ struct State {
 
 // What a decoded action id means, for the actions the native core performs.
 enum Verb { V_OTHER, V_TAKE, V_WELL, V_FREE, V_SKIP, V_PICK_CUBE, V_PICK_GOOD, V_DRAW_CUBE,
-            V_DRAW_CUSTOMER, V_DRAW_MONK, V_DRAW_MEMBER, V_HARVEST, V_BIRTH, V_CALL_HOME };
+            V_DRAW_CUSTOMER, V_DRAW_MONK, V_DRAW_MEMBER, V_HARVEST, V_BIRTH, V_CALL_HOME, V_DIE,
+            V_BUY_FROM_BAG, V_CHURCH_STEP };
 
 // What kind of place a location text names (data/components.py's Location classes).
 enum Place { P_UNBORN, P_FARMYARD, P_CRAFT, P_COUNCIL, P_CHURCH, P_TRAVEL, P_RESERVE, P_BAG,
@@ -138,6 +139,11 @@ struct Tables {
   int skip = -1, draw_monk = -1, harvest = -1, birth = -1;
   int grain_capacity = 0, harvest_base = 0, harvest_horse_plow = 0, harvest_ox_plow = 0;
   std::unordered_map<int, int> call_home;  // location id * 1000 + number -> id
+  std::unordered_map<int, int> die;        // location id -> id
+  std::unordered_map<int, int> buy_from_bag;  // number -> id
+  std::unordered_map<int, int> church_step;   // stage * 1000 + number -> id
+  int mass_coin_price = 0, church_stages = 0;
+  std::vector<int> church_step_grain;
   std::unordered_map<int, int> draw_customer;  // tile -> id
   std::unordered_map<int, int> draw_member;    // seat * 100000 + number -> id
   std::vector<Decoded> decoded;                // id -> meaning
@@ -145,6 +151,7 @@ struct Tables {
   std::unordered_map<std::string, int> location_ids;
   std::vector<std::string> locations;
   std::vector<int> places;  // location id -> Place
+  std::vector<int> stages;  // location id -> the stage of "church:N" / "council:N", else 0
   int black_bag = -1, unborn = -1, farmyard = -1;
   int location(const std::string& text) {
     auto it = location_ids.find(text);
@@ -153,6 +160,9 @@ struct Tables {
     locations.push_back(text);
     location_ids.emplace(text, id);
     places.push_back(place_of(text));
+    int stage = 0;
+    if (places.back() == P_CHURCH || places.back() == P_COUNCIL) stage = std::stoi(text.substr(text.find(':') + 1));
+    stages.push_back(stage);
     if (text == "black-bag") black_bag = id;
     if (text == "unborn") unborn = id;
     if (text == "farmyard") farmyard = id;
