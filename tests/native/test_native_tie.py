@@ -27,6 +27,7 @@ except ImportError as exc:
 
 from village_rules.data.loader import load_edition
 from village_rules.drivers.play import GameLog
+from village_rules.drivers.serialization import to_json
 from village_rules.engine.core import apply, chance_outcomes, legal_actions
 from village_rules.engine.setup import new_game
 from village_rules.model.actions import Action, action_id, format_action, parse_action
@@ -270,3 +271,26 @@ def test_a_user_data_file_uses_the_loaders_values(tmp_path: Path) -> None:
     assert any("well " in format_action(a) for a in actions), "no well was taken: pick another seed"
     counts = compare_game(initial, actions)
     assert counts.legal > 10
+
+
+def test_a_plague_cube_taken_costs_the_same_time_natively() -> None:
+    """TURN-03 / TIME-01 ported: every plague cube at the family or harvest space that a
+    seeded game's turns offer is taken natively, and the next state is the reference's."""
+    taken = 0
+    for seed in (3, 4):
+        initial, actions = seeded_game("big-box-2023", 3, seed, ())
+        state = initial
+        for action in actions:
+            if type(state.pending).__name__ == "ChooseTurn":
+                for option in legal_actions(state):
+                    if format_action(option) in ("take family plague", "take grain_harvest plague"):
+                        engine = NativeEngine()
+                        engine.load_state(state)
+                        try:
+                            engine.apply(action_id(state.rules.data, option))
+                        except NotSupportedError:
+                            continue  # a death with one candidate follows: not ported yet
+                        assert engine.state_json() == to_json(apply(state, option))
+                        taken += 1
+            state = apply(state, action)
+    assert taken >= 3

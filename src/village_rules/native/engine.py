@@ -39,17 +39,18 @@ IllegalIdError = _core.IllegalIdError
 SUPPORTED = {
     "editions": "both shipped editions and a user's own data file",
     "players": "2-5 (solo refused at load)",
-    "readings": "every reading (only AMB-01 touches a ported step; the others touch unported ones)",
+    "readings": "every reading (AMB-01, 02, 03, 08, 23, 24 touch ported steps; the others unported ones)",
     "legal": "ChooseTurn, ChooseAction (family, grain harvest), ChooseCompensationCube, ChooseSupplyCube, "
     "ChooseSupplyGood, ChooseDying, MassBuy, MassAdvance",
     "chance": "SeedDraw, RefillDraw, MassDraw",
     "apply": "SeedDraw, RefillDraw, ChooseCompensationCube, ChooseSupplyCube with more to take, "
-    "ChooseTurn (an influence cube at family or grain harvest), ChooseAction (family, grain harvest, skip)",
+    "ChooseTurn (a cube at family or grain harvest, a plague cube's time), ChooseAction (family, grain "
+    "harvest, skip), the end of a turn up to a death",
     "scores": "none yet",
 }
 """What the native core implements, in words (docs/native.md has the same list)."""
 
-READINGS_USED = ("AMB-01", "AMB-02", "AMB-03", "AMB-24")
+READINGS_USED = ("AMB-01", "AMB-02", "AMB-03", "AMB-08", "AMB-23", "AMB-24")
 """The readings the ported steps consult (each resolved by the reference: the choice or
 the edition's default); every other reading touches only steps not ported yet."""
 
@@ -96,6 +97,8 @@ def tables_for(data: EditionData) -> _core.Tables:
             "harvest_ox_plow": data.harvest_ox_plow,
             "mass_coin_price": data.mass_coin_price,
             "church_stages": data.church_stages,
+            "lifetime_track_length": data.lifetime_track_length,
+            "plague_time": data.plague_time,
         },
         list(data.church_step_grain),
         cards,

@@ -174,6 +174,8 @@ class Game {
     s.amb01 = letter("AMB-01");
     s.amb02 = letter("AMB-02");
     s.amb03 = letter("AMB-03");
+    s.amb08 = letter("AMB-08");
+    s.amb23 = letter("AMB-23");
     s.amb24 = letter("AMB-24");
     s.round = d["round"].cast<int>();
     s.start_player = d["start_player"].cast<int>();
@@ -780,16 +782,53 @@ class Game {
     }
   }
 
-  // engine/turn.py effect of a TakeCube: take_cube (TURN-01), then begin_action.
+  // engine/turn.py effect of a TakeCube: take_cube (TURN-01; a plague cube goes back to
+  // the supply and costs time, TURN-03), then begin_action.
   Sub take_and_begin(State& s, int seat, int space, int cube) const {
-    if (cube == PLAGUE) throw NotSupportedError("a plague cube's time (TURN-03) is not in the native core yet");
     if (space == MARKET) throw NotSupportedError("the market day is not in the native core yet");
     s.spaces[space][cube] -= 1;
     s.turn = seat;
-    s.players.at(seat).cubes[cube] += 1;
+    if (cube == PLAGUE) {
+      s.supply_cubes[PLAGUE] += 1;
+      spend_time(s, seat, t_->plague_time);
+    } else {
+      s.players.at(seat).cubes[cube] += 1;
+    }
     Pending next = decision(CHOOSE_ACTION, seat);
     next.space = space;
     return some(next);
+  }
+
+  // engine/time_and_death.py spend_time (TIME-01, DEATH-01) with cap_owed (AMB-08)
+  void spend_time(State& s, int seat, int amount) const {
+    Player& p = s.players.at(seat);
+    int length = t_->lifetime_track_length;
+    int moved = p.lifetime + amount;
+    int passes = moved / length;
+    p.lifetime = moved % length;
+    if (passes) {
+      int owed = s.deaths_owed.at(seat);
+      s.deaths_owed.at(seat) = (s.amb08 == 'b' && owed + passes > 1) ? 1 : owed + passes;
+    }
+  }
+
+  // engine/time_and_death.py resolve_deaths, up to a kill (not ported): false when it
+  // stops at a ChooseDying decision (then `dying` is set)
+  bool resolve_deaths(State& s, int seat, Sub& dying) const {
+    while (s.deaths_owed.at(seat) > 0) {
+      auto places = dying_legal(s, seat);
+      if (places.empty()) {
+        if (s.amb23 == 'b') return true;  // DEATH-07: owed until a member is visible
+        s.deaths_owed.at(seat) = 0;       // DEATH-05
+        return true;
+      }
+      if (places.size() > 1) {
+        dying = some(decision(CHOOSE_DYING, seat));
+        return false;
+      }
+      throw NotSupportedError("a death (DEATH-03: chronicle, graveyard) is not in the native core yet");
+    }
+    return true;
   }
 
   // engine/core.py _perform at ChooseAction: the skip, or the space's (free) action.
@@ -866,7 +905,8 @@ class Game {
     }
     if (s.turn != NONE) {
       int seat = s.turn;
-      if (s.deaths_owed.at(seat) > 0) throw NotSupportedError("owed deaths are not in the native core yet");
+      Sub dying;
+      if (!resolve_deaths(s, seat, dying)) return dying;
       s.turn = NONE;
       return end_of_turn(s, seat);
     }
@@ -914,6 +954,8 @@ std::shared_ptr<Tables> make_tables(const std::vector<std::string>& universe, in
   t->harvest_ox_plow = numbers.at("harvest_ox_plow");
   t->mass_coin_price = numbers.at("mass_coin_price");
   t->church_stages = numbers.at("church_stages");
+  t->lifetime_track_length = numbers.at("lifetime_track_length");
+  t->plague_time = numbers.at("plague_time");
   t->church_step_grain = church_step_grain;
   for (const char* place : {"unborn", "farmyard", "black-bag"}) t->location(place);
   for (auto& [n, v] : cubes_per_space) {

@@ -106,7 +106,7 @@ struct State {
   int end_triggered_by = NONE;
   std::optional<std::vector<int>> final_turns;
   // readings the supported steps consult (resolved by the Python side: choice or default)
-  char amb01 = 'a', amb02 = 'a', amb03 = 'a', amb24 = 'a';
+  char amb01 = 'a', amb02 = 'a', amb03 = 'a', amb08 = 'a', amb23 = 'a', amb24 = 'a';
 };
 
 // What a decoded action id means, for the actions the native core performs.
@@ -142,7 +142,7 @@ struct Tables {
   std::unordered_map<int, int> die;        // location id -> id
   std::unordered_map<int, int> buy_from_bag;  // number -> id
   std::unordered_map<int, int> church_step;   // stage * 1000 + number -> id
-  int mass_coin_price = 0, church_stages = 0;
+  int mass_coin_price = 0, church_stages = 0, lifetime_track_length = 0, plague_time = 0;
   std::vector<int> church_step_grain;
   std::unordered_map<int, int> draw_customer;  // tile -> id
   std::unordered_map<int, int> draw_member;    // seat * 100000 + number -> id
