@@ -294,3 +294,25 @@ def test_a_plague_cube_taken_costs_the_same_time_natively() -> None:
                         taken += 1
             state = apply(state, action)
     assert taken >= 3
+
+
+def test_new_game_from_a_setup_is_the_reference_set_up() -> None:
+    """`new_game` takes the conformance runner's set-up (edition or data file, players,
+    seed or deal, readings): the reference sets the game up, the core starts from it."""
+    from dataclasses import dataclass  # noqa: PLC0415
+
+    @dataclass(frozen=True)
+    class Setup:
+        players: int
+        edition: str | None = "original-2011"
+        data_file: str | None = None
+        seed: int | None = 5
+        deal: tuple[int, ...] | None = None
+        readings: tuple[tuple[str, str], ...] = (("AMB-01", "c"),)
+        starting_compensation: bool = True
+
+    engine = NativeEngine()
+    engine.new_game(Setup(players=3))
+    assert engine.state_json() == to_json(new_game("original-2011", 3, 5, Variant(True, (("AMB-01", "c"),))))
+    with pytest.raises(ValueError, match="exactly one of a seed and a set-up deal"):
+        engine.new_game(Setup(players=3, seed=None))
