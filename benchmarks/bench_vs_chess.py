@@ -11,7 +11,13 @@ Prints, per round and as medians:
 - the invariant-checked throughput (what the fuzzer checks at every step: every state and
   transition invariant) as a fraction of bare, with and without the legal-set oracle;
 - the time to clone a state (`copy.deepcopy`), its pickled size, and the memory per held
-  state (tracemalloc over every state of one game, all kept alive).
+  state (tracemalloc over every state of one game, all kept alive);
+- with the native core built (docs/native.md): its seat decisions/s on the part of the game
+  it implements so far, driven from Python through the binding and as a loop in C++, beside
+  the reference's rate on the very same steps. Until the core plays whole games these are
+  *segments*: from the start of each round of some seeded games (the seeding draws, the
+  plain turns) up to the first step the core does not implement; the states they start from
+  are set up beforehand and not timed.
 """
 
 from __future__ import annotations
@@ -114,6 +120,95 @@ def timed(fn: Callable[[], object], number: int) -> float:
     return (time.perf_counter() - start) / number
 
 
+def native_segments(players: int, seed: int) -> list[tuple[GameState, list[int]]]:
+    """Start states for the native segments (the first state of every round of a seeded
+    game per edition) and the ids of the random segment the native core plays from each:
+    (state, ids), the ids then replayed on the reference for its side."""
+    from village_rules.model.actions import action_id  # noqa: PLC0415
+    from village_rules.native import NativeEngine  # noqa: PLC0415 (optional: the native build)
+
+    starts: list[GameState] = []
+    for k, edition in enumerate(EDITIONS):
+        _, states = held_states(edition, min(players, 4 if k else 5), seed)
+        rounds = {s.round for s in states}
+        starts += [next(s for s in states if s.round == r) for r in sorted(rounds)]
+    rng = random.Random(seed)
+    engine = NativeEngine()
+    out: list[tuple[GameState, list[int]]] = []
+    for start in starts:
+        engine.load_state(start)
+        ids: list[int] = []
+        state = start
+        while not state.is_terminal:
+            if state.is_chance:
+                action = sample(chance_outcomes(state), rng)
+            else:
+                legal = legal_actions(state)
+                action = legal[rng.randrange(len(legal))]
+            try:
+                engine.apply(action_id(state.rules.data, action))
+            except RuntimeError:  # NotSupported: the segment ends here
+                break
+            ids.append(action_id(state.rules.data, action))
+            state = apply(state, action)
+        out.append((start, ids))
+    return out
+
+
+def native_rates(
+    segments: list[tuple[GameState, list[int]]], repeat: int
+) -> dict[str, tuple[float, float]]:
+    """(steps/s, seat decisions/s) on the segments: the native core through the binding
+    (legal ids or chance outcomes asked at every step, as a playout does, then the id
+    applied), the reference on the same steps (legal_actions / chance_outcomes, apply), and
+    the native core's own C++ loop (seeded random segments from the same starts)."""
+    from village_rules.model.actions import action_from_id  # noqa: PLC0415
+    from village_rules.native import NativeEngine  # noqa: PLC0415
+
+    engine = NativeEngine()
+    native_time = reference_time = 0.0
+    steps = decisions = 0
+    for _ in range(repeat):
+        for start, ids in segments:
+            engine.load_state(start)  # not timed
+            game = engine.game
+            t0 = time.perf_counter()
+            for i in ids:
+                if game.is_chance():
+                    game.chance()
+                else:
+                    game.legal()
+                game.apply(i)
+            native_time += time.perf_counter() - t0
+            state = start
+            data = start.rules.data
+            t0 = time.perf_counter()
+            for i in ids:
+                if state.is_chance:
+                    chance_outcomes(state)
+                else:
+                    legal_actions(state)
+                    decisions += 1
+                state = apply(state, action_from_id(data, i))
+            reference_time += time.perf_counter() - t0
+            steps += len(ids)
+    loop_steps = loop_decisions = 0
+    loop_time = 0.0
+    for r in range(repeat):
+        for k, (start, _) in enumerate(segments):
+            engine.load_state(start)  # not timed
+            t0 = time.perf_counter()
+            done, made = engine.game.playout(1000 * r + k, 10_000)
+            loop_time += time.perf_counter() - t0
+            loop_steps += done
+            loop_decisions += made
+    return {
+        "native via binding": (steps / native_time, decisions / native_time),
+        "reference, same steps": (steps / reference_time, decisions / reference_time),
+        "native C++ loop": (loop_steps / loop_time, loop_decisions / loop_time),
+    }
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -176,6 +271,24 @@ def main() -> int:
     for edition, players in (("big-box-2023", args.players), ("original-2011", min(args.players, 4))):
         per, count = memory_per_state(edition, players, 7)
         print(f"memory per held state ({edition}, {count} states): {per:.0f} bytes")
+    try:
+        import village_rules.native  # noqa: F401, PLC0415 (optional: the native build)
+    except ImportError:
+        print("native core: not built (docs/native.md): no native line")
+    else:
+        segments = native_segments(args.players, 7)
+        steps = sum(len(ids) for _, ids in segments)
+        rates = native_rates(segments, max(1, args.rounds))
+        chess = statistics.median(chesses) if chesses else None
+        print(
+            f"native segments: {len(segments)} round starts, {steps} steps up to the first unported"
+            " step (mostly seeding draws: steps/s counts chance steps too, decisions/s does not)"
+        )
+        for name, (per_step, per_decision) in rates.items():
+            versus = f"  steps/s = {per_step / chess:6.2f}x chess moves/s" if chess else ""
+            print(f"  {name:<22} steps/s: {per_step:>9.0f}  seat decisions/s: {per_decision:>8.0f}{versus}")
+        same = rates["native via binding"][0] / rates["reference, same steps"][0]
+        print(f"  native via binding / reference on the same steps: {same:.1f}x")
     load = os.getloadavg()
     print(f"load average after: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}")
     return 0

@@ -1,0 +1,1068 @@
+// The native core of village-rules (issue 39; docs/native.md): the reference's game state,
+// read from and written as its canonical JSON, and the steps ported so far, each a line for
+// line reading of the Python module named beside it. A step that is not ported raises
+// NotSupportedError (the Python wrapper falls back to the reference there); it never guesses.
+//
+// The tie: tests/native/ compare every answer of this core with the reference's on every
+// state of seeded games, the golden games and the stored witnesses.
+
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <algorithm>
+#include <numeric>
+#include <random>
+#include <sstream>
+
+#include "state.hpp"
+
+namespace py = pybind11;
+using namespace village;
+
+namespace {
+
+// --- small helpers --------------------------------------------------------------------
+
+template <size_t N>
+int index_of(const std::array<const char*, N>& names, const std::string& text, const char* what) {
+  for (size_t i = 0; i < N; ++i)
+    if (text == names[i]) return static_cast<int>(i);
+  throw std::invalid_argument(std::string("unknown ") + what + " '" + text + "'");
+}
+
+std::vector<std::string> words(const std::string& text) {
+  std::vector<std::string> out;
+  std::istringstream in(text);
+  std::string w;
+  while (in >> w) out.push_back(w);
+  return out;
+}
+
+// --- JSON text as Python's json.dumps(sort_keys=True, separators=(",", ":"),
+// ensure_ascii=False) writes it -------------------------------------------------------------
+
+std::string jstr(const std::string& s) {
+  std::string out = "\"";
+  for (unsigned char c : s) {
+    switch (c) {
+      case '"': out += "\\\""; break;
+      case '\\': out += "\\\\"; break;
+      case '\n': out += "\\n"; break;
+      case '\r': out += "\\r"; break;
+      case '\t': out += "\\t"; break;
+      case '\b': out += "\\b"; break;
+      case '\f': out += "\\f"; break;
+      default:
+        if (c < 0x20) {
+          char buf[8];
+          snprintf(buf, sizeof buf, "\\u%04x", c);
+          out += buf;
+        } else {
+          out += static_cast<char>(c);
+        }
+    }
+  }
+  return out + "\"";
+}
+
+std::string jint(int n) { return n == NONE ? "null" : std::to_string(n); }
+std::string jbool(bool b) { return b ? "true" : "false"; }
+
+std::string jints(const std::vector<int>& xs) {
+  std::string out = "[";
+  for (size_t i = 0; i < xs.size(); ++i) out += (i ? "," : "") + jint(xs[i]);
+  return out + "]";
+}
+
+// An object whose members are written with their keys sorted (sort_keys=True).
+struct Obj {
+  std::vector<std::pair<std::string, std::string>> members;
+  Obj& add(const std::string& key, std::string raw) {
+    members.emplace_back(key, std::move(raw));
+    return *this;
+  }
+  std::string str() {
+    std::sort(members.begin(), members.end());
+    std::string out = "{";
+    for (size_t i = 0; i < members.size(); ++i)
+      out += (i ? "," : "") + jstr(members[i].first) + ":" + members[i].second;
+    return out + "}";
+  }
+};
+
+template <size_t N>
+std::string jtally(const std::array<int, N>& counts, const std::array<int, N>& sorted,
+                   const std::array<const char*, N>& names) {
+  std::string out = "{";
+  bool first = true;
+  for (int k : sorted) {
+    if (!counts[k]) continue;
+    out += (first ? "" : ",") + jstr(names[k]) + ":" + std::to_string(counts[k]);
+    first = false;
+  }
+  return out + "}";
+}
+
+// --- reading a state from the JSON object (json.loads of the reference's to_json) -------
+
+int as_int(const py::handle& h) { return h.is_none() ? NONE : h.cast<int>(); }
+
+std::vector<int> int_list(const py::handle& h) {
+  std::vector<int> out;
+  for (auto x : h.cast<py::list>()) out.push_back(as_int(x));
+  return out;
+}
+
+template <size_t N>
+std::array<int, N> tally_of(const py::handle& h, const std::array<const char*, N>& names, const char* what) {
+  std::array<int, N> out{};
+  for (auto item : h.cast<py::dict>())
+    out[index_of(names, item.first.cast<std::string>(), what)] = item.second.cast<int>();
+  return out;
+}
+
+Pending pending_of(const py::dict& d) {
+  Pending p;
+  p.kind = index_of(KIND_NAMES, d["kind"].cast<std::string>(), "pending step");
+  if (d.contains("seat")) p.seat = d["seat"].cast<int>();
+  if (d.contains("space")) p.space = index_of(SPACE_NAMES, d["space"].cast<std::string>(), "action space");
+  if (d.contains("remaining")) p.remaining = d["remaining"].cast<int>();
+  if (d.contains("position")) p.position = d["position"].cast<int>();
+  if (d.contains("max_stage")) p.max_stage = d["max_stage"].cast<int>();
+  if (d.contains("slot")) p.slot = d["slot"].cast<int>();
+  if (d.contains("action")) p.action = d["action"].cast<std::string>();
+  return p;
+}
+
+std::string pending_json(const Pending& p) {
+  Obj o;
+  o.add("kind", jstr(KIND_NAMES[p.kind]));
+  if (p.seat != NONE) o.add("seat", jint(p.seat));
+  if (p.space != NONE) o.add("space", jstr(SPACE_NAMES[p.space]));
+  if (p.remaining != NONE) o.add("remaining", jint(p.remaining));
+  if (p.position != NONE) o.add("position", jint(p.position));
+  if (p.max_stage != NONE) o.add("max_stage", jint(p.max_stage));
+  if (p.slot != NONE) o.add("slot", jint(p.slot));
+  if (p.kind == CHOOSE_PAYMENT) o.add("action", jstr(p.action));
+  return o.str();
+}
+
+bool is_chance_kind(int kind) {
+  return kind == SEED_DRAW || kind == REFILL_DRAW || kind == MASS_DRAW || kind == FATE_REVEAL;
+}
+
+}  // namespace
+
+// --- the game ---------------------------------------------------------------------------
+
+class Game {
+ public:
+  explicit Game(std::shared_ptr<Tables> tables) : t_(std::move(tables)) {}
+
+  // The state as json.loads gives it from the reference's to_json; `rules_json` is the
+  // reference's own text of the "rules" member (kept as it is: it holds the data's identity).
+  void load(const py::dict& d, const std::string& rules_json, const std::map<std::string, std::string>& readings) {
+    if (d.contains("carla"))
+      throw NotSupportedError("the solo mode (Carla's board) is not in the native core yet");
+    State s;
+    s.rules_json = rules_json;
+    auto letter = [&](const char* amb) {
+      auto it = readings.find(amb);
+      if (it == readings.end() || it->second.empty()) throw std::invalid_argument(std::string("no reading for ") + amb);
+      return it->second[0];
+    };
+    s.amb01 = letter("AMB-01");
+    s.amb02 = letter("AMB-02");
+    s.amb03 = letter("AMB-03");
+    s.amb08 = letter("AMB-08");
+    s.amb23 = letter("AMB-23");
+    s.amb24 = letter("AMB-24");
+    s.round = d["round"].cast<int>();
+    s.start_player = d["start_player"].cast<int>();
+    s.next_start_holder = as_int(d["next_start_holder"]);
+    py::dict supply = d["supply"];
+    s.supply_cubes = tally_of(supply["cubes"], CUBE_NAMES, "cube colour");
+    s.supply_coins = supply["coins"].cast<int>();
+    s.supply_grain = supply["grain"].cast<int>();
+    s.supply_goods = tally_of(supply["goods"], GOOD_NAMES, "good");
+    s.green_bag = tally_of(d["green_bag"], CUBE_NAMES, "cube colour");
+    py::dict spaces = d["spaces"];
+    for (int i = 0; i < N_SPACES; ++i) s.spaces[i] = tally_of(spaces[SPACE_NAMES[i]], CUBE_NAMES, "cube colour");
+    s.market_available = int_list(d["market_available"]);
+    s.market_waiting = int_list(d["market_waiting"]);
+    s.customer_pile = int_list(d["customer_pile"]);
+    s.bag_monks = d["bag_monks"].cast<int>();
+    s.monks_aside = d["monks_aside"].cast<int>();
+    for (auto ph : d["players"].cast<py::list>()) {
+      py::dict pd = ph.cast<py::dict>();
+      Player p;
+      p.colour = pd["colour"].cast<std::string>();
+      for (auto m : pd["members"].cast<py::list>()) p.members.push_back(t_->location(m.cast<std::string>()));
+      p.grain = pd["grain"].cast<int>();
+      p.coins = pd["coins"].cast<int>();
+      p.cubes = tally_of(pd["cubes"], CUBE_NAMES, "cube colour");
+      p.goods = tally_of(pd["goods"], GOOD_NAMES, "good");
+      p.lifetime = pd["lifetime"].cast<int>();
+      p.prestige = pd["prestige"].cast<int>();
+      p.customers = int_list(pd["customers"]);
+      for (auto m : pd["markers"].cast<py::list>()) p.markers.push_back(m.cast<std::string>());
+      s.players.push_back(std::move(p));
+    }
+    if (s.players.size() < 2)
+      throw NotSupportedError("a game of fewer than 2 players (solo) is not in the native core yet");
+    s.pending = pending_of(d["pending"].cast<py::dict>());
+    s.turn = d["turn"].is_none() ? NONE : d["turn"]["seat"].cast<int>();
+    if (!d["market_day"].is_none()) {
+      py::dict m = d["market_day"];
+      MarketDay day;
+      day.trigger = m["trigger"].cast<int>();
+      day.current = m["current"].cast<int>();
+      day.passed = int_list(m["passed"]);
+      day.trigger_sold = m["trigger_sold"].cast<bool>();
+      day.held_deaths = m["held_deaths"].cast<int>();
+      day.closed = m["closed"].cast<bool>();
+      day.first_pass_waived = m.contains("first_pass_waived") && m["first_pass_waived"].cast<bool>();
+      s.market_day = day;
+    }
+    if (!d["mass"].is_none()) {
+      py::dict m = d["mass"];
+      Mass mass;
+      mass.bought = m["bought"].cast<int>();
+      mass.final = m["final"].cast<bool>();
+      if (m.contains("stopped")) mass.stopped = int_list(m["stopped"]);
+      s.mass = mass;
+    }
+    s.deaths_owed = int_list(d["deaths_owed"]);
+    s.end_triggered_by = as_int(d["end_triggered_by"]);
+    if (!d["final_turns"].is_none()) s.final_turns = int_list(d["final_turns"]);
+    if (!t_->cubes_per_space.count(static_cast<int>(s.players.size())))
+      throw NotSupportedError("no setup card for " + std::to_string(s.players.size()) + " players in this data");
+    s_ = std::move(s);
+  }
+
+  std::string to_json() const {
+    const State& s = s_;
+    Obj o;
+    o.add("bag_monks", jint(s.bag_monks));
+    o.add("customer_pile", jints(s.customer_pile));
+    o.add("deaths_owed", jints(s.deaths_owed));
+    o.add("end_triggered_by", jint(s.end_triggered_by));
+    o.add("final_turns", s.final_turns ? jints(*s.final_turns) : "null");
+    o.add("format", jstr("village-rules-state"));
+    o.add("format_version", "1");
+    o.add("green_bag", jtally(s.green_bag, CUBES_SORTED, CUBE_NAMES));
+    o.add("market_available", jints(s.market_available));
+    o.add("market_waiting", jints(s.market_waiting));
+    if (s.market_day) {
+      const MarketDay& m = *s.market_day;
+      Obj md;
+      md.add("trigger", jint(m.trigger)).add("current", jint(m.current)).add("passed", jints(m.passed));
+      md.add("trigger_sold", jbool(m.trigger_sold)).add("held_deaths", jint(m.held_deaths));
+      md.add("closed", jbool(m.closed));
+      if (m.first_pass_waived) md.add("first_pass_waived", "true");
+      o.add("market_day", md.str());
+    } else {
+      o.add("market_day", "null");
+    }
+    if (s.mass) {
+      Obj m;
+      m.add("bought", jint(s.mass->bought)).add("final", jbool(s.mass->final));
+      if (!s.mass->stopped.empty()) m.add("stopped", jints(s.mass->stopped));
+      o.add("mass", m.str());
+    } else {
+      o.add("mass", "null");
+    }
+    o.add("monks_aside", jint(s.monks_aside));
+    o.add("next_start_holder", jint(s.next_start_holder));
+    o.add("pending", pending_json(s.pending));
+    std::string players = "[";
+    for (size_t i = 0; i < s.players.size(); ++i) {
+      const Player& p = s.players[i];
+      Obj po;
+      po.add("colour", jstr(p.colour));
+      std::string members = "[";
+      for (size_t k = 0; k < p.members.size(); ++k)
+        members += (k ? "," : "") + jstr(t_->locations[p.members[k]]);
+      po.add("members", members + "]");
+      po.add("grain", jint(p.grain)).add("coins", jint(p.coins));
+      po.add("cubes", jtally(p.cubes, CUBES_SORTED, CUBE_NAMES));
+      po.add("goods", jtally(p.goods, GOODS_SORTED, GOOD_NAMES));
+      po.add("lifetime", jint(p.lifetime)).add("prestige", jint(p.prestige));
+      po.add("customers", jints(p.customers));
+      std::string markers = "[";
+      for (size_t k = 0; k < p.markers.size(); ++k) markers += (k ? "," : "") + jstr(p.markers[k]);
+      po.add("markers", markers + "]");
+      players += (i ? "," : "") + po.str();
+    }
+    o.add("players", players + "]");
+    o.add("round", jint(s.round));
+    o.add("rules", s.rules_json);
+    Obj sp;
+    for (int i = 0; i < N_SPACES; ++i) sp.add(SPACE_NAMES[i], jtally(s.spaces[i], CUBES_SORTED, CUBE_NAMES));
+    o.add("spaces", sp.str());
+    o.add("start_player", jint(s.start_player));
+    Obj su;
+    su.add("cubes", jtally(s.supply_cubes, CUBES_SORTED, CUBE_NAMES));
+    su.add("coins", jint(s.supply_coins)).add("grain", jint(s.supply_grain));
+    su.add("goods", jtally(s.supply_goods, GOODS_SORTED, GOOD_NAMES));
+    o.add("supply", su.str());
+    o.add("turn", s.turn == NONE ? "null" : "{\"seat\":" + jint(s.turn) + "}");
+    return o.str();
+  }
+
+  // --- who acts (model/state.py) --------------------------------------------------------
+
+  bool is_terminal() const { return s_.pending.kind == GAME_OVER; }
+  bool is_chance() const { return is_chance_kind(s_.pending.kind); }
+  int current_player() const {
+    if (is_terminal()) return -4;  // TERMINAL
+    if (is_chance()) return -1;    // CHANCE
+    return s_.pending.seat;
+  }
+
+  // --- legal actions in the reference's order (engine/core.py _generate) -----------------
+
+  std::vector<int> legal() const {
+    std::vector<int> out = legal_of(s_);
+    if (debug_swap_ && out.size() >= 2) std::swap(out[0], out[1]);  // a planted difference (tests)
+    return out;
+  }
+
+  // --- chance outcomes (engine/core.py _chance_outcomes): (id, numerator, denominator) ----
+
+  std::vector<std::tuple<int, long long, long long>> chance() const { return chance_of(s_); }
+  void set_debug_swap(bool on) { debug_swap_ = on; }
+  std::pair<long long, long long> playout(unsigned long long seed, long long max_steps);
+
+  // (every member is public: the class is internal to this file; Python sees the bound methods)
+  std::vector<std::tuple<int, long long, long long>> chance_of(const State& s) const {
+    std::vector<std::tuple<int, long long, long long>> out;
+    switch (s.pending.kind) {
+      case SEED_DRAW: {  // proportional(state.green_bag.items): the tally's sorted order
+        std::vector<std::pair<int, int>> counts;
+        for (int c : CUBES_SORTED)
+          if (s.green_bag[c]) counts.emplace_back(t_->draw_cube[c], s.green_bag[c]);
+        return proportional(counts);
+      }
+      case REFILL_DRAW: {  // market_day.refill_outcomes: uniform over the pile, in its order
+        long long n = static_cast<long long>(s.customer_pile.size());
+        for (int tile : s.customer_pile) out.emplace_back(customer_id(tile), 1, n);
+        return out;
+      }
+      case MASS_DRAW: {  // mass.draw_outcomes: the monks, then (seat, number) by first appearance
+        std::vector<std::pair<int, int>> counts = {{t_->draw_monk, s.bag_monks}};
+        std::vector<int> keys;
+        std::unordered_map<int, int> at;
+        for (size_t seat = 0; seat < s.players.size(); ++seat) {
+          const auto& members = s.players[seat].members;
+          for (size_t i = 0; i < members.size(); ++i) {
+            if (members[i] != t_->black_bag) continue;
+            int key = static_cast<int>(seat) * 100000 + t_->family_numbers.at(i);
+            auto it = at.find(key);
+            if (it == at.end()) {
+              at.emplace(key, static_cast<int>(counts.size()));
+              auto id = t_->draw_member.find(key);
+              if (id == t_->draw_member.end()) throw IllegalIdError("no action id for a member drawn from the bag");
+              counts.emplace_back(id->second, 1);
+            } else {
+              counts[it->second].second += 1;
+            }
+          }
+        }
+        return proportional(counts);
+      }
+      case FATE_REVEAL:
+        throw NotSupportedError("FateReveal (solo) is not in the native core yet");
+      default:
+        return out;
+    }
+  }
+
+  // --- apply (engine/core.py apply: perform, then settle) -------------------------------
+  // Works on a copy: a step that turns out not to be supported leaves the state unchanged.
+
+  void apply(int id) {
+    if (id < 0 || id >= t_->n_actions) throw IllegalIdError("action id " + std::to_string(id) + " is out of range");
+    State s = s_;
+    if (is_chance_kind(s.pending.kind)) {
+      bool outcome = false;
+      for (auto& o : chance_of(s)) outcome = outcome || std::get<0>(o) == id;
+      if (!outcome) throw IllegalIdError("action id " + std::to_string(id) + " is not an outcome of the pending chance event");
+    } else if (s.pending.kind == GAME_OVER) {
+      throw IllegalIdError("the game is over");
+    } else {
+      require_legal(s, id);
+    }
+    Sub sub = perform(s, id);
+    settle(s, sub);
+    s_ = std::move(s);
+  }
+
+
+  // A random playout of the supported part from the current state, all in C++: seeded
+  // draws (std::mt19937_64; model/chance.py sample's integer method), uniform choices;
+  // stops at the first unsupported step or after max_steps. Returns (steps, decisions).
+  std::pair<long long, long long> playout_impl(unsigned long long seed, long long max_steps) {
+    std::mt19937_64 rng(seed);
+    long long steps = 0, decisions = 0;
+    while (steps < max_steps && !is_terminal()) {
+      bool decision = !is_chance();
+      try {
+        int id;
+        if (!decision) {
+          auto outs = chance();
+          long long den = 1;
+          for (auto& o : outs) den = std::lcm(den, std::get<2>(o));
+          long long ticket = static_cast<long long>(rng() % static_cast<unsigned long long>(den));
+          id = std::get<0>(outs.back());
+          for (auto& o : outs) {
+            ticket -= std::get<1>(o) * (den / std::get<2>(o));
+            if (ticket < 0) { id = std::get<0>(o); break; }
+          }
+        } else {
+          auto legal_ids = legal_of(s_);
+          id = legal_ids[rng() % legal_ids.size()];
+        }
+        apply(id);
+      } catch (const NotSupportedError&) {
+        break;
+      }
+      ++steps;
+      decisions += decision ? 1 : 0;
+    }
+    return {steps, decisions};
+  }
+
+  std::shared_ptr<Tables> t_;
+  State s_;
+  bool debug_swap_ = false;
+
+  int customer_id(int tile) const {
+    auto it = t_->draw_customer.find(tile);
+    if (it == t_->draw_customer.end()) throw IllegalIdError("customer tile " + std::to_string(tile) + " has no id");
+    return it->second;
+  }
+
+  // model/chance.py proportional: count / total, reduced (Fraction), zero counts left out.
+  static std::vector<std::tuple<int, long long, long long>> proportional(
+      const std::vector<std::pair<int, int>>& counts) {
+    long long total = 0;
+    for (auto& c : counts) total += c.second;
+    std::vector<std::tuple<int, long long, long long>> out;
+    for (auto& c : counts) {
+      if (c.second <= 0) continue;
+      long long g = std::gcd(static_cast<long long>(c.second), total);
+      out.emplace_back(c.first, c.second / g, total / g);
+    }
+    return out;
+  }
+
+  std::vector<int> legal_of(const State& s) const {
+    const Pending& p = s.pending;
+    switch (p.kind) {
+      case CHOOSE_TURN:
+        return turn_candidates(s, p.seat);
+      case CHOOSE_COMPENSATION_CUBE:
+      case CHOOSE_SUPPLY_CUBE: {  // PickCube(c) for c in INFLUENCE if the supply has one
+        std::vector<int> out;
+        for (int c : INFLUENCE)
+          if (s.supply_cubes[c]) out.push_back(t_->pick_cube[c]);
+        return out;
+      }
+      case CHOOSE_SUPPLY_GOOD: {  // PickGood(g) for g in Good if the supply has one
+        std::vector<int> out;
+        for (int g = 0; g < N_GOODS; ++g)
+          if (s.supply_goods[g]) out.push_back(t_->pick_good[g]);
+        return out;
+      }
+      case CHOOSE_ACTION:
+        return action_step(s, p.seat, p.space);
+      case CHOOSE_DYING:
+        return dying_legal(s, p.seat);
+      case MASS_BUY: {  // mass.buy_legal, then the skip (no payout: AMB-03 b refuses nothing)
+        std::vector<int> out;
+        if (s.players.at(p.seat).coins >= t_->mass_coin_price) {
+          for (int n : numbers_at(s, p.seat, t_->black_bag)) out.push_back(t_->buy_from_bag.at(n));
+        }
+        out.push_back(t_->skip);
+        return out;
+      }
+      case MASS_ADVANCE: {  // mass.advance_legal (stage, then number; grain per stage), then the skip
+        std::map<int, std::vector<int>> on_stage;
+        const auto& members = s.players.at(p.seat).members;
+        for (size_t i = 0; i < members.size(); ++i) {
+          int stage = t_->stages[members[i]];
+          if (t_->places[members[i]] == P_CHURCH && stage >= 1 && stage < t_->church_stages)
+            on_stage[stage].push_back(t_->family_numbers.at(i));
+        }
+        std::vector<int> out;
+        int grain = s.players.at(p.seat).grain;
+        for (auto& [stage, numbers] : on_stage) {
+          if (grain < t_->church_step_grain.at(stage - 1)) continue;
+          std::sort(numbers.begin(), numbers.end());
+          numbers.erase(std::unique(numbers.begin(), numbers.end()), numbers.end());
+          for (int n : numbers) out.push_back(t_->church_step.at(stage * 1000 + n));
+        }
+        out.push_back(t_->skip);
+        return out;
+      }
+      case SEED_DRAW: case REFILL_DRAW: case MASS_DRAW: case FATE_REVEAL: case GAME_OVER:
+        return {};
+      default:
+        throw NotSupportedError(std::string("legal actions at ") + KIND_NAMES[p.kind] + " are not in the native core yet");
+    }
+  }
+
+  // engine/turn.py candidates: the takes space by space (the tally's sorted colours), then
+  // the wells space by space, colour by colour (AMB-01), or the free final actions.
+  std::vector<int> turn_candidates(const State& s, int seat) const {
+    std::vector<int> out;
+    for (int sp = 0; sp < N_SPACES; ++sp)
+      for (int c : CUBES_SORTED)
+        if (s.spaces[sp][c] > 0) out.push_back(t_->take[sp][c]);
+    if (!out.empty()) {
+      const Player& p = s.players.at(seat);
+      int need = t_->well_cubes;
+      int coins = s.amb01 != 'b' ? p.coins : 0;  // well_coins_allowed
+      int least = s.amb01 == 'c' ? 0 : 1;
+      std::vector<int> colours;
+      for (int c : INFLUENCE)
+        if (p.cubes[c] >= least && p.cubes[c] + coins >= need) colours.push_back(c);
+      for (int sp = 0; sp < N_SPACES; ++sp)
+        for (int c : colours) out.push_back(t_->well[sp][c]);
+    } else if (s.final_turns) {
+      for (int sp = 0; sp < N_SPACES; ++sp) out.push_back(t_->free_[sp]);
+    }
+    return out;
+  }
+
+  void require_legal(const State& s, int id) const {
+    auto ids = legal_of(s);
+    if (std::find(ids.begin(), ids.end(), id) == ids.end())
+      throw IllegalIdError("action id " + std::to_string(id) + " is not legal at " + KIND_NAMES[s.pending.kind]);
+  }
+
+  // engine/common.py take_cube: an influence cube from the supply; nothing if out (AMB-03).
+  static void take_supply_cube(State& s, int seat, int colour) {
+    if (s.supply_cubes[colour] == 0) return;
+    s.supply_cubes[colour] -= 1;
+    s.players.at(seat).cubes[colour] += 1;
+  }
+
+  // engine/seeding.py begin_round (SEED-01).
+  void begin_round(State& s) const {
+    const auto& added = t_->cubes_added.at(static_cast<int>(s.players.size()));
+    std::array<int, N_CUBES> moved{};
+    for (int c : INFLUENCE) moved[c] = std::min(added[c], s.supply_cubes[c]);
+    moved[PLAGUE] = s.supply_cubes[PLAGUE];
+    for (int c = 0; c < N_CUBES; ++c) {
+      s.supply_cubes[c] -= moved[c];
+      s.green_bag[c] += moved[c];
+    }
+    next_draw(s, 0, NONE);
+  }
+
+  // engine/seeding.py _next_step: the next draw, or false once the seeding is done.
+  bool next_seed_step(const State& s, int first_space, int remaining, Pending& out) const {
+    const auto& card = t_->cubes_per_space.at(static_cast<int>(s.players.size()));
+    int index = first_space;
+    int left = remaining == NONE ? card[index] : remaining;
+    while (left == 0) {
+      index += 1;
+      if (index == N_SPACES) return false;
+      left = card[index];
+    }
+    int bag = 0;
+    for (int n : s.green_bag) bag += n;
+    if (bag == 0) return false;
+    out = Pending{};
+    out.kind = SEED_DRAW;
+    out.space = index;
+    out.remaining = left;
+    return true;
+  }
+
+  // engine/seeding.py next_draw
+  void next_draw(State& s, int first_space, int remaining) const {
+    Pending after;
+    if (next_seed_step(s, first_space, remaining, after))
+      s.pending = after;
+    else
+      first_turn(s);
+  }
+
+  // engine/seeding.py _first_turn with end_of_game.after_reseeding
+  static void first_turn(State& s) {
+    int seat = s.start_player;
+    if (s.final_turns && !s.final_turns->empty()) {
+      seat = s.final_turns->front();
+      s.final_turns->erase(s.final_turns->begin());
+    }
+    s.pending = Pending{};
+    s.pending.kind = CHOOSE_TURN;
+    s.pending.seat = seat;
+  }
+
+  // engine/seeding.py draw_onto_space (SEED-02)
+  void draw_onto_space(State& s, int cube) const {
+    int index = s.pending.space, remaining = s.pending.remaining;
+    s.green_bag[cube] -= 1;
+    s.spaces[index][cube] += 1;
+    Pending after;
+    bool more;
+    if (remaining > 1)
+      more = next_seed_step(s, index, remaining - 1, after);
+    else if (index + 1 == N_SPACES)
+      more = false;
+    else
+      more = next_seed_step(s, index + 1, NONE, after);
+    if (more)
+      s.pending = after;
+    else
+      first_turn(s);
+  }
+
+  // engine/common.py numbers_at: the distinct numbers of the seat's members at a place, ascending
+  std::vector<int> numbers_at(const State& s, int seat, int location) const {
+    std::vector<int> out;
+    const auto& members = s.players.at(seat).members;
+    for (size_t i = 0; i < members.size(); ++i)
+      if (members[i] == location) out.push_back(t_->family_numbers.at(i));
+    std::sort(out.begin(), out.end());
+    out.erase(std::unique(out.begin(), out.end()), out.end());
+    return out;
+  }
+
+  // engine/time_and_death.py death_candidates (DEATH-02): the distinct places of the
+  // lowest-numbered visible members, in member order
+  std::vector<int> dying_legal(const State& s, int seat) const {
+    const auto& members = s.players.at(seat).members;
+    int lowest = NONE;
+    for (size_t i = 0; i < members.size(); ++i) {
+      int place = t_->places[members[i]];
+      bool visible = place == P_FARMYARD || place == P_CRAFT || place == P_COUNCIL || place == P_CHURCH ||
+                     place == P_TRAVEL;
+      if (visible && (lowest == NONE || t_->family_numbers.at(i) < lowest)) lowest = t_->family_numbers.at(i);
+    }
+    std::vector<int> places, out;
+    for (size_t i = 0; i < members.size(); ++i) {
+      int place = t_->places[members[i]];
+      bool visible = place == P_FARMYARD || place == P_CRAFT || place == P_COUNCIL || place == P_CHURCH ||
+                     place == P_TRAVEL;
+      if (visible && t_->family_numbers.at(i) == lowest &&
+          std::find(places.begin(), places.end(), members[i]) == places.end()) {
+        places.push_back(members[i]);
+        out.push_back(t_->die.at(members[i]));
+      }
+    }
+    return out;
+  }
+
+  // --- the action step (engine/core.py _action_step): the space's generator, then the skip
+
+  std::vector<int> action_step(const State& s, int seat, int space) const {
+    std::vector<int> out;
+    switch (space) {
+      case FAMILY:
+        out = family_legal(s, seat);
+        break;  // nothing is paid out: no AMB-03 b check
+      case GRAIN_HARVEST:
+        if (harvest_precondition(s, seat)) {
+          // AMB-03 b (supply.payout_shortfall): the supply must hold the grain due
+          if (!(s.amb03 == 'b' && s.supply_grain < harvest_due(s, seat))) out.push_back(t_->harvest);
+        }
+        break;
+      case MARKET:
+        break;  // a hand-built ChooseAction at the market offers only the skip
+      default:
+        throw NotSupportedError(std::string("legal actions at ChooseAction(") + SPACE_NAMES[space] +
+                           ") are not in the native core yet");
+    }
+    out.push_back(t_->skip);
+    return out;
+  }
+
+  // engine/family.py legal: the birth first (an unborn member), then the calls home sorted
+  // by the location's text and the number, once each (AMB-24 b: employed members only).
+  std::vector<int> family_legal(const State& s, int seat) const {
+    const auto& members = s.players.at(seat).members;
+    std::vector<std::pair<std::string, int>> calls;
+    bool unborn = false;
+    for (size_t i = 0; i < members.size(); ++i) {
+      int place = t_->places[members[i]];
+      unborn = unborn || place == P_UNBORN;
+      bool allowed = s.amb24 == 'b' ? (place == P_CRAFT || place == P_COUNCIL)
+                                    : (place == P_CRAFT || place == P_COUNCIL || place == P_CHURCH || place == P_TRAVEL);
+      if (allowed) calls.emplace_back(t_->locations[members[i]], t_->family_numbers.at(i));
+    }
+    std::sort(calls.begin(), calls.end());
+    calls.erase(std::unique(calls.begin(), calls.end()), calls.end());
+    std::vector<int> out;
+    if (unborn) out.push_back(t_->birth);
+    for (auto& [label, number] : calls) {
+      auto it = t_->call_home.find(t_->location_ids.at(label) * 1000 + number);
+      if (it == t_->call_home.end()) throw IllegalIdError("no action id for calling " + label + " home");
+      out.push_back(it->second);
+    }
+    return out;
+  }
+
+  // engine/harvest.py precondition: a member on the farmyard; AMB-02 b: room for all the grain
+  bool harvest_precondition(const State& s, int seat) const {
+    const Player& p = s.players.at(seat);
+    if (std::find(p.members.begin(), p.members.end(), t_->farmyard) == p.members.end() || t_->farmyard < 0)
+      return false;
+    if (s.amb02 == 'b' && harvest_yield(s, seat) > t_->grain_capacity - p.grain) return false;
+    return true;
+  }
+
+  // engine/harvest.py harvest_yield (HARV-02)
+  int harvest_yield(const State& s, int seat) const {
+    const auto& g = s.players.at(seat).goods;
+    if (g[PLOW] && g[OX]) return t_->harvest_ox_plow;
+    if (g[PLOW] && g[HORSE]) return t_->harvest_horse_plow;
+    return t_->harvest_base;
+  }
+
+  // supply.payout_shortfall's grain due: the yield, capped by the farmyard's room (AMB-02 a)
+  int harvest_due(const State& s, int seat) const {
+    int room = std::max(0, t_->grain_capacity - s.players.at(seat).grain);
+    return std::min(harvest_yield(s, seat), room);
+  }
+
+  // --- performing (engine/core.py _perform) and settling (_settle, _next_step) -----------
+
+  struct Sub {
+    bool has = false;
+    Pending p;
+  };
+  static Sub some(const Pending& p) { return Sub{true, p}; }
+  static Pending decision(int kind, int seat) {
+    Pending p;
+    p.kind = kind;
+    p.seat = seat;
+    return p;
+  }
+
+  Sub perform(State& s, int id) const {
+    const Decoded& a = t_->decoded[id];
+    const Pending pending = s.pending;
+    switch (pending.kind) {
+      case SEED_DRAW:
+        draw_onto_space(s, a.a);
+        return some(s.pending);
+      case CHOOSE_COMPENSATION_CUBE:
+        take_supply_cube(s, pending.seat, a.a);
+        begin_round(s);
+        return some(s.pending);
+      case CHOOSE_SUPPLY_CUBE: {
+        take_supply_cube(s, pending.seat, a.a);
+        bool any = false;
+        for (int c : INFLUENCE) any = any || s.supply_cubes[c] > 0;
+        if (pending.remaining > 1 && any) {
+          Pending next = decision(CHOOSE_SUPPLY_CUBE, pending.seat);
+          next.remaining = pending.remaining - 1;
+          return some(next);
+        }
+        return {};
+      }
+      case REFILL_DRAW: {  // market_day.place_refill (MKT-07)
+        s.market_waiting.at(pending.position) = a.a;
+        s.customer_pile.erase(std::remove(s.customer_pile.begin(), s.customer_pile.end(), a.a), s.customer_pile.end());
+        return {};
+      }
+      case CHOOSE_TURN:
+        if (a.verb != V_TAKE)
+          throw NotSupportedError("the well and the free final actions are not in the native core yet");
+        return take_and_begin(s, pending.seat, a.a, a.b);
+      case CHOOSE_ACTION:
+        return perform_action(s, pending.seat, a);
+      default:
+        throw NotSupportedError(std::string("apply at ") + KIND_NAMES[pending.kind] + " is not in the native core yet");
+    }
+  }
+
+  // engine/turn.py effect of a TakeCube: take_cube (TURN-01; a plague cube goes back to
+  // the supply and costs time, TURN-03), then begin_action.
+  Sub take_and_begin(State& s, int seat, int space, int cube) const {
+    if (space == MARKET) throw NotSupportedError("the market day is not in the native core yet");
+    s.spaces[space][cube] -= 1;
+    s.turn = seat;
+    if (cube == PLAGUE) {
+      s.supply_cubes[PLAGUE] += 1;
+      spend_time(s, seat, t_->plague_time);
+    } else {
+      s.players.at(seat).cubes[cube] += 1;
+    }
+    Pending next = decision(CHOOSE_ACTION, seat);
+    next.space = space;
+    return some(next);
+  }
+
+  // engine/time_and_death.py spend_time (TIME-01, DEATH-01) with cap_owed (AMB-08)
+  void spend_time(State& s, int seat, int amount) const {
+    Player& p = s.players.at(seat);
+    int length = t_->lifetime_track_length;
+    int moved = p.lifetime + amount;
+    int passes = moved / length;
+    p.lifetime = moved % length;
+    if (passes) {
+      int owed = s.deaths_owed.at(seat);
+      s.deaths_owed.at(seat) = (s.amb08 == 'b' && owed + passes > 1) ? 1 : owed + passes;
+    }
+  }
+
+  // engine/time_and_death.py resolve_deaths, up to a kill (not ported): false when it
+  // stops at a ChooseDying decision (then `dying` is set)
+  bool resolve_deaths(State& s, int seat, Sub& dying) const {
+    while (s.deaths_owed.at(seat) > 0) {
+      auto places = dying_legal(s, seat);
+      if (places.empty()) {
+        if (s.amb23 == 'b') return true;  // DEATH-07: owed until a member is visible
+        s.deaths_owed.at(seat) = 0;       // DEATH-05
+        return true;
+      }
+      if (places.size() > 1) {
+        dying = some(decision(CHOOSE_DYING, seat));
+        return false;
+      }
+      throw NotSupportedError("a death (DEATH-03: chronicle, graveyard) is not in the native core yet");
+    }
+    return true;
+  }
+
+  // engine/core.py _perform at ChooseAction: the skip, or the space's (free) action.
+  Sub perform_action(State& s, int seat, const Decoded& a) const {
+    Player& p = s.players.at(seat);
+    switch (a.verb) {
+      case V_SKIP:
+        return {};
+      case V_HARVEST: {  // harvest.effect: take_grain of the yield (common.take_grain)
+        int room = t_->grain_capacity - p.grain;
+        int amount = std::max(0, std::min({harvest_yield(s, seat), room, s.supply_grain}));
+        s.supply_grain -= amount;
+        p.grain += amount;
+        return {};
+      }
+      case V_BIRTH: {  // family.effect: the first unborn member to the farmyard (FAM-01)
+        auto it = std::find(p.members.begin(), p.members.end(), t_->unborn);
+        *it = t_->farmyard;
+        return {};
+      }
+      case V_CALL_HOME: {  // family.effect: the first member of that number there (FAM-02)
+        for (size_t i = 0; i < p.members.size(); ++i) {
+          if (p.members[i] == a.a && t_->family_numbers.at(i) == a.b) {
+            p.members[i] = t_->farmyard;
+            return {};
+          }
+        }
+        throw IllegalIdError("no member to call home");
+      }
+      default:
+        throw NotSupportedError("this action is not in the native core yet");
+    }
+  }
+
+  void settle(State& s, Sub sub) const {
+    while (true) {
+      if (sub.has) {
+        s.pending = sub.p;
+        if (is_chance_kind(s.pending.kind) || s.pending.kind == GAME_OVER) return;
+        auto options = legal_of(s);  // NotSupportedError for a step whose generator is not ported
+        if (options.size() > 1) return;
+        if (options.empty()) {
+          if (s.pending.kind == CHOOSE_SUPPLY_CUBE || s.pending.kind == CHOOSE_SUPPLY_GOOD) {
+            sub = {};  // AMB-03: the supply is out; nothing to take
+            continue;
+          }
+          throw IllegalIdError(std::string("no legal action at ") + KIND_NAMES[s.pending.kind]);
+        }
+        sub = perform(s, options[0]);
+        continue;
+      }
+      sub = next_step(s);
+    }
+  }
+
+  // engine/core.py _next_step: only the end of a turn without owed deaths so far.
+  Sub next_step(State& s) const {
+    if (s.market_day) {
+      if (!s.market_day->closed) throw NotSupportedError("the market day is not in the native core yet");
+      if (!s.customer_pile.empty()) {  // market_day.next_refill
+        for (size_t i = 0; i < s.market_waiting.size(); ++i) {
+          if (s.market_waiting[i] == NONE) {
+            Pending refill;
+            refill.kind = REFILL_DRAW;
+            refill.position = static_cast<int>(i);
+            return some(refill);
+          }
+        }
+      }
+      // market_day.finish: deaths held from before the day are owed again (AMB-27)
+      if (s.market_day->held_deaths) throw NotSupportedError("deaths held over a market day are not in the native core yet");
+      s.market_day.reset();
+      return {};
+    }
+    if (s.turn != NONE) {
+      int seat = s.turn;
+      Sub dying;
+      if (!resolve_deaths(s, seat, dying)) return dying;
+      s.turn = NONE;
+      return end_of_turn(s, seat);
+    }
+    if (s.mass) throw NotSupportedError("the end of a mass is not in the native core yet");
+    throw IllegalIdError("no turn, market day or mass is in progress");
+  }
+
+  // engine/end_of_game.py end_of_turn
+  Sub end_of_turn(State& s, int seat) const {
+    if (s.end_triggered_by != NONE && !s.final_turns)
+      throw NotSupportedError("the end of the game (final actions) is not in the native core yet");
+    if (s.final_turns) {
+      if (s.final_turns->empty()) throw NotSupportedError("the final mass is not in the native core yet");
+      int following = s.final_turns->front();
+      s.final_turns->erase(s.final_turns->begin());
+      return some(decision(CHOOSE_TURN, following));
+    }
+    bool empty = true;
+    for (auto& space : s.spaces)
+      for (int n : space) empty = empty && n == 0;
+    if (empty) throw NotSupportedError("the mass at the end of a round is not in the native core yet");
+    return some(decision(CHOOSE_TURN, (seat + 1) % static_cast<int>(s.players.size())));
+  }
+};
+
+std::pair<long long, long long> Game::playout(unsigned long long seed, long long max_steps) {
+  return playout_impl(seed, max_steps);
+}
+
+// --- building the tables from the Python loader's data --------------------------------
+
+std::shared_ptr<Tables> make_tables(const std::vector<std::string>& universe, int well_cubes, int max_players,
+                                    const std::vector<int>& family_numbers, const std::map<std::string, int>& numbers,
+                                    const std::vector<int>& church_step_grain,
+                                    const std::map<int, std::vector<int>>& cubes_per_space,
+                                    const std::map<int, std::vector<int>>& cubes_added) {
+  auto t = std::make_shared<Tables>();
+  t->n_actions = static_cast<int>(universe.size());
+  t->well_cubes = well_cubes;
+  t->max_players = max_players;
+  t->family_numbers = family_numbers;
+  t->grain_capacity = numbers.at("grain_capacity");
+  t->harvest_base = numbers.at("harvest_base");
+  t->harvest_horse_plow = numbers.at("harvest_horse_plow");
+  t->harvest_ox_plow = numbers.at("harvest_ox_plow");
+  t->mass_coin_price = numbers.at("mass_coin_price");
+  t->church_stages = numbers.at("church_stages");
+  t->lifetime_track_length = numbers.at("lifetime_track_length");
+  t->plague_time = numbers.at("plague_time");
+  t->church_step_grain = church_step_grain;
+  for (const char* place : {"unborn", "farmyard", "black-bag"}) t->location(place);
+  for (auto& [n, v] : cubes_per_space) {
+    if (v.size() != N_SPACES) throw std::invalid_argument("cubes_per_space needs one count per action space");
+    std::array<int, N_SPACES> a{};
+    std::copy(v.begin(), v.end(), a.begin());
+    t->cubes_per_space[n] = a;
+  }
+  for (auto& [n, v] : cubes_added) {
+    if (v.size() != N_CUBES) throw std::invalid_argument("cubes_added needs one count per cube colour");
+    std::array<int, N_CUBES> a{};
+    std::copy(v.begin(), v.end(), a.begin());
+    t->cubes_added[n] = a;
+  }
+  for (auto& row : t->take) row.fill(-1);
+  for (auto& row : t->well) row.fill(-1);
+  t->free_.fill(-1);
+  t->pick_cube.fill(-1);
+  t->draw_cube.fill(-1);
+  t->pick_good.fill(-1);
+  t->decoded.resize(universe.size());
+  for (size_t i = 0; i < universe.size(); ++i) {
+    int id = static_cast<int>(i);
+    auto w = words(universe[i]);
+    Decoded& d = t->decoded[i];
+    const std::string& verb = w.at(0);
+    if (verb == "take") {
+      d = {V_TAKE, index_of(SPACE_NAMES, w.at(1), "space"), index_of(CUBE_NAMES, w.at(2), "cube")};
+      t->take[d.a][d.b] = id;
+    } else if (verb == "well") {
+      d = {V_WELL, index_of(SPACE_NAMES, w.at(1), "space"), index_of(CUBE_NAMES, w.at(2), "cube")};
+      t->well[d.a][d.b] = id;
+    } else if (verb == "free") {
+      d = {V_FREE, index_of(SPACE_NAMES, w.at(1), "space"), 0};
+      t->free_[d.a] = id;
+    } else if (verb == "skip") {
+      d = {V_SKIP, 0, 0};
+      t->skip = id;
+    } else if (verb == "cube") {
+      d = {V_PICK_CUBE, index_of(CUBE_NAMES, w.at(1), "cube"), 0};
+      t->pick_cube[d.a] = id;
+    } else if (verb == "good") {
+      d = {V_PICK_GOOD, index_of(GOOD_NAMES, w.at(1), "good"), 0};
+      t->pick_good[d.a] = id;
+    } else if (verb == "draw-cube") {
+      d = {V_DRAW_CUBE, index_of(CUBE_NAMES, w.at(1), "cube"), 0};
+      t->draw_cube[d.a] = id;
+    } else if (verb == "draw-customer") {
+      d = {V_DRAW_CUSTOMER, std::stoi(w.at(1)), 0};
+      t->draw_customer[d.a] = id;
+    } else if (verb == "draw-monk") {
+      d = {V_DRAW_MONK, 0, 0};
+      t->draw_monk = id;
+    } else if (verb == "harvest") {
+      d = {V_HARVEST, 0, 0};
+      t->harvest = id;
+    } else if (verb == "birth") {
+      d = {V_BIRTH, 0, 0};
+      t->birth = id;
+    } else if (verb == "call-home") {
+      d = {V_CALL_HOME, t->location(w.at(1)), std::stoi(w.at(2))};
+      t->call_home[d.a * 1000 + d.b] = id;
+    } else if (verb == "die") {
+      d = {V_DIE, t->location(w.at(1)), 0};
+      t->die[d.a] = id;
+    } else if (verb == "buy-from-bag") {
+      d = {V_BUY_FROM_BAG, std::stoi(w.at(1)), 0};
+      t->buy_from_bag[d.a] = id;
+    } else if (verb == "church-step") {
+      d = {V_CHURCH_STEP, std::stoi(w.at(1)), std::stoi(w.at(2))};
+      t->church_step[d.a * 1000 + d.b] = id;
+    } else if (verb == "draw-member") {
+      d = {V_DRAW_MEMBER, std::stoi(w.at(1)), std::stoi(w.at(2))};
+      t->draw_member[d.a * 100000 + d.b] = id;
+    }
+  }
+  return t;
+}
+
+PYBIND11_MODULE(_core, m) {
+  m.doc() = "The native core of village-rules (C++17): see village_rules.native and docs/native.md.";
+  static py::exception<NotSupportedError> not_supported(m, "NotSupportedError", PyExc_RuntimeError);
+  static py::exception<IllegalIdError> illegal(m, "IllegalIdError", PyExc_ValueError);
+  py::register_exception_translator([](std::exception_ptr p) {
+    try {
+      if (p) std::rethrow_exception(p);
+    } catch (const NotSupportedError& e) {
+      py::set_error(not_supported, e.what());
+    } catch (const IllegalIdError& e) {
+      py::set_error(illegal, e.what());
+    }
+  });
+  py::class_<Tables, std::shared_ptr<Tables>>(m, "Tables")
+      .def_property_readonly("n_actions", [](const Tables& t) { return t.n_actions; });
+  m.def("make_tables", &make_tables, py::arg("universe"), py::arg("well_cubes"), py::arg("max_players"),
+        py::arg("family_numbers"), py::arg("numbers"), py::arg("church_step_grain"), py::arg("cubes_per_space"),
+        py::arg("cubes_added"));
+  py::class_<Game>(m, "Game")
+      .def(py::init<std::shared_ptr<Tables>>())
+      .def("load", &Game::load, py::arg("state"), py::arg("rules_json"), py::arg("readings"))
+      .def("to_json", &Game::to_json)
+      .def("is_terminal", &Game::is_terminal)
+      .def("is_chance", &Game::is_chance)
+      .def("current_player", &Game::current_player)
+      .def("legal", &Game::legal)
+      .def("chance", &Game::chance)
+      .def("apply", &Game::apply, py::arg("id"))
+      .def("playout", &Game::playout, py::arg("seed"), py::arg("max_steps"))
+      .def("set_debug_swap", &Game::set_debug_swap, py::arg("on"));
+}

@@ -1,0 +1,186 @@
+// The native core's game state and edition tables (issue 39; docs/native.md).
+//
+// A state mirrors village_rules.model.state.GameState field by field, so that `to_json`
+// can write the reference's canonical JSON byte for byte. Nothing here holds a component
+// value of its own: every number that depends on the edition (well cubes, family numbers,
+// the setup cards, the action ids) is handed over once from the Python loader as Tables.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace village {
+
+// The enums in the reference's declaration order (data/components.py).
+enum Cube { BROWN, PINK, ORANGE, GREEN, PLAGUE, N_CUBES };
+enum Good { SCROLL, HORSE, PLOW, OX, WAGON, N_GOODS };
+enum Space { GRAIN_HARVEST, FAMILY, CRAFTS, MARKET, TRAVEL, COUNCIL_CHAMBER, CHURCH, N_SPACES };
+
+inline const std::array<const char*, N_CUBES> CUBE_NAMES = {"brown", "pink", "orange", "green", "plague"};
+inline const std::array<const char*, N_GOODS> GOOD_NAMES = {"scroll", "horse", "plow", "ox", "wagon"};
+inline const std::array<const char*, N_SPACES> SPACE_NAMES = {
+    "grain_harvest", "family", "crafts", "market", "travel", "council_chamber", "church"};
+// A Tally's pairs are sorted by the key's text (data/tally.py): these orders.
+inline const std::array<int, N_CUBES> CUBES_SORTED = {BROWN, GREEN, ORANGE, PINK, PLAGUE};
+inline const std::array<int, N_GOODS> GOODS_SORTED = {HORSE, OX, PLOW, SCROLL, WAGON};
+inline const std::array<int, 4> INFLUENCE = {BROWN, PINK, ORANGE, GREEN};
+
+// Pending steps (model/pending.py), by class name.
+enum Kind {
+  CHOOSE_COMPENSATION_CUBE, CHOOSE_TURN, CHOOSE_ACTION, CHOOSE_PRIVILEGE, CHOOSE_SUPPLY_CUBE,
+  CHOOSE_SUPPLY_GOOD, CHOOSE_PAYMENT, CHOOSE_DYING, MARKET_CHOICE, MASS_BUY, MASS_ADVANCE,
+  SEED_DRAW, REFILL_DRAW, MASS_DRAW, CHOOSE_CARLA_CUBE, FATE_REVEAL, GAME_OVER, N_KINDS
+};
+inline const std::array<const char*, N_KINDS> KIND_NAMES = {
+    "ChooseCompensationCube", "ChooseTurn", "ChooseAction", "ChoosePrivilege", "ChooseSupplyCube",
+    "ChooseSupplyGood", "ChoosePayment", "ChooseDying", "MarketChoice", "MassBuy", "MassAdvance",
+    "SeedDraw", "RefillDraw", "MassDraw", "ChooseCarlaCube", "FateReveal", "GameOver"};
+
+// A step or configuration the native core does not implement: refused, never guessed.
+struct NotSupportedError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+// An id that is not legal (or not an outcome) at this state.
+struct IllegalIdError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+constexpr int NONE = -1000000;  // an absent optional int (None in the reference)
+
+struct Pending {
+  int kind = GAME_OVER;
+  int seat = NONE;
+  int space = NONE;      // ChooseAction / ChooseCarlaCube / SeedDraw
+  int remaining = NONE;  // ChooseSupplyCube / ChooseSupplyGood / SeedDraw / MassDraw
+  int position = NONE;   // RefillDraw
+  int max_stage = NONE;  // ChoosePrivilege
+  int slot = NONE;       // FateReveal
+  std::string action;    // ChoosePayment: the action's text
+};
+
+struct Player {
+  std::string colour;
+  std::vector<int> members;  // location ids (Tables::locations)
+  int grain = 0, coins = 0, lifetime = 0, prestige = 0;
+  std::array<int, N_CUBES> cubes{};
+  std::array<int, N_GOODS> goods{};
+  std::vector<int> customers;
+  std::vector<std::string> markers;
+};
+
+struct MarketDay {
+  int trigger = 0, current = 0, held_deaths = 0;
+  std::vector<int> passed;
+  bool trigger_sold = false, closed = false, first_pass_waived = false;
+};
+
+struct Mass {
+  int bought = 0;
+  bool final = false;
+  std::vector<int> stopped;
+};
+
+struct State {
+  std::string rules_json;  // the "rules" object as the reference writes it (never changed here)
+  int round = 0, start_player = 0, next_start_holder = NONE;
+  std::array<int, N_CUBES> supply_cubes{};
+  int supply_coins = 0, supply_grain = 0;
+  std::array<int, N_GOODS> supply_goods{};
+  std::array<int, N_CUBES> green_bag{};
+  std::array<std::array<int, N_CUBES>, N_SPACES> spaces{};
+  std::vector<int> market_available, market_waiting;  // NONE for an empty space
+  std::vector<int> customer_pile;
+  int bag_monks = 0, monks_aside = 0;
+  std::vector<Player> players;
+  Pending pending;
+  int turn = NONE;  // Turn(seat) or None
+  std::optional<MarketDay> market_day;
+  std::optional<Mass> mass;
+  std::vector<int> deaths_owed;
+  int end_triggered_by = NONE;
+  std::optional<std::vector<int>> final_turns;
+  // readings the supported steps consult (resolved by the Python side: choice or default)
+  char amb01 = 'a', amb02 = 'a', amb03 = 'a', amb08 = 'a', amb23 = 'a', amb24 = 'a';
+};
+
+// What a decoded action id means, for the actions the native core performs.
+enum Verb { V_OTHER, V_TAKE, V_WELL, V_FREE, V_SKIP, V_PICK_CUBE, V_PICK_GOOD, V_DRAW_CUBE,
+            V_DRAW_CUSTOMER, V_DRAW_MONK, V_DRAW_MEMBER, V_HARVEST, V_BIRTH, V_CALL_HOME, V_DIE,
+            V_BUY_FROM_BAG, V_CHURCH_STEP };
+
+// What kind of place a location text names (data/components.py's Location classes).
+enum Place { P_UNBORN, P_FARMYARD, P_CRAFT, P_COUNCIL, P_CHURCH, P_TRAVEL, P_RESERVE, P_BAG,
+             P_CHRONICLE, P_GRAVEYARD, P_REMOVED, P_UNKNOWN };
+struct Decoded {
+  int verb = V_OTHER;
+  int a = 0, b = 0;
+};
+
+// Per edition data: the action ids (from the reference's own action universe) and the few
+// numbers the supported steps need. Built once per data from village_rules.data.
+struct Tables {
+  int n_actions = 0;
+  int well_cubes = 0;
+  int max_players = 0;
+  std::vector<int> family_numbers;
+  std::map<int, std::array<int, N_SPACES>> cubes_per_space;  // by player count
+  std::map<int, std::array<int, N_CUBES>> cubes_added;       // by player count
+  std::array<std::array<int, N_CUBES>, N_SPACES> take{};
+  std::array<std::array<int, N_CUBES>, N_SPACES> well{};
+  std::array<int, N_SPACES> free_{};
+  std::array<int, N_CUBES> pick_cube{}, draw_cube{};
+  std::array<int, N_GOODS> pick_good{};
+  int skip = -1, draw_monk = -1, harvest = -1, birth = -1;
+  int grain_capacity = 0, harvest_base = 0, harvest_horse_plow = 0, harvest_ox_plow = 0;
+  std::unordered_map<int, int> call_home;  // location id * 1000 + number -> id
+  std::unordered_map<int, int> die;        // location id -> id
+  std::unordered_map<int, int> buy_from_bag;  // number -> id
+  std::unordered_map<int, int> church_step;   // stage * 1000 + number -> id
+  int mass_coin_price = 0, church_stages = 0, lifetime_track_length = 0, plague_time = 0;
+  std::vector<int> church_step_grain;
+  std::unordered_map<int, int> draw_customer;  // tile -> id
+  std::unordered_map<int, int> draw_member;    // seat * 100000 + number -> id
+  std::vector<Decoded> decoded;                // id -> meaning
+  // locations, interned: text -> id, and whether it is the black bag
+  std::unordered_map<std::string, int> location_ids;
+  std::vector<std::string> locations;
+  std::vector<int> places;  // location id -> Place
+  std::vector<int> stages;  // location id -> the stage of "church:N" / "council:N", else 0
+  int black_bag = -1, unborn = -1, farmyard = -1;
+  int location(const std::string& text) {
+    auto it = location_ids.find(text);
+    if (it != location_ids.end()) return it->second;
+    int id = static_cast<int>(locations.size());
+    locations.push_back(text);
+    location_ids.emplace(text, id);
+    places.push_back(place_of(text));
+    int stage = 0;
+    if (places.back() == P_CHURCH || places.back() == P_COUNCIL) stage = std::stoi(text.substr(text.find(':') + 1));
+    stages.push_back(stage);
+    if (text == "black-bag") black_bag = id;
+    if (text == "unborn") unborn = id;
+    if (text == "farmyard") farmyard = id;
+    return id;
+  }
+  static int place_of(const std::string& text) {
+    static const std::pair<const char*, int> plain[] = {
+        {"unborn", P_UNBORN}, {"farmyard", P_FARMYARD}, {"church-reserve", P_RESERVE},
+        {"black-bag", P_BAG}, {"graveyard", P_GRAVEYARD}, {"removed", P_REMOVED}};
+    for (auto& [name, place] : plain)
+      if (text == name) return place;
+    static const std::pair<const char*, int> prefixed[] = {
+        {"craft:", P_CRAFT}, {"council:", P_COUNCIL}, {"church:", P_CHURCH}, {"travel:", P_TRAVEL},
+        {"chronicle:", P_CHRONICLE}};
+    for (auto& [prefix, place] : prefixed)
+      if (text.rfind(prefix, 0) == 0) return place;
+    return P_UNKNOWN;
+  }
+};
+
+}  // namespace village

@@ -1,0 +1,220 @@
+"""`NativeEngine`: the native core behind the methods of the conformance runner's engine
+protocol (`new_game`, `load`, `current_player`, `legal_actions`, `chance_outcomes`,
+`apply`, `state_json`, `scores`), so that it can be compared with the reference step by step.
+
+The edition data is the Python loader's (`village_rules.data`): a shipped edition or a
+user's own data file, handed to C++ once per data as `Tables` (the reference's action
+universe, the well's cubes, the family numbers, the setup cards). The C++ side holds no
+component value of its own. A game is set up by the reference (`engine.setup`) and loaded
+into the core from the reference's canonical JSON; the core writes that JSON back byte for
+byte.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from fractions import Fraction
+from functools import lru_cache
+from pathlib import Path
+from typing import Protocol
+
+from village_rules.data.components import ActionSpace, Cube
+from village_rules.data.edition import EditionData
+from village_rules.data.loader import builtin_edition, load_edition
+from village_rules.drivers.serialization import from_json, state_to_dict, to_json
+from village_rules.engine.setup import game_from_deal, new_game
+from village_rules.model.actions import action_from_id, action_universe, format_action
+from village_rules.model.state import GameState
+from village_rules.native import _core
+from village_rules.rules.variant import Variant
+
+NotSupportedError = _core.NotSupportedError
+"""Raised for a step or configuration the native core does not implement (a RuntimeError):
+the caller falls back to the reference; the core never answers for what it does not know."""
+
+IllegalIdError = _core.IllegalIdError
+"""Raised for an action id that is not legal (or not an outcome) at the current state."""
+
+SUPPORTED = {
+    "editions": "both shipped editions and a user's own data file",
+    "players": "2-5 (solo refused at load)",
+    "readings": "every reading (AMB-01, 02, 03, 08, 23, 24 touch ported steps; the others unported ones)",
+    "legal": "ChooseTurn, ChooseAction (family, grain harvest), ChooseCompensationCube, ChooseSupplyCube, "
+    "ChooseSupplyGood, ChooseDying, MassBuy, MassAdvance",
+    "chance": "SeedDraw, RefillDraw, MassDraw",
+    "apply": "SeedDraw, RefillDraw, ChooseCompensationCube, ChooseSupplyCube with more to take, "
+    "ChooseTurn (a cube at family or grain harvest, a plague cube's time), ChooseAction (family, grain "
+    "harvest, skip), the end of a turn up to a death",
+    "scores": "none yet",
+}
+"""What the native core implements, in words (docs/native.md has the same list)."""
+
+READINGS_USED = ("AMB-01", "AMB-02", "AMB-03", "AMB-08", "AMB-23", "AMB-24")
+"""The readings the ported steps consult (each resolved by the reference: the choice or
+the edition's default); every other reading touches only steps not ported yet."""
+
+
+class GameSetupLike(Protocol):
+    """What `new_game` reads of a set-up (the conformance runner's `GameSetup` has it)."""
+
+    @property
+    def players(self) -> int: ...  # noqa: D102
+    @property
+    def edition(self) -> str | None: ...  # noqa: D102
+    @property
+    def data_file(self) -> str | None: ...  # noqa: D102
+    @property
+    def seed(self) -> int | None: ...  # noqa: D102
+    @property
+    def deal(self) -> tuple[int, ...] | None: ...  # noqa: D102
+    @property
+    def readings(self) -> tuple[tuple[str, str], ...]: ...  # noqa: D102
+    @property
+    def starting_compensation(self) -> bool: ...  # noqa: D102
+
+@lru_cache(maxsize=16)
+def tables_for(data: EditionData) -> _core.Tables:
+    """The native tables of one edition data, built once from the loader's values."""
+    cards: dict[int, list[int]] = {}
+    added: dict[int, list[int]] = {}
+    for players in data.player_counts:
+        if players < 2:
+            continue  # solo: not in the native core
+        card = data.setup_card(players)
+        per_space = dict(card.cubes_per_space)
+        cards[players] = [per_space.get(space, 0) for space in ActionSpace]
+        added[players] = [card.cubes_added[c] for c in Cube]
+    return _core.make_tables(
+        [format_action(a) for a in action_universe(data)],
+        data.well_cubes,
+        data.max_players,
+        list(data.family_numbers),
+        {
+            "grain_capacity": data.grain_capacity,
+            "harvest_base": data.harvest_base,
+            "harvest_horse_plow": data.harvest_horse_plow,
+            "harvest_ox_plow": data.harvest_ox_plow,
+            "mass_coin_price": data.mass_coin_price,
+            "church_stages": data.church_stages,
+            "lifetime_track_length": data.lifetime_track_length,
+            "plague_time": data.plague_time,
+        },
+        list(data.church_step_grain),
+        cards,
+        added,
+    )
+
+class NativeEngine:
+    """One current game in the native core, with the engine protocol's methods."""
+
+    def __init__(self) -> None:
+        self._game: _core.Game | None = None
+        self._data: EditionData | None = None
+        self._swap = False
+
+    def plant_swapped_legal_order(self, on: bool = True) -> None:
+        """A test hook: the native core answers the first two legal ids swapped (in C++,
+        for this engine's games), so the tests can show the tie catches and names it."""
+        self._swap = on
+        if self._game is not None:
+            self._game.set_debug_swap(on)
+
+    @property
+    def game(self) -> _core.Game:
+        """The native game; `NotSupportedError` before any game is loaded."""
+        if self._game is None:
+            raise NotSupportedError("no game: call new_game or load first")
+        return self._game
+
+    # --- setting up ------------------------------------------------------------------------
+
+    def new_game(self, setup: GameSetupLike) -> None:
+        """Set up a game as the reference does (its seed or deal), then load it natively."""
+        if (setup.edition is None) == (setup.data_file is None):
+            raise ValueError("a game names exactly one of an edition and a data file")
+        data = (
+            builtin_edition(setup.edition)
+            if setup.edition is not None
+            else load_edition(Path(str(setup.data_file)))
+        )
+        variant = Variant(setup.starting_compensation, setup.readings)
+        if (setup.seed is None) == (setup.deal is None):
+            raise ValueError("a game gives exactly one of a seed and a set-up deal")
+        if setup.seed is not None:
+            state = new_game(data, setup.players, setup.seed, variant)
+        else:
+            dealt = [action_from_id(data, i) for i in setup.deal or ()]
+            state = game_from_deal(data, setup.players, dealt, variant)
+        self.load_state(state)
+
+    def new_game_from(
+        self,
+        *,
+        edition: str,
+        players: int,
+        seed: int,
+        readings: Sequence[tuple[str, str]] = (),
+        starting_compensation: bool = True,
+    ) -> None:
+        """`new_game` with the set-up given as keywords."""
+        variant = Variant(starting_compensation, tuple(readings))
+        self.load_state(new_game(edition, players, seed, variant))
+
+    def load(self, state_json: str) -> None:
+        """Make the state written as `state_json` (the reference's `to_json`) current; the
+        reference's decoder checks it first. `NotSupportedError` for a solo game."""
+        self.load_state(from_json(state_json))
+
+    def load_state(self, state: GameState) -> None:
+        """Make a reference state current (its canonical JSON handed to the core)."""
+        raw = state_to_dict(state)
+        rules_json = json.dumps(raw["rules"], sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+        data = state.rules.data
+        game = _core.Game(tables_for(data))
+        game.load(raw, rules_json, {amb: state.rules.reading(amb) for amb in READINGS_USED})
+        game.set_debug_swap(self._swap)
+        self._game, self._data = game, data
+
+    # --- the engine protocol ----------------------------------------------------------------
+
+    def current_player(self) -> int:
+        """The seat to act, CHANCE (-1) or TERMINAL (-4)."""
+        return self.game.current_player()
+
+    @property
+    def is_chance(self) -> bool:
+        """Whether a chance event is pending."""
+        return self.game.is_chance()
+
+    @property
+    def is_terminal(self) -> bool:
+        """Whether the game is over."""
+        return self.game.is_terminal()
+
+    def legal_actions(self) -> list[int]:
+        """The legal action ids in the reference's order; empty at chance and at the end."""
+        return self.game.legal()
+
+    def chance_outcomes(self) -> list[tuple[int, Fraction]]:
+        """(id, exact probability) of the pending chance event, in the reference's order."""
+        return [(i, Fraction(n, d)) for i, n, d in self.game.chance()]
+
+    def apply(self, action: int) -> None:
+        """Apply an action or outcome id; `NotSupportedError` (state unchanged) for a step the
+        core does not implement, `IllegalIdError` for an id not allowed now."""
+        self.game.apply(action)
+
+    def state_json(self) -> str:
+        """The current state as the reference's canonical JSON (`to_json`)."""
+        return self.game.to_json()
+
+    def scores(self) -> list[int] | None:
+        """None before the end; the final scoring is not in the native core yet."""
+        if not self.game.is_terminal():
+            return None
+        raise NotSupportedError("the final scoring is not in the native core yet")
+
+def reference_json(state: GameState) -> str:
+    """The reference's canonical JSON of a state (what `state_json` is compared with)."""
+    return to_json(state)
