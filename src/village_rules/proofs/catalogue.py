@@ -42,7 +42,7 @@ from village_rules.model.actions import (
 )
 from village_rules.model.state import GameState
 from village_rules.proofs.errors import UnknownQueryError
-from village_rules.proofs.history import History, dead, earlier_round_start, turn_start
+from village_rules.proofs.history import History, dead, earlier_round_start, last_events, turn_start
 from village_rules.proofs.query import (
     EDITIONS,
     PATH,
@@ -53,6 +53,7 @@ from village_rules.proofs.query import (
     any_seat,
 )
 from village_rules.proofs.search import Scorer, Steer
+from village_rules.rule_ids import RuleId
 
 __all__ = [
     "CATALOGUE",
@@ -311,7 +312,31 @@ def _harvester(state: GameState, action: Action) -> float:
 # --- concrete predicates ---------------------------------------------------------------------
 
 
+END_TRIGGERS = frozenset({RuleId.END_01, RuleId.END_10})
+"""The events that name who triggered the end (END-10: AMB-44 b, the later last space)."""
+
+
 def _end_in_market_day(by_trigger: bool) -> ConcretePredicate:
+    """1a / 1b, judged by the end trigger's moment (its rule event), not by the state after
+    the sub-step: the market day open when the end was triggered, and who triggered it."""
+
+    def holds(h: History) -> bool:
+        return any(
+            e.rule in END_TRIGGERS
+            and e.market_player is not None
+            and e.end_by is not None
+            and (e.end_by == e.market_player) == by_trigger
+            for e in last_events(h)
+        )
+
+    return holds
+
+
+def end_in_market_day_after_state(by_trigger: bool) -> ConcretePredicate:
+    """1a / 1b as they were judged before event semantics: on the state after the step only
+    (kept to show, in the tests, the witness the old judging accepted; not a catalogue
+    predicate)."""
+
     def holds(h: History) -> bool:
         before, after = h.states[-2], h.last
         day = after.market_day
@@ -323,17 +348,19 @@ def _end_in_market_day(by_trigger: bool) -> ConcretePredicate:
 
 
 def _final_order_note(h: History) -> str:
+    events = last_events(h)
+    trigger = next((e for e in events if e.rule in END_TRIGGERS and e.market_player is not None), None)
     state = h.last
-    day = state.market_day
-    if day is None or state.end_triggered_by is None:
+    if trigger is None or trigger.end_by is None or trigger.market_player is None:
         raise InternalError("catalogue._final_order_note", "the witness does not end on a market day")
-    order = final_order(state, day.trigger)
+    order = final_order(state, trigger.market_player)
     seats = ", ".join(f"seat {s}" for s in order)
     return (
-        f"The end was triggered by seat {state.end_triggered_by} during the market day of seat "
-        f"{day.trigger}. Once the market day and the turn are over, the final actions go to: {seats} "
+        f"The end was triggered by seat {trigger.end_by} during the market day of seat "
+        f"{trigger.market_player}. Once the market day and the turn are over, the final actions go "
+        f"to: {seats} "
         f"(END-02 / END-04, AMB-09: {len(order)} final actions"
-        + (", the market-day player last)." if order and order[-1] == day.trigger else ").")
+        + (", the market-day player last)." if order and order[-1] == trigger.market_player else ").")
     )
 
 

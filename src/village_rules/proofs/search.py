@@ -18,7 +18,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from village_rules.drivers.play import GameLog
-from village_rules.engine.core import apply, chance_outcomes, legal_actions
+from village_rules.engine.core import chance_outcomes, legal_actions
 from village_rules.engine.setup import new_game
 from village_rules.model.actions import Action, format_action
 from village_rules.model.state import GameState
@@ -94,15 +94,14 @@ def _play(
     """`attempt`, and the number of actions it played."""
     rng = random.Random(seed)
     history = History([new_game(edition, players, seed, variant or Variant())])
-    while len(history.actions) < steer.max_actions:
+    while history.step_count < steer.max_actions:
         state = history.last
         if state.is_terminal:
             break
         action = _choose(state, options(state), steer, rng)
-        history.push(action, apply(state, action))
-        if goal(history):
-            return history, len(history.actions)
-    return None, len(history.actions)
+        if history.play(action, goal):  # judged after every sub-step of the step
+            return history, history.step_count
+    return None, history.step_count
 
 
 def search_steps(
@@ -124,7 +123,7 @@ def search_steps(
         history, played = _play(edition, players, seed, limit, goal, variant=variant)
         seed += 1
         if history is not None:
-            log = GameLog(edition, players, seed - 1, tuple(format_action(a) for a in history.actions),
+            log = GameLog(edition, players, seed - 1, tuple(format_action(a) for a in history.decisions),
                           variant or Variant())
             return Witness(log, seed, history), seed, steps - left + played
         left -= max(played, 1)
@@ -152,6 +151,6 @@ def search(
     for tried, seed in enumerate(seeds, start=1):
         history = attempt(edition, players, seed, steer, goal, variant=rules)
         if history is not None:
-            log = GameLog(edition, players, seed, tuple(format_action(a) for a in history.actions), rules)
+            log = GameLog(edition, players, seed, tuple(format_action(a) for a in history.decisions), rules)
             return Witness(log, tried, history), tried
     return None, len(seeds)
