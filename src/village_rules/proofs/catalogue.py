@@ -12,6 +12,7 @@ import z3
 
 from village_rules.data.components import Cube, Good, InBlackBag, OnChurch, TieBreaker, Unborn, is_alive
 from village_rules.drivers.serialization import to_json
+from village_rules.engine.core import legal_actions
 from village_rules.engine.end_of_game import final_order
 from village_rules.engine.harvest import harvest_yield
 from village_rules.engine.scoring import ranking_key, score_breakdown, winners
@@ -40,6 +41,7 @@ from village_rules.model.actions import (
     Travel,
     Well,
 )
+from village_rules.model.pending import ChooseTurn
 from village_rules.model.state import GameState
 from village_rules.proofs.errors import UnknownQueryError
 from village_rules.proofs.history import History, dead, earlier_round_start, last_events, turn_start
@@ -490,9 +492,15 @@ def _markers_out(h: History) -> bool:
 
 
 def _nobody_home(h: History) -> bool:
+    """11: the seat to act has no living member, at a turn (a take, even the only one left,
+    which the engine takes itself) or at a decision that offers a choice. A lone skip the
+    engine takes for the seat (at a mass with nothing to buy, say) is no act of the player:
+    before event semantics such states were never on the path, and they are not counted."""
     s = h.last
     seat = s.current_player()
-    return seat >= 0 and s.living_members(seat) == 0
+    if seat < 0 or s.living_members(seat) != 0:
+        return False
+    return isinstance(s.pending, ChooseTurn) or len(legal_actions(s)) > 1
 
 
 def _score_note(h: History) -> str:
