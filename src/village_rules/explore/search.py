@@ -386,7 +386,7 @@ def expand(
     successors: list[Successor] = []
     fired = checks.fired
     trace: list[str] | None = [] if fired is not None else None
-    judged = bool(pending) or monitor is not None  # by sub-steps and their events
+    judged = bool(pending) or monitor is not None or link is not None  # by sub-steps and their events
     steps: tuple[SubStep, ...] = ()
     for k, (action, probability) in enumerate(out):
         try:
@@ -408,7 +408,14 @@ def expand(
             check_edge(tally, sid, state, action, after)
         if link is not None and alpha is not None:
             tally.edges_refined += 1
-            broken = broken_clauses(alpha, abstract(after), link)
+            # every sub-step a step of the model (a forced decision included)
+            broken, at = [], alpha
+            for sub in steps:
+                following = abstract(sub.after)
+                broken = broken_clauses(at, following, link)
+                if broken:
+                    break
+                at = following
             if broken:
                 record(tally, sid, [refines(format_action(action), broken)])
         new, monitored = fold(monitor, value, steps) if monitor is not None else (None, False)

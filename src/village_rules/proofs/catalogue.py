@@ -692,10 +692,11 @@ def _lasso_note(h: History) -> str:
     now = fingerprint(h.last)
     earlier = next(i for i in starts[:-1] if fingerprint(h.states[i]) == now)
     first, last = h.states[earlier].round, h.last.round
+    at, now_at = h.action_number(earlier), h.action_number(-1)
     return (
-        f"The state at the start of round {last} (action {len(h.actions)}) equals the state at the start "
-        f"of round {first} (action {earlier}) in everything but the round counter. Replaying actions "
-        f"{earlier + 1}..{len(h.actions)} again from there (the same decisions and the same chance "
+        f"The state at the start of round {last} (action {now_at}) equals the state at the start "
+        f"of round {first} (action {at}) in everything but the round counter. Replaying actions "
+        f"{at + 1}..{now_at} again from there (the same decisions and the same chance "
         f"outcomes, each of non-zero probability) returns to it again: a cycle of {last - first} "
         "round(s) that can be repeated forever, so no bound on the length of a game exists."
     )
@@ -743,16 +744,18 @@ def _on_church(state: GameState, seat: int) -> bool:
 
 
 def _pump_note(h: History) -> str:
-    earlier = earlier_round_start(History(h.states, h.actions), "pump", _pump_fingerprint)
+    fresh = History(h.states, h.actions, forced=list(h.forced))
+    earlier = earlier_round_start(fresh, "pump", _pump_fingerprint)
     if earlier is None:
         raise InternalError("catalogue._pump_note", "the witness repeats no round start")
     a, b = h.states[earlier], h.last
     gain = b.players[0].prestige - a.players[0].prestige
+    at, now_at = h.action_number(earlier), h.action_number(-1)
     return (
-        f"The state at the start of round {b.round} (action {len(h.actions)}) equals the state at the "
-        f"start of round {a.round} (action {earlier}) in everything but the round counter and seat 0's "
+        f"The state at the start of round {b.round} (action {now_at}) equals the state at the "
+        f"start of round {a.round} (action {at}) in everything but the round counter and seat 0's "
         f"prestige, which rose from {a.players[0].prestige} to {b.players[0].prestige}. Playing actions "
-        f"{earlier + 1}..{len(h.actions)} again repeats the cycle and adds {gain} prestige each time "
+        f"{at + 1}..{now_at} again repeats the cycle and adds {gain} prestige each time "
         "(the church majority at every mass), and the end can be triggered afterwards (the chronicle "
         "still has room): no finite upper bound on a player's final score exists."
     )

@@ -96,7 +96,7 @@ def _watch(
             held[q.name] += 1
             v = path_vars(h)
             rule = RULE_PREDICATES.get(q.name)
-            at = where(len(h.actions))
+            at = where(h.step_count)
             if not _counts_holds(q, v, k):
                 failed[q.name] = f"concrete holds but the counts predicate does not at {at}"
             elif rule is not None and len(h.states) > 1 and not _rule_holds(rule, h, k):

@@ -56,6 +56,11 @@ class History:
         """The actions the game log holds (every sub-step's action but the forced ones)."""
         return [a for a, f in zip(self.actions, self.forced, strict=True) if not f]
 
+    def action_number(self, index: int) -> int:
+        """How many actions of the game log lead to `states[index]` (the decisions among the
+        sub-steps before it): the number a reader replaying the log counts."""
+        return self.forced[: index % len(self.states)].count(False)
+
     def fork(self) -> History:
         """A copy that can be pushed on without changing this one (the states themselves
         are immutable and shared)."""

@@ -329,7 +329,7 @@ def _implication_watch(
             held[name] += 1
             v = v if v is not None else path_vars(h)
             if not abstract_holds(abstract, v, k):
-                failure.append(ImplicationFailure(name, *where, len(h.actions)))
+                failure.append(ImplicationFailure(name, *where, h.step_count))
                 return
 
     return on_state

@@ -18,7 +18,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from village_rules.drivers.play import GameLog
-from village_rules.engine.core import chance_outcomes, legal_actions
+from village_rules.engine.core import apply, chance_outcomes, legal_actions
 from village_rules.engine.setup import new_game
 from village_rules.model.actions import Action, format_action
 from village_rules.model.state import GameState
@@ -55,8 +55,13 @@ class Witness:
 
     @property
     def final(self) -> GameState:
-        """The state the witness ends in."""
-        return self.history.last
+        """The state the witness's log ends in: after the whole step of its last action (the
+        history may stop at the sub-step inside it where the query holds)."""
+        h = self.history
+        if not h.actions:
+            return h.last
+        last = max(i for i, forced in enumerate(h.forced) if not forced)
+        return apply(h.states[last], h.actions[last])
 
 
 def options(state: GameState) -> list[Action]:
