@@ -30,7 +30,11 @@ What the rulebooks say (2023 = `village-big-box-2023-rulebook.txt`, 2011 =
   it: at least 11 time on the 10-space track, while a turn costs at most 8 (the dearest
   action) or, holding a market day, a plague cube (2) and four paid sales (1 each). So
   query 5 is unreachable under the default: proved by k-induction over the rule-content
-  model's turn path variables (`content.CONTENT_TURN`, `guarded.TURN_STATE_CLAUSES`). Under
+  model's turn path variables (`content.CONTENT_TURN`, `guarded.TURN_STATE_CLAUSES`). A turn
+  is one take and its action (2011 "Taking your turn"; 2023 "Phase 2"): the path is read by
+  sub-steps (`proofs.history`), so a turn whose only take the engine makes itself is a turn
+  of its own; read by `apply` steps, two turns of a seat merged and two engine games met the
+  predicate (tests/fixtures/merged-turns, docs/proofs.md "Event semantics"). Under
   AMB-23 b a death without a visible member stays owed until one is visible at the end of
   a turn: a player hiding every member in the black bag piles up owed deaths, and after a
   mass puts two of them on the church track, the end of their next turn kills both (5b).
