@@ -215,15 +215,22 @@ def _turn_begins(s: Vars) -> Any:
 
 
 def spends_at_most(s: Vars, a: Vars, t: Vars, p: int, o: Ops, *, most: Any) -> Any:
-    """Seat p spent at most `most` time in the step (read off the turn's time, exact). A
-    step of the model is a sub-step of the engine (`engine.events`, checked so by the link):
-    its own decision and what follows it without a choice, never a second decision, so a
-    later turn's forced take is a step of its own and the bound holds on every step. (Before
-    the link checked sub-steps, an `apply` step could run into later turns and the bound was
-    claimed only while the step stayed in its turn.)"""
-    return o.all(
-        o.implies(_turn_begins(s), t[f"turn_time_{p}"] <= most),
-        o.implies(o.not_(_turn_begins(s)), t[f"turn_time_{p}"] - s[f"turn_time_{p}"] <= most),
+    """Seat p spent at most `most` time in the step (read off the turn's time, exact), when
+    the step stays in its turn: the round goes on and no cube is taken but the step's own.
+    (`apply` settles a lone decision: a step may run into later turns, whose forced cubes
+    cost their own time; there no bound is claimed.)"""
+    taken = a["kind"] == K_TAKE
+    stays = o.all(
+        t["round"] == s["round"],
+        o.implies(taken, t["board"] == s["board"] - 1),
+        o.implies(o.not_(taken), t["board"] == s["board"]),
+    )
+    return o.implies(
+        stays,
+        o.all(
+            o.implies(_turn_begins(s), t[f"turn_time_{p}"] <= most),
+            o.implies(o.not_(_turn_begins(s)), t[f"turn_time_{p}"] - s[f"turn_time_{p}"] <= most),
+        ),
     )
 
 
