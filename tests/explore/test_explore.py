@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 import z3
-from support import TINY_DEPTH, TINY_EDGES, TINY_STATES, loses_a_coin_at_the_market
+from support import TINY_DEPTH, TINY_EDGES, TINY_STATES, loses_a_coin_at_the_market, planted_steps
 
 from village_rules.cli.main import main
 from village_rules.data.loader import load_edition
@@ -261,6 +261,7 @@ def _step(state: GameState, text: str) -> tuple[Action, GameState]:
 
 def test_a_planted_rule_bug_is_found_at_some_explored_state(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr("village_rules.explore.search.apply", loses_a_coin_at_the_market)
+    monkeypatch.setattr("village_rules.explore.search.apply_steps", planted_steps(loses_a_coin_at_the_market))
     result = _explore("tiny", 2)
     assert result.violation_count > 0
     assert any(v.invariant == "conservation.coins" for _, v in result.violations), result.violations
@@ -269,12 +270,13 @@ def test_a_planted_rule_bug_is_found_at_some_explored_state(monkeypatch: pytest.
 def test_an_engine_that_raises_is_a_finding_not_a_crash(monkeypatch: pytest.MonkeyPatch) -> None:
     real = apply
 
-    def refuses_the_market(state: GameState, action: Action) -> GameState:
+    def refuses_the_market(state: GameState, action: Action, trace: list[str] | None = None) -> GameState:
         if "market" in format_action(action):
             raise VillageError("planted refusal")
-        return real(state, action)
+        return real(state, action, trace)
 
     monkeypatch.setattr("village_rules.explore.search.apply", refuses_the_market)
+    monkeypatch.setattr("village_rules.explore.search.apply_steps", planted_steps(refuses_the_market))
     result = explore(configuration("tiny").data, 2, check=False)
     assert any(v.invariant == ENGINE_EXCEPTION for _, v in result.violations)
 
@@ -469,10 +471,11 @@ def test_a_model_clause_the_engine_breaks_is_reported_on_the_edge(monkeypatch: p
 def test_no_query_the_explorer_reaches_is_proved_unreachable_by_z3(tiny: search.Exploration) -> None:
     data = configuration("tiny").data
     assert disagreements(data, 2, tiny) == []
-    # what the model knows of the ground truth: none of tiny's 11 unreachable step queries
-    # (8 of the first catalogue, and 14, 15, 17 of proofs/rule_queries.py)
+    # what the model knows of the ground truth: none of tiny's 12 unreachable step queries
+    # (9 of the first catalogue, 1a among them since queries are judged by rule events, and
+    # 14, 15, 17 of proofs/rule_queries.py)
     proves = model_proves(data, 2, tiny)
-    assert len(proves) == 11 and not any(proves.values())
+    assert len(proves) == 12 and not any(proves.values())
     assert {"death-during-mass", "market-day-during-mass", "trigger-final-action"} <= set(proves)
 
 
