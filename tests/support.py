@@ -18,7 +18,7 @@ import os
 import resource
 import signal
 import subprocess
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -27,7 +27,8 @@ import pytest
 
 from village_rules.data.components import ActionSpace, Cube, Location
 from village_rules.drivers.scenario import acting, emptied, put_cubes
-from village_rules.engine.core import apply
+from village_rules.engine.core import apply, apply_steps
+from village_rules.engine.events import SubStep
 from village_rules.model.actions import Action, Serve
 from village_rules.model.evolve import replace as evolve
 from village_rules.model.state import GameState
@@ -87,6 +88,21 @@ def loses_a_coin_at_the_market(state: GameState, action: Action, trace: list[str
     if isinstance(action, Serve):
         return replace(after, supply=replace(after.supply, coins=after.supply.coins - 1))
     return after
+
+
+def planted_steps(
+    planted: Callable[..., GameState],
+) -> Callable[[GameState, Action, list[str] | None], tuple[SubStep, ...]]:
+    """`apply_steps` with a planted `apply` (a rule bug injected into the explorer, which
+    takes its steps by sub-steps when it judges queries): the engine's sub-steps, the last
+    ending where the planted step ends (and raising where it raises)."""
+
+    def steps(state: GameState, action: Action, trace: list[str] | None = None) -> tuple[SubStep, ...]:
+        after = planted(state, action, trace=trace)
+        real = apply_steps(state, action)
+        return (*real[:-1], replace(real[-1], after=after))
+
+    return steps
 
 
 def get_at(raw: Any, path: KeyPath) -> Any:

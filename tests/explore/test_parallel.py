@@ -10,7 +10,7 @@ from support import TINY_STATES
 
 from village_rules.checks.invariants import Violation
 from village_rules.data.edition import EditionData
-from village_rules.engine.core import apply
+from village_rules.engine.core import apply, apply_steps
 from village_rules.explore import checkpoint, parallel, search
 from village_rules.explore.checkpoint import CheckpointError
 from village_rules.explore.configs import configuration
@@ -23,7 +23,7 @@ from village_rules.explore.parallel import (
 )
 from village_rules.explore.search import ExplorationLimitError, explore
 from village_rules.proofs.catalogue import by_name
-from village_rules.proofs.history import History
+from village_rules.proofs.history import History, play_steps
 
 
 def _figures(r: search.Exploration) -> dict[str, object]:
@@ -83,10 +83,12 @@ def test_a_witness_found_by_a_worker_replays_to_its_query(tiny_split: search.Exp
         assert v.witness is not None
         root, actions = v.witness
         states = [starts[root].state]
-        for action in actions:
+        for action in actions[:-1]:
             assert action in [a for a, _ in search.moves(states[-1])], v.query
             states.append(apply(states[-1], action))
-        assert by_name(v.query).concrete(History(states[-2:], list(actions[-1:]))), v.query
+        # judged after every sub-step of the last edge, with its events
+        edge = History([states[-1]])
+        assert play_steps(edge, apply_steps(states[-1], actions[-1]), by_name(v.query).concrete), v.query
 
 
 def test_a_monitored_product_over_workers_decides_its_path_query_the_same_way() -> None:

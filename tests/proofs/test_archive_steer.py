@@ -17,6 +17,7 @@ from village_rules.drivers.play import replay_log
 from village_rules.engine.core import apply
 from village_rules.engine.setup import new_game
 from village_rules.errors import ParameterError
+from village_rules.explore.witnesses import holds_after
 from village_rules.proofs.archive_steer import (
     ArchiveBudget,
     ArchiveStats,
@@ -51,9 +52,11 @@ def test_archive_finds_the_mill_short_of_coins_replays_and_repeats() -> None:
         assert witness is not None and runs == 1 and stats.targets >= 1 and stats.steps <= BUDGET.steps
         assert replay_log(witness.log).state == witness.final
         rebuilt = History([new_game(EDITION, PLAYERS, 0, Variant())])
-        for a in witness.history.actions:
-            rebuilt.push(a, apply(rebuilt.last, a))
-        assert rebuilt.last == witness.final and MILL.concrete(rebuilt)
+        for a in witness.history.decisions:
+            rebuilt.play(a)
+        assert rebuilt.last == witness.final
+        # judged by sub-steps: the query holds at the last action and not before
+        assert holds_after(rebuilt.states[0], witness.log.actions, MILL) == [len(witness.log.actions)]
         logs.append(witness.log.actions)
     assert logs[0] == logs[1]
     plain, games, steps = search_steps(EDITION, PLAYERS, Steer(), MILL.concrete, BUDGET.steps)

@@ -15,7 +15,7 @@ from village_rules.engine import council_chamber, harvest, mass, scoring, travel
 from village_rules.engine.setup import new_game
 from village_rules.model.state import GameState
 from village_rules.proofs import guarded
-from village_rules.proofs.content import A_HARVEST, K_ACTION, K_SKIP, P_MASS_BUY, content_vars
+from village_rules.proofs.content import A_HARVEST, K_ACTION, K_CHURCH_STEP, content_vars
 from village_rules.proofs.link import check_log, default_games, link_check
 from village_rules.proofs.link_coverage import KNOWN_GAPS, Coverage, all_branches, branches_of
 from village_rules.proofs.link_search import hunt
@@ -151,12 +151,14 @@ def test_coverage_counts_the_gates_games_and_names_each_gap() -> None:
 
 
 def test_the_hunt_finds_a_clause_broken_on_a_rare_branch(monkeypatch: pytest.MonkeyPatch) -> None:
-    """A wrong clause on a branch the sampled games never took (a skip at the mass's buying
-    step: 0 of the gate's 5,814 steps): the hunt reaches it, and its game replays the break."""
-    planted = "planted: nobody skips buying at a mass"
-    clauses = dict(guarded.KIND_CLAUSES[K_SKIP])
-    clauses[planted] = lambda s, a, t, k, o: s["pending"] != P_MASS_BUY
-    monkeypatch.setitem(guarded.KIND_CLAUSES, K_SKIP, clauses)
+    """A wrong clause on a branch the sampled game never takes (moving up in the church at
+    a mass: the plague policy's game never does; a skip at the mass's buying step, used here
+    before the link checked forced sub-steps, is now taken by that game as a forced skip):
+    the hunt reaches it, and its game replays the break."""
+    planted = "planted: nobody moves up in the church"
+    clauses = dict(guarded.KIND_CLAUSES[K_CHURCH_STEP])
+    clauses[planted] = lambda s, a, t, k, o: False
+    monkeypatch.setitem(guarded.KIND_CLAUSES, K_CHURCH_STEP, clauses)
     assert link_check(ONE_PER_ROW[:1], max_steps=3000).passed  # the sampled game misses it
     found = None
     for seed in range(4):

@@ -10,9 +10,9 @@ from dataclasses import replace
 import pytest
 
 from village_rules.drivers.play import replay_log
-from village_rules.engine.core import apply
 from village_rules.engine.setup import new_game
 from village_rules.errors import ParameterError
+from village_rules.explore.witnesses import holds_after
 from village_rules.proofs.catalogue import by_name
 from village_rules.proofs.history import History
 from village_rules.proofs.model import Constants
@@ -48,9 +48,11 @@ def test_target_steer_finds_what_unsteered_games_miss_replays_and_repeats() -> N
         assert witness is not None and games == 1 and stats.targets > 0
         assert replay_log(witness.log).state == witness.final
         rebuilt = History([new_game(EDITION, PLAYERS, SEED, Variant())])
-        for a in witness.history.actions:
-            rebuilt.push(a, apply(rebuilt.last, a))
-        assert rebuilt.last == witness.final and COINS.concrete(rebuilt)
+        for a in witness.history.decisions:
+            rebuilt.play(a)
+        assert rebuilt.last == witness.final
+        # judged by sub-steps: the query holds at the last action and not before
+        assert holds_after(rebuilt.states[0], witness.log.actions, COINS) == [len(witness.log.actions)]
         logs.append(witness.log.actions)
         state = new_game(EDITION, PLAYERS, 3, Variant())
         k = Constants.of(state.rules.data, PLAYERS)

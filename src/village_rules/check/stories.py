@@ -21,7 +21,7 @@ from village_rules.checks.invariants import state_violations, transition_violati
 from village_rules.data.jsonio import MAX_LOG_CHARS, JsonInputError, read_json, read_text_file
 from village_rules.drivers.artefacts import KNOWN_FORMATS
 from village_rules.drivers.play import GameLog
-from village_rules.engine.core import apply
+from village_rules.engine.core import apply, apply_steps
 from village_rules.errors import ViewError, VillageError
 from village_rules.explore.witnesses import WitnessName, parse_witness_name
 from village_rules.model.actions import Action, parse_action
@@ -30,7 +30,7 @@ from village_rules.model.state import GameState
 from village_rules.pictures.svg import actor_of, state_svg
 from village_rules.pictures.viewer import Frame, Story
 from village_rules.proofs.catalogue import CATALOGUE, Query
-from village_rules.proofs.history import History
+from village_rules.proofs.history import History, play_steps
 from village_rules.readings.divergence import LEGAL, STATE, WINNER, Difference, Witness, replay_both
 from village_rules.readings.stored import witness_from_json
 
@@ -218,12 +218,16 @@ def proof_story(log: GameLog, query: Query, name: str, window: int | None = None
     history = History([run.states[0]])
     holds: int | None = None
     for k, action in enumerate(run.actions, start=1):
-        history.push(action, run.states[k])
+        steps = apply_steps(history.last, action)  # judged after every sub-step, with its events
         # the report's page (a window) asks only at the end: its step has just checked that
         # the query holds there and not one action earlier
-        if (window is None or k == run.last) and query.concrete(history):
-            holds = k
-            break
+        if window is None or k == run.last:
+            if play_steps(history, steps, query.concrete):
+                holds = k
+                break
+        else:
+            for sub in steps:
+                history.push_sub(sub)
     title = f"query {query.number} ({query.name}): {query.title}"
     first = _first(run.last, holds, window)
     if holds is None:
@@ -256,13 +260,19 @@ def explorer_story(log: GameLog, named: WitnessName, name: str, window: int | No
     q = named.query
     run = _replay(log, check=window is None)
     history = History([run.states[0]])
-    for k, action in enumerate(run.actions, start=1):
-        history.push(action, run.states[k])
+    held = False
+    for k, action in enumerate(run.actions, start=1):  # judged after every sub-step, with its events
+        steps = apply_steps(history.last, action)
+        if k == run.last:
+            held = play_steps(history, steps, q.concrete)
+        else:
+            for sub in steps:
+                history.push_sub(sub)
     setting = _setting(log).replace(log.edition, f"configuration {named.configuration}", 1)
     title = f"query {q.number} ({q.name}): {q.title}"
     first = _first(run.last, None, window)
     total = len(log.actions)
-    if run.last != total or not q.concrete(history):
+    if run.last != total or not held:
         why = f"; {run.problem}" if run.broken_at is not None else ""
         summary = f"{setting}: the query does not hold after the last action ({total}){why}"
         return Story(

@@ -54,7 +54,7 @@ def board(state: GameState) -> CarlaBoard:
 def owe_take(state: GameState, space: ActionSpace, cube: Cube, ctx: Ctx) -> GameState:
     """SOLO-10: after the player took a cube (whether or not they perform the action),
     Carla takes one; it is taken once the player's action is over (p. 17 example)."""
-    ctx.fire(RuleId.SOLO_10)
+    ctx.fire(RuleId.SOLO_10, state)
     return replace(state, carla=replace(board(state), look_for=cube, look_from=space))
 
 
@@ -115,13 +115,13 @@ def _take(state: GameState, space: ActionSpace, cube: Cube, ctx: Ctx) -> tuple[G
     influence and plague cubes alike. A fate tile passed face down is turned up (chance)."""
     solo = solo_data(state)
     carla = board(state)
-    ctx.fire(RuleId.SOLO_08)
+    ctx.fire(RuleId.SOLO_08, state)
     state = state.with_space(space, state.space(space).remove(cube))
     p = state.players[CARLA]
     state = state.with_player(CARLA, replace(p, cubes=p.cubes.add(cube)))
     placed = (carla.space + 1) % solo.track_spaces
     if placed == 0 and carla.space != -1:
-        ctx.fire(RuleId.SOLO_09)  # round the board again, for the rest of the game
+        ctx.fire(RuleId.SOLO_09, state)  # round the board again, for the rest of the game
     carla = replace(
         carla, space=placed, last_cube=cube, look_for=None, look_from=None, took_from=space, reacted=False
     )
@@ -133,7 +133,7 @@ def _take(state: GameState, space: ActionSpace, cube: Cube, ctx: Ctx) -> tuple[G
                 return state, FateReveal(slot)
             if state.rules.reading("AMB-37") == "b":  # a tile counts only when turned up
                 return state, None
-            ctx.fire(RuleId.SOLO_14)  # a face-up tile passed again shows what it shows (AMB-37 a)
+            ctx.fire(RuleId.SOLO_14, state)  # a face-up tile passed again shows what it shows (AMB-37 a)
             return replace(state, carla=replace(carla, quill=shown is FateTile.QUILL)), None
     return state, None
 
@@ -142,7 +142,7 @@ def take_chosen(state: GameState, cube: Cube, ctx: Ctx) -> tuple[GameState, Pend
     """The player's choice of Carla's cube (SOLO-12 / SOLO-13)."""
     pending = expect(state.pending, ChooseCarlaCube, "carla.take_chosen")
     carla = board(state)
-    ctx.fire(RuleId.SOLO_12 if pending.space == carla.look_from else RuleId.SOLO_13)
+    ctx.fire(RuleId.SOLO_12 if pending.space == carla.look_from else RuleId.SOLO_13, state)
     return _take(state, pending.space, cube, ctx)
 
 
@@ -182,7 +182,7 @@ def face_down(state: GameState, slot: int) -> dict[FateTile, int]:
 def reveal(state: GameState, pending: FateReveal, action: Action, ctx: Ctx) -> GameState:
     """SOLO-14: the fate tile drawn for the slot is turned face up (a quill: a death owed)."""
     action = expect(action, RevealFate, "carla.reveal")
-    ctx.fire(RuleId.SOLO_14)
+    ctx.fire(RuleId.SOLO_14, state)
     carla = board(state)
     fate = list(carla.fate)
     fate[pending.slot] = action.tile
@@ -216,7 +216,7 @@ def next_step(state: GameState, ctx: Ctx) -> tuple[GameState, Pending | None] | 
         # AMB-41 b: the player's action just ended the game (no final action settled yet,
         # so not the final action END-04 gives him): her owed take is dropped.
         if ended_by_the_players_action(state) and state.rules.reading("AMB-41") == "b":
-            ctx.fire(RuleId.SOLO_28)
+            ctx.fire(RuleId.SOLO_28, state)
             return replace(state, carla=replace(carla, look_for=None, look_from=None)), None
         target = take_target(state)
         if target is None:  # the board is empty: nothing to take
@@ -226,9 +226,9 @@ def next_step(state: GameState, ctx: Ctx) -> tuple[GameState, Pending | None] | 
             return state, ChooseCarlaCube(PLAYER, space)
         same_space = space == carla.look_from
         if colour == carla.look_for:  # the colour she looks for
-            ctx.fire(RuleId.SOLO_10 if same_space else RuleId.SOLO_11)
+            ctx.fire(RuleId.SOLO_10 if same_space else RuleId.SOLO_11, state)
         else:  # the player's choice, forced: the space holds one colour only
-            ctx.fire(RuleId.SOLO_12 if same_space else RuleId.SOLO_13)
+            ctx.fire(RuleId.SOLO_12 if same_space else RuleId.SOLO_13, state)
         return _take(state, space, colour, ctx)
     if carla.took_from is None:
         return None
@@ -251,9 +251,9 @@ def ended_by_the_players_action(state: GameState) -> bool:
 
 def react(state: GameState, space: ActionSpace, ctx: Ctx) -> GameState:
     """SOLO-15: Carla performs no action; from the market or the church she reacts."""
-    ctx.fire(RuleId.SOLO_15)
+    ctx.fire(RuleId.SOLO_15, state)
     if space is ActionSpace.MARKET:
-        ctx.fire(RuleId.SOLO_16)  # Carla holds a market day and serves the frontmost customer
+        ctx.fire(RuleId.SOLO_16, state)  # Carla holds a market day and serves the frontmost customer
         if state.rules.reading("AMB-39") == "b":
             return take_frontmost(state, ctx)
         return market_day.start(state, CARLA, ctx)
@@ -264,9 +264,9 @@ def react(state: GameState, space: ActionSpace, ctx: Ctx) -> GameState:
             if loc == CHURCH_RESERVE
         ]
         if not reserve:
-            ctx.fire(RuleId.SOLO_21)  # none left on the church: she forgoes the reaction
+            ctx.fire(RuleId.SOLO_21, state)  # none left on the church: she forgoes the reaction
             return state
-        ctx.fire(RuleId.SOLO_20)
+        ctx.fire(RuleId.SOLO_20, state)
         _, index = min(reserve)
         return _move(state, index, BLACK_BAG)
     return state
@@ -278,7 +278,7 @@ def take_frontmost(state: GameState, ctx: Ctx) -> GameState:
     front = next((t for t in state.market_available if t is not None), None)
     if front is None:
         return state
-    ctx.fire(RuleId.SOLO_18)
+    ctx.fire(RuleId.SOLO_18, state)
     p = state.players[CARLA]
     state = state.with_player(CARLA, replace(p, customers=(*p.customers, front)))
     return replace(state, market_available=tuple(None if t == front else t for t in state.market_available))
@@ -294,13 +294,13 @@ def market_turn(state: GameState, ctx: Ctx) -> GameState:
     front = next((t for t in state.market_available if t is not None), None)
     if board(state).well_turn:
         if state.rules.reading("AMB-43") == "a":
-            ctx.fire(RuleId.SOLO_25)  # a market day through the well: Carla does not react
+            ctx.fire(RuleId.SOLO_25, state)  # a market day through the well: Carla does not react
             front = None
         elif front is not None:
-            ctx.fire(RuleId.SOLO_31)  # AMB-43 b: her customer is no reaction to a cube of hers
+            ctx.fire(RuleId.SOLO_31, state)  # AMB-43 b: her customer is no reaction to a cube of hers
     if front is not None:
-        ctx.fire(RuleId.SOLO_17 if day.trigger == PLAYER else RuleId.SOLO_16)
-        ctx.fire(RuleId.SOLO_18)
+        ctx.fire(RuleId.SOLO_17 if day.trigger == PLAYER else RuleId.SOLO_16, state)
+        ctx.fire(RuleId.SOLO_18, state)
         p = state.players[CARLA]
         state = state.with_player(CARLA, replace(p, customers=(*p.customers, front)))
         state = replace(
@@ -334,28 +334,28 @@ def carla_dies(state: GameState, space: ActionSpace, ctx: Ctx) -> GameState:
     or graveyard triggers the end of the game as usual (END-01)."""
     index = death_candidate(state)
     if index is None:
-        ctx.fire(RuleId.SOLO_22)  # no member of hers can die
+        ctx.fire(RuleId.SOLO_22, state)  # no member of hers can die
         return state
     before = state.players[CARLA].members[index]
     if before == CHURCH_RESERVE:
-        ctx.fire(RuleId.SOLO_23)  # no "1" or "2" left next to her board
+        ctx.fire(RuleId.SOLO_23, state)  # no "1" or "2" left next to her board
     elif isinstance(before, OnChurch):
-        ctx.fire(RuleId.SOLO_24)  # none left on the church either: the church track
+        ctx.fire(RuleId.SOLO_24, state)  # none left on the church either: the church track
     else:
-        ctx.fire(RuleId.SOLO_22)
+        ctx.fire(RuleId.SOLO_22, state)
     category = solo_data(state).death_place(space)
     dest: Location
     if state.end_triggered_by is not None and state.rules.reading("AMB-10") == "b":
-        ctx.fire(RuleId.END_05)
+        ctx.fire(RuleId.END_05, state)
         dest = REMOVED
     elif category is not None and state.chronicle_free(category) > 0:
-        ctx.fire(RuleId.DEATH_03)
+        ctx.fire(RuleId.DEATH_03, state)
         dest = InChronicle(category)
     elif state.graveyard_free() > 0:
-        ctx.fire(RuleId.SOLO_19 if category is None else RuleId.DEATH_04)
+        ctx.fire(RuleId.SOLO_19 if category is None else RuleId.DEATH_04, state)
         dest = GRAVEYARD
     else:
-        ctx.fire(RuleId.END_05)
+        ctx.fire(RuleId.END_05, state)
         dest = REMOVED
     return note_last_space(_move(state, index, dest), CARLA, dest, ctx)
 
@@ -380,7 +380,7 @@ def new_round(state: GameState, ctx: Ctx) -> GameState:
         back = back.remove(carla.last_cube)
     if not back.total():
         return state
-    ctx.fire(RuleId.SOLO_26)
+    ctx.fire(RuleId.SOLO_26, state)
     state = state.with_player(CARLA, replace(p, cubes=p.cubes.minus(back)))
     return replace(state, supply=replace(state.supply, cubes=state.supply.cubes.plus(back)))
 
@@ -389,11 +389,11 @@ def after_well(state: GameState, ctx: Ctx) -> GameState:
     """SOLO-25: the player performs the well: Carla takes no cube and does not react in
     this turn (p. 18); in the market day the well may start she serves nobody (AMB-43 a)
     or, under AMB-43 b (SOLO-31), serves as in any market day the player triggers."""
-    ctx.fire(RuleId.SOLO_25)
+    ctx.fire(RuleId.SOLO_25, state)
     return replace(state, carla=replace(board(state), well_turn=True))
 
 
 def final_seats(state: GameState, order: tuple[int, ...], ctx: Ctx) -> tuple[int, ...]:
     """SOLO-28: the game ends as usual; Carla takes no turns, so no final action either."""
-    ctx.fire(RuleId.SOLO_28)
+    ctx.fire(RuleId.SOLO_28, state)
     return tuple(seat for seat in order if not state.is_carla(seat))

@@ -51,7 +51,7 @@ def costs(state: GameState, seat: int, action: Action) -> list[Cost]:
 def effect(state: GameState, seat: int, action: Action, ctx: Ctx) -> tuple[GameState, Pending | None]:
     """CHU-01: a farmyard member goes into the black bag."""
     entering = expect(action, ChurchEnter, "church.effect")
-    ctx.fire(RuleId.CHU_01)
+    ctx.fire(RuleId.CHU_01, state)
     index = present(
         find_member(state, seat, FARMYARD, entering.number), "church.effect", "the entering member"
     )

@@ -9,6 +9,7 @@ single legal action is taken automatically, so every pending decision offers a c
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from fractions import Fraction
 from typing import Protocol, assert_never
 
@@ -32,6 +33,7 @@ from village_rules.engine import (
 from village_rules.engine.common import take_cube, take_good
 from village_rules.engine.context import Ctx
 from village_rules.engine.end_of_game import after_reseeding, end_of_turn, final_actions_after_round_mass
+from village_rules.engine.events import RuleEvent, SubStep
 from village_rules.engine.guards import expect, present
 from village_rules.engine.payment import coin_splits, describe_shortfall, pay, payment_options
 from village_rules.engine.spaces import SpaceRules, rules_of, space_rules
@@ -227,6 +229,20 @@ def apply(state: GameState, action: Action, trace: list[str] | None = None) -> G
         _check(state, action)
     after, sub = _perform(state, action, ctx)
     return _settle(after, sub, ctx, given=state)
+
+
+def apply_steps(state: GameState, action: Action, trace: list[str] | None = None) -> tuple[SubStep, ...]:
+    """`apply`'s step as its sub-steps (`engine.events`): the given action's, then one per
+    decision with a single legal action that the engine took itself, each with the rule
+    events fired in it and their moment. The last sub-step's `after` is `apply`'s result;
+    the events, concatenated, are `apply`'s trace. Checks and raises as `apply` does."""
+    ctx = Ctx(trace, [])
+    if not _offered(state, action):
+        _check(state, action)
+    after, sub = _perform(state, action, ctx)
+    recorder = _Recorder([], state, action)
+    _settle(after, sub, ctx, given=state, steps=recorder)
+    return tuple(recorder.done)
 
 
 def _offered(state: GameState, action: Action) -> bool:
@@ -658,18 +674,18 @@ def _perform(state: GameState, action: Action, ctx: Ctx) -> tuple[GameState, Pen
     match pending:  # the most frequent steps first: each case is a class test
         case ChooseTurn(seat):
             if isinstance(action, Well):
-                ctx.fire(RuleId.WELL_01)
+                ctx.fire(RuleId.WELL_01, state, seat)
                 if state.is_solo:
                     state = carla.after_well(state, ctx)  # solo: Carla takes no cube, no reaction
                 state = replace(state, turn=shared.turn(seat))
             return _pay_or_ask(state, seat, action, ctx)
         case SeedDraw():
-            ctx.fire(RuleId.SEED_02)
+            ctx.fire(RuleId.SEED_02, state)
             state = seeding.draw_onto_space(state, pending, expect(action, DrawCube, where).cube)
             return state, state.pending
         case ChooseAction(seat):
             if isinstance(action, Skip):
-                ctx.fire(RuleId.TURN_02)
+                ctx.fire(RuleId.TURN_02, state, seat)
                 return state, None
             return _pay_or_ask(state, seat, action, ctx)
         case MarketChoice(seat):
@@ -688,7 +704,7 @@ def _perform(state: GameState, action: Action, ctx: Ctx) -> tuple[GameState, Pen
             return mass.draw(state, pending, action, ctx)
         case ChooseDying(seat):
             location = expect(action, Die, where).location
-            ctx.fire(RuleId.DEATH_02)
+            ctx.fire(RuleId.DEATH_02, state, seat)
             return kill(state, seat, location, ctx), None
         case RefillDraw():
             return market_day.place_refill(
@@ -710,7 +726,7 @@ def _perform(state: GameState, action: Action, ctx: Ctx) -> tuple[GameState, Pen
             return state, None
         case ChooseCompensationCube(seat):
             colour = expect(action, PickCube, where).colour
-            ctx.fire(RuleId.SET_10)
+            ctx.fire(RuleId.SET_10, state)
             state = seeding.begin_round(take_cube(state, seat, colour))
             return state, state.pending
         case FateReveal():
@@ -763,14 +779,39 @@ def _effect(state: GameState, seat: int, action: Action, ctx: Ctx) -> tuple[Game
 # --- settling -----------------------------------------------------------------------------
 
 
-def _settle(state: GameState, sub: Pending | None, ctx: Ctx, given: GameState) -> GameState:
+@dataclass(slots=True)
+class _Recorder:
+    """The sub-steps `_settle` has recorded, and the one it has open: its before state,
+    its action and the index of its first event in the context's events."""
+
+    done: list[SubStep]
+    before: GameState
+    action: Action
+    first: int = 0
+
+    def close(self, after: GameState, events: list[RuleEvent]) -> None:
+        """Record the open sub-step, ending at `after`."""
+        self.done.append(
+            SubStep(self.before, self.action, after, tuple(events[self.first :]), forced=bool(self.done))
+        )
+
+
+def _settle(
+    state: GameState,
+    sub: Pending | None,
+    ctx: Ctx,
+    given: GameState,
+    steps: _Recorder | None = None,
+) -> GameState:
     """Carry out everything that needs no choice, up to the next decision or chance event.
 
     `given` is the state `apply` was called with. Any other state met here was built during
     this `apply` (the rule modules are pure: a state they return is the one they were given
     or a new one) and has not been handed out, so its pending step is set in place (and its
     legal-actions cache cleared) instead of copying its 20 fields once more; `given` itself
-    is never changed."""
+    is never changed. With `steps` (`apply_steps`), each decision taken here closes the
+    sub-step open so far and opens its own; a state recorded as a sub-step's `before` is
+    handed out, so it is never changed in place either."""
     while True:
         if sub is not None:
             if state is given:
@@ -779,18 +820,29 @@ def _settle(state: GameState, sub: Pending | None, ctx: Ctx, given: GameState) -
                 object.__setattr__(state, "pending", sub)
                 object.__setattr__(state, "legal_cache", None)
             if isinstance(sub, _NO_DECISION):  # state.is_chance or state.is_terminal
+                if steps is not None:
+                    steps.close(state, ctx.events or [])
                 return state
             options = _legal(state)
             if len(options) > 1:
+                if steps is not None:
+                    steps.close(state, ctx.events or [])
                 return state
             if not options:
                 if isinstance(sub, ChooseSupplyCube | ChooseSupplyGood):
                     sub = None  # AMB-03: the supply is out; nothing to take
                     continue
                 raise InternalError("core._settle", f"no legal action at {_describe(sub)}")
+            if steps is not None:
+                events = ctx.events or []
+                steps.close(state, events)
+                steps.before, steps.action, steps.first = state, options[0], len(events)
+                given = state  # handed out as a sub-step's `before` (and `after`): kept
             state, sub = _perform(state, options[0], ctx)
             continue
         state, sub = _next_step(state, ctx)
+
+
 
 
 _NO_DECISION = (*CHANCE_TYPES, GameOver)
@@ -804,7 +856,7 @@ def _next_step(state: GameState, ctx: Ctx) -> tuple[GameState, Pending | None]:
         if not day.closed:
             for seat in state.seats_from(day.current):
                 if state.deaths_owed[seat]:
-                    ctx.fire(RuleId.DEATH_06)  # during a market day: at once
+                    ctx.fire(RuleId.DEATH_06, state, seat)  # during a market day: at once
                     state, dying = resolve_deaths(state, seat, ctx)
                     if dying is not None:
                         return state, dying
@@ -813,7 +865,7 @@ def _next_step(state: GameState, ctx: Ctx) -> tuple[GameState, Pending | None]:
                 if state.is_carla(current.current):
                     return carla.market_turn(state, ctx), None  # solo: Carla's chance is forced
                 return state, shared.market_choice(current.current)
-            ctx.fire(RuleId.MKT_05)
+            ctx.fire(RuleId.MKT_05, state)
             state = market_day.close(state, ctx)
         refill = market_day.next_refill(state)
         if refill is not None:
@@ -839,13 +891,13 @@ def _next_step(state: GameState, ctx: Ctx) -> tuple[GameState, Pending | None]:
 
 def _end_of_mass(state: GameState, ctx: Ctx) -> tuple[GameState, Pending | None]:
     if present(state.mass, "core._end_of_mass", "the mass in progress").final:
-        ctx.fire(RuleId.SCORE_01)
+        ctx.fire(RuleId.SCORE_01, state)
         return replace(state, mass=None), GameOver()
     if final_actions_after_round_mass(state):
         # AMB-33 c (END-09): the round mass held, no new round: the free final actions follow
         seat, final = after_reseeding(state)
         return replace(state, mass=None, final_turns=final), shared.choose_turn(seat)
-    ctx.fire(RuleId.ROUND_02)
+    ctx.fire(RuleId.ROUND_02, state)
     start = state.start_player if state.next_start_holder is None else state.next_start_holder
     state = replace(state, mass=None, round=state.round + 1, start_player=start, next_start_holder=None)
     if state.is_solo:

@@ -127,18 +127,18 @@ def effect(state: GameState, seat: int, action: Action, ctx: Ctx) -> tuple[GameS
     """Perform a council chamber action; a privilege to choose may follow."""
     match action:
         case CouncilPlace(number):
-            ctx.fire(RuleId.CNC_01)
+            ctx.fire(RuleId.CNC_01, state)
             index = present(find_member(state, seat, FARMYARD, number), "council.effect", "the placed member")
             return move_member(state, seat, index, OnCouncil(1)), ChoosePrivilege(seat, 1)
         case CouncilAdvance(stage, number):
-            ctx.fire(RuleId.CNC_02)
+            ctx.fire(RuleId.CNC_02, state)
             index = present(
                 find_member(state, seat, OnCouncil(stage), number), "council.effect", "the advancing member"
             )
             state = move_member(state, seat, index, OnCouncil(stage + 1))
             return state, ChoosePrivilege(seat, stage + 1)
         case Privilege(stage):
-            ctx.fire(RuleId.CNC_03)
+            ctx.fire(RuleId.CNC_03, state)
             return use_privilege(state, seat, stage, ctx)
     raise InternalError("council", f"not a council action: {action!r}")
 
@@ -148,18 +148,18 @@ def use_privilege(state: GameState, seat: int, stage: int, ctx: Ctx) -> tuple[Ga
     d = state.rules.data
     match stage:
         case 1:
-            ctx.fire(RuleId.CNC_05)
+            ctx.fire(RuleId.CNC_05, state)
             if state.next_start_holder is None:
                 state = replace(state, next_start_holder=seat)
             return state, None
         case 2:
-            ctx.fire(RuleId.CNC_06)
+            ctx.fire(RuleId.CNC_06, state)
             return state, ChooseSupplyCube(seat, d.privilege_cubes)
         case 3:
-            ctx.fire(RuleId.CNC_07)
+            ctx.fire(RuleId.CNC_07, state)
             return state, ChooseSupplyGood(seat, d.privilege_goods)
         case 4:
-            ctx.fire(RuleId.CNC_08)
+            ctx.fire(RuleId.CNC_08, state)
             p = state.players[seat]
             state = state.with_player(seat, replace(p, coins=p.coins - d.privilege_coin_price))
             state = replace(

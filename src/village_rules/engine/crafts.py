@@ -118,22 +118,22 @@ def effect(state: GameState, seat: int, action: Action, ctx: Ctx) -> tuple[GameS
 def _effect(state: GameState, seat: int, action: Action, ctx: Ctx) -> GameState:
     match action:
         case Train(building, number, good):
-            ctx.fire(RuleId.CRAFT_01)
+            ctx.fire(RuleId.CRAFT_01, state)
             index = present(
                 find_member(state, seat, FARMYARD, number), "crafts.effect", "the member to train"
             )
             state = move_member(state, seat, index, AtCraft(building))
             if good is None:
-                ctx.fire(RuleId.CRAFT_05)  # AMB-26 b: trained, nothing produced
+                ctx.fire(RuleId.CRAFT_05, state)  # AMB-26 b: trained, nothing produced
                 return state
             return take_good(state, seat, good)
         case Produce(_, good):
-            ctx.fire(RuleId.CRAFT_02)
+            ctx.fire(RuleId.CRAFT_02, state)
             return take_good(state, seat, good)
         case Buy(_, good):
-            ctx.fire(RuleId.CRAFT_03)
+            ctx.fire(RuleId.CRAFT_03, state)
             return take_good(state, seat, good)
         case Mill():
-            ctx.fire(RuleId.CRAFT_04)
+            ctx.fire(RuleId.CRAFT_04, state)
             return take_coins(state, seat, state.rules.data.mill_coins)
     raise InternalError("crafts.effect", f"not a crafts action: {action!r}")

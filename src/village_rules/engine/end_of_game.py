@@ -82,28 +82,28 @@ def end_of_turn(state: GameState, seat: int, ctx: Ctx) -> tuple[GameState, Pendi
     """Who acts next: the next seat, a final action, the mass of the round, or the last mass."""
     if state.end_triggered_by is not None and state.final_turns is None:
         by_market_player = state.end_triggered_by == market_player(state, seat)
-        ctx.fire(RuleId.END_02 if by_market_player else RuleId.END_04)
+        ctx.fire(RuleId.END_02 if by_market_player else RuleId.END_04, state, seat)
         if not by_market_player and state.rules.reading("AMB-09") != "a":
-            ctx.fire(RuleId.END_07)  # AMB-09 b / c: another first player for the final actions
+            ctx.fire(RuleId.END_07, state)  # AMB-09 b / c: another first player for the final actions
         state = replace(state, final_turns=final_order(state, seat, ctx))
         if round_mass_first(state):
-            ctx.fire(RuleId.ROUND_01)  # AMB-33 b / c: the round still ends with its mass
+            ctx.fire(RuleId.ROUND_01, state)  # AMB-33 b / c: the round still ends with its mass
             if state.rules.reading("AMB-33") == "b":
-                ctx.fire(RuleId.END_08)  # then the board is reseeded
+                ctx.fire(RuleId.END_08, state)  # then the board is reseeded
             else:
-                ctx.fire(RuleId.END_09)  # c: then no reseeding, the final actions are free
+                ctx.fire(RuleId.END_09, state)  # c: then no reseeding, the final actions are free
             return mass.start(state, final=False, ctx=ctx)
     if state.final_turns is not None:
         if not state.final_turns:
-            ctx.fire(RuleId.END_06)  # the final mass, then the final scoring
+            ctx.fire(RuleId.END_06, state)  # the final mass, then the final scoring
             return mass.start(state, final=True, ctx=ctx)
         following, *rest = state.final_turns
         return replace(state, final_turns=tuple(rest)), shared.choose_turn(following)
     if state.board_is_empty():
-        ctx.fire(RuleId.ROUND_01)  # the last cube was taken: the round ends with a mass
+        ctx.fire(RuleId.ROUND_01, state)  # the last cube was taken: the round ends with a mass
         return mass.start(state, final=False, ctx=ctx)
     if state.is_solo:
-        ctx.fire(RuleId.SOLO_07)  # the player is always the one to take the next turn
+        ctx.fire(RuleId.SOLO_07, state)  # the player is always the one to take the next turn
         return state, shared.choose_turn(PLAYER)
     return state, shared.choose_turn((seat + 1) % state.num_players)
 

@@ -97,11 +97,11 @@ def costs(state: GameState, seat: int, action: Action) -> list[Cost]:
 def effect(state: GameState, seat: int, action: Action, ctx: Ctx) -> tuple[GameState, Pending | None]:
     """Perform a birth (FAM-01) or call a member home (FAM-02)."""
     if isinstance(action, Birth):
-        ctx.fire(RuleId.FAM_01)  # always the lowest-numbered unborn member
+        ctx.fire(RuleId.FAM_01, state)  # always the lowest-numbered unborn member
         index = next(i for i, loc in enumerate(state.players[seat].members) if loc == UNBORN)
         return move_member(state, seat, index, FARMYARD), None
     call = expect(action, CallHome, "family.effect")
-    ctx.fire(RuleId.FAM_02)
+    ctx.fire(RuleId.FAM_02, state)
     called = present(
         find_member(state, seat, call.location, call.number), "family.effect", "the member called home"
     )

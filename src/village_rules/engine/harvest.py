@@ -56,9 +56,9 @@ def costs(state: GameState, seat: int, action: Action) -> list[Cost]:
 
 def effect(state: GameState, seat: int, action: Action, ctx: Ctx) -> tuple[GameState, Pending | None]:
     """Harvest: the farmyard gains its yield of grain, up to the limit (HARV-01..03)."""
-    ctx.fire(RuleId.HARV_01)
-    ctx.fire(RuleId.HARV_02)
+    ctx.fire(RuleId.HARV_01, state)
+    ctx.fire(RuleId.HARV_02, state)
     amount = harvest_yield(state, seat)
     if state.players[seat].grain + amount > state.rules.data.grain_capacity:
-        ctx.fire(RuleId.HARV_03)  # the farmyard holds at most 5 grain
+        ctx.fire(RuleId.HARV_03, state)  # the farmyard holds at most 5 grain
     return take_grain(state, seat, amount), None

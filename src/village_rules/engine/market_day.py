@@ -27,13 +27,13 @@ from village_rules.rule_ids import RuleId
 
 def start(state: GameState, seat: int, ctx: Ctx) -> GameState:
     """MKT-01: the market day begins with its trigger player."""
-    ctx.fire(RuleId.MKT_01)
+    ctx.fire(RuleId.MKT_01, state, seat)
     owed = list(state.deaths_owed)
     held = owed[seat]
     owed[seat] = 0
     out = sitting_out(state, seat)
     if out:
-        ctx.fire(RuleId.MKT_08)  # AMB-34 b: players who have had their final action sit out
+        ctx.fire(RuleId.MKT_08, state)  # AMB-34 b: players who have had their final action sit out
     day = MarketDay(trigger=seat, current=seat, passed=out, trigger_sold=False, held_deaths=held)
     return replace(state, market_day=day, deaths_owed=tuple(owed))
 
@@ -153,16 +153,16 @@ def effect(state: GameState, seat: int, action: Action, ctx: Ctx) -> tuple[GameS
 def _effect(state: GameState, seat: int, action: Action, ctx: Ctx) -> GameState:
     day = present(state.market_day, "market_day._effect", "the market day in progress")
     if isinstance(action, Pass) and first_pass_waived(state, seat):
-        ctx.fire(RuleId.MKT_10)  # AMB-06 b: the market-day player's first-chance pass does not count
+        ctx.fire(RuleId.MKT_10, state, seat)  # AMB-06 b: the first-chance pass does not count
         day = replace(day, first_pass_waived=True)
     elif isinstance(action, Pass):
-        ctx.fire(RuleId.MKT_04)
+        ctx.fire(RuleId.MKT_04, state, seat)
         day = replace(day, passed=tuple(sorted((*day.passed, seat))))
     else:
         action = expect(action, Serve, "market_day._effect")
         if is_free_sale(state, seat) and state.rules.reading("AMB-06") == "c":
-            ctx.fire(RuleId.MKT_09)  # AMB-06 c: the market-day player's first chance is a sale
-        ctx.fire(RuleId.MKT_02 if is_free_sale(state, seat) else RuleId.MKT_03)
+            ctx.fire(RuleId.MKT_09, state, seat)  # AMB-06 c: the market-day player's first chance is a sale
+        ctx.fire(RuleId.MKT_02 if is_free_sale(state, seat) else RuleId.MKT_03, state, seat)
         p = state.players[seat]
         state = state.with_player(seat, replace(p, customers=(*p.customers, action.tile)))
         state = replace(
@@ -196,7 +196,7 @@ def close(state: GameState, ctx: Ctx) -> GameState:
     the waiting line moves forward; the empty waiting spaces are refilled by chance.
     AMB-42 b (solo games only): the customers left on the available spaces move up first,
     so the waiting ones fill in behind them."""
-    ctx.fire(RuleId.MKT_06)
+    ctx.fire(RuleId.MKT_06, state)
     queue = [t for t in state.market_waiting if t is not None]
     available = list(state.market_available)
     if state.is_solo and state.rules.reading("AMB-42") == "b":  # solo only: those left move up first
@@ -232,7 +232,7 @@ def refill_outcomes(state: GameState) -> list[tuple[Action, Fraction]]:
 
 def place_refill(state: GameState, pending: RefillDraw, tile: int, ctx: Ctx) -> GameState:
     """MKT-07: a drawn customer tile fills a waiting space of the market."""
-    ctx.fire(RuleId.MKT_07)
+    ctx.fire(RuleId.MKT_07, state)
     waiting = list(state.market_waiting)
     waiting[pending.position] = tile
     pile = tuple(t for t in state.customer_pile if t != tile)

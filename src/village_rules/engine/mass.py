@@ -21,7 +21,7 @@ from village_rules.rule_ids import RuleId
 
 def start(state: GameState, final: bool, ctx: Ctx) -> tuple[GameState, Pending]:
     """MASS-01: the mass begins; the start player may buy first."""
-    ctx.fire(RuleId.MASS_01)
+    ctx.fire(RuleId.MASS_01, state)
     return replace(state, mass=Mass(bought=0, final=final)), MassBuy(state.start_player)
 
 
@@ -67,7 +67,7 @@ def buy_precondition(state: GameState, seat: int, action: Action) -> str | None:
 def buy(state: GameState, seat: int, action: Action, ctx: Ctx) -> tuple[GameState, Pending | None]:
     """MASS-02: pay 1 coin, the member goes to stage 1; after 4 bought, no more drawing."""
     action = expect(action, BuyFromBag, "mass.buy")
-    ctx.fire(RuleId.MASS_02)
+    ctx.fire(RuleId.MASS_02, state)
     d = state.rules.data
     mass = present(state.mass, "mass.buy", "the mass in progress")
     index = present(find_member(state, seat, BLACK_BAG, action.number), "mass.buy", "the member")
@@ -82,7 +82,7 @@ def buy(state: GameState, seat: int, action: Action, ctx: Ctx) -> tuple[GameStat
     if mass.bought + 1 >= d.mass_pieces:
         return after_draws(state, ctx)
     if state.rules.reading("AMB-15") == "b":
-        ctx.fire(RuleId.MASS_07)  # AMB-15 b: one member per purchase, then the next buyer
+        ctx.fire(RuleId.MASS_07, state)  # AMB-15 b: one member per purchase, then the next buyer
         return _next_still_buying(state, seat, ctx)
     return state, MassBuy(seat)
 
@@ -173,7 +173,7 @@ _DRAW_MONK = DrawMonk()
 
 def draw(state: GameState, pending: MassDraw, outcome: Action, ctx: Ctx) -> tuple[GameState, Pending | None]:
     """MASS-03: a drawn monk is set aside, a drawn member goes to the church."""
-    ctx.fire(RuleId.MASS_03)
+    ctx.fire(RuleId.MASS_03, state)
     if isinstance(outcome, DrawMonk):
         state = replace(state, bag_monks=state.bag_monks - 1, monks_aside=state.monks_aside + 1)
     else:
@@ -250,7 +250,7 @@ def advance_precondition(state: GameState, seat: int, action: Action) -> str | N
 def step_up(state: GameState, seat: int, action: Action, ctx: Ctx) -> tuple[GameState, Pending | None]:
     """MASS-04: pay the grain shown between the stages; as many steps as you can pay."""
     action = expect(action, ChurchStep, "mass.step_up")
-    ctx.fire(RuleId.MASS_04)
+    ctx.fire(RuleId.MASS_04, state)
     price = state.rules.data.church_step_grain[action.stage - 1]
     index = present(
         find_member(state, seat, OnChurch(action.stage), action.number), "mass.step_up", "the member"
@@ -273,7 +273,7 @@ def award_majority(state: GameState, ctx: Ctx) -> GameState:
     """MASS-05: 2 prestige to the most members on the church track; a tie goes to the
     furthest-forward member; still tied, each of them (AMB-16, AMB-28). AMB-16 b (MASS-06):
     the tied players' next members, in order, break the tie further."""
-    ctx.fire(RuleId.MASS_05)
+    ctx.fire(RuleId.MASS_05, state)
     next_members = state.rules.reading("AMB-16") == "b"
     counts: list[tuple[int, tuple[int, ...], int]] = []
     for seat, p in enumerate(state.players):
@@ -286,7 +286,7 @@ def award_majority(state: GameState, ctx: Ctx) -> GameState:
     tied = [(front, seat) for c, front, seat in counts if c == most]
     best = max(front for front, _ in tied)
     if next_members and sum(front[:1] == best[:1] for front, _ in tied) > 1:
-        ctx.fire(RuleId.MASS_06)  # AMB-16 b: the furthest members tie; the next ones decide
+        ctx.fire(RuleId.MASS_06, state)  # AMB-16 b: the furthest members tie; the next ones decide
     for front, seat in tied:
         if front == best and (not state.is_solo or solo_mass.gets_prestige(state, seat, ctx)):
             state = gain_prestige(state, seat, state.rules.data.majority_prestige)

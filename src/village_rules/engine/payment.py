@@ -92,7 +92,7 @@ def pay(state: GameState, seat: int, cost: Cost, coins: Tally[Cube], ctx: Ctx) -
     cubes = cost.cubes.minus(coins)
     total_coins = cost.coins + coins.total()
     if coins.total():
-        ctx.fire(RuleId.COIN_01)
+        ctx.fire(RuleId.COIN_01, state)
     p = replace(
         p,
         grain=p.grain - cost.grain,

@@ -24,7 +24,7 @@ def entry_stage(state: GameState, seat: int, ctx: Ctx) -> int | None:
     cannot reach this, as Carla has no more church members than there are stages)."""
     if not state.is_carla(seat):
         return 1
-    ctx.fire(RuleId.SOLO_27)
+    ctx.fire(RuleId.SOLO_27, state)
     taken = {loc.stage for loc in state.players[CARLA].members if isinstance(loc, OnChurch)}
     for stage in range(1, state.rules.data.church_stages + 1):
         if stage not in taken:
@@ -36,6 +36,6 @@ def gets_prestige(state: GameState, seat: int, ctx: Ctx) -> bool:
     """SOLO-29: Carla's members count for the church majority, but she receives no
     prestige (SOLO-03): with the majority hers, the player gets no 2 prestige (p. 18)."""
     if state.is_carla(seat):
-        ctx.fire(RuleId.SOLO_29)
+        ctx.fire(RuleId.SOLO_29, state)
         return False
     return True

@@ -25,14 +25,14 @@ from village_rules.rule_ids import RuleId
 
 def spend_time(state: GameState, seat: int, amount: int, ctx: Ctx) -> GameState:
     """TIME-01 / DEATH-01: move the token `amount` spaces; owe one death per quill pass."""
-    ctx.fire(RuleId.TIME_01)
+    ctx.fire(RuleId.TIME_01, state, seat)
     p = state.players[seat]
     length = state.rules.data.lifetime_track_length
     moved = p.lifetime + amount
     passes = moved // length
     state = state.with_player(seat, replace(p, lifetime=moved % length))
     for _ in range(passes):
-        ctx.fire(RuleId.DEATH_01)
+        ctx.fire(RuleId.DEATH_01, state, seat)
     if passes:
         owed = list(state.deaths_owed)
         owed[seat] = cap_owed(state, owed[seat], passes, ctx)
@@ -44,7 +44,7 @@ def cap_owed(state: GameState, owed: int, more: int, ctx: Ctx) -> int:
     """The deaths a seat owes after `more` passes. AMB-08 a: one per pass; b (DEATH-08):
     passes not yet resolved kill one member, so a seat never owes more than one death."""
     if state.rules.reading("AMB-08") == "b" and owed + more > 1:
-        ctx.fire(RuleId.DEATH_08)
+        ctx.fire(RuleId.DEATH_08, state)
         return 1
     return owed + more
 
@@ -71,16 +71,16 @@ def kill(state: GameState, seat: int, location: Location, ctx: Ctx) -> GameState
     index = next(i for i, loc in enumerate(p.members) if loc == location and state.number_of(i) == lowest)
     category = workplace(location)
     if state.end_triggered_by is not None and state.rules.reading("AMB-10") == "b":
-        ctx.fire(RuleId.END_05)  # AMB-10 b: every death after the end trigger leaves the game
+        ctx.fire(RuleId.END_05, state, seat)  # AMB-10 b: every death after the end trigger leaves the game
         dest: Location = REMOVED
     elif state.chronicle_free(category) > 0:
-        ctx.fire(RuleId.DEATH_03)
+        ctx.fire(RuleId.DEATH_03, state, seat)
         dest = InChronicle(category)
     elif state.graveyard_free() > 0:
-        ctx.fire(RuleId.DEATH_04)
+        ctx.fire(RuleId.DEATH_04, state, seat)
         dest = GRAVEYARD
     else:
-        ctx.fire(RuleId.END_05)
+        ctx.fire(RuleId.END_05, state, seat)
         dest = REMOVED
     members = list(p.members)
     members[index] = dest
@@ -102,9 +102,9 @@ def note_last_space(state: GameState, seat: int, dest: Location, ctx: Ctx) -> Ga
     if not filled or state.end_triggered_by == seat:
         return state
     if state.end_triggered_by is None:
-        ctx.fire(RuleId.END_01)
+        ctx.fire(RuleId.END_01, state, seat)
     elif later_filler_counts(state):
-        ctx.fire(RuleId.END_10)  # AMB-44 b: the later last space decides who triggered the end
+        ctx.fire(RuleId.END_10, state, seat)  # AMB-44 b: the later last space decides who triggered the end
     else:
         return state
     state = replace(state, end_triggered_by=seat)
@@ -137,9 +137,9 @@ def resolve_deaths(state: GameState, seat: int, ctx: Ctx) -> tuple[GameState, Ch
         places = death_candidates(state, seat)
         if not places:
             if state.rules.reading("AMB-23") == "b":
-                ctx.fire(RuleId.DEATH_07)  # AMB-23 b: owed until a member is visible
+                ctx.fire(RuleId.DEATH_07, state, seat)  # AMB-23 b: owed until a member is visible
                 return state, None
-            ctx.fire(RuleId.DEATH_05)
+            ctx.fire(RuleId.DEATH_05, state, seat)
             owed = list(state.deaths_owed)
             owed[seat] = 0
             return replace(state, deaths_owed=tuple(owed)), None

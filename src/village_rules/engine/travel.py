@@ -140,20 +140,20 @@ def effect(state: GameState, seat: int, action: Action, ctx: Ctx) -> tuple[GameS
     data = state.rules.data
     where = _setting_out(state, seat, action.origin)
     if where == FARMYARD and action.origin != data.village:
-        ctx.fire(RuleId.TRV_07)  # AMB-17 b: set out from a marked city
-    ctx.fire(RuleId.TRV_01 if where == FARMYARD else RuleId.TRV_02)
+        ctx.fire(RuleId.TRV_07, state)  # AMB-17 b: set out from a marked city
+    ctx.fire(RuleId.TRV_01 if where == FARMYARD else RuleId.TRV_02, state)
     index = present(find_member(state, seat, where, action.number), "travel.effect", "the travelling member")
     state = move_member(state, seat, index, Travelling(action.destination))
     p = state.players[seat]
     due = arrival(state, seat, action.destination)
     if due == "mark":
-        ctx.fire(RuleId.TRV_04)
+        ctx.fire(RuleId.TRV_04, state)
         markers = tuple(sorted((*p.markers, action.destination)))
         state = state.with_player(seat, replace(p, markers=markers))
     elif due == "again":
-        ctx.fire(RuleId.TRV_06)  # AMB-19 b (2023 p. 10): the reward on every arrival
+        ctx.fire(RuleId.TRV_06, state)  # AMB-19 b (2023 p. 10): the reward on every arrival
     else:
-        ctx.fire(RuleId.TRV_03)  # one marker and reward per city; none once the markers are out
+        ctx.fire(RuleId.TRV_03, state)  # one marker and reward per city; none once the markers are out
         return state, None
     reward = city(data, action.destination)
     match reward.reward:

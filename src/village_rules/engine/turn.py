@@ -131,7 +131,7 @@ def effect(state: GameState, seat: int, action: Action, ctx: Ctx) -> tuple[GameS
         case Well(space, _):
             return begin_action(state, seat, space, ctx)
         case FreeAction(space):
-            ctx.fire(RuleId.END_03)
+            ctx.fire(RuleId.END_03, state, seat)
             state = replace(state, turn=shared.turn(seat))
             return begin_action(state, seat, space, ctx)
     raise InternalError("turn.effect", f"not a turn choice: {action!r}")
@@ -149,12 +149,12 @@ def begin_action(
 def take_cube(state: GameState, seat: int, action: TakeCube, ctx: Ctx) -> GameState:
     """TURN-01: an influence cube goes to the farmyard; a plague cube goes back to the
     supply and costs 2 time (TURN-03)."""
-    ctx.fire(RuleId.TURN_01)
+    ctx.fire(RuleId.TURN_01, state, seat)
     spaces = state.spaces
     i = _SPACE_INDEX[action.space]
     spaces = (*spaces[:i], spaces[i].remove(action.cube), *spaces[i + 1 :])
     if action.cube is Cube.PLAGUE:
-        ctx.fire(RuleId.TURN_03)
+        ctx.fire(RuleId.TURN_03, state, seat)
         supply = replace(state.supply, cubes=state.supply.cubes.add(Cube.PLAGUE))
         state = replace(state, spaces=spaces, turn=shared.turn(seat), supply=supply)
         return spend_time(state, seat, state.rules.data.plague_time, ctx)

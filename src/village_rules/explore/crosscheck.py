@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from village_rules.data.edition import EditionData
-from village_rules.engine.core import apply
+from village_rules.engine.core import apply_steps
 from village_rules.explore.search import Exploration, ExplorationLimitError, fingerprint, moves, roots
 from village_rules.model.actions import format_action
 from village_rules.model.state import GameState
@@ -172,12 +172,15 @@ def content_link_on_edges(data: EditionData, players: int, *, max_states: int = 
         following: list[GameState] = []
         for state in frontier:
             for action, _ in moves(state):
-                after = apply(state, action)
                 edges += 1
-                broken = check_step(state, action, after)
-                if broken:
-                    where = f"{format_action(action)} at {type(state.pending).__name__}"
-                    return ContentEdges(len(seen), edges, tuple(broken), where)
+                after = state
+                for sub in apply_steps(state, action):  # every sub-step, forced decisions included
+                    broken = check_step(sub.before, sub.action, sub.after)
+                    if broken:
+                        forced = f", then the forced {format_action(sub.action)}" if sub.forced else ""
+                        where = f"{format_action(action)}{forced} at {type(state.pending).__name__}"
+                        return ContentEdges(len(seen), edges, tuple(broken), where)
+                    after = sub.after
                 fp = fingerprint(after)
                 if fp not in seen:
                     if len(seen) >= max_states:

@@ -9,6 +9,11 @@ becomes a question about one step again, decided on every edge of the product.
 Each monitor restates its query's concrete predicate (`proofs/catalogue.py`) for the
 value it keeps; `tests/explore/test_monitors.py` checks on random games that the two agree
 at every step.
+
+A monitor is updated on every *sub-step* of an edge (`engine.events`: the decision, then
+each decision the engine took itself), as the concrete predicates judge them
+(`proofs.history`): `fold` runs it over an edge's sub-steps, and the query holds on the
+edge if it holds after one of them. A forced turn choice thus begins a turn of its own.
 """
 
 from __future__ import annotations
@@ -17,6 +22,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from village_rules.data.components import Cube
+from village_rules.engine.events import SubStep
 from village_rules.model.actions import Action, BuyFromBag, DrawMonk, Pass, Pay, Serve
 from village_rules.model.carla_board import CARLA
 from village_rules.model.pending import ChoosePayment, ChooseTurn
@@ -180,3 +186,13 @@ MONITORS: dict[str, Monitor] = {
 AMB-23 b, free-sale-amb-06-b under AMB-06 b) is explored under that reading. The `PATH`
 queries without one are about cycles: the lasso, decided by the graph's shape (no cycle, no
 lasso), and the score pump, decided on the graph without prestige (`pump`)."""
+
+
+def fold(monitor: Monitor, value: Value, steps: tuple[SubStep, ...]) -> tuple[Value, bool]:
+    """`monitor` run over one edge's sub-steps from `value`: its value after the last and
+    whether its query held after some sub-step."""
+    held = False
+    for sub in steps:
+        value = monitor.update(value, sub.before, sub.action, sub.after)
+        held = held or monitor.holds(value, sub.before, sub.action, sub.after)
+    return value, held

@@ -25,11 +25,12 @@ from typing import Protocol
 
 from village_rules.checks.invariants import Violation, state_violations, transition_violations
 from village_rules.data.edition import EditionData
-from village_rules.engine.core import apply, chance_outcomes, legal_actions
+from village_rules.engine.core import apply, apply_steps, chance_outcomes, legal_actions
 from village_rules.engine.end_of_game import ended_by
+from village_rules.engine.events import SubStep
 from village_rules.engine.setup import deal_outcomes, game_from_deal
 from village_rules.errors import ParameterError, VillageError
-from village_rules.explore.monitors import Monitor, Value
+from village_rules.explore.monitors import Monitor, Value, fold
 from village_rules.explore.seen import SeenSet, collision_probability
 from village_rules.model.actions import Action, format_action
 from village_rules.model.evolve import replace
@@ -385,9 +386,15 @@ def expand(
     successors: list[Successor] = []
     fired = checks.fired
     trace: list[str] | None = [] if fired is not None else None
+    judged = bool(pending) or monitor is not None or link is not None  # by sub-steps and their events
+    steps: tuple[SubStep, ...] = ()
     for k, (action, probability) in enumerate(out):
         try:
-            after = apply(state, action) if trace is None else apply(state, action, trace=trace)
+            if judged:
+                steps = apply_steps(state, action, trace)
+                after = steps[-1].after
+            else:
+                after = apply(state, action) if trace is None else apply(state, action, trace=trace)
         except VillageError as exc:
             if trace is not None:
                 trace.clear()
@@ -401,21 +408,29 @@ def expand(
             check_edge(tally, sid, state, action, after)
         if link is not None and alpha is not None:
             tally.edges_refined += 1
-            broken = broken_clauses(alpha, abstract(after), link)
+            # every sub-step a step of the model (a forced decision included)
+            broken, at = [], alpha
+            for sub in steps:
+                following = abstract(sub.after)
+                broken = broken_clauses(at, following, link)
+                if broken:
+                    break
+                at = following
             if broken:
                 record(tally, sid, [refines(format_action(action), broken)])
-        new = monitor.update(value, state, action, after) if monitor is not None else None
+        new, monitored = fold(monitor, value, steps) if monitor is not None else (None, False)
         if pending:
-            history = History([state, after], [action])
-            for name, q in list(pending.items()):
-                holds = (
-                    monitor.holds(new, state, action, after)
-                    if monitor is not None and name == monitor.query
-                    else q.concrete(history)
-                )
-                if holds:
-                    hits[name] = (sid, k)
-                    del pending[name]
+            watched = monitor.query if monitor is not None else None
+            met = {watched} if monitored else set()
+            others = [(name, q) for name, q in pending.items() if name != watched]
+            if others:
+                history = History([state])
+                for sub in steps:  # each query judged after every sub-step, with its events
+                    history.push_sub(sub)
+                    met.update(name for name, q in others if name not in met and q.concrete(history))
+            for name in [n for n in pending if n in met]:
+                hits[name] = (sid, k)
+                del pending[name]
         successors.append((seen_key(after, new, monitored=monitor is not None), k, after, new, probability))
     return successors
 

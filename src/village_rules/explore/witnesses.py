@@ -20,12 +20,12 @@ from pathlib import Path
 
 from village_rules.data.edition import EditionData
 from village_rules.drivers.play import GameLog
-from village_rules.engine.core import apply
+from village_rules.engine.core import apply_steps
 from village_rules.engine.setup import new_game
 from village_rules.model.actions import Action, format_action, parse_action
 from village_rules.model.state import GameState
 from village_rules.proofs.catalogue import CATALOGUE
-from village_rules.proofs.history import History
+from village_rules.proofs.history import History, play_steps
 from village_rules.proofs.query import Query
 from village_rules.rules.variant import Variant
 
@@ -97,14 +97,14 @@ def parse_witness_name(name: str) -> WitnessName | None:
 
 
 def holds_after(initial: GameState, actions: Sequence[str], query: Query) -> list[int]:
-    """Every number of actions (1 or more) after which `query`'s concrete predicate holds
-    along the path from `initial`, in order. Raises the engine's error (`VillageError`)
-    for an action that does not apply."""
+    """Every number of actions (1 or more) at which `query`'s concrete predicate holds along
+    the path from `initial`, in order: after some sub-step of that action's step, judged by
+    its rule events (`proofs.history`). Raises the engine's error (`VillageError`) for an
+    action that does not apply."""
     history = History([initial])
     held = []
     for k, text in enumerate(actions, start=1):
         action = parse_action(text)
-        history.push(action, apply(history.last, action))
-        if query.concrete(history):
+        if play_steps(history, apply_steps(history.last, action), query.concrete):
             held.append(k)
     return held

@@ -221,7 +221,7 @@ class _Archive:
     def offer(self, history: History, v: Mapping[str, int]) -> None:
         """Store the path's last state (counts `v`) if its cell is new, or in place of the
         stored one when it ranks better (`Rank`)."""
-        cell, rank = self.place(v, len(history.actions))
+        cell, rank = self.place(v, history.step_count)
         known = self.entries.get(cell)
         if known is None:
             self.entries[cell] = _Entry(history.fork(), v, rank)
@@ -254,7 +254,7 @@ class _Archive:
         old = list(self.entries.values())
         self.target, self.entries = target, {}
         for e in old:
-            cell, rank = self.place(e.v, len(e.history.actions))
+            cell, rank = self.place(e.v, e.history.step_count)
             known = self.entries.get(cell)
             if known is None or rank < known.rank:
                 self.entries[cell] = _Entry(e.history, e.v, rank)
@@ -309,16 +309,13 @@ def archive_attempt(
                 break
             moves = options(state)
             if greedy and len(moves) > 1:
-                action, after = archive.nearest(state, moves, rng)
+                action, _ = archive.nearest(state, moves, rng)
             elif policy is not None and not state.is_chance and len(moves) > 1:
                 action = policy(state, moves, rng)
-                after = apply(state, action)
             else:
                 action = moves[rng.randrange(len(moves))]
-                after = apply(state, action)
-            history.push(action, after)
             spent += 1
-            if goal(history):
+            if history.play(action, goal):  # judged after every sub-step
                 counted.steps += spent
                 counted.cells += len(archive.entries)
                 return history
@@ -372,7 +369,7 @@ def archive_search(
         )
         total.add(stats)
         if history is not None:
-            log = GameLog(edition, players, seed, tuple(format_action(a) for a in history.actions), rules)
+            log = GameLog(edition, players, seed, tuple(format_action(a) for a in history.decisions), rules)
             return Witness(log, tried, history), tried, total
     return None, runs, total
 

@@ -12,6 +12,7 @@ import z3
 
 from village_rules.data.components import Cube, Good, InBlackBag, OnChurch, TieBreaker, Unborn, is_alive
 from village_rules.drivers.serialization import to_json
+from village_rules.engine.core import legal_actions
 from village_rules.engine.end_of_game import final_order
 from village_rules.engine.harvest import harvest_yield
 from village_rules.engine.scoring import ranking_key, score_breakdown, winners
@@ -40,9 +41,10 @@ from village_rules.model.actions import (
     Travel,
     Well,
 )
+from village_rules.model.pending import ChooseTurn
 from village_rules.model.state import GameState
 from village_rules.proofs.errors import UnknownQueryError
-from village_rules.proofs.history import History, dead, earlier_round_start, turn_start
+from village_rules.proofs.history import History, dead, earlier_round_start, last_events, turn_start
 from village_rules.proofs.query import (
     EDITIONS,
     PATH,
@@ -53,6 +55,7 @@ from village_rules.proofs.query import (
     any_seat,
 )
 from village_rules.proofs.search import Scorer, Steer
+from village_rules.rule_ids import RuleId
 
 __all__ = [
     "CATALOGUE",
@@ -311,7 +314,31 @@ def _harvester(state: GameState, action: Action) -> float:
 # --- concrete predicates ---------------------------------------------------------------------
 
 
+END_TRIGGERS = frozenset({RuleId.END_01, RuleId.END_10})
+"""The events that name who triggered the end (END-10: AMB-44 b, the later last space)."""
+
+
 def _end_in_market_day(by_trigger: bool) -> ConcretePredicate:
+    """1a / 1b, judged by the end trigger's moment (its rule event), not by the state after
+    the sub-step: the market day open when the end was triggered, and who triggered it."""
+
+    def holds(h: History) -> bool:
+        return any(
+            e.rule in END_TRIGGERS
+            and e.market_player is not None
+            and e.end_by is not None
+            and (e.end_by == e.market_player) == by_trigger
+            for e in last_events(h)
+        )
+
+    return holds
+
+
+def end_in_market_day_after_state(by_trigger: bool) -> ConcretePredicate:
+    """1a / 1b as they were judged before event semantics: on the state after the step only
+    (kept to show, in the tests, the witness the old judging accepted; not a catalogue
+    predicate)."""
+
     def holds(h: History) -> bool:
         before, after = h.states[-2], h.last
         day = after.market_day
@@ -323,17 +350,19 @@ def _end_in_market_day(by_trigger: bool) -> ConcretePredicate:
 
 
 def _final_order_note(h: History) -> str:
+    events = last_events(h)
+    trigger = next((e for e in events if e.rule in END_TRIGGERS and e.market_player is not None), None)
     state = h.last
-    day = state.market_day
-    if day is None or state.end_triggered_by is None:
+    if trigger is None or trigger.end_by is None or trigger.market_player is None:
         raise InternalError("catalogue._final_order_note", "the witness does not end on a market day")
-    order = final_order(state, day.trigger)
+    order = final_order(state, trigger.market_player)
     seats = ", ".join(f"seat {s}" for s in order)
     return (
-        f"The end was triggered by seat {state.end_triggered_by} during the market day of seat "
-        f"{day.trigger}. Once the market day and the turn are over, the final actions go to: {seats} "
+        f"The end was triggered by seat {trigger.end_by} during the market day of seat "
+        f"{trigger.market_player}. Once the market day and the turn are over, the final actions go "
+        f"to: {seats} "
         f"(END-02 / END-04, AMB-09: {len(order)} final actions"
-        + (", the market-day player last)." if order and order[-1] == day.trigger else ").")
+        + (", the market-day player last)." if order and order[-1] == trigger.market_player else ").")
     )
 
 
@@ -463,9 +492,15 @@ def _markers_out(h: History) -> bool:
 
 
 def _nobody_home(h: History) -> bool:
+    """11: the seat to act has no living member, at a turn (a take, even the only one left,
+    which the engine takes itself) or at a decision that offers a choice. A lone skip the
+    engine takes for the seat (at a mass with nothing to buy, say) is no act of the player:
+    before event semantics such states were never on the path, and they are not counted."""
     s = h.last
     seat = s.current_player()
-    return seat >= 0 and s.living_members(seat) == 0
+    if seat < 0 or s.living_members(seat) != 0:
+        return False
+    return isinstance(s.pending, ChooseTurn) or len(legal_actions(s)) > 1
 
 
 def _score_note(h: History) -> str:
@@ -657,10 +692,11 @@ def _lasso_note(h: History) -> str:
     now = fingerprint(h.last)
     earlier = next(i for i in starts[:-1] if fingerprint(h.states[i]) == now)
     first, last = h.states[earlier].round, h.last.round
+    at, now_at = h.action_number(earlier), h.action_number(-1)
     return (
-        f"The state at the start of round {last} (action {len(h.actions)}) equals the state at the start "
-        f"of round {first} (action {earlier}) in everything but the round counter. Replaying actions "
-        f"{earlier + 1}..{len(h.actions)} again from there (the same decisions and the same chance "
+        f"The state at the start of round {last} (action {now_at}) equals the state at the start "
+        f"of round {first} (action {at}) in everything but the round counter. Replaying actions "
+        f"{at + 1}..{now_at} again from there (the same decisions and the same chance "
         f"outcomes, each of non-zero probability) returns to it again: a cycle of {last - first} "
         "round(s) that can be repeated forever, so no bound on the length of a game exists."
     )
@@ -708,16 +744,18 @@ def _on_church(state: GameState, seat: int) -> bool:
 
 
 def _pump_note(h: History) -> str:
-    earlier = earlier_round_start(History(h.states, h.actions), "pump", _pump_fingerprint)
+    fresh = History(h.states, h.actions, forced=list(h.forced))
+    earlier = earlier_round_start(fresh, "pump", _pump_fingerprint)
     if earlier is None:
         raise InternalError("catalogue._pump_note", "the witness repeats no round start")
     a, b = h.states[earlier], h.last
     gain = b.players[0].prestige - a.players[0].prestige
+    at, now_at = h.action_number(earlier), h.action_number(-1)
     return (
-        f"The state at the start of round {b.round} (action {len(h.actions)}) equals the state at the "
-        f"start of round {a.round} (action {earlier}) in everything but the round counter and seat 0's "
+        f"The state at the start of round {b.round} (action {now_at}) equals the state at the "
+        f"start of round {a.round} (action {at}) in everything but the round counter and seat 0's "
         f"prestige, which rose from {a.players[0].prestige} to {b.players[0].prestige}. Playing actions "
-        f"{earlier + 1}..{len(h.actions)} again repeats the cycle and adds {gain} prestige each time "
+        f"{at + 1}..{now_at} again repeats the cycle and adds {gain} prestige each time "
         "(the church majority at every mass), and the end can be triggered afterwards (the chronicle "
         "still has room): no finite upper bound on a player's final score exists."
     )

@@ -145,7 +145,7 @@ class Gate:
             return
         k = ContentConstants.of(h.states[0].rules, h.states[0].num_players)
         self.held[query.name] = self.held.get(query.name, 0) + 1
-        at = f"step {len(h.actions)} of a steered search game"
+        at = f"step {h.step_count} of a steered search game"
         if query.name in RULE_PREDICATES:  # may read the turn's path variables: the whole path
             _check_implication(query, h, k, self.failed, at)
         elif not _counts_holds(query, content_vars(h.last), k):  # the counts: the last state alone
@@ -231,7 +231,7 @@ def _watch(
             if q.name in failed or not q.concrete(h):
                 continue
             held[q.name] += 1
-            _check_implication(q, h, k, failed, where(len(h.actions)))
+            _check_implication(q, h, k, failed, where(h.step_count))
 
     return on_state
 

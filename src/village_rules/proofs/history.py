@@ -1,4 +1,12 @@
-"""The path of a game so far, as the concrete predicates of the catalogue see it."""
+"""The path of a game so far, as the concrete predicates of the catalogue see it.
+
+The path is recorded by sub-steps (`engine.events`): every decision, those the engine took
+itself (a lone legal take, a dying choice, a payment) included, with the genuine state it
+was taken at and the rule events it fired. So a state with a forced `ChooseTurn` pending is
+on the path and a turn is well defined (from one turn-beginning sub-step to the next), and
+a predicate is judged after every sub-step, with the events of the last one at hand
+(`History.events`), not only after every `apply` step. The game log of a path is its
+`decisions` (the sub-steps not forced): replaying them with `apply` gives the same game."""
 
 from __future__ import annotations
 
@@ -6,6 +14,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from village_rules.data.components import InChronicle, InGraveyard, Removed
+from village_rules.engine.core import apply_steps
+from village_rules.engine.events import RuleEvent, SubStep
 from village_rules.model.actions import Action
 from village_rules.model.pending import ChooseTurn
 from village_rules.model.state import GameState
@@ -13,7 +23,10 @@ from village_rules.model.state import GameState
 
 @dataclass
 class History:
-    """`states[i + 1]` is `apply(states[i], actions[i])`; the last state is the current one."""
+    """`states[i + 1]` is the state after the sub-step `actions[i]` taken at `states[i]`
+    (`forced[i]`: taken by the engine itself, `events[i]`: the rule events it fired); the
+    last state is the current one. A history built from states and actions alone (no
+    `forced`, no `events`) counts every action as a decision with no events."""
 
     states: list[GameState]
     actions: list[Action] = field(default_factory=list)
@@ -22,11 +35,31 @@ class History:
     content: list[dict[str, int]] = field(default_factory=list)
     """alpha_c of each state along the path (`proofs.content.content_vars`), where the link's
     games record it (the turn's path variables need the path); empty otherwise."""
+    forced: list[bool] = field(default_factory=list)
+    events: list[tuple[RuleEvent, ...]] = field(default_factory=list)
+    step_count: int = field(default=0, init=False)
+    """How many `apply` steps (decisions, the sub-steps not forced) the path holds."""
+
+    def __post_init__(self) -> None:
+        missing = len(self.actions) - len(self.forced)
+        self.forced.extend([False] * missing)
+        self.events.extend([()] * (len(self.actions) - len(self.events)))
+        self.step_count = self.forced.count(False)
 
     @property
     def last(self) -> GameState:
         """The latest state."""
         return self.states[-1]
+
+    @property
+    def decisions(self) -> list[Action]:
+        """The actions the game log holds (every sub-step's action but the forced ones)."""
+        return [a for a, f in zip(self.actions, self.forced, strict=True) if not f]
+
+    def action_number(self, index: int) -> int:
+        """How many actions of the game log lead to `states[index]` (the decisions among the
+        sub-steps before it): the number a reader replaying the log counts."""
+        return self.forced[: index % len(self.states)].count(False)
 
     def fork(self) -> History:
         """A copy that can be pushed on without changing this one (the states themselves
@@ -36,12 +69,56 @@ class History:
             list(self.actions),
             {kind: list(seen) for kind, seen in self.round_starts.items()},
             list(self.content),
+            list(self.forced),
+            list(self.events),
         )
 
-    def push(self, action: Action, after: GameState) -> None:
-        """Record an action and the state after it."""
+    def push(
+        self, action: Action, after: GameState, events: tuple[RuleEvent, ...] = (), forced: bool = False
+    ) -> None:
+        """Record a sub-step: its action, the state after it, its events."""
         self.actions.append(action)
         self.states.append(after)
+        self.forced.append(forced)
+        self.events.append(events)
+        if not forced:
+            self.step_count += 1
+
+    def push_sub(self, sub: SubStep) -> None:
+        """Record one sub-step of `engine.core.apply_steps`."""
+        self.push(sub.action, sub.after, sub.events, sub.forced)
+
+    def play(self, action: Action, goal: Callable[[History], bool] | None = None) -> bool:
+        """Take `action` at the current state (`apply_steps`) and record its sub-steps; with
+        a `goal`, judge it after each and stop at the first sub-step where it holds (the
+        step is still the whole decision: the game log replays it). Whether it held."""
+        steps = apply_steps(self.last, action)
+        if goal is None:
+            for sub in steps:
+                self.push_sub(sub)
+            return False
+        return play_steps(self, steps, goal, stop=True)
+
+
+def play_steps(
+    history: History, steps: tuple[SubStep, ...], goal: Callable[[History], bool], *, stop: bool = False
+) -> bool:
+    """Record `steps` (one `apply` step's sub-steps) and judge `goal` after each (with
+    `stop`, the history ends at the first sub-step where it holds). Whether it held after
+    some sub-step."""
+    held = False
+    for sub in steps:
+        history.push_sub(sub)
+        if goal(history):
+            held = True
+            if stop:
+                break
+    return held
+
+
+def last_events(history: History) -> tuple[RuleEvent, ...]:
+    """The rule events of the last sub-step (none at the start)."""
+    return history.events[-1] if history.events else ()
 
 
 def earlier_round_start(history: History, kind: str, fingerprint: Callable[[GameState], str]) -> int | None:
@@ -71,7 +148,9 @@ def dead(state: GameState, seat: int) -> int:
 
 
 def turn_start(history: History) -> int | None:
-    """Index of the state where the current turn was chosen (the last `ChooseTurn` before now)."""
+    """Index of the state where the current turn was chosen (the last `ChooseTurn` before now).
+    A turn chosen by the engine (its only legal take) is on the path as a sub-step, so two
+    turns of a seat are never merged."""
     for i in range(len(history.states) - 2, -1, -1):
         if isinstance(history.states[i].pending, ChooseTurn):
             return i

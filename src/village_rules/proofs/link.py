@@ -1,6 +1,9 @@
 """The refinement link: every engine step is a step of the rule-content model.
 
-For a step (s, a, s') of the real engine the guarded command of a's kind (`guarded.py`) must
+A step is checked by its sub-steps (`engine.events`: the decision, then every decision with
+a single legal action the engine took itself), so a forced turn choice is a step of the
+model of its own and begins a turn. For a sub-step (s, a, s') of the real engine the guarded
+command of a's kind (`guarded.py`) must
 hold on (alpha_c(s), a, alpha_c(s')); the check names the clause that broke and the step.
 `link_check` plays a deterministic batch of seeded games (a budget in games and steps,
 never in seconds) with several policies, uniform and not, and is what `prove` runs before
@@ -21,7 +24,8 @@ import z3
 from village_rules.data.components import ActionSpace, Cube
 from village_rules.drivers.play import GameLog, Policy, play, random_policy
 from village_rules.drivers.scenario import give, ready
-from village_rules.engine.core import apply
+from village_rules.engine.core import apply_steps
+from village_rules.engine.events import SubStep
 from village_rules.engine.setup import new_game
 from village_rules.model.actions import (
     Action,
@@ -254,19 +258,22 @@ def check_game(
 
     def on_step(before: GameState, action: Action, after: GameState) -> None:
         count[0] += 1
-        s = last[0]
-        broken, last[0] = _check_pair(k, s, action, after)
-        if coverage is not None:
-            coverage.add(s, action_vars(action), last[0], players)
-        if broken:
-            found.append(
-                BrokenStep(edition, players, seed, policy, count[0], format_action(action), tuple(broken))
-            )
-            raise _StopError
-        if on_state is not None:
-            history.push(action, after)
-            history.content.append(last[0])
-            on_state(history)
+        for sub in apply_steps(before, action):  # every sub-step, forced decisions included
+            s = last[0]
+            broken, last[0] = _check_pair(k, s, sub.action, sub.after)
+            if coverage is not None:
+                coverage.add(s, action_vars(sub.action), last[0], players)
+            if broken:
+                found.append(
+                    BrokenStep(
+                        edition, players, seed, policy, count[0], _named(action, sub), tuple(broken)
+                    )
+                )
+                raise _StopError
+            if on_state is not None:
+                history.push_sub(sub)
+                history.content.append(last[0])
+                on_state(history)
 
     with contextlib.suppress(_StopError):
         play(state, [POLICIES[policy]] * players, random.Random(seed), max_steps, on_step)
@@ -306,18 +313,26 @@ def check_log(
     history = History([state], content=[last])
     for i, text in enumerate(log.actions, start=1):
         action = parse_action(text)
-        after = apply(history.last, action)
-        s = last
-        broken, last = _check_pair(k, s, action, after)
-        if coverage is not None:
-            coverage.add(s, action_vars(action), last, log.players)
-        if broken:
-            return i, BrokenStep(log.edition, log.players, log.seed, "log", i, text, tuple(broken))
-        history.push(action, after)
-        history.content.append(last)
-        if on_state is not None:
-            on_state(history)
+        for sub in apply_steps(history.last, action):  # every sub-step, forced decisions included
+            s = last
+            broken, last = _check_pair(k, s, sub.action, sub.after)
+            if coverage is not None:
+                coverage.add(s, action_vars(sub.action), last, log.players)
+            if broken:
+                return i, BrokenStep(
+                    log.edition, log.players, log.seed, "log", i, _named(action, sub), tuple(broken)
+                )
+            history.push_sub(sub)
+            history.content.append(last)
+            if on_state is not None:
+                on_state(history)
     return len(log.actions), None
+
+
+def _named(action: Action, sub: SubStep) -> str:
+    """The step's action, and the forced decision within it where that broke a clause."""
+    text = format_action(action)
+    return text if not sub.forced else f"{text}, then the forced {format_action(sub.action)}"
 
 
 # --- a query's concrete predicate against its abstract one ---------------------------------
@@ -412,7 +427,7 @@ def _implication_watch(
             held[name] += 1
             v = v if v is not None else path_vars(h)
             if not abstract_holds(abstract, v, k):
-                failure.append(ImplicationFailure(name, *where, len(h.actions)))
+                failure.append(ImplicationFailure(name, *where, h.step_count))
                 return
 
     return on_state

@@ -20,7 +20,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from village_rules.drivers.play import GameLog
-from village_rules.engine.core import apply
+from village_rules.engine.core import apply_steps
 from village_rules.engine.setup import new_game
 from village_rules.model.actions import Action, format_action
 from village_rules.model.state import GameState
@@ -80,22 +80,28 @@ def hunt(edition: str, players: int, steps: int = HUNT_STEPS, seed: int = 0) -> 
             if state.is_terminal or result.steps >= steps:
                 break
             action = rng.choice(options(state))
-            after = apply(state, action)
-            a = action_vars(action)
-            t = content_vars(after, s)
             actions.append(action)
             result.steps += 1
-            broken = broken_step(s, a, t, k)
-            if broken:
-                result.broken = BrokenStep(
-                    edition, players, seed, "hunt", len(actions), format_action(action), tuple(broken)
-                )
-                result.log = GameLog(edition, players, seed, tuple(format_action(x) for x in actions))
-                return result
-            result.coverage.add(s, a, t, players)
-            for b in branches_of(s, a, t, players):
-                if seen[b] == 0:
-                    corpus.append(_Prefix(tuple(actions), after, t, b))
-                seen[b] += 1
-            state, s = after, t
+            after = state
+            for sub in apply_steps(state, action):  # every sub-step, forced decisions included
+                a = action_vars(sub.action)
+                t = content_vars(sub.after, s)
+                broken = broken_step(s, a, t, k)
+                if broken:
+                    named = format_action(action)
+                    if sub.forced:
+                        named += f", then the forced {format_action(sub.action)}"
+                    result.broken = BrokenStep(
+                        edition, players, seed, "hunt", len(actions), named, tuple(broken)
+                    )
+                    result.log = GameLog(edition, players, seed, tuple(format_action(x) for x in actions))
+                    return result
+                result.coverage.add(s, a, t, players)
+                after = sub.after
+                for b in branches_of(s, a, t, players):
+                    if seen[b] == 0:
+                        corpus.append(_Prefix(tuple(actions), after, t, b))
+                    seen[b] += 1
+                s = t
+            state = after
     return result

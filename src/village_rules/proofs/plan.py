@@ -304,12 +304,12 @@ def plan_attempt(
         history = History([new_game(edition, players, seed, variant or Variant())])
         now = content_vars(history.last)
     else:
-        history = History(list(start.states), list(start.actions))
+        history = start.fork()
         now = start.content[-1]
     plan: list[PlanStep] = []
     blocked: dict[tuple[int, ...], list[int]] = {}
     wait = 0
-    while len(history.actions) < budget.max_actions:
+    while history.step_count < budget.max_actions:
         state = history.last
         if state.is_terminal:
             return None
@@ -349,15 +349,15 @@ def plan_attempt(
             counts.random_steps += 1
             wait = max(0, wait - 1)
             action = options[rng.randrange(len(options))]
-        after = apply(state, action)
-        history.push(action, after)
+        held = history.play(action, goal)  # judged after every sub-step
+        after = history.last
         now = content_vars(after, now)
         if plan:
             step = plan.pop(0)
             counts.followed += 1
             if any(now[n] != step.after[n] for n in FOLLOW_VARS):
                 plan = []
-        if goal(history):
+        if held:
             return history
     return None
 
@@ -401,6 +401,6 @@ def plan_search(
         history = plan_attempt(edition, players, seed, planner, goal, variant=rules, stats=stats)
         total.add(stats)
         if history is not None:
-            log = GameLog(edition, players, seed, tuple(format_action(a) for a in history.actions), rules)
+            log = GameLog(edition, players, seed, tuple(format_action(a) for a in history.decisions), rules)
             return Witness(log, tried, history), tried, total
     return None, games, total

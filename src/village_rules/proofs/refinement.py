@@ -17,7 +17,8 @@ from dataclasses import dataclass, replace
 from hypothesis import strategies as st
 
 from village_rules.drivers.play import EndlessGameError, play, play_logged, random_policy
-from village_rules.engine.core import apply
+from village_rules.engine.core import apply_steps
+from village_rules.engine.events import SubStep
 from village_rules.engine.setup import new_game
 from village_rules.errors import ParameterError
 from village_rules.model.actions import Action, format_action
@@ -77,11 +78,12 @@ def check_game(edition: str, players: int, seed: int, max_steps: int | None = No
 
     def on_step(before: GameState, action: Action, after: GameState) -> None:
         count[0] += 1
-        a = abstract(after)
-        broken = broken_clauses(last[0], a, k)
-        if broken:
-            out.append(Mismatch(edition, players, seed, count[0], format_action(action), tuple(broken)))
-        last[0] = a
+        for sub in apply_steps(before, action):  # every sub-step a step of T
+            a = abstract(sub.after)
+            broken = broken_clauses(last[0], a, k)
+            if broken:
+                out.append(Mismatch(edition, players, seed, count[0], _named(action, sub), tuple(broken)))
+            last[0] = a
 
     try:
         play(state, [random_policy] * players, random.Random(seed), max_steps, on_step)
@@ -115,14 +117,16 @@ class RefinementMachine(VillageMachine):
         )
 
     def apply_action(self, state: GameState, action: Action, trace: list[str] | None = None) -> GameState:
-        """Apply the action and check that the step refines the abstract model."""
-        after = apply(state, action, trace=trace)
-        broken = check_step(state, action, after)
-        if broken:
-            raise RefinementError(
-                f"{format_action(action)}: the engine step breaks the model's clauses {', '.join(broken)}"
-            )
-        return after
+        """Apply the action and check that every sub-step of the step (`engine.events`: the
+        decision, then each decision the engine took itself) refines the abstract model."""
+        steps = apply_steps(state, action, trace)
+        for sub in steps:
+            broken = check_step(sub.before, sub.action, sub.after)
+            if broken:
+                raise RefinementError(
+                    f"{_named(action, sub)}: the engine step breaks the model's clauses {', '.join(broken)}"
+                )
+        return steps[-1].after
 
 
 class ContentRefinementMachine(RefinementMachine):
@@ -136,16 +140,25 @@ class ContentRefinementMachine(RefinementMachine):
     _path: tuple[GameState, dict[str, int]] | None = None
 
     def apply_action(self, state: GameState, action: Action, trace: list[str] | None = None) -> GameState:
-        """Apply the action and check that the step refines the rule-content model."""
-        after = apply(state, action, trace=trace)
+        """Apply the action and check that every sub-step of the step refines the
+        rule-content model, with the turn's path variables carried from sub-step to sub-step."""
+        steps = apply_steps(state, action, trace)
         known = self._path
         before_vars = known[1] if known is not None and known[0] is state else None
-        broken = check_content_step(state, action, after, before_vars)
-        after_vars = content_vars(after, before_vars if before_vars is not None else content_vars(state))
-        self._path = (after, after_vars)
-        if broken:
-            raise RefinementError(
-                f"{format_action(action)}: the engine step breaks the rule-content clauses "
-                f"{', '.join(broken)}"
-            )
-        return after
+        for sub in steps:
+            broken = check_content_step(sub.before, sub.action, sub.after, before_vars)
+            start = before_vars if before_vars is not None else content_vars(sub.before)
+            before_vars = content_vars(sub.after, start)
+            if broken:
+                raise RefinementError(
+                    f"{_named(action, sub)}: the engine step breaks the rule-content clauses "
+                    f"{', '.join(broken)}"
+                )
+        self._path = (steps[-1].after, before_vars) if before_vars is not None else None
+        return steps[-1].after
+
+
+def _named(action: Action, sub: SubStep) -> str:
+    """The step's action, and the forced decision within it that broke a clause."""
+    text = format_action(action)
+    return text if not sub.forced else f"{text}, then the forced {format_action(sub.action)}"

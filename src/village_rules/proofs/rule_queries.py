@@ -30,7 +30,11 @@ What the rulebooks say (2023 = `village-big-box-2023-rulebook.txt`, 2011 =
   it: at least 11 time on the 10-space track, while a turn costs at most 8 (the dearest
   action) or, holding a market day, a plague cube (2) and four paid sales (1 each). So
   query 5 is unreachable under the default: proved by k-induction over the rule-content
-  model's turn path variables (`content.CONTENT_TURN`, `guarded.TURN_STATE_CLAUSES`). Under
+  model's turn path variables (`content.CONTENT_TURN`, `guarded.TURN_STATE_CLAUSES`). A turn
+  is one take and its action (2011 "Taking your turn"; 2023 "Phase 2"): the path is read by
+  sub-steps (`proofs.history`), so a turn whose only take the engine makes itself is a turn
+  of its own; read by `apply` steps, two turns of a seat merged and two engine games met the
+  predicate (proofs/regressions, docs/proofs.md "Event semantics"). Under
   AMB-23 b a death without a visible member stays owed until one is visible at the end of
   a turn: a player hiding every member in the black bag piles up owed deaths, and after a
   mass puts two of them on the church track, the end of their next turn kills both (5b).
@@ -61,9 +65,10 @@ from village_rules.model.actions import (
 )
 from village_rules.model.pending import ChoosePayment, ChooseTurn
 from village_rules.model.state import GameState
-from village_rules.proofs.history import History, dead, market_day_start
+from village_rules.proofs.history import History, dead, last_events, market_day_start
 from village_rules.proofs.query import PATH, ConcretePredicate, Query, any_seat
 from village_rules.proofs.search import Scorer, Steer
+from village_rules.rule_ids import RuleId
 from village_rules.rules.variant import Variant
 
 CARLA = 1
@@ -78,8 +83,16 @@ RULES_FORBID = "the rulebooks forbid it (see proofs/rule_queries.py); a proof ne
 # --- predicates ------------------------------------------------------------------------------
 
 
+DEATHS = frozenset({RuleId.DEATH_03, RuleId.DEATH_04, RuleId.END_05})
+"""The rule events of a member's death (`time_and_death.kill`: to the chronicle, to a
+grave, out of the game)."""
+
+
 def death_during_mass(h: History) -> bool:
-    """14: a member of some player dies in a step taken while a mass is held."""
+    """14: a member of some player dies while a mass is held: a death event whose moment
+    is in a mass, or a death in a sub-step taken at a mass."""
+    if any(e.rule in DEATHS and e.mass for e in last_events(h)):
+        return True
     before, after = h.states[-2], h.last
     if before.mass is None:
         return False
@@ -87,9 +100,12 @@ def death_during_mass(h: History) -> bool:
 
 
 def market_day_during_mass(h: History) -> bool:
-    """15: a market day and a mass are in progress at the same time."""
+    """15: a market day and a mass are in progress at the same time (in a state, or at the
+    moment of a rule event)."""
     s = h.last
-    return s.mass is not None and s.market_day is not None
+    if s.mass is not None and s.market_day is not None:
+        return True
+    return any(e.mass and e.market_player is not None for e in last_events(h))
 
 
 def _sale_step(h: History) -> int | None:

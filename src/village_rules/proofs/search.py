@@ -55,8 +55,13 @@ class Witness:
 
     @property
     def final(self) -> GameState:
-        """The state the witness ends in."""
-        return self.history.last
+        """The state the witness's log ends in: after the whole step of its last action (the
+        history may stop at the sub-step inside it where the query holds)."""
+        h = self.history
+        if not h.actions:
+            return h.last
+        last = max(i for i, forced in enumerate(h.forced) if not forced)
+        return apply(h.states[last], h.actions[last])
 
 
 def options(state: GameState) -> list[Action]:
@@ -94,15 +99,14 @@ def _play(
     """`attempt`, and the number of actions it played."""
     rng = random.Random(seed)
     history = History([new_game(edition, players, seed, variant or Variant())])
-    while len(history.actions) < steer.max_actions:
+    while history.step_count < steer.max_actions:
         state = history.last
         if state.is_terminal:
             break
         action = _choose(state, options(state), steer, rng)
-        history.push(action, apply(state, action))
-        if goal(history):
-            return history, len(history.actions)
-    return None, len(history.actions)
+        if history.play(action, goal):  # judged after every sub-step of the step
+            return history, history.step_count
+    return None, history.step_count
 
 
 def search_steps(
@@ -124,7 +128,7 @@ def search_steps(
         history, played = _play(edition, players, seed, limit, goal, variant=variant)
         seed += 1
         if history is not None:
-            log = GameLog(edition, players, seed - 1, tuple(format_action(a) for a in history.actions),
+            log = GameLog(edition, players, seed - 1, tuple(format_action(a) for a in history.decisions),
                           variant or Variant())
             return Witness(log, seed, history), seed, steps - left + played
         left -= max(played, 1)
@@ -152,6 +156,6 @@ def search(
     for tried, seed in enumerate(seeds, start=1):
         history = attempt(edition, players, seed, steer, goal, variant=rules)
         if history is not None:
-            log = GameLog(edition, players, seed, tuple(format_action(a) for a in history.actions), rules)
+            log = GameLog(edition, players, seed, tuple(format_action(a) for a in history.decisions), rules)
             return Witness(log, tried, history), tried
     return None, len(seeds)

@@ -17,7 +17,7 @@ from village_rules.data.jsonio import MAX_LOG_CHARS, JsonInputError, read_json, 
 from village_rules.data.loader import EDITIONS
 from village_rules.data.shipped import shipped_folder
 from village_rules.drivers.play import GameLog
-from village_rules.engine.core import apply
+from village_rules.engine.core import apply_steps
 from village_rules.engine.setup import new_game
 from village_rules.errors import VillageError
 from village_rules.model.actions import parse_action
@@ -25,7 +25,7 @@ from village_rules.proofs.abstraction import abstract
 from village_rules.proofs.catalogue import CATALOGUE, Query, by_name
 from village_rules.proofs.errors import WitnessError
 from village_rules.proofs.guarded import state_clauses
-from village_rules.proofs.history import History
+from village_rules.proofs.history import History, play_steps
 from village_rules.proofs.induction import RULE_PREDICATES, STEP_LABEL, k_induction_content
 from village_rules.proofs.model import Constants
 from village_rules.proofs.solver import bmc, k_induction
@@ -91,20 +91,27 @@ def _read(path: Path) -> str:
 
 
 def check_witness(path: Path) -> StoredCheck:
-    """Replay a stored witness and test its query's concrete predicate at the end only."""
+    """Replay a stored witness and test its query's concrete predicate at its last action:
+    after some sub-step of the last action's step, judged by the rule events of each
+    (`proofs.history`), and not after the sub-steps of the action before it."""
     query = query_of_witness(path)
     log = GameLog.from_json(_read(path), source=str(path))
     history = History([log.initial_state()])
+    held: list[bool] = []
     for k, text in enumerate(log.actions, start=1):
         try:
             action = parse_action(text)
-            history.push(action, apply(history.last, action))
+            steps = apply_steps(history.last, action)
         except VillageError as exc:
             return StoredCheck(path, "witness", query.name, False, f"action {k} no longer applies: {exc}")
-    shorter = History(history.states[:-1], history.actions[:-1])
-    if not query.concrete(history):
+        if k >= len(log.actions) - 1:  # the last two actions: is the situation met?
+            held.append(play_steps(history, steps, query.concrete))
+        else:
+            for sub in steps:
+                history.push_sub(sub)
+    if not held or not held[-1]:
         problem = "the replayed game does not end in the situation"
-    elif len(shorter.states) >= 2 and query.concrete(shorter):
+    elif len(held) >= 2 and held[-2]:
         problem = "the situation is reached before the last action"
     else:
         return StoredCheck(path, "witness", query.name, True, f"replays in {len(log.actions)} actions")

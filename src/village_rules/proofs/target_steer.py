@@ -260,16 +260,14 @@ def target_attempt(
     rng = random.Random(seed)
     history = History([new_game(edition, players, seed, variant or Variant())])
     follower = _Follower(history.last, abstract_goal, chosen, counted)
-    while len(history.actions) < chosen.max_actions:
+    while history.step_count < chosen.max_actions:
         state = history.last
         if state.is_terminal:
             return None
         action = follower.choose(state, options(state), rng)
-        after = apply(state, action)
-        history.push(action, after)
-        if goal(history):
+        if history.play(action, goal):  # judged after every sub-step
             return history
-        now = counts(after)
+        now = counts(history.last)
         if now["phase"] == PHASE_TURN:  # every turn starts at a ChooseTurn
             follower.after_turn(now)
     return None
@@ -297,6 +295,6 @@ def target_search(
         )
         total.add(stats)
         if history is not None:
-            log = GameLog(edition, players, seed, tuple(format_action(a) for a in history.actions), rules)
+            log = GameLog(edition, players, seed, tuple(format_action(a) for a in history.decisions), rules)
             return Witness(log, tried, history), tried, total
     return None, games, total
