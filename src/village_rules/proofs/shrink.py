@@ -40,6 +40,7 @@ from village_rules.model.actions import Action, format_action, parse_action
 from village_rules.model.pending import ChooseTurn
 from village_rules.proofs.history import History
 from village_rules.proofs.query import Query
+from village_rules.proofs.search import options
 
 MAX_STEPS = 20_000_000
 """The default budget of one shrink: engine steps over all its replays."""
@@ -50,6 +51,11 @@ class Judge(Protocol):
 
     def start(self, log: GameLog) -> History:
         """The history of the log's set-up, before any action."""
+        ...
+
+    def options(self, history: History) -> list[Action]:
+        """What a witness may do at the history's last state (its legal actions, or its
+        chance outcomes of non-zero probability), as the engine's own objects."""
         ...
 
     def advance(self, history: History, action: Action) -> None:
@@ -72,6 +78,11 @@ class PredicateJudge:
     def start(self, log: GameLog) -> History:
         """The history of the log's set-up."""
         return History([log.initial_state()])
+
+    def options(self, history: History) -> list[Action]:
+        """The legal actions, or the chance outcomes of non-zero probability (`search.options`)."""
+        state = history.last
+        return [] if state.is_terminal else options(state)
 
     def advance(self, history: History, action: Action) -> None:
         """`apply` the action, refusing a chance outcome of probability 0."""
@@ -121,6 +132,10 @@ class _OutOfBudget(Exception):
     pass
 
 
+LOOKAHEAD = 8
+"""How many recorded actions a repaired replay looks ahead for one that applies."""
+
+
 LEVELS = ("rounds", "turns", "actions")
 """The shrinker's granularities, coarse first."""
 
@@ -140,8 +155,8 @@ def _bounds(history: History, level: str) -> list[int]:
 class _Shrinker:
     """The kept log, its replayed history, and the budget spent."""
 
-    def __init__(self, log: GameLog, judge: Judge, max_steps: int) -> None:
-        self.log, self.judge, self.max_steps = log, judge, max_steps
+    def __init__(self, log: GameLog, judge: Judge, max_steps: int, repair: bool) -> None:
+        self.log, self.judge, self.max_steps, self.repair = log, judge, max_steps, repair
         self.replays = self.steps = 0
         try:
             actions = [parse_action(text) for text in log.actions]
@@ -149,10 +164,10 @@ class _Shrinker:
         except VillageError as exc:
             raise NotAWitnessError(f"the log does not replay: {exc}") from None
         for k, action in enumerate(actions, start=1):
-            try:
-                judge.advance(history, action)
-            except VillageError as exc:
-                raise NotAWitnessError(f"action {k} does not apply: {exc}") from None
+            if not self._step(history, action):
+                raise NotAWitnessError(
+                    f"action {k} ({format_action(action)}) is not one of the options at its state"
+                )
             self.steps += 1
             if judge.holds(history):  # the query may hold before the end: keep up to there
                 break
@@ -160,30 +175,64 @@ class _Shrinker:
             raise NotAWitnessError("the query does not hold at the end of the log")
         self.history = history
 
+    def _step(self, history: History, action: Action) -> bool:
+        """Play a recorded action if it is one of the options now (as the witness search
+        takes them), passing the engine's own object so `apply` need not check it again;
+        whether it was."""
+        for option in self.judge.options(history):
+            if option == action:
+                self.judge.advance(history, option)
+                return True
+        return False
+
     def _prefix(self, p: int) -> History:
         h = self.history
         return History(h.states[: p + 1], h.actions[:p])
 
     def try_removing(self, p: int, q: int) -> bool:
         """Replay the kept log without actions [p, q) from the cached state at p; keep the
-        candidate (up to where the query first holds) when it holds."""
+        candidate (up to where the query first holds) when it holds and is shorter. With
+        `repair`, a recorded action that no longer applies is bridged (`_bridge`)."""
         rest = self.history.actions[q:]
         if not rest or p >= q:
             return False  # the prefix before p does not show the query (it first holds at the end)
         self.replays += 1
+        limit = len(self.history.actions)
         candidate = self._prefix(p)
-        for action in rest:
+        i = 0
+        while i < len(rest) and len(candidate.actions) < limit:
             if self.steps >= self.max_steps:
                 raise _OutOfBudget
             self.steps += 1
-            try:
-                self.judge.advance(candidate, action)
-            except VillageError:
+            if self._step(candidate, rest[i]):
+                i += 1
+            elif not self.repair:
                 return False
+            else:
+                i = self._bridge(candidate, rest, i)
+                if i < 0:  # nothing applies (the game is over): no candidate
+                    return False
+            if len(candidate.actions) >= limit:
+                return False  # no shorter than the kept log
             if self.judge.holds(candidate):
                 self.history = candidate
                 return True
         return False
+
+    def _bridge(self, candidate: History, rest: Sequence[Action], i: int) -> int:
+        """`rest[i]` does not apply at the candidate's last state: take the first of the next
+        `LOOKAHEAD` recorded actions that does (skipping those before it), else the state's
+        first option (its first legal action, or its first outcome of non-zero probability)
+        with `rest[i]` kept for later. The index of the next recorded action to try; -1
+        when the state has no option (the game is over)."""
+        for j in range(i + 1, min(len(rest), i + 1 + LOOKAHEAD)):
+            if self._step(candidate, rest[j]):
+                return j + 1
+        choices = self.judge.options(candidate)
+        if not choices:
+            return -1
+        self.judge.advance(candidate, choices[0])
+        return i
 
     def level(self, name: str) -> bool:
         """ddmin's complement tests at one granularity, chunk sizes halving down to one unit;
@@ -226,12 +275,12 @@ def _log_of(log: GameLog, actions: Sequence[Action]) -> GameLog:
     return replace(log, actions=tuple(format_action(a) for a in actions))
 
 
-def shrink(log: GameLog, judge: Judge, *, max_steps: int = MAX_STEPS) -> Shrunk:
+def shrink(log: GameLog, judge: Judge, *, max_steps: int = MAX_STEPS, repair: bool = True) -> Shrunk:
     """The log with every round, turn and action removed that can go while it replays and
     `judge` still finds the query at its end; 1-minimal unless the budget of `max_steps`
     engine steps ran out (`Shrunk.minimal`). Deterministic. `NotAWitnessError` when the log
     does not replay to the query in the first place."""
-    work = _Shrinker(log, judge, max_steps)
+    work = _Shrinker(log, judge, max_steps, repair)
     minimal = False
     try:
         while True:
@@ -247,13 +296,15 @@ def shrink(log: GameLog, judge: Judge, *, max_steps: int = MAX_STEPS) -> Shrunk:
     return Shrunk(_log_of(log, history.actions), history, len(log.actions), work.replays, work.steps, minimal)
 
 
-def removable_part(log: GameLog, judge: Judge, *, max_steps: int = MAX_STEPS) -> tuple[str, int, int] | None:
+def removable_part(
+    log: GameLog, judge: Judge, *, max_steps: int = MAX_STEPS, repair: bool = True
+) -> tuple[str, int, int] | None:
     """What could still be removed from a witness: (granularity, first, end) of a single
     round, turn or action (actions [first, end), counted from 0) whose removal keeps the
     query, or ("tail", k, n) when the query already holds after action k; None when the
     witness is 1-minimal under the shrinker. `NotAWitnessError` when it does not replay to
     its query; `RuntimeError` when the step budget runs out before the answer."""
-    work = _Shrinker(log, judge, max_steps)
+    work = _Shrinker(log, judge, max_steps, repair)
     if len(work.history.actions) < len(log.actions):
         return ("tail", len(work.history.actions), len(log.actions))
     try:
@@ -262,8 +313,8 @@ def removable_part(log: GameLog, judge: Judge, *, max_steps: int = MAX_STEPS) ->
         raise RuntimeError(f"removable_part: more than {max_steps} engine steps") from None
 
 
-def is_minimal(log: GameLog, judge: Judge, *, max_steps: int = MAX_STEPS) -> bool:
+def is_minimal(log: GameLog, judge: Judge, *, max_steps: int = MAX_STEPS, repair: bool = True) -> bool:
     """Whether a witness is 1-minimal under the shrinker: it replays to its query, the
     query holds after no earlier action, and no single round, turn or action can be
     removed with the query still holding at the end."""
-    return removable_part(log, judge, max_steps=max_steps) is None
+    return removable_part(log, judge, max_steps=max_steps, repair=repair) is None
