@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import json
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from village_rules.data.files import write_text
@@ -25,7 +25,7 @@ from village_rules.data.jsonio import MAX_LOG_CHARS, JsonInputError, read_text_f
 from village_rules.drivers import notes
 from village_rules.drivers.play import GameLog
 from village_rules.engine.setup import new_game
-from village_rules.errors import LogFormatError
+from village_rules.errors import LogFormatError, VillageError
 from village_rules.model.state import GameState
 from village_rules.proofs.abstraction import abstract
 from village_rules.proofs.archive_steer import ArchiveBudget, ArchiveStats, archive_search
@@ -34,7 +34,9 @@ from village_rules.proofs.errors import ProveArgumentError
 from village_rules.proofs.gate import Gate, open_gate
 from village_rules.proofs.induction import RULE_PREDICATES, k_induction_content
 from village_rules.proofs.model import Constants
+from village_rules.proofs.query import CATALOGUE_SOURCE
 from village_rules.proofs.search import Steer, Witness, search
+from village_rules.proofs.shrink import MAX_STEPS, Shrunk, first_holds, judge_for, shrink
 from village_rules.proofs.solver import MAX_RLIMIT, RLIMIT, BmcResult, bmc, k_induction
 from village_rules.rules.variant import Variant
 
@@ -84,8 +86,9 @@ def witness_stem(query: Query, edition: str, players: int) -> str:
     return f"{query.number}-{query.name}-{edition}-{players}p"
 
 
-def stored_seed(store: Path | None, query: Query, edition: str, players: int) -> int | None:
-    """The seed of a stored witness (a starting hint for the search), else None."""
+def stored_witness(store: Path | None, query: Query, edition: str, players: int) -> GameLog | None:
+    """The stored witness of a row in `store` (a `prove --out` folder), else None;
+    `LogFormatError` naming the file when it cannot be read."""
     if store is None:
         return None
     path = store / f"{witness_stem(query, edition, players)}.json"
@@ -97,7 +100,28 @@ def stored_seed(store: Path | None, query: Query, edition: str, players: int) ->
         raise LogFormatError(f"{path}: {exc.problem}") from None
     except OSError as exc:
         raise LogFormatError(f"{path}: cannot be read: {exc.strerror or exc}") from None
-    return GameLog.from_json(text, source=str(path)).seed
+    return GameLog.from_json(text, source=str(path))
+
+
+def stored_seed(store: Path | None, query: Query, edition: str, players: int) -> int | None:
+    """The seed of a stored witness (a starting hint for the search), else None."""
+    log = stored_witness(store, query, edition, players)
+    return None if log is None else log.seed
+
+
+def _still_a_witness(log: GameLog, query: Query, edition: str, players: int) -> Witness | None:
+    """A stored witness taken as it is (not searched for, not shrunk again) when it is one
+    of this row: same edition, players and readings, and it replays to the query, which
+    holds first at its last action; else None (the search then runs)."""
+    if (log.edition, log.players, log.variant, log.data_file) != (edition, players, query.variant, None):
+        return None
+    try:
+        history = first_holds(log, judge_for(query))
+    except VillageError:
+        return None
+    if history is None:
+        return None
+    return Witness(replace(log, query=(query.name, query.source)), 1, history)
 
 
 def budget_text(
@@ -124,6 +148,8 @@ def prove(
     rlimit: int = RLIMIT,
     gate: Gate | None = None,
     z3_steer: bool = False,
+    stored: GameLog | None = None,
+    shrink_steps: int | None = MAX_STEPS,
 ) -> Result:
     """Decide `query`: k-induction over the rule-content model where the query has a rule
     predicate, else z3 BMC on the counts model then k-induction (unreachable), or the
@@ -134,7 +160,12 @@ def prove(
     `ProveArgumentError` for a bound outside 1..MAX_BOUND, games outside 1..MAX_GAMES or a
     resource limit outside 1..MAX_RLIMIT. `z3_steer` (off by default): a query without a
     hand-written steer is searched by the z3 archive steer (`archive_steer.py`), `games`
-    counting its seeded runs (`Z3_STEER_RUNS` by default)."""
+    counting its seeded runs (`Z3_STEER_RUNS` by default).
+
+    A witness the search finds is shrunk (`shrink.py`, at most `shrink_steps` engine steps;
+    None: not shrunk) before it is returned or written. A `stored` witness of the row (the
+    one `prove --out` wrote) that still replays to the query is taken as it is, without a
+    search and without shrinking it again; its seed is the hint when it no longer does."""
     if type(bound) is not int or not 1 <= bound <= MAX_BOUND:
         raise ProveArgumentError(f"prove: the bound must be from 1 to {MAX_BOUND}, not {bound!r}")
     if games is not None and (type(games) is not int or not 1 <= games <= MAX_GAMES):
@@ -177,7 +208,15 @@ def prove(
         refused = f"a proof was found but is not printed: {why}; "
     # A model path (or none up to K but no proof either: the path may be longer than K):
     # only the engine can say whether the situation really arises.
-    if z3_steer and z3_steers(query, initial_state):
+    reused = None if stored is None else _still_a_witness(stored, query, edition, players)
+    if stored is not None and hint is None:
+        hint = stored.seed
+    shrunk: Shrunk | None = None
+    if reused is not None:
+        witness: Witness | None = reused
+        tried = 1
+        spent = budget_text(bound, rlimit, budget, query.steer, hint)
+    elif z3_steer and z3_steers(query, initial_state):
         # no hand-written steer: a Go-Explore search whose cells z3's macro target cuts
         # (docs/proofs.md, "The z3 steer"); `games` counts its seeded runs
         runs = Z3_STEER_RUNS if games is None else games
@@ -196,6 +235,11 @@ def prove(
             variant=query.variant,
         )
         spent = budget_text(bound, rlimit, budget, query.steer, hint)
+    if reused is None and witness is not None:
+        witness = replace(witness, log=replace(witness.log, query=(query.name, query.source)))
+        if shrink_steps is not None:
+            shrunk = shrink(witness.log, judge_for(query), max_steps=shrink_steps)
+            witness = Witness(shrunk.log, witness.attempts, shrunk.history)
     elapsed = time.perf_counter() - start
     if witness is None:
         if path is None:
@@ -219,7 +263,7 @@ def prove(
         )
     file = None
     if out is not None:
-        file = _write_witness(out, query, witness)
+        file = write_witness(out, query, witness, provenance(witness, shrunk, reused is not None))
     return Result(
         query.name,
         edition,
@@ -273,7 +317,31 @@ def _model_path(initial_state: GameState, query: Query, bound: int, rlimit: int)
     return bmc(abstract(initial_state), k, query.abstract, bound, rlimit)
 
 
-def _write_witness(out: Path, query: Query, witness: Witness) -> Path:
+def provenance(witness: Witness, shrunk: Shrunk | None, stored: bool) -> str:
+    """How a witness was found, as its note says it."""
+    if stored:
+        return "the stored witness of this row, which still replays to the query (taken as it is)"
+    found = f"found by the steered search (attempt {witness.attempts})"
+    if shrunk is None:
+        return found
+    return f"{found}, then {shrink_words(shrunk)}"
+
+
+def shrink_words(shrunk: Shrunk) -> str:
+    """What a shrink did, for a witness note."""
+    done = (
+        "1-minimal: no single round, turn or action can be removed"
+        if shrunk.minimal
+        else "not 1-minimal: its budget ran out first"
+    )
+    return (
+        f"shrunk by delta debugging from {shrunk.before} to {shrunk.after} actions "
+        f"({shrunk.replays} replays, {shrunk.steps} engine steps; {done})"
+    )
+
+
+def write_witness(out: Path, query: Query, witness: Witness, found: str) -> Path:
+    """A witness log and its `.md` note in `out`; `found` says how the witness was found."""
     out.mkdir(parents=True, exist_ok=True)
     log = witness.log
     stem = witness_stem(query, log.edition, log.players)
@@ -285,15 +353,19 @@ def _write_witness(out: Path, query: Query, witness: Witness) -> Path:
         f"{query.title}.",
         "",
         f"Witness: `{stem}.json`, a `village-rules-log` of {len(log.actions)} actions from "
-        f"`new_game({log.edition!r}, {log.players}, seed={log.seed})`, found by the steered search "
-        f"(attempt {witness.attempts}). Replay it with `village-rules replay {stem}.json`; its last "
-        "step meets the concrete predicate of the query.",
+        f"`new_game({log.edition!r}, {log.players}, seed={log.seed})`, {found}. Replay it with "
+        f"`village-rules replay {stem}.json{_queries_option(query)}`; its last step meets the "
+        "concrete predicate of the query.",
         "",
         *([query.explain(witness.history), ""] if query.explain is not None else []),
         *notes.tail(log.actions, witness.final),  # in the rulebook's words (drivers/notes.py)
     ]
     write_text(out / f"{stem}.md", "\n".join(note))
     return path
+
+
+def _queries_option(query: Query) -> str:
+    return "" if query.source == CATALOGUE_SOURCE else f" --queries {query.source}"
 
 
 def _write_proof(out: Path, query: Query, result: Result) -> Path:

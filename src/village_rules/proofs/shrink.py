@@ -88,7 +88,8 @@ class PredicateJudge:
         """`apply` the action, refusing a chance outcome of probability 0."""
         state = history.last
         if state.is_chance and not any(a == action and p > 0 for a, p in chance_outcomes(state)):
-            raise IllegalActionError("CHANCE", format_action(action), "not an outcome of non-zero probability")
+            problem = "not an outcome of non-zero probability"
+            raise IllegalActionError("CHANCE", format_action(action), problem)
         history.push(action, apply(state, action))
 
     def holds(self, history: History) -> bool:
@@ -128,7 +129,7 @@ class NotAWitnessError(VillageError):
     """The log given to `shrink` does not replay to its query."""
 
 
-class _OutOfBudget(Exception):
+class _OutOfBudgetError(Exception):
     pass
 
 
@@ -150,6 +151,16 @@ def _bounds(history: History, level: str) -> list[int]:
     else:
         inner = [i for i in range(1, n) if states[i].round != states[i - 1].round]
     return [0, *inner, n]
+
+
+def _take(judge: Judge, history: History, action: Action) -> bool:
+    """Play a recorded action if it is one of the options now (as the witness search takes
+    them), passing the engine's own object so `apply` need not check it again; whether it was."""
+    for option in judge.options(history):
+        if option == action:
+            judge.advance(history, option)
+            return True
+    return False
 
 
 class _Shrinker:
@@ -176,14 +187,7 @@ class _Shrinker:
         self.history = history
 
     def _step(self, history: History, action: Action) -> bool:
-        """Play a recorded action if it is one of the options now (as the witness search
-        takes them), passing the engine's own object so `apply` need not check it again;
-        whether it was."""
-        for option in self.judge.options(history):
-            if option == action:
-                self.judge.advance(history, option)
-                return True
-        return False
+        return _take(self.judge, history, action)
 
     def _prefix(self, p: int) -> History:
         h = self.history
@@ -202,7 +206,7 @@ class _Shrinker:
         i = 0
         while i < len(rest) and len(candidate.actions) < limit:
             if self.steps >= self.max_steps:
-                raise _OutOfBudget
+                raise _OutOfBudgetError
             self.steps += 1
             if self._step(candidate, rest[i]):
                 i += 1
@@ -271,6 +275,23 @@ class _Shrinker:
         return None
 
 
+def first_holds(log: GameLog, judge: Judge) -> History | None:
+    """The replayed history of `log` when the query holds first at its last action (as a
+    stored witness must); None when it holds earlier or not at the end, or an action is not
+    one of the options at its state. `VillageError` when the log's set-up cannot be made."""
+    history = judge.start(log)
+    for k, text in enumerate(log.actions, start=1):
+        try:
+            action = parse_action(text)
+        except VillageError:
+            return None
+        if not _take(judge, history, action):
+            return None
+        if judge.holds(history):
+            return history if k == len(log.actions) else None
+    return None
+
+
 def _log_of(log: GameLog, actions: Sequence[Action]) -> GameLog:
     return replace(log, actions=tuple(format_action(a) for a in actions))
 
@@ -290,7 +311,7 @@ def shrink(log: GameLog, judge: Judge, *, max_steps: int = MAX_STEPS, repair: bo
             if not changed:
                 minimal = True
                 break
-    except _OutOfBudget:
+    except _OutOfBudgetError:
         pass
     history = work.history
     return Shrunk(_log_of(log, history.actions), history, len(log.actions), work.replays, work.steps, minimal)
@@ -309,7 +330,7 @@ def removable_part(
         return ("tail", len(work.history.actions), len(log.actions))
     try:
         return work.removable()
-    except _OutOfBudget:
+    except _OutOfBudgetError:
         raise RuntimeError(f"removable_part: more than {max_steps} engine steps") from None
 
 
