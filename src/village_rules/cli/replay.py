@@ -26,7 +26,9 @@ from village_rules.model.render import render
 from village_rules.model.state import GameState
 from village_rules.proofs.catalogue import Query
 from village_rules.proofs.errors import WitnessError
-from village_rules.proofs.stored import check_witness, witness_query
+from village_rules.proofs.query import CATALOGUE_SOURCE
+from village_rules.proofs.stored import check_witness
+from village_rules.proofs.user_queries import load_queries, shown_query
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -38,7 +40,25 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument(
         "--complete", action="store_true", help="fail (exit 2) if the log stops before the end of the game"
     )
+    add_queries_option(p)
     p.set_defaults(func=replay_command)
+
+
+def add_queries_option(p: argparse.ArgumentParser) -> None:
+    """`--queries FILE`: the user's module of queries a witness may show (`prove --queries`)."""
+    p.add_argument(
+        "--queries",
+        dest="query_file",
+        type=Path,
+        metavar="FILE",
+        help="the Python module of your own queries the witness was proved with (prove --queries FILE)",
+    )
+
+
+def witness_query_of(path: Path, log: GameLog, query_file: Path | None) -> Query | None:
+    """The query a proof witness shows (`user_queries.shown_query`), with the user's module
+    of queries when `--queries FILE` is given."""
+    return shown_query(path, log.query, None if query_file is None else load_queries(query_file))
 
 
 def replay_command(args: argparse.Namespace) -> int:
@@ -58,7 +78,7 @@ def replay_command(args: argparse.Namespace) -> int:
         raise LogFormatError(f"{path}: the game the log sets up cannot be made: {exc}") from None
     except VillageError as exc:  # an action that does not parse or apply, an incomplete game
         raise LogFormatError(f"{path}: {exc}") from None
-    query = witness_query(path)
+    query = witness_query_of(path, log, args.query_file)
     explored = parse_witness_name(path.name) if query is None else None
     # an explorer witness is checked first (an error prints nothing else); a game it ends
     # is still described as complete, with its scores
@@ -81,13 +101,14 @@ def replay_command(args: argparse.Namespace) -> int:
 def _proof_witnessed(path: Path, query: Query) -> str:
     """What a proof witness shows: its query, which holds at its last step and not before.
     Raises `WitnessError` naming the file and what fails otherwise."""
-    checked = check_witness(path)
+    checked = check_witness(path, query)
     if not checked.passed:
         raise WitnessError(
             f"{path}: named as a witness of query {query.number} ({query.name}), but {checked.detail}"
         )
+    where = "" if query.source == CATALOGUE_SOURCE else f" (from {query.source})"
     return (
-        f"this is a witness of query {query.number} ({query.name}): {query.title}\n"
+        f"this is a witness of query {query.number} ({query.name}){where}: {query.title}\n"
         f"the query holds at its last step, where the witness stops on purpose ({checked.detail})"
     )
 

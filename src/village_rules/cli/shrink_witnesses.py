@@ -27,9 +27,9 @@ from village_rules.proofs.query import Query
 from village_rules.proofs.run import REACHABLE, shrink_words, write_witness
 from village_rules.proofs.search import Witness
 from village_rules.proofs.shrink import NotAWitnessError, judge_for, shrink
-from village_rules.proofs.stored import witness_files, witness_query
+from village_rules.proofs.stored import witness_files
 from village_rules.proofs.table import TABLE, Row, read_table, write_table
-from village_rules.proofs.user_queries import UserQueries, query_of_log
+from village_rules.proofs.user_queries import UserQueries, shown_query
 
 MAX_SHRINK_STEPS = 1_000_000_000
 """The largest shrink budget (`--shrink-steps`) the command line takes."""
@@ -45,13 +45,8 @@ def _read(path: Path) -> str:
 
 
 def witness_of_file(path: Path, log: GameLog, user: UserQueries | None) -> Query:
-    """The query a stored witness shows: the one its log records, else the one its file name
-    names (the catalogue's, or the --queries file's)."""
-    if log.query is not None:
-        return query_of_log(log.query, user, path)
-    query = witness_query(path)
-    if query is None and user is not None:
-        query = next((q for q in user.queries if path.name.startswith(f"{q.number}-{q.name}-")), None)
+    """The query a stored witness shows (`user_queries.shown_query`)."""
+    query = shown_query(path, log.query, user)
     if query is None:
         raise ProveArgumentError(f"prove --shrink: {path}: names no query of the catalogue (or of --queries)")
     return query

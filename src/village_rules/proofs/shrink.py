@@ -42,7 +42,7 @@ from village_rules.proofs.history import History
 from village_rules.proofs.query import Query
 from village_rules.proofs.search import options
 
-MAX_STEPS = 20_000_000
+MAX_STEPS = 2_000_000
 """The default budget of one shrink: engine steps over all its replays."""
 
 

@@ -20,6 +20,7 @@ import traceback
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+from village_rules.data.loader import EDITIONS
 from village_rules.errors import VillageError
 from village_rules.proofs.catalogue import CATALOGUE, by_name
 from village_rules.proofs.query import CATALOGUE_SOURCE, Query
@@ -124,3 +125,17 @@ def query_of_log(recorded: tuple[str, str], user: UserQueries | None, where: Pat
             f"define (it defines: {known})"
         )
     return query
+
+
+def shown_query(path: Path, recorded: tuple[str, str] | None, user: UserQueries | None) -> Query | None:
+    """The query a proof witness file shows: the one its log records (`recorded`, see
+    `query_of_log`), else the one its file name names (`{number}-{name}-{edition}-{n}p.json`,
+    the catalogue's or `user`'s); None for a file that is no proof witness."""
+    if recorded is not None:
+        return query_of_log(recorded, user, path)
+    for q in [*CATALOGUE, *(user.queries if user is not None else ())]:
+        for edition in EDITIONS:
+            rest = path.name.removeprefix(f"{q.number}-{q.name}-{edition}-")
+            if rest != path.name and rest.endswith("p.json") and rest[: -len("p.json")].isdigit():
+                return q
+    return None
