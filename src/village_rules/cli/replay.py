@@ -55,15 +55,10 @@ def add_queries_option(p: argparse.ArgumentParser) -> None:
     )
 
 
-def witness_query_of(path: Path, log: GameLog, query_file: Path | None) -> Query | None:
-    """The query a proof witness shows (`user_queries.shown_query`), with the user's module
-    of queries when `--queries FILE` is given."""
-    return shown_query(path, log.query, None if query_file is None else load_queries(query_file))
-
-
 def replay_command(args: argparse.Namespace) -> int:
     """`village-rules replay LOG`: replay it and say what it shows."""
     path = Path(args.log)
+    user = None if args.query_file is None else load_queries(args.query_file)  # before any work
     try:
         text = read_text_file(path, MAX_LOG_CHARS, "game log")
     except JsonInputError as exc:
@@ -78,7 +73,7 @@ def replay_command(args: argparse.Namespace) -> int:
         raise LogFormatError(f"{path}: the game the log sets up cannot be made: {exc}") from None
     except VillageError as exc:  # an action that does not parse or apply, an incomplete game
         raise LogFormatError(f"{path}: {exc}") from None
-    query = witness_query_of(path, log, args.query_file)
+    query = shown_query(path, log.query, user)
     explored = parse_witness_name(path.name) if query is None else None
     # an explorer witness is checked first (an error prints nothing else); a game it ends
     # is still described as complete, with its scores
