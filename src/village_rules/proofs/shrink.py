@@ -239,10 +239,11 @@ class _Shrinker:
         return i
 
     def level(self, name: str) -> bool:
-        """ddmin's complement tests at one granularity, chunk sizes halving down to one unit;
-        whether anything was removed."""
+        """ddmin's complement tests at one granularity, chunk sizes halving down to one unit
+        (single actions only at the finest); whether anything was removed."""
         bounds = _bounds(self.history, name)
-        size = max(1, (len(bounds) - 1) // 2)
+        # single actions only: the coarser chunks of actions are the turns and rounds
+        size = 1 if name == "actions" else max(1, (len(bounds) - 1) // 2)
         removed_any = False
         while True:
             removed = False
