@@ -24,7 +24,7 @@ from village_rules.errors import LogFormatError
 from village_rules.proofs.catalogue import CATALOGUE
 from village_rules.proofs.errors import ProveArgumentError
 from village_rules.proofs.query import Query
-from village_rules.proofs.run import REACHABLE, shrink_words, write_witness
+from village_rules.proofs.run import REACHABLE, recorded_query, shrink_words, write_witness
 from village_rules.proofs.search import Witness
 from village_rules.proofs.shrink import NotAWitnessError, judge_for, shrink
 from village_rules.proofs.stored import witness_files
@@ -86,7 +86,7 @@ def shrink_folder(folder: Path, user: UserQueries | None, max_steps: int, quiet:
             old = note.read_text(encoding="utf-8") if note.is_file() else ""
             attempt = _ATTEMPT.search(old)
             found = "found by the steered search" + (f" (attempt {attempt.group(1)})" if attempt else "")
-            witness = Witness(replace(shrunk.log, query=(query.name, query.source)), 1, shrunk.history)
+            witness = Witness(replace(shrunk.log, query=recorded_query(query)), 1, shrunk.history)
             write_witness(staging, query, witness, f"{found}, then {shrink_words(shrunk)}")
             lengths[(query.name, log.edition, log.players)] = shrunk.after
         table_path = folder / TABLE

@@ -29,7 +29,7 @@ from village_rules.errors import LogFormatError, VillageError
 from village_rules.model.state import GameState
 from village_rules.proofs.abstraction import abstract
 from village_rules.proofs.archive_steer import ArchiveBudget, ArchiveStats, archive_search
-from village_rules.proofs.catalogue import Query
+from village_rules.proofs.catalogue import CATALOGUE, Query
 from village_rules.proofs.errors import ProveArgumentError
 from village_rules.proofs.gate import Gate, open_gate
 from village_rules.proofs.induction import RULE_PREDICATES, k_induction_content
@@ -121,7 +121,18 @@ def _still_a_witness(log: GameLog, query: Query, edition: str, players: int) -> 
         return None
     if history is None:
         return None
-    return Witness(replace(log, query=(query.name, query.source)), 1, history)
+    return Witness(replace(log, query=recorded_query(query)), 1, history)
+
+
+def recorded_query(query: Query) -> tuple[str, str] | None:
+    """What a witness log records of its query (`GameLog.query`): its name and where it is
+    defined, for a catalogue query or one loaded by `--queries`; None for a query made in
+    Python and handed to `prove` directly (nothing could find it again by that name)."""
+    if query.source != CATALOGUE_SOURCE:
+        return (query.name, query.source)
+    if any(q.name == query.name for q in CATALOGUE):
+        return (query.name, CATALOGUE_SOURCE)
+    return None
 
 
 def budget_text(
@@ -236,7 +247,7 @@ def prove(
         )
         spent = budget_text(bound, rlimit, budget, query.steer, hint)
     if reused is None and witness is not None:
-        witness = replace(witness, log=replace(witness.log, query=(query.name, query.source)))
+        witness = replace(witness, log=replace(witness.log, query=recorded_query(query)))
         if shrink_steps is not None:
             shrunk = shrink(witness.log, judge_for(query), max_steps=shrink_steps)
             witness = Witness(shrunk.log, witness.attempts, shrunk.history)
