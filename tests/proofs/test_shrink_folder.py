@@ -75,3 +75,20 @@ def test_prove_shrink_refuses_a_broken_witness_and_changes_nothing(
     assert "not a folder" in capsys.readouterr().err
     assert main(["prove", "lasso", "--shrink", str(folder)]) == 2
     assert "--shrink DIR takes no QUERY names" in capsys.readouterr().err
+
+
+def test_prove_expect_takes_stored_witnesses_as_they_are_and_shrinks_nothing(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """CI's `prove --expect` replays the stored witnesses: neither a search nor a shrink runs
+    for a row whose stored witness still replays to its query."""
+    from village_rules.proofs import run
+
+    def refuse(*_args: object, **_kwargs: object) -> None:
+        raise AssertionError("prove --expect searched or shrank a stored witness")
+
+    monkeypatch.setattr(run, "shrink", refuse)
+    monkeypatch.setattr(run, "search", refuse)
+    args = ["prove", "shared-win", "--edition", "original-2011", "--players", "2"]
+    assert main([*args, "--expect", str(WITNESSES / TABLE)]) == 0
+    assert "the table matches" in capsys.readouterr().out
