@@ -6,19 +6,22 @@ predicate for z3 (over the abstract state's variables), a concrete predicate ove
 game path (`History`) and, if you like, a `Steer` that tells the witness search what to prefer.
 """
 
-from village_rules.actions import Harvest
+from village_rules.actions import Action, Harvest
+from village_rules.model.state import GameState
 from village_rules.proofs.catalogue import Query, any_seat
+from village_rules.proofs.history import History
 from village_rules.proofs.search import Steer
 
 
-def full_barn_harvest(h):
+def full_barn_harvest(h: History) -> bool:
     """The last action is a harvest by a player whose farmyard was already full."""
     before, action = h.states[-2], h.actions[-1]
     seat = before.current_player()
     return isinstance(action, Harvest) and before.players[seat].grain == before.rules.data.grain_capacity
 
 
-def prefer_harvest(state, action):
+def prefer_harvest(state: GameState, action: Action) -> float:
+    """The witness search's steer: prefer harvesting."""
     return 5.0 if isinstance(action, Harvest) else 0.0
 
 

@@ -11,6 +11,7 @@ import pytest
 
 from village_rules.cli.main import main
 from village_rules.drivers.play import GameLog
+from village_rules.proofs import run
 from village_rules.proofs.shrink import is_minimal, judge_for
 from village_rules.proofs.stored import WITNESSES, check_witness, witness_query
 from village_rules.proofs.table import TABLE, read_table
@@ -82,8 +83,6 @@ def test_prove_expect_takes_stored_witnesses_as_they_are_and_shrinks_nothing(
 ) -> None:
     """CI's `prove --expect` replays the stored witnesses: neither a search nor a shrink runs
     for a row whose stored witness still replays to its query."""
-    from village_rules.proofs import run
-
     def refuse(*_args: object, **_kwargs: object) -> None:
         raise AssertionError("prove --expect searched or shrank a stored witness")
 
