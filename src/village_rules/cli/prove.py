@@ -118,9 +118,10 @@ def register(subparsers: Any) -> None:
     )
     p.add_argument(
         "--shrink-steps",
-        type=whole(1, MAX_SHRINK_STEPS),
+        type=whole(0, MAX_SHRINK_STEPS),
         default=MAX_STEPS,
-        help=f"the shrinker's budget per witness, in engine steps (default {MAX_STEPS})",
+        help=f"the shrinker's budget per witness, in engine steps (default {MAX_STEPS}; 0: a witness "
+        "the search finds is not shrunk)",
     )
     add_quiet_flag(p)
     p.set_defaults(func=run)
@@ -159,6 +160,8 @@ def run(args: argparse.Namespace) -> int:
             raise ProveArgumentError(
                 "prove: --shrink DIR takes no QUERY names, --out, --expect, --list or --z3-steer"
             )
+        if args.shrink_steps == 0:
+            raise ProveArgumentError("prove: --shrink DIR needs a --shrink-steps budget of 1 or more")
         return shrink_folder(args.shrink, user, args.shrink_steps, args.quiet)
     if args.list:
         for q in [*CATALOGUE, *(user.queries if user is not None else ())]:
@@ -237,7 +240,7 @@ def _prove_rows(
                 gate=gate,
                 z3_steer=args.z3_steer,
                 stored=log if out is None else None,
-                shrink_steps=args.shrink_steps,
+                shrink_steps=args.shrink_steps or None,
             )
             if out is not None and result.witness is not None:
                 result = replace(result, witness=out[1] / result.witness.name)
