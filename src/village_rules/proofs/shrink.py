@@ -15,6 +15,13 @@ actions; and repeats them until a sweep removes nothing, so the result is **1-mi
 the shrinker**: no single round, turn or action can be removed (`is_minimal`). A removal
 that makes the query hold earlier keeps only the game up to there (the tail is truncated).
 
+Plain deletion rarely replays: without a turn, another seat is to act, a cube stays on the
+board, a payment no longer fits, and a later recorded action is refused. So a candidate is
+replayed with **repair** (`repair=True`, the default): a recorded action that does not
+apply is bridged by the next of the following `LOOKAHEAD` recorded actions that does, or
+else by the state's first option, and the candidate counts only when it is shorter than
+the kept log. (Without repair the stored witnesses lose under 1 % of their actions.)
+
 It is fast enough for games of thousands of actions because states are immutable: the
 states of the kept log are cached, a candidate is replayed only from the first position
 it changes, and chunks are tried from the end backwards, so a removal leaves the positions
@@ -24,7 +31,7 @@ the same result on any machine.
 
 How a candidate is judged is one object, the `Judge`; `judge_for(query)` is the one place
 that builds it for a catalogue query (today: the query's concrete predicate on the replayed
-`History`, as `replay` and `prove --check` judge a stored witness).
+`History`, as `replay` and `check` judge a stored witness).
 """
 
 from __future__ import annotations
