@@ -147,7 +147,7 @@ def test_prove_starts_from_the_stored_witnesses_unless_told_not_to(
     def stub_prove(*_args: object, **_kwargs: object) -> Result:
         return Result("end-market-other", "big-box-2023", 2, "unknown", "up to 0", 0.0, None)
 
-    monkeypatch.setattr(cli_prove, "stored_seed", stub_seed)
+    monkeypatch.setattr(cli_prove, "stored_witness", stub_seed)
     monkeypatch.setattr(cli_prove, "prove", stub_prove)
     monkeypatch.chdir(tmp_path)
     args = ["prove", "end-market-other", "--edition", "big-box-2023", "--players", "2"]

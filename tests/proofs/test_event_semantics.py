@@ -6,7 +6,8 @@ old judging wrong.
   harvests, dies and triggers the end (END-01), and only then does seat 1's forced take
   open a market day, inside the same `apply` step. The explorer, `prove`'s witness check
   and `replay` refuse it now; the old judging (the state after the step) accepted it.
-- `src/village_rules/proofs/regressions/two-deaths-one-turn-*.json`: the two engine games in which the old `turn_start` merged two turns
+- `proofs/regressions/two-deaths-one-turn-*.json` (shipped): the two engine games in which
+  the old `turn_start` merged two turns
   of a seat (the next turn's take was forced), so query 5's predicate held and the link
   broke (TURN-03, CRAFT-01, MKT-03). With a turn well defined they pass the link and do not
   meet query 5: the two deaths fall in two turns of the seat, another seat's turn between.

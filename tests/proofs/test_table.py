@@ -11,7 +11,7 @@ import pytest
 
 from village_rules.cli.main import main
 from village_rules.proofs.catalogue import by_name
-from village_rules.proofs.run import REACHABLE, UNKNOWN, UNREACHABLE, prove, stored_seed
+from village_rules.proofs.run import REACHABLE, UNKNOWN, UNREACHABLE, prove, stored_witness
 from village_rules.proofs.stored import WITNESSES
 from village_rules.proofs.table import Row, differences, read_table, row_of, to_json
 
@@ -27,8 +27,9 @@ ROWS = [
 
 
 def _decide(name: str, edition: str, players: int) -> Row:
+    """A row as `prove --expect` decides it: from the stored witness, taken as it is."""
     query = by_name(name)
-    return row_of(prove(query, edition, players, hint=stored_seed(WITNESSES, query, edition, players)))
+    return row_of(prove(query, edition, players, stored=stored_witness(WITNESSES, query, edition, players)))
 
 
 def test_the_same_rows_give_the_same_table_twice_and_the_stored_one() -> None:

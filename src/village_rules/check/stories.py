@@ -31,6 +31,7 @@ from village_rules.pictures.svg import actor_of, state_svg
 from village_rules.pictures.viewer import Frame, Story
 from village_rules.proofs.catalogue import CATALOGUE, Query
 from village_rules.proofs.history import History, play_steps
+from village_rules.proofs.user_queries import UserQueries, shown_query
 from village_rules.readings.divergence import LEGAL, STATE, WINNER, Difference, Witness, replay_both
 from village_rules.readings.stored import witness_from_json
 
@@ -87,10 +88,11 @@ def _first(last: int, focus: int | None, window: int | None) -> int:
     return max(0, (last if focus is None else focus) - window)
 
 
-def story_of_file(path: Path, window: int | None = None) -> Story:
+def story_of_file(path: Path, window: int | None = None, queries: UserQueries | None = None) -> Story:
     """The story of a game log, fuzz failure log, proof witness or divergence witness;
     `ViewError` naming the file for anything else. With a `window`, only the last `window`
-    actions up to the highlighted step (or the end) are drawn (the report's pages)."""
+    actions up to the highlighted step (or the end) are drawn (the report's pages). A proof
+    witness of a user's query needs that user's `queries` (`view --queries FILE`)."""
     text = _read(path)
     try:
         raw = read_json(text, MAX_LOG_CHARS, "log")
@@ -108,7 +110,7 @@ def story_of_file(path: Path, window: int | None = None) -> Story:
             log = GameLog.from_json(text, source=str(path))
         except VillageError as exc:
             raise ViewError(f"{path}: a broken game log: {exc}") from None
-        query = witness_query(path.name)
+        query = shown_query(path, log.query, queries)
         if query is not None:
             return proof_story(log, query, path.name, window)
         explored = parse_witness_name(path.name)
@@ -228,7 +230,8 @@ def proof_story(log: GameLog, query: Query, name: str, window: int | None = None
         else:
             for sub in steps:
                 history.push_sub(sub)
-    title = f"query {query.number} ({query.name}): {query.title}"
+    where = "" if query.source == "catalogue" else f", from {query.source}"
+    title = f"query {query.number} ({query.name}{where}): {query.title}"
     first = _first(run.last, holds, window)
     if holds is None:
         summary = f"{_setting(log)}: the query does not hold at any step of this log"

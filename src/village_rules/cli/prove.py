@@ -14,26 +14,22 @@ from typing import Any
 
 from village_rules.cli.options import MAX_PLAYERS, whole
 from village_rules.cli.progress import add_quiet_flag, progress_bar
+from village_rules.cli.shrink_witnesses import MAX_SHRINK_STEPS, shrink_folder
 from village_rules.data.files import check_writable, staged_folder, write_text
 from village_rules.data.loader import EDITIONS
+from village_rules.drivers.play import GameLog
 from village_rules.explore.configs import configuration
 from village_rules.explore.crosscheck import content_link_on_edges
 from village_rules.proofs.catalogue import CATALOGUE, Query, by_name
 from village_rules.proofs.errors import ProveArgumentError
 from village_rules.proofs.gate import GATE_HUNT_STEPS, EdgeCheck, Gate, open_gate
-from village_rules.proofs.run import (
-    MAX_BOUND,
-    MAX_GAMES,
-    Result,
-    prove,
-    stored_log,
-    stored_seed,
-    witness_stem,
-)
+from village_rules.proofs.run import MAX_BOUND, MAX_GAMES, Result, prove, stored_witness, witness_stem
 from village_rules.proofs.search import Steer
+from village_rules.proofs.shrink import MAX_STEPS
 from village_rules.proofs.solver import MAX_RLIMIT, RLIMIT
 from village_rules.proofs.stored import WITNESSES
-from village_rules.proofs.table import Key, Row, differences, read_table, row_of, to_json
+from village_rules.proofs.table import TABLE, Key, Row, differences, read_table, row_of, write_table
+from village_rules.proofs.user_queries import UserQueries, load_queries
 
 EDGE_CONFIGS: tuple[tuple[str, int], ...] = (("tiny", 2), ("births", 2), ("small", 2))
 """The shipped explorer configurations whose every edge the link checks before the first
@@ -41,9 +37,6 @@ proof is printed (`solo`: the model has no Carla; `large`: too big to explore in
 
 LINK_BREAK = "link-break.json"
 """The game the gate's hunt found breaking a clause, written to a `--out` folder."""
-
-TABLE = "results.json"
-"""The stored verdict table's file name in a `--out` folder (and in the shipped witnesses)."""
 
 
 def _no_seconds(text: str) -> float:
@@ -63,7 +56,20 @@ def register(subparsers: Any) -> None:
     p = subparsers.add_parser(
         "prove", help="decide rule edge cases: reachable (with a witness), unreachable, unknown"
     )
-    p.add_argument("queries", nargs="*", metavar="QUERY", help="query names or numbers (default: all)")
+    p.add_argument(
+        "queries",
+        nargs="*",
+        metavar="QUERY",
+        help="query names or numbers (default: all of the catalogue, or of --queries FILE)",
+    )
+    p.add_argument(
+        "--queries",
+        dest="query_file",
+        type=Path,
+        metavar="FILE",
+        help="also load the queries a Python module defines (module-level Query objects, "
+        "docs/proofs.md); without QUERY names, prove only those",
+    )
     p.add_argument("--list", action="store_true", help="list the catalogue and exit")
     p.add_argument("--edition", choices=EDITIONS, help="only this edition (default: both)")
     p.add_argument("--players", type=whole(1, MAX_PLAYERS), help="only this player count (default: all)")
@@ -112,6 +118,20 @@ def register(subparsers: Any) -> None:
         "instead (a Go-Explore search cut by z3's macro target; --games counts its seeded runs, "
         "default 3, docs/proofs.md); not with --out or --expect",
     )
+    p.add_argument(
+        "--shrink",
+        type=Path,
+        metavar="DIR",
+        help="shrink the stored witnesses of a `prove --out` folder in place (their notes and "
+        "the table's lengths with them) instead of proving",
+    )
+    p.add_argument(
+        "--shrink-steps",
+        type=whole(0, MAX_SHRINK_STEPS),
+        default=MAX_STEPS,
+        help=f"the shrinker's budget per witness, in engine steps (default {MAX_STEPS}; 0: a witness "
+        "the search finds is not shrunk)",
+    )
     add_quiet_flag(p)
     p.set_defaults(func=run)
 
@@ -129,13 +149,34 @@ def rows(queries: list[Query], edition: str | None, players: int | None) -> list
     return out
 
 
+def _chosen(args: argparse.Namespace, user: UserQueries | None) -> list[Query]:
+    """The queries named on the command line (the catalogue's or the file's), or all of the
+    file's with --queries, or the whole catalogue."""
+    if not args.queries:
+        return list(CATALOGUE) if user is None else list(user.queries)
+    chosen = []
+    for name in args.queries:
+        mine = None if user is None else user.named(name)
+        chosen.append(mine if mine is not None else by_name(name))
+    return chosen
+
+
 def run(args: argparse.Namespace) -> int:
     """The `prove` subcommand: decide the chosen queries and print one row each."""
+    user = None if args.query_file is None else load_queries(args.query_file)
+    if args.shrink is not None:
+        if args.queries or args.out is not None or args.expect is not None or args.list or args.z3_steer:
+            raise ProveArgumentError(
+                "prove: --shrink DIR takes no QUERY names, --out, --expect, --list or --z3-steer"
+            )
+        if args.shrink_steps == 0:
+            raise ProveArgumentError("prove: --shrink DIR needs a --shrink-steps budget of 1 or more")
+        return shrink_folder(args.shrink, user, args.shrink_steps, args.quiet)
     if args.list:
-        for q in CATALOGUE:
+        for q in [*CATALOGUE, *(user.queries if user is not None else ())]:
             print(f"{q.number:>3}  {q.name:<24} {q.title}")
         return 0
-    queries = [by_name(n) for n in args.queries] if args.queries else list(CATALOGUE)
+    queries = _chosen(args, user)
     if args.z3_steer:
         if args.out is not None or args.expect is not None:
             raise ProveArgumentError(
@@ -148,17 +189,22 @@ def run(args: argparse.Namespace) -> int:
         where = f"{args.edition or 'either edition'} with {args.players} players"
         raise ProveArgumentError(f"prove: no catalogue row for {where} (--players is out of range)")
     hints: Path | None = None if args.no_hints else (args.hints or WITNESSES)
-    seeds = {(q.name, e, n): stored_seed(hints, q, e, n) for q, e, n in todo}  # a bad hint: before any work
+    # a bad stored witness: refused before any work. Without --out a stored witness that still
+    # replays to its query is the row's witness as it is (not searched, not shrunk again);
+    # --out searches again from its seed and shrinks what it finds. On a row z3 proves
+    # unreachable the stored witness is replayed either way (a witness refutes the proof).
+    stored = {(q.name, e, n): stored_witness(hints, q, e, n) for q, e, n in todo}
     expected = None if args.expect is None else read_table(args.expect)  # likewise a bad table
     if args.out is None:
-        results, gate = _prove_rows(args, todo, seeds, None, hints)
+        results, gate = _prove_rows(args, todo, stored, None)
     else:
         check_writable(args.out, folder=True)
         old = args.out / TABLE  # read before any row is proved, named where it is (not in staging)
         earlier = read_table(old) if old.is_file() else {}
+        known = [*CATALOGUE, *(user.queries if user is not None else ())]
         with staged_folder(args.out, keep=True) as staging:  # swapped in whole once every row is decided
-            results, gate = _prove_rows(args, todo, seeds, (staging, args.out), hints)
-            _write_results(staging, results, earlier)
+            results, gate = _prove_rows(args, todo, stored, (staging, args.out))
+            _write_results(staging, results, earlier, known)
     failed = 0
     if not gate.passed:
         print(f"prove: the gate failed, its verdicts cannot stand: {gate.closing()}", file=sys.stderr)
@@ -181,9 +227,8 @@ def run(args: argparse.Namespace) -> int:
 def _prove_rows(
     args: argparse.Namespace,
     todo: list[tuple[Query, str, int]],
-    seeds: dict[tuple[str, str, int], int | None],
+    stored: dict[tuple[str, str, int], GameLog | None],
     out: tuple[Path, Path] | None,
-    hints: Path | None,
 ) -> tuple[list[Result], Gate]:
     """Decide every row and print it; with `out` (staging folder, final folder) the
     witnesses and proofs are written to the staging folder and shown at the final one.
@@ -203,18 +248,20 @@ def _prove_rows(
             if out is not None:
                 for old in out[0].glob(f"{witness_stem(q, e, n)}.*"):
                     old.unlink()
+            log = stored[(q.name, e, n)]
             result = prove(
                 q,
                 e,
                 n,
                 bound=args.bound,
                 out=None if out is None else out[0],
-                hint=seeds[(q.name, e, n)],
+                hint=None if log is None else log.seed,
                 games=args.games,
                 rlimit=args.rlimit,
                 gate=gate,
                 z3_steer=args.z3_steer,
-                hint_log=stored_log(hints, q, e, n),
+                stored=log,
+                shrink_steps=args.shrink_steps or None,
             )
             if out is not None and result.witness is not None:
                 result = replace(result, witness=out[1] / result.witness.name)
@@ -231,8 +278,11 @@ def _prove_rows(
     if out is not None and gate.hunt is not None and gate.hunt.log is not None:
         # the game that broke a clause: to be kept as a regression input of the link
         write_text(out[0] / LINK_BREAK, gate.hunt.log.to_json() + "\n")
-        print(f"gate: the hunt's game that broke the model is {out[1] / LINK_BREAK}; keep it in "
-              "village_rules/proofs/regressions/ once the model is fixed", flush=True)
+        print(
+            f"gate: the hunt's game that broke the model is {out[1] / LINK_BREAK}; keep it in "
+            "village_rules/proofs/regressions/ once the model is fixed",
+            flush=True,
+        )
     return results, gate
 
 
@@ -245,48 +295,13 @@ def _explored_edges() -> list[EdgeCheck]:
     return out
 
 
-def _write_results(out: Path, results: list[Result], earlier: dict[Key, Row]) -> None:
+def _write_results(out: Path, results: list[Result], earlier: dict[Key, Row], known: list[Query]) -> None:
     """results.json and results.md in `out`: these rows replace the same query / edition /
     players rows of an earlier run (`earlier`, its results.json, read before the work), so
-    regenerating some queries keeps the others; rows of queries no longer in the catalogue
-    are dropped."""
-    path = out / TABLE
+    regenerating some queries keeps the others; rows of queries not `known` (the
+    catalogue's, and the --queries file's) are dropped."""
     table = dict(earlier)
     for r in results:
         row = row_of(r)
         table[row.key] = row
-    order = {q.name: i for i, q in enumerate(CATALOGUE)}
-    ranked = sorted((k for k in table if k[0] in order), key=lambda k: (order[k[0]], k[1], k[2]))
-    write_text(path, to_json(table[k] for k in ranked))
-    verdicts = ("reachable", "unreachable", "unknown")
-    counts = {v: sum(1 for k in ranked if table[k].verdict == v) for v in verdicts}
-    share = 100 * counts["unknown"] / len(ranked) if ranked else 0.0
-    lines = [
-        "# Results of `village-rules prove`",
-        "",
-        "Regenerate with `village-rules prove --out src/village_rules/proofs/witnesses`"
-        " (see docs/proofs.md); CI checks the table with"
-        " `village-rules prove --expect src/village_rules/proofs/witnesses/results.json`.",
-        "",
-        f"{len(ranked)} rows: {counts['reachable']} reachable, {counts['unreachable']} unreachable, "
-        f"{counts['unknown']} unknown ({share:.1f} %). Budgets are counts, so the table is the same "
-        "on every machine; an unknown row says why in its last column.",
-        "",
-        "| query | edition | players | verdict | depth or bound | witness / proof "
-        "| budget, and why unknown |",
-        "| --- | --- | --- | --- | --- | --- | --- |",
-    ]
-    for key in ranked:
-        row = table[key]
-        stem = witness_stem(by_name(row.query), row.edition, row.players)
-        if row.verdict == "reachable":
-            file = f"[{stem}.json]({stem}.json)"
-        elif row.verdict == "unreachable":
-            file = f"[proof]({stem}.proof.md)"
-        else:
-            file = "-"
-        why = f"{row.budget}; {row.note}" if row.note else row.budget
-        lines.append(
-            f"| {row.query} | {row.edition} | {row.players} | {row.verdict} | {row.depth} | {file} | {why} |"
-        )
-    write_text(out / "results.md", "\n".join(lines) + "\n")
+    write_table(out, table, known)

@@ -26,7 +26,9 @@ from village_rules.model.render import render
 from village_rules.model.state import GameState
 from village_rules.proofs.catalogue import Query
 from village_rules.proofs.errors import WitnessError
-from village_rules.proofs.stored import check_witness, witness_query
+from village_rules.proofs.query import CATALOGUE_SOURCE
+from village_rules.proofs.stored import check_witness
+from village_rules.proofs.user_queries import load_queries, shown_query
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -38,12 +40,25 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument(
         "--complete", action="store_true", help="fail (exit 2) if the log stops before the end of the game"
     )
+    add_queries_option(p)
     p.set_defaults(func=replay_command)
+
+
+def add_queries_option(p: argparse.ArgumentParser) -> None:
+    """`--queries FILE`: the user's module of queries a witness may show (`prove --queries`)."""
+    p.add_argument(
+        "--queries",
+        dest="query_file",
+        type=Path,
+        metavar="FILE",
+        help="the Python module of your own queries the witness was proved with (prove --queries FILE)",
+    )
 
 
 def replay_command(args: argparse.Namespace) -> int:
     """`village-rules replay LOG`: replay it and say what it shows."""
     path = Path(args.log)
+    user = None if args.query_file is None else load_queries(args.query_file)  # before any work
     try:
         text = read_text_file(path, MAX_LOG_CHARS, "game log")
     except JsonInputError as exc:
@@ -58,7 +73,7 @@ def replay_command(args: argparse.Namespace) -> int:
         raise LogFormatError(f"{path}: the game the log sets up cannot be made: {exc}") from None
     except VillageError as exc:  # an action that does not parse or apply, an incomplete game
         raise LogFormatError(f"{path}: {exc}") from None
-    query = witness_query(path)
+    query = shown_query(path, log.query, user)
     explored = parse_witness_name(path.name) if query is None else None
     # an explorer witness is checked first (an error prints nothing else); a game it ends
     # is still described as complete, with its scores
@@ -81,13 +96,14 @@ def replay_command(args: argparse.Namespace) -> int:
 def _proof_witnessed(path: Path, query: Query) -> str:
     """What a proof witness shows: its query, which holds at its last step and not before.
     Raises `WitnessError` naming the file and what fails otherwise."""
-    checked = check_witness(path)
+    checked = check_witness(path, query)
     if not checked.passed:
         raise WitnessError(
             f"{path}: named as a witness of query {query.number} ({query.name}), but {checked.detail}"
         )
+    where = "" if query.source == CATALOGUE_SOURCE else f" (from {query.source})"
     return (
-        f"this is a witness of query {query.number} ({query.name}): {query.title}\n"
+        f"this is a witness of query {query.number} ({query.name}){where}: {query.title}\n"
         f"the query holds at its last step, where the witness stops on purpose ({checked.detail})"
     )
 

@@ -10,8 +10,10 @@ import argparse
 from pathlib import Path
 
 from village_rules.check.stories import story_of_file
+from village_rules.cli.replay import add_queries_option
 from village_rules.data.files import check_writable, refuse_inputs, write_text
 from village_rules.pictures.viewer import viewer_html
+from village_rules.proofs.user_queries import load_queries
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -37,6 +39,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument(
         "--out", type=Path, help="the page to write (default: LOG's name with .html, in the current folder)"
     )
+    add_queries_option(p)
     p.set_defaults(func=_view)
 
 
@@ -49,7 +52,8 @@ def _view(args: argparse.Namespace) -> int:
     out: Path = args.out if args.out is not None else default_page(args.log)
     refuse_inputs(out, [args.log])
     check_writable(out)
-    story = story_of_file(args.log)
+    user = None if args.query_file is None else load_queries(args.query_file)
+    story = story_of_file(args.log, queries=user)
     write_text(out, viewer_html(story), inputs=[args.log])
     where = f"; step {story.highlight} highlighted: {story.note}" if story.highlight is not None else ""
     print(f"{story.kind}, {story.first + len(story.frames) - 1} actions: page written to {out}{where}")

@@ -72,6 +72,7 @@ _LOG_KEYS = frozenset(
         "variant",
         "data_file",
         "data_fingerprint",
+        "query",
     }
 )
 _FINGERPRINT = re.compile(r"[0-9a-f]{64}")
@@ -134,6 +135,10 @@ class GameLog:
     variant: Variant = field(default_factory=Variant)
     data_file: str | None = None
     data_fingerprint: str | None = None
+    query: tuple[str, str] | None = None
+    """For a proof witness: (query name, where the query is defined: "catalogue", or the
+    path of the user's module given to `prove --queries`), so `replay` and `view` can say
+    which query it shows; written only when set (other logs do not have the field)."""
 
     def __post_init__(self) -> None:
         # A log on a shipped edition that names no fingerprint is bound to the shipped data
@@ -186,6 +191,10 @@ class GameLog:
         raw["actions"] = list(self.actions)
         raw["variant"] = variant_to_json(self.variant.starting_compensation, self.variant.choices)
         raw["data_fingerprint"] = self.recorded_fingerprint()
+        if self.query is None:
+            del raw["query"]
+        else:
+            raw["query"] = {"name": self.query[0], "source": self.query[1]}
         return json.dumps({"format": "village-rules-log", "format_version": 1, **raw}, indent=1)
 
     @staticmethod
@@ -257,7 +266,24 @@ class GameLog:
         for i, a in enumerate(actions):
             if not isinstance(a, str):
                 raise LogFormatError(f"game log: field 'actions[{i}]' must be a string, got {_kind(a)}")
-        return GameLog(edition, players, seed, tuple(actions), variant, data_file, fingerprint)
+        return GameLog(edition, players, seed, tuple(actions), variant, data_file, fingerprint, _query(raw))
+
+
+def _query(raw: dict[str, Any]) -> tuple[str, str] | None:
+    """The optional `query` field of a proof witness: {"name": str, "source": str}."""
+    if "query" not in raw:
+        return None
+    value = raw["query"]
+    if (
+        not isinstance(value, dict)
+        or set(value) != {"name", "source"}
+        or not all(isinstance(value[k], str) and value[k] and len(value[k]) <= MAX_PATH_CHARS for k in value)
+    ):
+        raise LogFormatError(
+            "game log: field 'query' must be an object {\"name\": text, \"source\": text} "
+            "(the query a proof witness shows and where it is defined)"
+        )
+    return (value["name"], value["source"])
 
 
 def _kind(value: object) -> str:

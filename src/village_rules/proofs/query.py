@@ -23,6 +23,9 @@ ConcretePredicate = Callable[[History], bool]
 
 EDITIONS = ("original-2011", "big-box-2023")
 
+CATALOGUE_SOURCE = "catalogue"
+"""`Query.source` of the catalogue's own queries."""
+
 
 @dataclass(frozen=True)
 class Query:
@@ -51,6 +54,9 @@ class Query:
     """The readings its games are played by (default: each edition's own)."""
     unknown_because: str = ""
     """Why the search may find no witness (printed with an unknown verdict), if known."""
+    source: str = CATALOGUE_SOURCE
+    """Where the query is defined: the catalogue, or the path of the user's module it was
+    loaded from (`prove --queries FILE`, `user_queries.py`); its witnesses record it."""
 
 
 def any_seat(k: Constants, f: Callable[[int], Any]) -> Any:

@@ -17,28 +17,27 @@ from __future__ import annotations
 
 import json
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from village_rules.data.files import write_text
 from village_rules.data.jsonio import MAX_LOG_CHARS, JsonInputError, read_text_file
 from village_rules.drivers import notes
 from village_rules.drivers.play import GameLog
-from village_rules.engine.core import apply
 from village_rules.engine.setup import new_game
 from village_rules.errors import LogFormatError, VillageError
-from village_rules.model.actions import parse_action
 from village_rules.model.state import GameState
 from village_rules.proofs.abstraction import abstract
 from village_rules.proofs.archive_steer import ArchiveBudget, ArchiveStats, archive_search
-from village_rules.proofs.catalogue import Query
+from village_rules.proofs.catalogue import CATALOGUE, Query
 from village_rules.proofs.errors import ProveArgumentError
 from village_rules.proofs.gate import Gate, open_gate
-from village_rules.proofs.history import History
 from village_rules.proofs.induction import RULE_PREDICATES, k_induction_content
 from village_rules.proofs.link import check_log
 from village_rules.proofs.model import Constants
+from village_rules.proofs.query import CATALOGUE_SOURCE
 from village_rules.proofs.search import Steer, Witness, search
+from village_rules.proofs.shrink import MAX_STEPS, Shrunk, first_holds, judge_for, shrink
 from village_rules.proofs.solver import MAX_RLIMIT, RLIMIT, BmcResult, bmc, k_induction
 from village_rules.rules.variant import Variant
 
@@ -93,8 +92,9 @@ def witness_stem(query: Query, edition: str, players: int) -> str:
     return f"{query.number}-{query.name}-{edition}-{players}p"
 
 
-def stored_seed(store: Path | None, query: Query, edition: str, players: int) -> int | None:
-    """The seed of a stored witness (a starting hint for the search), else None."""
+def stored_witness(store: Path | None, query: Query, edition: str, players: int) -> GameLog | None:
+    """The stored witness of a row in `store` (a `prove --out` folder), else None;
+    `LogFormatError` naming the file when it cannot be read."""
     if store is None:
         return None
     path = store / f"{witness_stem(query, edition, players)}.json"
@@ -106,7 +106,39 @@ def stored_seed(store: Path | None, query: Query, edition: str, players: int) ->
         raise LogFormatError(f"{path}: {exc.problem}") from None
     except OSError as exc:
         raise LogFormatError(f"{path}: cannot be read: {exc.strerror or exc}") from None
-    return GameLog.from_json(text, source=str(path)).seed
+    return GameLog.from_json(text, source=str(path))
+
+
+def stored_seed(store: Path | None, query: Query, edition: str, players: int) -> int | None:
+    """The seed of a stored witness (a starting hint for the search), else None."""
+    log = stored_witness(store, query, edition, players)
+    return None if log is None else log.seed
+
+
+def _still_a_witness(log: GameLog, query: Query, edition: str, players: int) -> Witness | None:
+    """A stored witness taken as it is (not searched for, not shrunk again) when it is one
+    of this row: same edition, players and readings, and it replays to the query, which
+    holds first at its last action; else None (the search then runs)."""
+    if (log.edition, log.players, log.variant, log.data_file) != (edition, players, query.variant, None):
+        return None
+    try:
+        history = first_holds(log, judge_for(query))
+    except VillageError:
+        return None
+    if history is None:
+        return None
+    return Witness(replace(log, query=recorded_query(query)), 1, history)
+
+
+def recorded_query(query: Query) -> tuple[str, str] | None:
+    """What a witness log records of its query (`GameLog.query`): its name and where it is
+    defined, for a catalogue query or one loaded by `--queries`; None for a query made in
+    Python and handed to `prove` directly (nothing could find it again by that name)."""
+    if query.source != CATALOGUE_SOURCE:
+        return (query.name, query.source)
+    if any(q.name == query.name for q in CATALOGUE):
+        return (query.name, CATALOGUE_SOURCE)
+    return None
 
 
 def budget_text(
@@ -133,7 +165,8 @@ def prove(
     rlimit: int = RLIMIT,
     gate: Gate | None = None,
     z3_steer: bool = False,
-    hint_log: GameLog | None = None,
+    stored: GameLog | None = None,
+    shrink_steps: int | None = MAX_STEPS,
 ) -> Result:
     """Decide `query`: k-induction over the rule-content model where the query has a rule
     predicate, else z3 BMC on the counts model then k-induction (unreachable), or the
@@ -144,10 +177,16 @@ def prove(
     `ProveArgumentError` for a bound outside 1..MAX_BOUND, games outside 1..MAX_GAMES or a
     resource limit outside 1..MAX_RLIMIT. `z3_steer` (off by default): a query without a
     hand-written steer is searched by the z3 archive steer (`archive_steer.py`), `games`
-    counting its seeded runs (`Z3_STEER_RUNS` by default). A proved row is searched too
-    (`PROVED_ROW_GAMES` games, and `hint_log`, a stored witness, replayed): a witness there
-    makes the row reachable and is recorded in the gate as a refuted proof, naming the
-    proof's core and what the link says of the witness's game."""
+    counting its seeded runs (`Z3_STEER_RUNS` by default).
+
+    A witness the search finds is shrunk (`shrink.py`, at most `shrink_steps` engine steps;
+    None: not shrunk) before it is returned or written. Without `out`, a `stored` witness of
+    the row that still replays to the query is taken as it is, without a search and without
+    shrinking it again; its seed is the hint when it no longer does (with `out` the row is
+    searched again from that seed). A proved row is searched too (`PROVED_ROW_GAMES` games,
+    and `stored` replayed): a witness there makes the row reachable and is recorded in the
+    gate as a refuted proof, naming the proof's core and what the link says of the witness's
+    game."""
     if type(bound) is not int or not 1 <= bound <= MAX_BOUND:
         raise ProveArgumentError(f"prove: the bound must be from 1 to {MAX_BOUND}, not {bound!r}")
     if games is not None and (type(games) is not int or not 1 <= games <= MAX_GAMES):
@@ -181,7 +220,7 @@ def prove(
                 players,
                 proof=proof_found,
                 gate=gate,
-                hints=(hint, hint_log),
+                hints=(hint, stored),
                 limits=(bound, rlimit),
                 out=out,
                 start=start,
@@ -189,7 +228,15 @@ def prove(
         refused = f"a proof was found but is not printed: {why}; "
     # A model path (or none up to K but no proof either: the path may be longer than K):
     # only the engine can say whether the situation really arises.
-    if z3_steer and z3_steers(query, initial_state):
+    reused = None if stored is None or out is not None else _still_a_witness(stored, query, edition, players)
+    if stored is not None and hint is None:
+        hint = stored.seed
+    shrunk: Shrunk | None = None
+    if reused is not None:
+        witness: Witness | None = reused
+        tried = 1
+        spent = budget_text(bound, rlimit, budget, query.steer, hint)
+    elif z3_steer and z3_steers(query, initial_state):
         # no hand-written steer: a Go-Explore search whose cells z3's macro target cuts
         # (docs/proofs.md, "The z3 steer"); `games` counts its seeded runs
         runs = Z3_STEER_RUNS if games is None else games
@@ -208,6 +255,11 @@ def prove(
             variant=query.variant,
         )
         spent = budget_text(bound, rlimit, budget, query.steer, hint)
+    if reused is None and witness is not None:
+        witness = replace(witness, log=replace(witness.log, query=recorded_query(query)))
+        if shrink_steps is not None:
+            shrunk = shrink(witness.log, judge_for(query), max_steps=shrink_steps)
+            witness = Witness(shrunk.log, witness.attempts, shrunk.history)
     elapsed = time.perf_counter() - start
     if witness is None:
         if path is None:
@@ -233,7 +285,7 @@ def prove(
         gate.observe(query, witness.history)
     file = None
     if out is not None:
-        file = _write_witness(out, query, witness)
+        file = write_witness(out, query, witness, provenance(witness, shrunk, reused is not None))
     return Result(
         query.name,
         edition,
@@ -262,9 +314,9 @@ def _proved_row(
     (the stored witness replayed, then `PROVED_ROW_GAMES` steered games); a witness refutes
     the proof, and the row is reachable with the failure named in its note and the gate.
     `hints`: the stored witness's seed and log; `limits`: the bound and z3's resource limit."""
-    (hint, hint_log), (bound, rlimit) = hints, limits
-    witness = None if hint_log is None else replayed_witness(hint_log, query)
-    tried = 0
+    (hint, stored), (bound, rlimit) = hints, limits
+    witness = None if stored is None else _still_a_witness(stored, query, edition, players)
+    replayed, tried = witness is not None, 0
     if witness is None:
         witness, tried = search(
             edition, players, query.steer, query.concrete, PROVED_ROW_GAMES, hint=hint, variant=query.variant
@@ -297,7 +349,8 @@ def _proved_row(
         f"seed {witness.log.seed}, {len(witness.log.actions)} actions; {link}"
     )
     gate.refute(f"{query.name}, {edition}, {players} players", why)
-    file = None if out is None else _write_witness(out, query, witness)
+    found = provenance(witness, None, stored=replayed)
+    file = None if out is None else write_witness(out, query, witness, found)
     return Result(
         query.name,
         edition,
@@ -309,30 +362,6 @@ def _proved_row(
         note=f"PROOF REFUTED: {why}",
         budget=f"{searched} ({tried} played)" if tried else searched,
     )
-
-
-def replayed_witness(log: GameLog, query: Query) -> Witness | None:
-    """The stored witness `log` replayed: the shortest prefix whose path meets the query's
-    concrete predicate (None when no prefix does, or the log does not replay)."""
-    try:
-        history = History([log.initial_state()])
-        for text in log.actions:
-            action = parse_action(text)
-            history.push(action, apply(history.last, action))
-            if query.concrete(history):
-                taken = log.actions[: len(history.actions)]
-                return Witness(GameLog(log.edition, log.players, log.seed, taken, log.variant), 1, history)
-    except VillageError:
-        return None
-    return None
-
-
-def stored_log(store: Path | None, query: Query, edition: str, players: int) -> GameLog | None:
-    """The stored witness log of a row (None without one)."""
-    if store is None or stored_seed(store, query, edition, players) is None:
-        return None
-    path = store / f"{witness_stem(query, edition, players)}.json"
-    return GameLog.from_json(read_text_file(path, MAX_LOG_CHARS, "game log"), source=str(path))
 
 
 def z3_steers(query: Query, initial_state: GameState) -> bool:
@@ -376,7 +405,31 @@ def _model_path(initial_state: GameState, query: Query, bound: int, rlimit: int)
     return bmc(abstract(initial_state), k, query.abstract, bound, rlimit)
 
 
-def _write_witness(out: Path, query: Query, witness: Witness) -> Path:
+def provenance(witness: Witness, shrunk: Shrunk | None, stored: bool) -> str:
+    """How a witness was found, as its note says it."""
+    if stored:
+        return "the stored witness of this row, which still replays to the query (taken as it is)"
+    found = f"found by the steered search (attempt {witness.attempts})"
+    if shrunk is None:
+        return found
+    return f"{found}, then {shrink_words(shrunk)}"
+
+
+def shrink_words(shrunk: Shrunk) -> str:
+    """What a shrink did, for a witness note."""
+    done = (
+        "1-minimal: no single round, turn or action can be removed"
+        if shrunk.minimal
+        else "not 1-minimal: its budget ran out first"
+    )
+    return (
+        f"shrunk by delta debugging from {shrunk.before} to {shrunk.after} actions "
+        f"({shrunk.replays} replays, {shrunk.steps} engine steps; {done})"
+    )
+
+
+def write_witness(out: Path, query: Query, witness: Witness, found: str) -> Path:
+    """A witness log and its `.md` note in `out`; `found` says how the witness was found."""
     out.mkdir(parents=True, exist_ok=True)
     log = witness.log
     stem = witness_stem(query, log.edition, log.players)
@@ -388,15 +441,19 @@ def _write_witness(out: Path, query: Query, witness: Witness) -> Path:
         f"{query.title}.",
         "",
         f"Witness: `{stem}.json`, a `village-rules-log` of {len(log.actions)} actions from "
-        f"`new_game({log.edition!r}, {log.players}, seed={log.seed})`, found by the steered search "
-        f"(attempt {witness.attempts}). Replay it with `village-rules replay {stem}.json`; its last "
-        "step meets the concrete predicate of the query.",
+        f"`new_game({log.edition!r}, {log.players}, seed={log.seed})`, {found}. Replay it with "
+        f"`village-rules replay {stem}.json{_queries_option(query)}`; its last step meets the "
+        "concrete predicate of the query.",
         "",
         *([query.explain(witness.history), ""] if query.explain is not None else []),
         *notes.tail(log.actions, witness.final),  # in the rulebook's words (drivers/notes.py)
     ]
     write_text(out / f"{stem}.md", "\n".join(note))
     return path
+
+
+def _queries_option(query: Query) -> str:
+    return "" if query.source == CATALOGUE_SOURCE else f" --queries {query.source}"
 
 
 def _write_proof(out: Path, query: Query, result: Result) -> Path:

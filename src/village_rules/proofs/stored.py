@@ -90,11 +90,12 @@ def _read(path: Path) -> str:
         raise WitnessError(f"{path}: cannot be read: {exc.strerror or exc}") from None
 
 
-def check_witness(path: Path) -> StoredCheck:
+def check_witness(path: Path, query: Query | None = None) -> StoredCheck:
     """Replay a stored witness and test its query's concrete predicate at its last action:
     after some sub-step of the last action's step, judged by the rule events of each
-    (`proofs.history`), and not after the sub-steps of the action before it."""
-    query = query_of_witness(path)
+    (`proofs.history`), and not after the sub-steps of the action before it (`query`: the
+    one its file name names in the catalogue, by default)."""
+    query = query_of_witness(path) if query is None else query
     log = GameLog.from_json(_read(path), source=str(path))
     history = History([log.initial_state()])
     held: list[bool] = []

@@ -14,9 +14,14 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from village_rules.data.files import write_text
 from village_rules.data.jsonio import MAX_DATA_CHARS, JsonInputError, is_version, read_json, read_text_file
 from village_rules.proofs.errors import ProveArgumentError
-from village_rules.proofs.run import Result
+from village_rules.proofs.query import Query
+from village_rules.proofs.run import Result, witness_stem
+
+TABLE = "results.json"
+"""The stored verdict table's file name in a `--out` folder (and in the shipped witnesses)."""
 
 FORMAT = "village-rules-prove-table"
 VERSION = 1
@@ -132,3 +137,44 @@ def differences(stored: dict[Key, Row], now: Sequence[Row]) -> list[str]:
         elif (old.verdict, old.depth) != (row.verdict, row.depth):
             lines.append(f"{_name(row.key)}: {old.shown()} -> {row.shown()}")
     return lines
+
+
+def write_table(out: Path, table: dict[Key, Row], known: list[Query]) -> None:
+    """results.json and results.md in `out` from the rows of `table` whose query is `known`."""
+    path = out / TABLE
+    by = {q.name: q for q in known}
+    order = {q.name: i for i, q in enumerate(known)}
+    ranked = sorted((k for k in table if k[0] in order), key=lambda k: (order[k[0]], k[1], k[2]))
+    write_text(path, to_json(table[k] for k in ranked))
+    verdicts = ("reachable", "unreachable", "unknown")
+    counts = {v: sum(1 for k in ranked if table[k].verdict == v) for v in verdicts}
+    share = 100 * counts["unknown"] / len(ranked) if ranked else 0.0
+    lines = [
+        "# Results of `village-rules prove`",
+        "",
+        "Regenerate with `village-rules prove --out src/village_rules/proofs/witnesses`"
+        " (see docs/proofs.md); CI checks the table with"
+        " `village-rules prove --expect src/village_rules/proofs/witnesses/results.json`.",
+        "",
+        f"{len(ranked)} rows: {counts['reachable']} reachable, {counts['unreachable']} unreachable, "
+        f"{counts['unknown']} unknown ({share:.1f} %). Budgets are counts, so the table is the same "
+        "on every machine; an unknown row says why in its last column.",
+        "",
+        "| query | edition | players | verdict | depth or bound | witness / proof "
+        "| budget, and why unknown |",
+        "| --- | --- | --- | --- | --- | --- | --- |",
+    ]
+    for key in ranked:
+        row = table[key]
+        stem = witness_stem(by[row.query], row.edition, row.players)
+        if row.verdict == "reachable":
+            file = f"[{stem}.json]({stem}.json)"
+        elif row.verdict == "unreachable":
+            file = f"[proof]({stem}.proof.md)"
+        else:
+            file = "-"
+        why = f"{row.budget}; {row.note}" if row.note else row.budget
+        lines.append(
+            f"| {row.query} | {row.edition} | {row.players} | {row.verdict} | {row.depth} | {file} | {why} |"
+        )
+    write_text(out / "results.md", "\n".join(lines) + "\n")

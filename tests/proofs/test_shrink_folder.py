@@ -1,0 +1,93 @@
+"""`village-rules prove --shrink DIR`: the stored witnesses of a folder shrunk in place,
+their notes and the table's lengths with them, idempotent, and all-or-nothing."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from village_rules.cli.main import main
+from village_rules.drivers.play import GameLog
+from village_rules.proofs import run
+from village_rules.proofs.shrink import is_minimal, judge_for
+from village_rules.proofs.stored import WITNESSES, check_witness, witness_query
+from village_rules.proofs.table import TABLE, read_table
+
+STEM = "16b-free-sale-amb-06-b-big-box-2023-2p"
+
+
+def _folder(tmp_path: Path) -> Path:
+    folder = tmp_path / "w"
+    folder.mkdir()
+    for suffix in (".json", ".md"):
+        shutil.copy(WITNESSES / f"{STEM}{suffix}", folder)
+    shutil.copy(WITNESSES / TABLE, folder)
+    return folder
+
+
+def test_prove_shrink_rewrites_the_witness_its_note_and_its_row(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    folder = _folder(tmp_path)
+    before = len(GameLog.from_json((folder / f"{STEM}.json").read_text(encoding="utf-8")).actions)
+    assert main(["prove", "--shrink", str(folder)]) == 0
+    out = capsys.readouterr().out
+    path = folder / f"{STEM}.json"
+    log = GameLog.from_json(path.read_text(encoding="utf-8"))
+    after = len(log.actions)
+    assert after < before
+    assert f"{STEM}.json: {before} -> {after} actions" in out
+    assert check_witness(path).passed
+    query = witness_query(path)
+    assert query is not None and is_minimal(log, judge_for(query))
+    assert log.query == (query.name, "catalogue")
+    note = (folder / f"{STEM}.md").read_text(encoding="utf-8")
+    assert f"a `village-rules-log` of {after} actions" in note
+    assert f"shrunk by delta debugging from {before} to {after} actions" in note
+    assert f"    {after}: " in note  # "Last actions" ends with the shrunk game's last action
+    row = read_table(folder / TABLE)[(query.name, "big-box-2023", 2)]
+    assert row.depth == f"{after} actions"
+    assert f"| {query.name} | big-box-2023 | 2 | reachable | {after} actions |" in (
+        folder / "results.md"
+    ).read_text(encoding="utf-8")
+    # a second run finds nothing to remove and changes no file
+    files = {p.name: p.read_bytes() for p in folder.iterdir()}
+    assert main(["prove", "--shrink", str(folder)]) == 0
+    assert {p.name: p.read_bytes() for p in folder.iterdir()} == files
+
+
+def test_prove_shrink_refuses_a_broken_witness_and_changes_nothing(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    folder = _folder(tmp_path)
+    path = folder / f"{STEM}.json"
+    raw = json.loads(path.read_text(encoding="utf-8"))
+    raw["actions"] = raw["actions"][:10]  # replays, but the query does not hold at its end
+    path.write_text(json.dumps(raw), encoding="utf-8")
+    files = {p.name: p.read_bytes() for p in folder.iterdir()}
+    assert main(["prove", "--shrink", str(folder)]) == 2
+    err = capsys.readouterr().err
+    assert f"{path}: not a witness of free-sale-amb-06-b" in err and "does not hold" in err
+    assert {p.name: p.read_bytes() for p in folder.iterdir()} == files
+    assert main(["prove", "--shrink", str(tmp_path / "nowhere")]) == 2
+    assert "not a folder" in capsys.readouterr().err
+    assert main(["prove", "lasso", "--shrink", str(folder)]) == 2
+    assert "--shrink DIR takes no QUERY names" in capsys.readouterr().err
+
+
+def test_prove_expect_takes_stored_witnesses_as_they_are_and_shrinks_nothing(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """CI's `prove --expect` replays the stored witnesses: neither a search nor a shrink runs
+    for a row whose stored witness still replays to its query."""
+    def refuse(*_args: object, **_kwargs: object) -> None:
+        raise AssertionError("prove --expect searched or shrank a stored witness")
+
+    monkeypatch.setattr(run, "shrink", refuse)
+    monkeypatch.setattr(run, "search", refuse)
+    args = ["prove", "shared-win", "--edition", "original-2011", "--players", "2"]
+    assert main([*args, "--expect", str(WITNESSES / TABLE)]) == 0
+    assert "the table matches" in capsys.readouterr().out
