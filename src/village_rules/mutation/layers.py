@@ -37,6 +37,9 @@ class Layer:
     description: str
     probe: str | None = None
     pytest_args: tuple[str, ...] = ()
+    reference_side: bool = False
+    """The probe runs on the unmutated package and reaches the mutated copy itself (the
+    `conform` layer serves the copy in a child process); otherwise it runs inside the copy."""
 
     def command(self, python: str) -> list[str]:
         """The subprocess's argument list for the given interpreter."""
@@ -97,6 +100,16 @@ LAYERS: tuple[Layer, ...] = (
         "the exhaustive explorer's invariants, deadlocks and ends on "
         + ", ".join(f"{n} ({p} players, at most {m} states)" for n, p, m in b.EXPLORE_CONFIGS),
         probe="explore",
+    ),
+    Layer(
+        "conform",
+        Kind.SEMANTIC,
+        f"village-rules conform: the mutated copy served over the JSON-lines protocol and compared "
+        f"with the unmutated reference at every step of {b.CONFORM_GAMES} seeded games from seed "
+        f"{b.CONFORM_SEED} (every edition and player count, readings drawn), at most "
+        f"{b.CONFORM_MAX_STEPS} actions each",
+        probe="conform",
+        reference_side=True,
     ),
     Layer(
         "rules",
