@@ -158,13 +158,23 @@ def chooser(game: GameInput) -> Chooser:
     return seeded
 
 
-def replaying(choices: Sequence[int]) -> Chooser:
-    """Choose by the given indices (modulo the options), then stop (for shrinking)."""
+class Replaying:
+    """A chooser for shrinking: the given action ids in order, each one skipped when it is
+    not offered at that step (so leaving any of them out still gives a playable game);
+    stops when they run out. `used` counts the ids consumed so far (applied or skipped)."""
 
-    def again(step: int, obs: Observation) -> int | None:
-        return choices[step] % len(obs.options) if step < len(choices) else None
+    def __init__(self, actions: Sequence[int]) -> None:
+        self.actions = actions
+        self.used = 0
 
-    return again
+    def __call__(self, step: int, obs: Observation) -> int | None:
+        options = obs.options
+        while self.used < len(self.actions):
+            ident = self.actions[self.used]
+            self.used += 1
+            if ident in options:
+                return options.index(ident)
+        return None
 
 
 def play(
@@ -267,17 +277,19 @@ class Runner:
             impl = self.impl
             results: dict[tuple[int, ...], Played] = {}
 
-            def fails(choices: Sequence[int]) -> int | None:
-                again = play(self.ref, impl, game.setup, replaying(choices), data)
+            def fails(actions: Sequence[int]) -> int | None:
+                chooser = Replaying(actions)
+                again = play(self.ref, impl, game.setup, chooser, data)
                 if again.difference is None or again.difference.kind == FAILED:
                     return None
-                results[tuple(again.choices)] = again
-                return again.step
+                kept = tuple(actions[: chooser.used])
+                results[kept] = again
+                return chooser.used
 
             try:
-                kept, replays = ddmin(played.choices[: played.step], fails, self.shrink_replays)
+                kept, replays = ddmin(played.actions[: played.step], fails, self.shrink_replays)
             except ImplementationError:
-                kept = played.choices[: played.step]
+                kept = played.actions[: played.step]
             best = results.get(tuple(kept), played)
         assert best.difference is not None
         return Failure(

@@ -1,21 +1,22 @@
-"""Delta debugging (Zeller's ddmin, complement form) over a game's choices.
+"""Delta debugging (Zeller's ddmin, complement form) over a game's decisions.
 
-A game is replayed from its set-up with a list of choice indices: at step k the k-th index
-modulo the number of options picks the action (a chance outcome at a chance node). Leaving
-choices out keeps every list a playable game, so ddmin can cut any of them; a test that
-fails also says at which step, and the list is cut there as well. The number of replays
-is a budget (a count)."""
+A game is replayed from its set-up (the same seed) with a list of action ids: each is
+applied when it is offered at that step and skipped otherwise (chance outcomes included),
+so leaving any of them out still gives a playable game and ddmin can cut any of them. A
+test that fails also says how many ids it used up to the difference, and the list is cut
+there as well. The number of replays is a budget (a count)."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
 Test = Callable[[Sequence[int]], int | None]
-"""Replays choices; the step of the first difference, or None when none is found."""
+"""Replays a list of ids; how many of them it used up to the first difference, or None
+when none is found."""
 
 
 def ddmin(choices: Sequence[int], fails: Test, budget: int) -> tuple[list[int], int]:
-    """A shorter list of choices that still fails (1-minimal when the budget allows), and
+    """A shorter list of ids that still fails (1-minimal when the budget allows), and
     the replays spent. `choices` must fail."""
     items = list(choices)
     spent = 0

@@ -11,6 +11,7 @@ failing game (no shrinking needed)."""
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -23,8 +24,8 @@ from village_rules.conform.runner import Failure, Runner
 from village_rules.data.edition import EditionData
 from village_rules.drivers.serialization import to_json
 from village_rules.engine.core import apply
-from village_rules.explore.configs import configuration
-from village_rules.explore.search import Root, explore, moves, roots
+from village_rules.explore.configs import Configuration, configuration
+from village_rules.explore.search import Graph, Root, explore, moves, roots
 from village_rules.model.actions import action_id
 from village_rules.model.state import GameState
 
@@ -42,6 +43,16 @@ class StatesRecord:
     edges: tuple[tuple[int, str], ...]
 
 
+@functools.lru_cache(maxsize=len(CONFIGS))
+def configuration_graph(name: str) -> tuple[Configuration, Graph]:
+    """A configuration and its whole state graph at its first player count (the explorer's,
+    remembered: a run, or a test session, walks a configuration more than once)."""
+    config = configuration(name)
+    graph = explore(config.data, config.player_counts[0], check=False, graph=True, queries=()).graph
+    assert graph is not None
+    return config, graph
+
+
 def walk(
     runner: Runner,
     name: str,
@@ -50,11 +61,9 @@ def walk(
 ) -> bool:
     """Compare the first `most` states (all when None) of configuration `name`; False (and
     `runner.failure` set) at the first difference."""
-    config = configuration(name)
+    config, graph = configuration_graph(name)
     data = config.data
     players = config.player_counts[0]
-    graph = explore(data, players, check=False, graph=True, queries=()).graph
-    assert graph is not None
     starts = roots(data, players)
     states: dict[int, GameState] = {}
     origin: dict[int, tuple[int, int]] = {}  # state id -> (parent id, action id); a root: (-1 - index, -1)
