@@ -5,24 +5,26 @@ line's refusals. Budgets are small here; `slow` runs a larger one."""
 from __future__ import annotations
 
 import hashlib
-import re
 import json
+import re
 import sys
 from pathlib import Path
 
 import pytest
 from support import ROOT
 
+from village_rules.adapters.golden import GOLDEN_GAMES, playthrough
 from village_rules.cli.main import main
 from village_rules.conform.client import ProtocolEngine
 from village_rules.conform.compare import LEGAL, PROBABILITY, STATE
-from village_rules.conform.inputs import GOLDEN, SEEDED, STATES, WITNESS, GameInput, golden_games
+from village_rules.conform.inputs import SEEDED, STATES, WITNESS, GameInput, golden_games
 from village_rules.conform.protocol import GameSetup
-from village_rules.conform.reference import ReferenceEngine, initial_state
+from village_rules.conform.reference import ReferenceEngine, initial_state, setup_data
 from village_rules.conform.run import Selection, failure_log, failure_text, run
-from village_rules.conform.runner import Runner
+from village_rules.conform.runner import Runner, chooser, play
 from village_rules.drivers.play import GameLog, replay
 from village_rules.drivers.serialization import to_json
+from village_rules.model.actions import action_from_id, format_action
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
@@ -58,16 +60,22 @@ def test_the_reference_agrees_with_itself_over_the_protocol() -> None:
         assert served.state_json() == state
     assert result.failure is None
     c = result.coverage
-    assert c.games[SEEDED] == 2 and c.steps[SEEDED] == 46 + 81  # the solo game (it ends), then 2023 2p cut at 80
+    assert (
+        c.games[SEEDED] == 2 and c.steps[SEEDED] == 46 + 81
+    )  # the solo game (it ends), then 2023 2p cut at 80
     assert c.games[WITNESS] == 1 and c.steps[WITNESS] == 230 + 1  # the first stored witness, every step
 
 
 # --- planted differences --------------------------------------------------------------------
 
+
 def planted_game(seed: int) -> GameInput:
     """A 2011 2-player game; its random choices seeded by `seed` as well."""
     return GameInput(
-        SEEDED, "planted game", GameSetup(players=2, edition="original-2011", seed=seed), choice_seed=f"planted{seed}"
+        SEEDED,
+        "planted game",
+        GameSetup(players=2, edition="original-2011", seed=seed),
+        choice_seed=f"planted{seed}",
     )
 
 
@@ -124,18 +132,13 @@ def test_a_planted_difference_over_the_protocol_is_caught_and_named(tmp_path: Pa
 
 
 def test_a_golden_game_is_played_as_its_transcript_records_it() -> None:
-    from village_rules.adapters.golden import GOLDEN_GAMES, playthrough
-
     game = next(g for g in golden_games() if g.name == "golden bigbox-2p")
-    stored = [json.loads(line) for line in playthrough(next(g for g in GOLDEN_GAMES if g.name == "bigbox-2p"))]
+    stored = [
+        json.loads(line) for line in playthrough(next(g for g in GOLDEN_GAMES if g.name == "bigbox-2p"))
+    ]
     runner = Runner(ReferenceEngine())
-    from village_rules.conform.runner import chooser, play
-    from village_rules.conform.reference import setup_data
-
     played = play(runner.ref, None, game.setup, chooser(game), setup_data(game.setup))
     actions = [s["action"] for s in stored if "action" in s and s["player"] != "chance (setup)"]
-    from village_rules.model.actions import action_from_id, format_action
-
     data = setup_data(game.setup)
     assert [format_action(action_from_id(data, i)) for i in played.actions] == actions
     assert runner.ref.state.is_terminal
@@ -144,11 +147,27 @@ def test_a_golden_game_is_played_as_its_transcript_records_it() -> None:
 # --- the pack -----------------------------------------------------------------------------
 
 
-def test_the_pack_holds_every_step_s_expected_answers(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_the_pack_holds_every_step_s_expected_answers(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     pack = tmp_path / "pack.jsonl"
     code = main(
-        ["conform", "--write-pack", str(pack), "--inputs", "seeded,states", "--games", "1", "--max-steps", "30",
-         "--configs", "tiny", "--states", "3", "--quiet"]
+        [
+            "conform",
+            "--write-pack",
+            str(pack),
+            "--inputs",
+            "seeded,states",
+            "--games",
+            "1",
+            "--max-steps",
+            "30",
+            "--configs",
+            "tiny",
+            "--states",
+            "3",
+            "--quiet",
+        ]
     )
     assert code == 0, capsys.readouterr()
     lines = [json.loads(x) for x in pack.read_text().splitlines()]
@@ -158,9 +177,15 @@ def test_the_pack_holds_every_step_s_expected_answers(tmp_path: Path, capsys: py
     # Checking the pack offline: replay the game on the reference from its new_game request.
     msg = game["new_game"]
     ref = ReferenceEngine()
-    ref.new_game(GameSetup(players=msg["players"], edition=msg["edition"], seed=msg["seed"],
-                           readings=tuple(sorted(msg["readings"].items())),
-                           starting_compensation=msg["starting_compensation"]))
+    ref.new_game(
+        GameSetup(
+            players=msg["players"],
+            edition=msg["edition"],
+            seed=msg["seed"],
+            readings=tuple(sorted(msg["readings"].items())),
+            starting_compensation=msg["starting_compensation"],
+        )
+    )
     for step in game["steps"]:
         assert hashlib.sha256(ref.state_json().encode()).hexdigest() == step["state_sha256"]
         assert ("actions" in step) == (step["player"] not in ("chance", "terminal"))
@@ -181,8 +206,18 @@ def test_the_pack_holds_every_step_s_expected_answers(tmp_path: Path, capsys: py
 
 def test_the_command_reports_what_it_covered(capsys: pytest.CaptureFixture[str]) -> None:
     code = main(
-        ["conform", "--engine", "village_rules.conform.reference:ReferenceEngine", "--inputs", "seeded",
-         "--games", "3", "--max-steps", "40", "--quiet"]
+        [
+            "conform",
+            "--engine",
+            "village_rules.conform.reference:ReferenceEngine",
+            "--inputs",
+            "seeded",
+            "--games",
+            "3",
+            "--max-steps",
+            "40",
+            "--quiet",
+        ]
     )
     out = capsys.readouterr().out
     assert code == 0
@@ -190,12 +225,26 @@ def test_the_command_reports_what_it_covered(capsys: pytest.CaptureFixture[str])
     assert "no difference" in out
 
 
-def test_the_command_exits_1_and_writes_the_failing_game(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_the_command_exits_1_and_writes_the_failing_game(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     log = tmp_path / "failing.json"
     sys.modules.setdefault("planted", planted)
     code = main(
-        ["conform", "--engine", "planted:ExtraCoin", "--inputs", "seeded", "--games", "1",
-         "--shrink-replays", "30", "--log", str(log), "--quiet"]
+        [
+            "conform",
+            "--engine",
+            "planted:ExtraCoin",
+            "--inputs",
+            "seeded",
+            "--games",
+            "1",
+            "--shrink-replays",
+            "30",
+            "--log",
+            str(log),
+            "--quiet",
+        ]
     )
     out = capsys.readouterr().out
     assert code == 1

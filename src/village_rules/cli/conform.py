@@ -54,28 +54,51 @@ def _list(known: tuple[str, ...] | list[str], what: str) -> Any:
 
 def register(sub: argparse._SubParsersAction[Any]) -> None:
     """Add the `conform` subcommand to the `village-rules` parser."""
-    p = sub.add_parser("conform", help="compare an implementation of the game with the reference, step by step")
+    p = sub.add_parser(
+        "conform", help="compare an implementation of the game with the reference, step by step"
+    )
     how = p.add_mutually_exclusive_group()
-    how.add_argument("--engine", metavar="MODULE:ATTR", help="an engine object in this process (docs/conformance.md)")
-    how.add_argument("--command", metavar="CMD", help="a program speaking the JSON-lines protocol on stdin/stdout")
-    p.add_argument("--inputs", type=_list(KINDS, "input kind"), default=KINDS, help="comma-separated: " + ", ".join(KINDS))
+    how.add_argument(
+        "--engine", metavar="MODULE:ATTR", help="an engine object in this process (docs/conformance.md)"
+    )
+    how.add_argument(
+        "--command", metavar="CMD", help="a program speaking the JSON-lines protocol on stdin/stdout"
+    )
+    p.add_argument(
+        "--inputs",
+        type=_list(KINDS, "input kind"),
+        default=KINDS,
+        help="comma-separated: " + ", ".join(KINDS),
+    )
     p.add_argument("--games", type=whole(0, MOST), default=100, help="seeded games (default 100)")
     p.add_argument("--seed", type=seed, default=0, help="the seeded games' seed (default 0)")
     p.add_argument(
-        "--max-steps", type=whole(1, MOST), default=MAX_STEPS, help=f"the most steps of a seeded game (default {MAX_STEPS})"
+        "--max-steps",
+        type=whole(1, MOST),
+        default=MAX_STEPS,
+        help=f"the most steps of a seeded game (default {MAX_STEPS})",
     )
     p.add_argument("--golden", type=whole(0, MOST), help="only the first N golden games (default: all)")
-    p.add_argument("--witnesses", type=whole(0, MOST), help="only the first N stored witnesses (default: all)")
-    p.add_argument("--logs", type=Path, action="append", default=[], help="also these game logs (files or folders)")
+    p.add_argument(
+        "--witnesses", type=whole(0, MOST), help="only the first N stored witnesses (default: all)"
+    )
+    p.add_argument(
+        "--logs", type=Path, action="append", default=[], help="also these game logs (files or folders)"
+    )
     p.add_argument(
         "--configs",
         type=_list(shipped_names(), "configuration"),
         default=CONFIGS,
         help=f"explorer configurations walked (default: {','.join(CONFIGS)})",
     )
-    p.add_argument("--states", type=whole(0, MOST), help="only the first N states of each configuration (default: all)")
     p.add_argument(
-        "--shrink-replays", type=whole(0, MOST), default=SHRINK_REPLAYS, help=f"replays ddmin may spend (default {SHRINK_REPLAYS})"
+        "--states", type=whole(0, MOST), help="only the first N states of each configuration (default: all)"
+    )
+    p.add_argument(
+        "--shrink-replays",
+        type=whole(0, MOST),
+        default=SHRINK_REPLAYS,
+        help=f"replays ddmin may spend (default {SHRINK_REPLAYS})",
     )
     p.add_argument(
         "--step-limit",
@@ -83,8 +106,15 @@ def register(sub: argparse._SubParsersAction[Any]) -> None:
         default=STEP_LIMIT,
         help=f"seconds a --command may take to answer one request, a hang guard (default {STEP_LIMIT:g})",
     )
-    p.add_argument("--log", type=Path, default=DEFAULT_LOG, help=f"where the failing game goes (default {DEFAULT_LOG})")
-    p.add_argument("--write-pack", type=Path, metavar="FILE", help="write the reference's traces of the inputs (JSON lines)")
+    p.add_argument(
+        "--log", type=Path, default=DEFAULT_LOG, help=f"where the failing game goes (default {DEFAULT_LOG})"
+    )
+    p.add_argument(
+        "--write-pack",
+        type=Path,
+        metavar="FILE",
+        help="write the reference's traces of the inputs (JSON lines)",
+    )
     p.add_argument("--quiet", action="store_true", help="no progress lines on stderr")
     p.set_defaults(func=_conform)
 
@@ -103,7 +133,9 @@ def _engine(args: argparse.Namespace) -> Engine | None:
 
 def _conform(args: argparse.Namespace) -> int:
     if not args.engine and not args.command and not args.write_pack:
-        raise ConformError("give the implementation to check (--engine MODULE:ATTR or --command CMD), or --write-pack FILE")
+        raise ConformError(
+            "give the implementation to check (--engine MODULE:ATTR or --command CMD), or --write-pack FILE"
+        )
     selection = Selection(
         kinds=args.inputs,
         games=args.games,
@@ -141,7 +173,9 @@ def _conform(args: argparse.Namespace) -> int:
     if pack is not None and result.failure is None:
         pack.write(args.write_pack)
         c = pack.counts
-        print(f"pack written to {args.write_pack}: {c['games']} games, {c['steps']} steps, {c['states']} states")
+        print(
+            f"pack written to {args.write_pack}: {c['games']} games, {c['steps']} steps, {c['states']} states"
+        )
     if result.failure is None:
         if impl is not None:
             print("no difference")

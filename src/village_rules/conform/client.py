@@ -11,6 +11,7 @@ a hang; every budget that decides what is checked is a count.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import select
@@ -49,7 +50,7 @@ class ProtocolEngine:
         self.command = list(command)
         self.step_limit = step_limit
         self.requests = 0
-        self._stderr: IO[bytes] = tempfile.TemporaryFile()
+        self._stderr: IO[bytes] = tempfile.TemporaryFile()  # noqa: SIM115  closed by __exit__
         try:
             self._proc = subprocess.Popen(
                 self.command,
@@ -61,7 +62,9 @@ class ProtocolEngine:
             )
         except OSError as exc:
             self._stderr.close()
-            raise ConformError(f"--command {' '.join(self.command)!r}: cannot start it: {exc.strerror or exc}") from None
+            raise ConformError(
+                f"--command {' '.join(self.command)!r}: cannot start it: {exc.strerror or exc}"
+            ) from None
         assert self._proc.stdin is not None and self._proc.stdout is not None
         self._in = self._proc.stdin.fileno()
         self._out = self._proc.stdout.fileno()
@@ -72,8 +75,8 @@ class ProtocolEngine:
         if hello.get("protocol") != PROTOCOL or hello.get("version") != VERSION:
             self.close()
             raise ImplementationError(
-                f"hello: the implementation speaks {hello.get('protocol')!r} version {hello.get('version')!r}, "
-                f"not {PROTOCOL} version {VERSION}"
+                f"hello: the implementation speaks {hello.get('protocol')!r} version "
+                f"{hello.get('version')!r}, not {PROTOCOL} version {VERSION}"
             )
         name = hello.get("engine")
         self.name = name if isinstance(name, str) else "(unnamed)"
@@ -100,7 +103,9 @@ class ProtocolEngine:
         while data:
             left = deadline - time.monotonic()
             if left <= 0:
-                raise self._fail(f"{op}: the implementation did not read the request within {self._limit(limit)}")
+                raise self._fail(
+                    f"{op}: the implementation did not read the request within {self._limit(limit)}"
+                )
             try:
                 _, writable, _ = select.select([], [self._in], [], left)
                 if writable:
@@ -165,7 +170,9 @@ class ProtocolEngine:
     def legal_actions(self) -> list[int]:
         """`legal_actions`."""
         value = self._field("legal_actions", self._request({"op": "legal_actions"}), "actions")
-        if not isinstance(value, list) or not all(isinstance(i, int) and not isinstance(i, bool) for i in value):
+        if not isinstance(value, list) or not all(
+            isinstance(i, int) and not isinstance(i, bool) for i in value
+        ):
             raise self._fail(f"legal_actions: 'actions' is not a list of integer ids: {str(value)[:200]}")
         return value
 
@@ -175,7 +182,9 @@ class ProtocolEngine:
         out: list[tuple[int, Fraction]] = []
         for item in value if isinstance(value, list) else [None]:
             if not (isinstance(item, list) and len(item) == 2 and isinstance(item[0], int)):
-                raise self._fail(f"chance_outcomes: 'outcomes' is not a list of [id, \"p/q\"]: {str(value)[:200]}")
+                raise self._fail(
+                    f"chance_outcomes: 'outcomes' is not a list of [id, \"p/q\"]: {str(value)[:200]}"
+                )
             try:
                 out.append((item[0], parse_fraction(item[1])))
             except ValueError as exc:
@@ -204,26 +213,18 @@ class ProtocolEngine:
         """Say `quit` if it still runs, then make sure the child and its group are gone."""
         proc = self._proc
         if proc.poll() is None:
-            try:
+            with contextlib.suppress(OSError):
                 os.write(self._in, b'{"op":"quit"}\n')
-            except OSError:
-                pass
-            try:
+            with contextlib.suppress(subprocess.TimeoutExpired):
                 proc.wait(timeout=0.5)
-            except subprocess.TimeoutExpired:
-                pass
         if proc.poll() is None:
-            try:
+            with contextlib.suppress(ProcessLookupError):
                 os.killpg(proc.pid, signal.SIGKILL)
-            except ProcessLookupError:
-                pass
             proc.wait()
         for pipe in (proc.stdin, proc.stdout):
             if pipe is not None:
-                try:
+                with contextlib.suppress(OSError):
                     pipe.close()
-                except OSError:
-                    pass
 
     def __enter__(self) -> ProtocolEngine:
         return self

@@ -9,11 +9,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
-from village_rules.data.edition import EditionData
-from village_rules.model.actions import action_from_id, format_action
-
 from village_rules.conform.protocol import Observation
 from village_rules.conform.wire import fraction_text, player_text
+from village_rules.data.edition import EditionData
+from village_rules.model.actions import action_from_id, format_action
 
 PLAYER = "player to act"
 TERMINAL_FLAG = "terminal flag"
@@ -110,7 +109,9 @@ def state_difference(ref: str, imp: str) -> Difference | None:
         return Difference(STATE, f"the implementation's state is not JSON: {imp[:120]!r}")
     found = first_path(json.loads(ref), imp_value)
     if found is None:  # equal values written differently: not canonical JSON
-        return Difference(STATE, "equal values, but the text is not the canonical form (sorted keys, no spaces)")
+        return Difference(
+            STATE, "equal values, but the text is not the canonical form (sorted keys, no spaces)"
+        )
     return Difference(STATE, found)
 
 

@@ -18,16 +18,15 @@ from pathlib import Path
 
 from village_rules.adapters.golden import GOLDEN_GAMES
 from village_rules.adapters.ids import sorted_outcome_ids
+from village_rules.conform.protocol import ConformError, GameSetup
 from village_rules.data.loader import EDITIONS, builtin_edition
 from village_rules.data.shipped import shipped_folder
 from village_rules.drivers.play import LOG_FORMAT, GameLog, data_path
-from village_rules.errors import VillageError
 from village_rules.engine.setup import deal_outcomes
+from village_rules.errors import VillageError
 from village_rules.model.actions import Action, action_from_id, action_id, parse_action
 from village_rules.model.chance import sample
 from village_rules.rules.register import READINGS, SOLO_READINGS
-
-from village_rules.conform.protocol import ConformError, GameSetup
 
 SEEDED = "seeded"
 GOLDEN = "golden"
@@ -85,7 +84,9 @@ def seeded_games(count: int, seed: int, max_steps: int = MAX_STEPS) -> list[Game
             readings=tuple(sorted(readings)),
             starting_compensation=compensation,
         )
-        out.append(GameInput(SEEDED, f"seeded game {i}", setup, choice_seed=f"{seed} {i}", max_steps=max_steps))
+        out.append(
+            GameInput(SEEDED, f"seeded game {i}", setup, choice_seed=f"{seed} {i}", max_steps=max_steps)
+        )
     return out
 
 

@@ -16,7 +16,9 @@ def load_engine(spec: str) -> Engine:
     try:
         module = importlib.import_module(module_name)
     except Exception as exc:  # any failure to import is the user's module's: say which
-        raise ConformError(f"--engine {spec!r}: cannot import {module_name}: {type(exc).__name__}: {exc}") from None
+        raise ConformError(
+            f"--engine {spec!r}: cannot import {module_name}: {type(exc).__name__}: {exc}"
+        ) from None
     target: object = module
     for part in attr.split("."):
         if not hasattr(target, part):
@@ -26,7 +28,9 @@ def load_engine(spec: str) -> Engine:
         try:
             target = target()
         except Exception as exc:  # the user's constructor failed
-            raise ConformError(f"--engine {spec!r}: calling {attr}() raised {type(exc).__name__}: {exc}") from None
+            raise ConformError(
+                f"--engine {spec!r}: calling {attr}() raised {type(exc).__name__}: {exc}"
+            ) from None
     if not isinstance(target, Engine):
         missing = [
             m
@@ -42,5 +46,7 @@ def load_engine(spec: str) -> Engine:
             )
             if not callable(getattr(target, m, None))
         ]
-        raise ConformError(f"--engine {spec!r}: not an engine: it lacks {', '.join(missing)} (docs/conformance.md)")
+        raise ConformError(
+            f"--engine {spec!r}: not an engine: it lacks {', '.join(missing)} (docs/conformance.md)"
+        )
     return target

@@ -53,7 +53,11 @@ class PackWriter(Recorder):
 
     def start_game(self, game: GameInput) -> None:
         """Open a game's line."""
-        self._game = {"kind": game.kind, "name": game.name, "new_game": {"op": "new_game", **game.setup.to_message()}}
+        self._game = {
+            "kind": game.kind,
+            "name": game.name,
+            "new_game": {"op": "new_game", **game.setup.to_message()},
+        }
         self._steps = []
 
     def step(self, obs: Observation, applied: int | None) -> None:
@@ -75,7 +79,11 @@ class PackWriter(Recorder):
 
     def state(self, record: StatesRecord) -> None:
         """One explored state with its edges."""
-        line: dict[str, object] = {"kind": "states", "name": record.name, "state": json.loads(record.obs.state)}
+        line: dict[str, object] = {
+            "kind": "states",
+            "name": record.name,
+            "state": json.loads(record.obs.state),
+        }
         line.update(_step(record.obs))
         line["edges"] = [[ident, digest(text)] for ident, text in record.edges]
         self.lines.append(json.dumps(line, separators=(",", ":"), ensure_ascii=False))

@@ -155,17 +155,19 @@ def observe(engine: Engine) -> Observation:
     pairs: list[tuple[int, Fraction]] = []
     for item in chance if isinstance(chance, list | tuple) else [None]:
         if not (isinstance(item, tuple | list) and len(item) == 2 and _whole(item[0])):
-            raise ImplementationError(f"chance_outcomes answered {_short(chance)}, not (id, probability) pairs")
+            raise ImplementationError(
+                f"chance_outcomes answered {_short(chance)}, not (id, probability) pairs"
+            )
         if not isinstance(item[1], Fraction):
-            raise ImplementationError(f"chance_outcomes gave the probability {item[1]!r}, not an exact Fraction")
+            raise ImplementationError(
+                f"chance_outcomes gave the probability {item[1]!r}, not an exact Fraction"
+            )
         pairs.append((item[0], item[1]))
     if not isinstance(state, str):
         raise ImplementationError(f"state_json answered {type(state).__name__}, not JSON text")
     if scores is not None and (not isinstance(scores, list | tuple) or not all(_whole(s) for s in scores)):
         raise ImplementationError(f"scores answered {_short(scores)}, not a list of integers or None")
-    return Observation(
-        player, tuple(legal), tuple(pairs), state, None if scores is None else tuple(scores)
-    )
+    return Observation(player, tuple(legal), tuple(pairs), state, None if scores is None else tuple(scores))
 
 
 def _whole(value: object) -> bool:

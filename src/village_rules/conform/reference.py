@@ -6,6 +6,7 @@ from __future__ import annotations
 from fractions import Fraction
 from pathlib import Path
 
+from village_rules.conform.protocol import ConformError, GameSetup
 from village_rules.data.edition import EditionData
 from village_rules.data.loader import builtin_edition, load_edition
 from village_rules.drivers.serialization import from_json, to_json
@@ -15,8 +16,6 @@ from village_rules.engine.setup import game_from_deal, new_game
 from village_rules.model.actions import action_from_id, action_id
 from village_rules.model.state import GameState
 from village_rules.rules.variant import Variant
-
-from village_rules.conform.protocol import ConformError, GameSetup
 
 
 def setup_data(setup: GameSetup) -> EditionData:

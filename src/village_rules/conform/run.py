@@ -156,15 +156,17 @@ def coverage_text(c: Coverage) -> list[str]:
         letters = {(r.amb, x) for r in READINGS for x in r.letter_names}
         solo = {(a, x) for a, x in letters if a in SOLO_READINGS}
         lines.append(
-            f"             editions and player counts: {len(c.combinations)} of {len(combos)}; readings chosen: "
-            f"{len(c.readings & letters)} of {len(letters)} letters ({len(c.readings & solo)} of {len(solo)} solo)"
+            f"             editions and player counts: {len(c.combinations)} of {len(combos)}; "
+            f"readings chosen: {len(c.readings & letters)} of {len(letters)} letters "
+            f"({len(c.readings & solo)} of {len(solo)} solo)"
         )
     for name in c.states:
         lines.append(f"  {STATES:<10} {name:<7} {c.states[name]:>7,} states {c.edges[name]:>9,} edges")
     total_games = sum(c.games.values())
     total_steps = sum(c.steps.values()) + sum(c.edges.values())
     lines.append(
-        f"  total      {total_games:>7,} games, {sum(c.states.values()):,} states, {total_steps:,} steps compared"
+        f"  total      {total_games:>7,} games, {sum(c.states.values()):,} states, "
+        f"{total_steps:,} steps compared"
     )
     return lines
 
@@ -183,7 +185,8 @@ def failure_text(failure: Failure) -> list[str]:
         lines.append(f"  at step {failure.step}: after action {failure.step}, {last}")
     if failure.found_at != failure.step:
         lines.append(
-            f"  shrunk from step {failure.found_at} to {failure.step} ({failure.replays} replays, ddmin over the choices)"
+            f"  shrunk from step {failure.found_at} to {failure.step} "
+            f"({failure.replays} replays, ddmin over the decisions)"
         )
     elif failure.note:
         lines.append(f"  {failure.note}")

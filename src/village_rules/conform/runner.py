@@ -13,6 +13,7 @@ action ids. An implementation that crashes, hangs, answers garbage or raises is 
 
 from __future__ import annotations
 
+import functools
 import random
 from collections import Counter
 from collections.abc import Callable, Sequence
@@ -177,7 +178,7 @@ class Replaying:
         return None
 
 
-def play(
+def play(  # noqa: PLR0917 - the engines, the game and how it is played, as every caller has them
     ref: ReferenceEngine,
     impl: Engine | None,
     setup: GameSetup,
@@ -220,7 +221,7 @@ def play(
         step += 1
         if impl is not None:
             try:
-                _guard(lambda: impl.apply(action), "apply")
+                _guard(functools.partial(impl.apply, action), "apply")
             except ImplementationError as exc:
                 played.difference, played.step = Difference(FAILED, f"apply {action}: {exc}"), step
                 return played

@@ -134,7 +134,7 @@ def _on_edge(impl: Engine, state: str, ident: int, expected: str, *, reload: boo
     return state_difference(expected, got)
 
 
-def _failure(
+def _failure(  # noqa: PLR0917 - the walk's locals that locate the state
     name: str,
     path: Path,
     players: int,

@@ -44,10 +44,10 @@ def fraction_text(p: Fraction) -> str:
 def parse_fraction(text: object) -> Fraction:
     """`"5/26"` as a Fraction; `ValueError` for anything else (a float, `"0.19"`, `"5/0"`)."""
     if not isinstance(text, str):
-        raise ValueError(f"a probability is a fraction text such as \"5/26\", not {text!r}")
+        raise ValueError(f'a probability is a fraction text such as "5/26", not {text!r}')
     num, sep, den = text.partition("/")
     if not sep or not num.strip().lstrip("-").isdigit() or not den.strip().isdigit() or int(den) == 0:
-        raise ValueError(f"a probability is a fraction text such as \"5/26\", not {text!r}")
+        raise ValueError(f'a probability is a fraction text such as "5/26", not {text!r}')
     return Fraction(int(num), int(den))
 
 
@@ -64,7 +64,7 @@ def parse_player(value: object) -> int:
         return TERMINAL
     if isinstance(value, int) and not isinstance(value, bool) and value >= 0:
         return value
-    raise ValueError(f"a player is a seat (0 or more), \"chance\" or \"terminal\", not {value!r}")
+    raise ValueError(f'a player is a seat (0 or more), "chance" or "terminal", not {value!r}')
 
 
 def setup_from_message(msg: dict[str, object]) -> GameSetup:
@@ -118,7 +118,9 @@ def answer(engine: Engine, msg: object, name: str) -> dict[str, Json]:
                 engine.new_game(setup_from_message(msg))
                 return {"ok": True}
             case "load":
-                engine.load(json.dumps(msg.get("state"), sort_keys=True, separators=(",", ":"), ensure_ascii=False))
+                engine.load(
+                    json.dumps(msg.get("state"), sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+                )
                 return {"ok": True}
             case "current_player":
                 return {"ok": True, "player": player_text(engine.current_player())}

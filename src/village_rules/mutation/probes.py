@@ -124,7 +124,11 @@ def conformance() -> str | None:
         if str(Path(root).resolve()) not in engine.name:
             return f"conform: the served engine is not the mutated copy ({engine.name})"
         selection = Selection(
-            kinds=(SEEDED,), games=b.CONFORM_GAMES, seed=b.CONFORM_SEED, max_steps=b.CONFORM_MAX_STEPS, shrink_replays=0
+            kinds=(SEEDED,),
+            games=b.CONFORM_GAMES,
+            seed=b.CONFORM_SEED,
+            max_steps=b.CONFORM_MAX_STEPS,
+            shrink_replays=0,
         )
         result = run_conform(engine, selection)
     failure = result.failure
@@ -154,7 +158,8 @@ def main(argv: list[str]) -> int:
         print(f"probes: give one of {', '.join(PROBES)}", file=sys.stderr)
         return 2
     root = os.environ.get("VILLAGE_MUTANT_ROOT")
-    imported = str(Path(village_rules.__file__).resolve()).startswith(str(Path(root).resolve())) if root else True
+    here = str(Path(village_rules.__file__).resolve())
+    imported = here.startswith(str(Path(root).resolve())) if root else True
     if argv[0] in REFERENCE_SIDE and root is not None and imported:
         print(f"KILLED: the reference side imported the mutated copy (got {village_rules.__file__})")
         return 0
