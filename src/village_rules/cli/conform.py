@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import argparse
 import shlex
-import sys
 from pathlib import Path
 from typing import Any
 
 from village_rules.cli.options import seed, whole
+from village_rules.cli.progress import add_quiet_flag, progress_bar
 from village_rules.conform.client import START_LIMIT, STEP_LIMIT, ProtocolEngine
 from village_rules.conform.inputs import KINDS, MAX_STEPS
 from village_rules.conform.loading import load_engine
@@ -115,7 +115,7 @@ def register(sub: argparse._SubParsersAction[Any]) -> None:
         metavar="FILE",
         help="write the reference's traces of the inputs (JSON lines)",
     )
-    p.add_argument("--quiet", action="store_true", help="no progress lines on stderr")
+    add_quiet_flag(p)
     p.set_defaults(func=_conform)
 
 
@@ -159,9 +159,10 @@ def _conform(args: argparse.Namespace) -> int:
         print(f"FAILED at the handshake, before any game: {exc}")
         return 1
     pack = PackWriter() if args.write_pack else None
-    progress = None if args.quiet else (lambda s: print(s, file=sys.stderr, flush=True))
     try:
-        result = run(impl, selection, pack=pack, progress=progress)
+        with progress_bar(args.quiet, "input kinds") as bar:
+            done = iter(range(len(selection.kinds) + 1))
+            result = run(impl, selection, pack=pack, progress=lambda what: bar.update(next(done), None, what))
     finally:
         if isinstance(impl, ProtocolEngine):
             impl.__exit__()
