@@ -33,6 +33,9 @@ CONFORM_GAMES = 32
 mutated copy served over the JSON-lines protocol and compared with the unmutated reference
 at every step."""
 CONFORM_SEED = 2025
+CONFORM_STATES: tuple[tuple[str, int], ...] = (("tiny", 3_000), ("solo", 3_000))
+"""Then the first this many states of these reduced configurations (breadth first, every
+edge out of each): what random games rarely reach (a death into a full graveyard)."""
 CONFORM_MAX_STEPS = 5_000
 CONFORM_STEP_LIMIT = 20.0
 """Seconds the served copy may take to answer one request: a hang guard for a mutant that

@@ -107,7 +107,9 @@ LAYERS: tuple[Layer, ...] = (
         f"village-rules conform: the mutated copy served over the JSON-lines protocol and compared "
         f"with the unmutated reference at every step of {b.CONFORM_GAMES} seeded games from seed "
         f"{b.CONFORM_SEED} (every edition and player count, readings drawn), at most "
-        f"{b.CONFORM_MAX_STEPS} actions each",
+        f"{b.CONFORM_MAX_STEPS} actions each, then the first "
+        + " and ".join(f"{n:,} states of {c}" for c, n in b.CONFORM_STATES)
+        + " (every edge out of each)",
         probe="conform",
         reference_side=True,
     ),

@@ -19,7 +19,7 @@ from hypothesis.stateful import run_state_machine_as_test
 import village_rules
 from village_rules.checks.invariants import Violation
 from village_rules.conform.client import ProtocolEngine
-from village_rules.conform.inputs import SEEDED
+from village_rules.conform.inputs import SEEDED, STATES
 from village_rules.conform.protocol import ImplementationError
 from village_rules.conform.run import Selection
 from village_rules.conform.run import run as run_conform
@@ -108,7 +108,8 @@ def exploration() -> str | None:
 def conformance() -> str | None:
     """The mutated copy (`VILLAGE_MUTANT_ROOT`) served over the JSON-lines protocol by
     `python -m village_rules.conform.serve`, compared by `conform` with this process's
-    unmutated reference on seeded games (no shrinking: the verdict is all we need)."""
+    unmutated reference on seeded games, then on the first states of reduced configurations
+    (no shrinking: the verdict is all we need)."""
     root = os.environ.get("VILLAGE_MUTANT_ROOT")
     if root is None:
         return "conform: no VILLAGE_MUTANT_ROOT to serve"
@@ -131,6 +132,10 @@ def conformance() -> str | None:
             shrink_replays=0,
         )
         result = run_conform(engine, selection)
+        for config, most in b.CONFORM_STATES:
+            if result.failure is not None:
+                break
+            result = run_conform(engine, Selection(kinds=(STATES,), configs=(config,), states=most))
     failure = result.failure
     if failure is None:
         return None
