@@ -209,6 +209,13 @@ class ProtocolEngine:
             raise self._fail(f"scores: 'scores' is not a list of integers or null: {str(value)[:200]}")
         return value
 
+    def winners(self) -> list[int] | None:
+        """`winners`."""
+        value = self._field("winners", self._request({"op": "winners"}), "winners")
+        if value is not None and not (isinstance(value, list) and all(isinstance(s, int) for s in value)):
+            raise self._fail(f"winners: 'winners' is not a list of seats or null: {str(value)[:200]}")
+        return value
+
     def close(self) -> None:
         """Say `quit` if it still runs, then make sure the child and its group are gone."""
         proc = self._proc

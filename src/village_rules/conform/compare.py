@@ -21,6 +21,7 @@ CHANCE_OUTCOMES = "chance outcomes"
 PROBABILITY = "chance probability"
 STATE = "state"
 SCORES = "scores"
+WINNERS = "winners"
 FAILED = "implementation failed"
 """The kinds of difference, as reports and tests name them."""
 
@@ -144,6 +145,8 @@ def compare(ref: Observation, imp: Observation, data: EditionData | None) -> Dif
         return found
     if ref.scores != imp.scores:
         return Difference(SCORES, f"reference {ref.scores}, implementation {imp.scores}")
+    if ref.winners != imp.winners:
+        return Difference(WINNERS, f"reference seats {ref.winners}, implementation seats {imp.winners}")
     return None
 
 

@@ -43,6 +43,7 @@ def load_engine(spec: str) -> Engine:
                 "apply",
                 "state_json",
                 "scores",
+                "winners",
             )
             if not callable(getattr(target, m, None))
         ]

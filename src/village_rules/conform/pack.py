@@ -39,6 +39,8 @@ def _step(obs: Observation) -> dict[str, object]:
     out["state_sha256"] = digest(obs.state)
     if obs.scores is not None:
         out["scores"] = list(obs.scores)
+    if obs.winners is not None:
+        out["winners"] = list(obs.winners)
     return out
 
 

@@ -87,13 +87,14 @@ class GameSetup:
 class Observation:
     """Everything compared at one step: the seat to act (or `CHANCE` / `TERMINAL`), the
     legal action ids in order, the chance outcomes (id, probability) in order, the state's
-    canonical JSON text, and the final scores (None before the end)."""
+    canonical JSON text, the final scores and the winning seats (None before the end)."""
 
     player: int
     legal: tuple[int, ...]
     chance: tuple[tuple[int, Fraction], ...]
     state: str
     scores: tuple[int, ...] | None = field(default=None)
+    winners: tuple[int, ...] | None = field(default=None)
 
     @property
     def terminal(self) -> bool:
@@ -134,6 +135,10 @@ class Engine(Protocol):
     def scores(self) -> list[int] | None:
         """The final total of every seat at the end; None before it."""
 
+    def winners(self) -> list[int] | None:
+        """The winning seats at the end, after the tie-breaks (more than one only after a
+        full tie); None before it."""
+
 
 def observe(engine: Engine) -> Observation:
     """Ask an engine everything compared at one step; `ImplementationError` naming the
@@ -144,6 +149,7 @@ def observe(engine: Engine) -> Observation:
         chance = engine.chance_outcomes()
         state = engine.state_json()
         scores = engine.scores()
+        winners = engine.winners()
     except ImplementationError:
         raise
     except Exception as exc:  # the engine under test raised: a verdict, not a traceback
@@ -167,7 +173,16 @@ def observe(engine: Engine) -> Observation:
         raise ImplementationError(f"state_json answered {type(state).__name__}, not JSON text")
     if scores is not None and (not isinstance(scores, list | tuple) or not all(_whole(s) for s in scores)):
         raise ImplementationError(f"scores answered {_short(scores)}, not a list of integers or None")
-    return Observation(player, tuple(legal), tuple(pairs), state, None if scores is None else tuple(scores))
+    if winners is not None and (not isinstance(winners, list | tuple) or not all(_whole(s) for s in winners)):
+        raise ImplementationError(f"winners answered {_short(winners)}, not a list of seats or None")
+    return Observation(
+        player,
+        tuple(legal),
+        tuple(pairs),
+        state,
+        None if scores is None else tuple(scores),
+        None if winners is None else tuple(winners),
+    )
 
 
 def _whole(value: object) -> bool:

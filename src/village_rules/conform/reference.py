@@ -11,7 +11,7 @@ from village_rules.data.edition import EditionData
 from village_rules.data.loader import builtin_edition, load_edition
 from village_rules.drivers.serialization import from_json, to_json
 from village_rules.engine.core import apply, chance_outcomes, legal_actions
-from village_rules.engine.scoring import score_breakdown
+from village_rules.engine.scoring import score_breakdown, winners
 from village_rules.engine.setup import game_from_deal, new_game
 from village_rules.model.actions import action_from_id, action_id
 from village_rules.model.state import GameState
@@ -106,3 +106,8 @@ class ReferenceEngine:
         """Every seat's final total at the end; None before."""
         state = self.state
         return [b.total for b in score_breakdown(state)] if state.is_terminal else None
+
+    def winners(self) -> list[int] | None:
+        """The winning seats at the end (`winners`: after the tie-breaks); None before."""
+        state = self.state
+        return list(winners(state)) if state.is_terminal else None

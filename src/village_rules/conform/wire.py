@@ -29,6 +29,7 @@ OPS = (
     "apply",
     "state",
     "scores",
+    "winners",
     "quit",
 )
 """Every operation of version 1, in the order docs/conformance.md lists them."""
@@ -140,6 +141,9 @@ def answer(engine: Engine, msg: object, name: str) -> dict[str, Json]:
             case "scores":
                 scores = engine.scores()
                 return {"ok": True, "scores": None if scores is None else list(scores)}
+            case "winners":
+                seats = engine.winners()
+                return {"ok": True, "winners": None if seats is None else list(seats)}
             case "quit":
                 return {"ok": True}
             case _:
