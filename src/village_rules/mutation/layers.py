@@ -38,6 +38,8 @@ class Layer:
     probe: str | None = None
     pytest_args: tuple[str, ...] = ()
     reference_side: bool = False
+    cap: float | None = None
+    """Its own hang guard in seconds, when it needs more than the runner's (`conform`)."""
     """The probe runs on the unmutated package and reaches the mutated copy itself (the
     `conform` layer serves the copy in a child process); otherwise it runs inside the copy."""
 
@@ -112,6 +114,7 @@ LAYERS: tuple[Layer, ...] = (
         + " (every edge out of each)",
         probe="conform",
         reference_side=True,
+        cap=b.CONFORM_CAP,
     ),
     Layer(
         "rules",

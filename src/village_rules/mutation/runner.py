@@ -126,7 +126,10 @@ def _last_line(text: str) -> str:
 
 
 def run_layer(layer: Layer, root: Path, cap: float = HARD_CAP_SECONDS) -> Verdict:
-    """Run one layer on the package copy under `root` (the folder holding `village_rules`)."""
+    """Run one layer on the package copy under `root` (the folder holding `village_rules`);
+    a layer with its own hang guard gets the larger of the two."""
+    if layer.cap is not None:
+        cap = max(cap, layer.cap)
     env = dict(os.environ)
     # A reference-side probe imports the unmutated package and serves the copy itself.
     env["PYTHONPATH"] = str(PACKAGE.parent if layer.reference_side else root)
