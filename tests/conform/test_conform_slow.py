@@ -21,7 +21,7 @@ from village_rules.mutation.runner import copy_package, run_layer
 pytestmark = pytest.mark.slow
 
 
-def test_every_input_kind_agrees_over_the_protocol() -> None:  # about two minutes
+def test_every_input_kind_agrees_over_the_protocol() -> None:  # about 3 minutes on loaded cores
     selection = Selection(
         kinds=KINDS, games=16, golden=2, witnesses=24, configs=("tiny", "solo"), states=1_500
     )
@@ -34,14 +34,14 @@ def test_every_input_kind_agrees_over_the_protocol() -> None:  # about two minut
     assert c.states["tiny"] == c.states["solo"] == 1_500
 
 
-def test_every_golden_game_and_witness_agrees_in_process() -> None:  # about a minute
+def test_every_golden_game_and_witness_agrees_in_process() -> None:  # about 3 minutes on loaded cores
     result = run(ReferenceEngine(), Selection(kinds=(GOLDEN, WITNESS)))
     assert result.failure is None, failure_text(result.failure)
     assert result.coverage.games[GOLDEN] == 10
     assert result.coverage.games[WITNESS] >= 200
 
 
-def test_the_conform_layer_spares_the_reference_and_kills_a_mutant() -> None:  # about two minutes
+def test_the_conform_layer_spares_the_reference_and_kills_a_mutant() -> None:  # about a minute
     layer = layer_named("conform")
     mutant = select(load_corpus(), ["mill-extra-coin"])[0]  # consistent: only the rule tests saw it
     with tempfile.TemporaryDirectory() as tmp:
