@@ -10,6 +10,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
+from village_rules.cli import conform as cli_conform
 from village_rules.cli import explore as cli_explore
 from village_rules.cli import pictures as cli_pictures
 from village_rules.cli import prove as cli_prove
@@ -147,6 +148,7 @@ def _parser() -> argparse.ArgumentParser:
     cli_prove.register(sub)
     cli_readings.register(sub)
     cli_explore.register(sub)
+    cli_conform.register(sub)
     cli_view.register(sub)
     return parser
 

@@ -8,6 +8,7 @@ names it by id and fingerprint; a state on a user's data embeds that data.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import json
 from collections.abc import Callable
 from enum import StrEnum
@@ -213,6 +214,14 @@ def _pending(p: Pending) -> dict[str, Json]:
     return out
 
 
+@functools.lru_cache(maxsize=16)
+def _parsed_edition(text: str, source: str) -> EditionData:
+    """`parse_edition`, remembered: a state saved on a data file carries the whole file, and
+    walking a configuration's states (`conform`) loads thousands of states on one file.
+    EditionData is immutable, so sharing one parse is safe; a bad file raises every time."""
+    return parse_edition(text, source)
+
+
 def _is_builtin(data: EditionData) -> bool:
     return data.edition in EDITIONS and builtin_edition(data.edition) == data
 
@@ -304,7 +313,7 @@ class _Decoder:
         if "data" in r:
             source = self.str_(r["source"], f"{path}.source")
             try:
-                data = parse_edition(json.dumps(r["data"], ensure_ascii=False), source)
+                data = _parsed_edition(json.dumps(r["data"], ensure_ascii=False), source)
             except DataError as exc:
                 raise self.fail(f"{path}.data", str(exc)) from None
         else:

@@ -37,6 +37,11 @@ class Layer:
     description: str
     probe: str | None = None
     pytest_args: tuple[str, ...] = ()
+    reference_side: bool = False
+    cap: float | None = None
+    """Its own hang guard in seconds, when it needs more than the runner's (`conform`)."""
+    """The probe runs on the unmutated package and reaches the mutated copy itself (the
+    `conform` layer serves the copy in a child process); otherwise it runs inside the copy."""
 
     def command(self, python: str) -> list[str]:
         """The subprocess's argument list for the given interpreter."""
@@ -97,6 +102,19 @@ LAYERS: tuple[Layer, ...] = (
         "the exhaustive explorer's invariants, deadlocks and ends on "
         + ", ".join(f"{n} ({p} players, at most {m} states)" for n, p, m in b.EXPLORE_CONFIGS),
         probe="explore",
+    ),
+    Layer(
+        "conform",
+        Kind.SEMANTIC,
+        f"village-rules conform: the mutated copy served over the JSON-lines protocol and compared "
+        f"with the unmutated reference at every step of {b.CONFORM_GAMES} seeded games from seed "
+        f"{b.CONFORM_SEED} (every edition and player count, readings drawn), at most "
+        f"{b.CONFORM_MAX_STEPS} actions each, then the first "
+        + " and ".join(f"{n:,} states of {c}" for c, n in b.CONFORM_STATES)
+        + " (every edge out of each)",
+        probe="conform",
+        reference_side=True,
+        cap=b.CONFORM_CAP,
     ),
     Layer(
         "rules",

@@ -18,6 +18,11 @@ from hypothesis.stateful import run_state_machine_as_test
 
 import village_rules
 from village_rules.checks.invariants import Violation
+from village_rules.conform.client import ProtocolEngine
+from village_rules.conform.inputs import SEEDED, STATES
+from village_rules.conform.protocol import ImplementationError
+from village_rules.conform.run import Selection
+from village_rules.conform.run import run as run_conform
 from village_rules.explore.configs import configuration
 from village_rules.explore.search import explore
 from village_rules.fuzz.runner import run_fuzz
@@ -100,13 +105,56 @@ def exploration() -> str | None:
     return None
 
 
+def conformance() -> str | None:
+    """The mutated copy (`VILLAGE_MUTANT_ROOT`) served over the JSON-lines protocol by
+    `python -m village_rules.conform.serve`, compared by `conform` with this process's
+    unmutated reference on seeded games, then on the first states of reduced configurations
+    (no shrinking: the verdict is all we need)."""
+    root = os.environ.get("VILLAGE_MUTANT_ROOT")
+    if root is None:
+        return "conform: no VILLAGE_MUTANT_ROOT to serve"
+    env = dict(os.environ)
+    env["PYTHONPATH"] = root
+    try:
+        engine = ProtocolEngine(
+            [sys.executable, "-m", "village_rules.conform.serve"], step_limit=b.CONFORM_STEP_LIMIT, env=env
+        )
+    except ImplementationError as exc:
+        return f"conform: the served copy failed at the handshake: {_one_line(exc)}"
+    with engine:
+        if str(Path(root).resolve()) not in engine.name:
+            return f"conform: the served engine is not the mutated copy ({engine.name})"
+        selection = Selection(
+            kinds=(SEEDED,),
+            games=b.CONFORM_GAMES,
+            seed=b.CONFORM_SEED,
+            max_steps=b.CONFORM_MAX_STEPS,
+            shrink_replays=0,
+        )
+        result = run_conform(engine, selection)
+        for config, most in b.CONFORM_STATES:
+            if result.failure is not None:
+                break
+            result = run_conform(engine, Selection(kinds=(STATES,), configs=(config,), states=most))
+    failure = result.failure
+    if failure is None:
+        return None
+    return _one_line(
+        f"conform {failure.name} ({failure.setup.describe()}) step {failure.step}: "
+        f"{failure.difference.kind}: {failure.difference.detail}"
+    )
+
+
 PROBES: dict[str, Callable[[], str | None]] = {
     "fuzz": fuzz,
     "machine": machine,
     "refinement": refinement,
     "link": link,
     "explore": exploration,
+    "conform": conformance,
 }
+REFERENCE_SIDE = frozenset({"conform"})
+"""Probes run on the unmutated package (they reach the mutated copy themselves)."""
 
 
 def main(argv: list[str]) -> int:
@@ -115,9 +163,12 @@ def main(argv: list[str]) -> int:
         print(f"probes: give one of {', '.join(PROBES)}", file=sys.stderr)
         return 2
     root = os.environ.get("VILLAGE_MUTANT_ROOT")
-    if root is not None and not str(Path(village_rules.__file__).resolve()).startswith(
-        str(Path(root).resolve())
-    ):
+    here = str(Path(village_rules.__file__).resolve())
+    imported = here.startswith(str(Path(root).resolve())) if root else True
+    if argv[0] in REFERENCE_SIDE and root is not None and imported:
+        print(f"KILLED: the reference side imported the mutated copy (got {village_rules.__file__})")
+        return 0
+    if argv[0] not in REFERENCE_SIDE and not imported:
         print(f"KILLED: the mutated copy was not imported (got {village_rules.__file__})")
         return 0
     reason = PROBES[argv[0]]()

@@ -36,7 +36,8 @@ REPOSITORY = PACKAGE.parents[1]
 
 CHECKERS = ("fuzz", "machine", "refinement", "link", "explore")
 """The semantic layers a user can run against their own engine (the rule tests are this
-library's own): their share is printed beside the semantic score."""
+library's own): their share is printed beside the semantic score. `conform` is not one of
+them: it compares with this reference rather than checking an engine on its own."""
 
 HARD_CAP_SECONDS = 150.0
 """Per layer run: only a hang guard, several times the slowest layer's run on the unmutated
@@ -125,9 +126,13 @@ def _last_line(text: str) -> str:
 
 
 def run_layer(layer: Layer, root: Path, cap: float = HARD_CAP_SECONDS) -> Verdict:
-    """Run one layer on the package copy under `root` (the folder holding `village_rules`)."""
+    """Run one layer on the package copy under `root` (the folder holding `village_rules`);
+    a layer with its own hang guard gets the larger of the two."""
+    if layer.cap is not None:
+        cap = max(cap, layer.cap)
     env = dict(os.environ)
-    env["PYTHONPATH"] = str(root)
+    # A reference-side probe imports the unmutated package and serves the copy itself.
+    env["PYTHONPATH"] = str(PACKAGE.parent if layer.reference_side else root)
     env["VILLAGE_MUTANT_ROOT"] = str(root)
     env["PYTHONDONTWRITEBYTECODE"] = "1"
     env.pop("VILLAGE_REQUIRE_EXTRAS", None)

@@ -1,0 +1,53 @@
+"""`conform` at larger budgets (`slow`): the reference against itself over the protocol on
+every input kind, and the mutation runner's `conform` layer on the unmutated copy and on a
+mutant."""
+
+from __future__ import annotations
+
+import sys
+import tempfile
+from pathlib import Path
+
+import pytest
+
+from village_rules.conform.client import ProtocolEngine
+from village_rules.conform.inputs import GOLDEN, KINDS, SEEDED, WITNESS
+from village_rules.conform.reference import ReferenceEngine
+from village_rules.conform.run import Selection, failure_text, run
+from village_rules.mutation.corpus import load_corpus, select
+from village_rules.mutation.layers import layer_named
+from village_rules.mutation.runner import copy_package, run_layer
+
+pytestmark = pytest.mark.slow
+
+
+def test_every_input_kind_agrees_over_the_protocol() -> None:  # about 3 minutes on loaded cores
+    selection = Selection(
+        kinds=KINDS, games=16, golden=2, witnesses=24, configs=("tiny", "solo"), states=1_500
+    )
+    with ProtocolEngine([sys.executable, "-m", "village_rules.conform.serve"]) as served:
+        result = run(served, selection)
+    assert result.failure is None, failure_text(result.failure)
+    c = result.coverage
+    assert (c.games[SEEDED], c.games[GOLDEN], c.games[WITNESS]) == (16, 2, 24)
+    assert len(c.combinations) == 8
+    assert c.states["tiny"] == c.states["solo"] == 1_500
+
+
+def test_every_golden_game_and_witness_agrees_in_process() -> None:  # about 3 minutes on loaded cores
+    result = run(ReferenceEngine(), Selection(kinds=(GOLDEN, WITNESS)))
+    assert result.failure is None, failure_text(result.failure)
+    assert result.coverage.games[GOLDEN] == 10
+    assert result.coverage.games[WITNESS] >= 200
+
+
+def test_the_conform_layer_spares_the_reference_and_kills_a_mutant() -> None:  # about a minute
+    layer = layer_named("conform")
+    mutant = select(load_corpus(), ["mill-extra-coin"])[0]  # consistent: only the rule tests saw it
+    with tempfile.TemporaryDirectory() as tmp:
+        root = copy_package(Path(tmp))
+        assert not run_layer(layer, root).killed
+        mutant.apply(root / "village_rules")
+        verdict = run_layer(layer, root)
+    assert verdict.killed
+    assert verdict.reason.startswith("conform seeded game")
