@@ -49,8 +49,8 @@ from village_rules.model.actions import (
     DrawMonk,
     FreeAction,
     Harvest,
-    Serve,
     Pass,
+    Serve,
     Skip,
     TakeCube,
     Well,
@@ -497,7 +497,8 @@ def test_end11_state_checks_refuse_a_round_mass_in_the_final_actions_under_amb45
     with pytest.raises(StateFormatError, match="AMB-45 a") as err:
         from_json(json.dumps(raw))
     assert err.value.path == "$.mass.in_final_actions"
-    marked, _ = go(endgame(CHRONICLE_ALL_BUT_ONE, {GH: {Cube.PLAGUE: 1}}, lifetimes=(8, 0, 0)), TakeCube(GH, Cube.PLAGUE))
+    marked = endgame(CHRONICLE_ALL_BUT_ONE, {GH: {Cube.PLAGUE: 1}}, lifetimes=(8, 0, 0))
+    marked, _ = go(marked, TakeCube(GH, Cube.PLAGUE))
     assert marked.turn == Turn(0) and marked.final_turns is None  # not a final action
     marked = replace(marked, turn=Turn(0, took_last_cube=True))
     with pytest.raises(StateFormatError, match="emptied the board") as err:

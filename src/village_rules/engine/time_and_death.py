@@ -89,9 +89,8 @@ def kill(state: GameState, seat: int, location: Location, ctx: Ctx) -> GameState
     else to a free grave, else (only once the end is triggered) out of the game."""
     p = state.players[seat]
     lowest = present(dying_number(state, seat), "time_and_death.kill", "a member who can die")
-    if state.rules.reading("AMB-46") == "b" and any(
-        is_alive(loc) and not is_visible(loc) and state.number_of(i) < lowest for i, loc in enumerate(p.members)
-    ):
+    hidden = (state.number_of(i) for i, loc in enumerate(p.members) if is_alive(loc) and not is_visible(loc))
+    if any(n < lowest for n in hidden):  # only under AMB-46 b
         ctx.fire(RuleId.DEATH_09)  # AMB-46 b: a lower number in the black bag is passed over
     index = next(i for i, loc in enumerate(p.members) if loc == location and state.number_of(i) == lowest)
     category = workplace(location)

@@ -109,7 +109,7 @@ _READINGS: tuple[Reading, ...] = (
         "last_cube_in_final_actions",
         (
             ("a", "no round mass: the remaining final actions follow on the empty board, then the last mass"),
-            ("b", "the round mass is held (no reseeding), then the remaining final actions and the last mass"),
+            ("b", "the round mass (no reseeding), then the remaining final actions, then the last mass"),
         ),
         ((BIG_BOX, "b"), (ORIGINAL, "a")),
         "2023 p. 5: when the last cube is taken 'The current round is then finished and a mass is held'; "
