@@ -121,8 +121,6 @@ def end_of_turn(
             state, pending = mass.start(state, final=False, ctx=ctx)
             held = present(state.mass, "end_of_game.end_of_turn", "the mass just begun")
             return replace(state, mass=replace(held, in_final_actions=True)), pending
-        if took_last_cube:
-            ctx.fire(RuleId.END_03)  # AMB-45 a: the round mass is skipped (2011 Note)
         if not state.final_turns:
             ctx.fire(RuleId.END_06)  # the final mass, then the final scoring
             return mass.start(state, final=True, ctx=ctx)
