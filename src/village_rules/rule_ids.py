@@ -40,6 +40,7 @@ class RuleId(StrEnum):
     DEATH_05 = "DEATH-05"
     DEATH_06 = "DEATH-06"
     DEATH_07 = "DEATH-07"
+    DEATH_09 = "DEATH-09"
     DEATH_08 = "DEATH-08"
     HARV_01 = "HARV-01"
     HARV_02 = "HARV-02"
@@ -66,6 +67,7 @@ class RuleId(StrEnum):
     TRV_03 = "TRV-03"
     TRV_04 = "TRV-04"
     TRV_06 = "TRV-06"
+    TRV_08 = "TRV-08"
     TRV_07 = "TRV-07"
     TRV_05 = "TRV-05"
     CNC_01 = "CNC-01"
@@ -95,6 +97,7 @@ class RuleId(StrEnum):
     END_07 = "END-07"
     END_08 = "END-08"
     END_09 = "END-09"
+    END_11 = "END-11"
     END_10 = "END-10"
     SCORE_01 = "SCORE-01"
     SCORE_02 = "SCORE-02"
@@ -159,6 +162,7 @@ TRACED_RULE_IDS: tuple[RuleId, ...] = (
     RuleId.DEATH_06,
     RuleId.DEATH_07,
     RuleId.DEATH_08,
+    RuleId.DEATH_09,
     RuleId.END_01,
     RuleId.END_02,
     RuleId.END_03,
@@ -169,6 +173,7 @@ TRACED_RULE_IDS: tuple[RuleId, ...] = (
     RuleId.END_08,
     RuleId.END_09,
     RuleId.END_10,
+    RuleId.END_11,
     RuleId.FAM_01,
     RuleId.FAM_02,
     RuleId.HARV_01,
@@ -227,6 +232,7 @@ TRACED_RULE_IDS: tuple[RuleId, ...] = (
     RuleId.TRV_04,
     RuleId.TRV_06,
     RuleId.TRV_07,
+    RuleId.TRV_08,
     RuleId.TURN_01,
     RuleId.TURN_02,
     RuleId.TURN_03,

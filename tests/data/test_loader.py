@@ -898,6 +898,21 @@ CASES: list[Case] = [
         "travel.paths[2]",
         "path from 'c1' to itself",
     ),
+    # TRV-01 / TRV-05 (issue 43): both texts give the village "the two neighboring cities"
+    Case(
+        "trv01-village-three-neighbours-2023",
+        BB,
+        _append(("travel", "paths"), _path("village", "c3")),
+        "travel.paths[12]",
+        "the village 'village' has 3 neighbouring cities (c1, c2, c3); both rulebooks give it two",
+    ),
+    Case(
+        "trv01-village-three-neighbours-2011",
+        OE,
+        _append(("travel", "paths"), _path("c5", "village")),
+        "travel.paths[12]",
+        "the village 'village' has 3 neighbouring cities (c1, c2, c5)",
+    ),
     Case(
         "trv05-duplicate-path-reversed",
         OE,

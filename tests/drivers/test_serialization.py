@@ -163,7 +163,8 @@ def _custom_raw() -> Raw:
         tile["value"]["points"] *= 2
     raw["travel"]["paths"].append(
         {
-            "value": {"from": "village", "to": "c3", "cost": {"time": 2, "goods": {"wagon": 1}}},
+            # not from the village: both rulebooks give it two neighbouring cities (issue 43)
+            "value": {"from": "c2", "to": "c3", "cost": {"time": 2, "goods": {"wagon": 1}}},
             "provenance": "reconstructed: my board has a short cut",
         }
     )

@@ -49,6 +49,7 @@ from village_rules.model.actions import (
     DrawMonk,
     FreeAction,
     Harvest,
+    Pass,
     Serve,
     Skip,
     TakeCube,
@@ -64,7 +65,7 @@ from village_rules.model.pending import (
     RefillDraw,
     SeedDraw,
 )
-from village_rules.model.state import TERMINAL, GameState, Mass
+from village_rules.model.state import TERMINAL, GameState, Mass, Turn
 from village_rules.rules.variant import Variant
 
 EDITIONS = ["big-box-2023", "original-2011"]
@@ -362,14 +363,24 @@ def test_final_order_end02_end04() -> None:
 # --- END-03: the board runs empty in the final actions ------------------------------------
 
 
-def test_end03_last_cube_taken_in_final_actions_then_free_actions() -> None:
-    """END-03: seat 1 takes the last cube in its final action: no reseeding and no round
+@pytest.mark.parametrize(
+    ("edition", "variant"),
+    [("original-2011", None), ("big-box-2023", Variant(readings={"AMB-45": "a"}))],
+    ids=["original-2011-default", "big-box-2023-AMB-45-a"],
+)
+def test_end03_amb45_a_last_cube_taken_in_final_actions_then_free_actions(
+    edition: str, variant: Variant | None
+) -> None:
+    """END-03 (AMB-45 a, the 2011 default: its Note "the usual mass at the end of a round
+    is skipped"): seat 1 takes the last cube in its final action: no reseeding and no round
     mass; seat 2 may then perform any action for free (no well, no cubes returned); only
     then the final mass is held."""
     s = endgame(
         CHRONICLE_ALL_BUT_ONE,
         {GH: {Cube.PLAGUE: 1}, FAM: {Cube.PINK: 1}},
+        edition,
         lifetimes=(8, 0, 0),
+        variant=variant,
     )
     s = give(s, 1, cubes={Cube.BROWN: 3})
     s = give(s, 2, cubes={Cube.BROWN: 3})
@@ -383,6 +394,7 @@ def test_end03_last_cube_taken_in_final_actions_then_free_actions() -> None:
     s, tr = take_and_skip(s, TakeCube(FAM, Cube.PINK))
     assert s.cubes_on_board() == 0
     assert "ROUND-01" not in tr and "MASS-01" not in tr and "SEED-02" not in tr
+    assert "END-11" not in tr
     assert s.mass is None and s.round == 1
     assert s.pending == ChooseTurn(2)
     assert legal_actions(s) == [FreeAction(space) for space in ActionSpace]
@@ -399,6 +411,99 @@ def test_end03_last_cube_taken_in_final_actions_then_free_actions() -> None:
     s, tr = final_mass(s)
     assert "SEED-02" not in tr and "ROUND-02" not in tr
     assert s.is_terminal
+
+
+@pytest.mark.parametrize(
+    ("edition", "variant"),
+    [("big-box-2023", None), ("original-2011", Variant(readings={"AMB-45": "b"}))],
+    ids=["big-box-2023-default", "original-2011-AMB-45-b"],
+)
+def test_end11_amb45_b_round_mass_when_a_final_action_takes_the_last_cube(
+    edition: str, variant: Variant | None
+) -> None:
+    """END-11 (AMB-45 b, the 2023 default since issue 43: p. 5 "When a player takes the last
+    cube … The current round is then finished and a mass is held"; p. 13 lifts only the
+    reseeding): seat 1 takes the last cube in its final action; the round mass is held
+    (no reseeding, still round 1), then seat 2 takes a free action, then the last mass.
+    Two masses in the ending, where AMB-45 a holds one."""
+    s = endgame(
+        CHRONICLE_ALL_BUT_ONE,
+        {GH: {Cube.PLAGUE: 1}, FAM: {Cube.PINK: 1}},
+        edition,
+        lifetimes=(8, 0, 0),
+        variant=variant,
+    )
+    s = give(s, 1, cubes={Cube.BROWN: 3})  # the well is open: seat 1's take is a choice
+    s, _ = take_and_skip(s, TakeCube(GH, Cube.PLAGUE))
+    assert s.pending == ChooseTurn(1) and s.end_triggered_by == 0 and s.mass is None
+    s, tr = take_and_skip(s, TakeCube(FAM, Cube.PINK))
+    assert s.cubes_on_board() == 0
+    assert tr[-3:] == ["ROUND-01", "END-11", "MASS-01"] and "END-03" not in tr
+    assert s.mass == Mass(bought=0, final=False, in_final_actions=True) and s.final_turns == (2,)
+    assert from_json(to_json(s)) == s  # the state checks accept the round mass
+    check(s)
+    s, tr = _through_mass_and_seeding(s)
+    assert "ROUND-02" not in tr and "SEED-02" not in tr and "END-06" not in tr
+    assert s.round == 1 and s.mass is None and s.pending == ChooseTurn(2) and s.final_turns == ()
+    assert legal_actions(s) == [FreeAction(space) for space in ActionSpace]
+    s, tr = take_and_skip(s, FreeAction(GH))
+    assert "ROUND-01" not in tr and tr[-2:] == ["END-06", "MASS-01"]
+    assert s.mass is not None and s.mass.final
+    s, tr = final_mass(s)
+    assert s.is_terminal and "SEED-02" not in tr
+
+
+def test_end11_amb45_b_last_final_action_takes_the_last_cube_round_mass_then_last_mass() -> None:
+    """END-11 (AMB-45 b, 2023): the last of the final actions takes the last cube: the
+    round mass, then at once the last mass (END-06), nothing reseeded."""
+    s = endgame(
+        CHRONICLE_ALL_BUT_ONE,
+        {GH: {Cube.PLAGUE: 1}, FAM: {Cube.PINK: 1}, MKT: {Cube.GREEN: 1}},
+        lifetimes=(8, 0, 0),
+    )
+    s = give(s, 1, cubes={Cube.BROWN: 3})
+    s = give(s, 2, cubes={Cube.BROWN: 3})
+    s, _ = take_and_skip(s, TakeCube(GH, Cube.PLAGUE))
+    s, tr = take_and_skip(s, TakeCube(FAM, Cube.PINK))
+    assert "MASS-01" not in tr and s.pending == ChooseTurn(2)
+    s, tr = go(s, TakeCube(MKT, Cube.GREEN))
+    while not s.is_terminal:  # the market day (nobody sells), the round mass, the last mass
+        step = chance_outcomes(s)[0][0] if s.is_chance else (Pass() if Pass() in legal_actions(s) else Skip())
+        s, more = go(s, step)
+        tr += more
+        assert from_json(to_json(s)) == s
+    after = tr[tr.index("MKT-05") :]
+    assert after.count("MASS-01") == 2 and "SEED-02" not in tr and "ROUND-02" not in tr
+    round_mass, last_mass = after.index("END-11"), after.index("END-06")
+    assert after[round_mass - 1 : round_mass + 2] == ["ROUND-01", "END-11", "MASS-01"]
+    assert after[last_mass : last_mass + 2] == ["END-06", "MASS-01"] and round_mass < last_mass
+    assert s.round == 1 and s.final_turns == ()
+
+
+def test_end11_state_checks_refuse_a_round_mass_in_the_final_actions_under_amb45_a() -> None:
+    """The state checks: the AMB-45 b round mass is refused under a, and a turn marked as
+    having taken the last cube is refused while cubes are left."""
+    s = endgame(
+        CHRONICLE_ALL_BUT_ONE,
+        {GH: {Cube.PLAGUE: 1}, FAM: {Cube.PINK: 1}},
+        lifetimes=(8, 0, 0),
+    )
+    s = give(s, 1, cubes={Cube.BROWN: 3})
+    s, _ = take_and_skip(s, TakeCube(GH, Cube.PLAGUE))
+    s, _ = take_and_skip(s, TakeCube(FAM, Cube.PINK))
+    assert s.mass is not None and s.mass.in_final_actions
+    raw = json.loads(to_json(s))
+    raw["rules"]["variant"]["readings"] = {"AMB-45": "a"}
+    with pytest.raises(StateFormatError, match="AMB-45 a") as err:
+        from_json(json.dumps(raw))
+    assert err.value.path == "$.mass.in_final_actions"
+    marked = endgame(CHRONICLE_ALL_BUT_ONE, {GH: {Cube.PLAGUE: 1}}, lifetimes=(8, 0, 0))
+    marked, _ = go(marked, TakeCube(GH, Cube.PLAGUE))
+    assert marked.turn == Turn(0) and marked.final_turns is None  # not a final action
+    marked = replace(marked, turn=Turn(0, took_last_cube=True))
+    with pytest.raises(StateFormatError, match="emptied the board") as err:
+        from_json(to_json(marked))
+    assert err.value.path == "$.turn.took_last_cube"
 
 
 @pytest.mark.parametrize(

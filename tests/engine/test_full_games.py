@@ -146,7 +146,8 @@ def check_conservation(state: GameState, edition: str) -> None:
 def check_end_phase(state: GameState, trace: list[str]) -> None:
     """END-01..06 in the trace: one trigger; n-1 final actions after END-02, n after
     END-04; no new round; no round mass but under AMB-33 c (END-09, the 2023 default: the
-    end triggered on the turn that took the last cube); one final mass, then the scoring."""
+    end triggered on the turn that took the last cube) or AMB-45 b (END-11, the 2023
+    default: a final action took it); one final mass, then the scoring."""
     n = state.num_players
     assert trace.count("END-01") == 1
     assert trace.count("END-02") + trace.count("END-04") == 1
@@ -155,7 +156,7 @@ def check_end_phase(state: GameState, trace: list[str]) -> None:
     assert turns == (n - 1 if "END-02" in after else n)
     for rule in ("SEED-02", "ROUND-02"):
         assert rule not in after, rule
-    round_mass = after.count("END-09")
+    round_mass = after.count("END-09") + after.count("END-11")  # AMB-33 c, AMB-45 b (2023)
     assert round_mass <= 1 and after.count("ROUND-01") == round_mass
     assert after.count("MASS-01") == 1 + round_mass and after.count("END-06") == 1
     assert after.index("END-06") < len(after) - 1 - after[::-1].index("MASS-01")

@@ -27,13 +27,14 @@ from village_rules.data.components import (
     OnChurch,
 )
 from village_rules.data.loader import load_edition
-from village_rules.drivers.scenario import arrange_market, give, put_cubes
+from village_rules.drivers.scenario import arrange_market, clear_board, give, put_cubes, ready, strip_all
 from village_rules.drivers.serialization import from_json, to_json
 from village_rules.errors import DataError, VillageError
-from village_rules.model.actions import Pass, Serve, TakeCube, Well
+from village_rules.model.actions import Pass, Serve, Skip, TakeCube, Well
 from village_rules.model.carla_board import CARLA, PLAYER
 from village_rules.model.pending import ChooseTurn, MarketChoice
 from village_rules.model.state import GameState
+from village_rules.rules.variant import Variant
 
 
 def last_grave_for_the_player(state: GameState) -> GameState:
@@ -258,3 +259,34 @@ def test_solo25_the_observation_shows_the_well_turn() -> None:
     assert state.carla is not None and state.carla.well_turn
     plain = replace(state, carla=replace(state.carla, well_turn=False))
     assert observation_tensor(state, PLAYER) != observation_tensor(plain, PLAYER)
+
+
+@pytest.mark.parametrize("reading", ["c", "b", "a"])
+def test_end09_amb33_round_mass_then_last_mass_with_nobody_left_to_act(reading: str) -> None:
+    """END-09 (AMB-33 c, the 2023 default; issue 43): the player takes the last cube (the
+    grain harvest's plague cube: 2 time) and the death it brings fills the last grave, so
+    the end comes in the player's own turn (END-02) and nobody has a final action left
+    (Carla takes none, SOLO-28; the board is empty, so she takes no cube either). 2023 p. 5
+    still holds the round mass ("The current round is then finished and a mass is held"),
+    then p. 13 the last mass: two masses, nothing reseeded. Under b the same (no final
+    action to reseed for); under a only the last mass."""
+    state = strip_all(clear_board(ready(BB, 1, 0, variant=Variant(readings={"AMB-33": reading}))))
+    state = put_cubes(state, S.GRAIN_HARVEST, {Cube.PLAGUE: 1})
+    state = one_time_from_the_last_grave(state)
+    trace: list[str] = []
+    state = apply(state, TakeCube(S.GRAIN_HARVEST, Cube.PLAGUE), trace=trace)
+    while not state.is_terminal:
+        if state.is_chance:
+            state = apply(state, chance_outcomes(state)[0][0], trace=trace)
+        else:
+            options = legal_actions(state)
+            state = apply(state, Skip() if Skip() in options else options[0], trace=trace)
+        assert from_json(to_json(state)) == state  # the state checks accept every step
+    assert state.end_triggered_by == PLAYER and "END-02" in trace and state.final_turns == ()
+    assert "SEED-02" not in trace and "ROUND-02" not in trace and state.round == 1
+    masses = trace.count("MASS-01")
+    if reading == "a":
+        assert masses == 1 and "ROUND-01" not in trace
+    else:
+        assert masses == 2 and trace.index("ROUND-01") < trace.index("END-06")
+        assert ("END-09" if reading == "c" else "END-08") in trace

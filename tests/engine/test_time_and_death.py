@@ -66,6 +66,7 @@ from village_rules.model.pending import (
     MarketChoice,
 )
 from village_rules.model.state import GameState
+from village_rules.rules.variant import Variant
 
 SMITHY = AtCraft(Building.SMITHY)
 
@@ -174,9 +175,10 @@ def test_death01_spend_time_counts_every_pass() -> None:
 # --- DEATH-02 -----------------------------------------------------------------------------
 
 
-def test_death02_lowest_visible_number_dies() -> None:
-    """DEATH-02: the "1"s are dead or in the bag, so the visible "2" dies, not the "3"."""
-    state = with_spare_cubes(bare())
+def _ones_in_the_bag(edition: str, variant: Variant | None = None) -> GameState:
+    """Seat 0: two "1"s dead, two in the black bag, a "2" on the council chamber, two "3"s
+    (farmyard, office); the token one space before the quill, the office's scroll to make."""
+    state = with_spare_cubes(bare(edition=edition, variant=variant))
     state = place(state, 0, 1, InChronicle(Category.FARMYARD))
     state = place(state, 0, 1, InChronicle(Category.CRAFTS))
     state = place(state, 0, 1, BLACK_BAG)
@@ -184,13 +186,53 @@ def test_death02_lowest_visible_number_dies() -> None:
     state = place(state, 0, 2, OnCouncil(2))  # the "2" (from the unborn supply)
     state = place(state, 0, 3, FARMYARD)
     state = place(state, 0, 3, AtCraft(Building.OFFICE), source=UNBORN)
-    state = set_lifetime(state, 0, 9)
-    after = apply(acting(state, 0, ActionSpace.CRAFTS), Produce(Building.OFFICE, Good.SCROLL))
+    return set_lifetime(state, 0, 9)
+
+
+@pytest.mark.parametrize("edition", ["big-box-2023", "original-2011"])
+def test_death02_amb46_a_lowest_number_in_the_bag_nobody_dies(edition: str) -> None:
+    """DEATH-02 / DEATH-05 (AMB-46 a, the default in both editions since issue 43): 2023
+    p. 12 "it is always the one with the lowest number that has to die … A dying family
+    member must be visible … otherwise you do not lose a family member" (2011 the same
+    without the last clause): the lowest number is "1", both living "1"s are in the black
+    bag, so nobody dies; the visible "2" and "3"s live and the death lapses."""
+    state = _ones_in_the_bag(edition)
+    trace: list[str] = []
+    after = apply(acting(state, 0, ActionSpace.CRAFTS), Produce(Building.OFFICE, Good.SCROLL), trace)
+    assert "DEATH-01" in trace and "DEATH-05" in trace and "DEATH-09" not in trace
+    assert count_at(after, 0, OnCouncil(2)) == 1 and count_at(after, 0, FARMYARD) == 1
+    assert count_at(after, 0, BLACK_BAG) == 2
+    assert count_at(after, 0, InChronicle(Category.COUNCIL_CHAMBER)) == 0
+    assert after.deaths_owed == (0, 0, 0)
+
+
+@pytest.mark.parametrize("edition", ["big-box-2023", "original-2011"])
+def test_death09_amb46_b_lowest_visible_number_dies(edition: str) -> None:
+    """DEATH-09 (AMB-46 b, the engine's rule until issue 43): the "1"s are dead or in the
+    bag, so the visible "2" dies, not the "3"."""
+    state = _ones_in_the_bag(edition, Variant(readings={"AMB-46": "b"}))
+    trace: list[str] = []
+    after = apply(acting(state, 0, ActionSpace.CRAFTS), Produce(Building.OFFICE, Good.SCROLL), trace)
+    assert "DEATH-09" in trace
     assert count_at(after, 0, InChronicle(Category.COUNCIL_CHAMBER)) == 1
     assert count_at(after, 0, OnCouncil(2)) == 0
     assert count_at(after, 0, BLACK_BAG) == 2  # bag members cannot die
     assert count_at(after, 0, FARMYARD) == 1  # the "3" lives
     assert after.players[0].members[4] == InChronicle(Category.COUNCIL_CHAMBER)
+
+
+def test_death02_amb46_a_a_visible_member_of_the_lowest_number_dies_beside_the_bag() -> None:
+    """DEATH-02 (AMB-46 a): one "1" in the bag and one on the farmyard: "several family
+    members with the lowest number", the visible one dies; the bag's "1" lives."""
+    state = with_spare_cubes(bare())
+    state = place(state, 0, 1, InChronicle(Category.FARMYARD))
+    state = place(state, 0, 1, InChronicle(Category.CRAFTS))
+    state = place(state, 0, 1, BLACK_BAG)
+    state = place(state, 0, 3, AtCraft(Building.OFFICE), source=UNBORN)
+    state = set_lifetime(state, 0, 9)
+    after = apply(acting(state, 0, ActionSpace.CRAFTS), Produce(Building.OFFICE, Good.SCROLL))
+    assert count_at(after, 0, FARMYARD) == 0 and count_at(after, 0, BLACK_BAG) == 1
+    assert count_at(after, 0, AtCraft(Building.OFFICE)) == 1
 
 
 def test_death02_owner_chooses_among_tied_lowest() -> None:

@@ -7,6 +7,7 @@ from dataclasses import replace
 import networkx as nx
 import pytest
 
+from village_rules.checks.invariants import check
 from village_rules.data.components import (
     FARMYARD,
     UNBORN,
@@ -21,6 +22,7 @@ from village_rules.data.loader import builtin_edition
 from village_rules.data.tally import Tally
 from village_rules.drivers.scenario import acting, give, place, ready, strip
 from village_rules.engine.core import apply, legal_actions
+from village_rules.engine.scoring import score_breakdown
 from village_rules.engine.travel_map import (
     adjacent,
     city,
@@ -330,6 +332,32 @@ def test_trv03_second_visit_pays_but_gets_no_marker_or_reward() -> None:
     assert (p.markers, p.prestige, p.lifetime) == (("c1", "c3"), 0, 2)
     assert p.goods.total() == 0 and p.cubes.total() == 0
     assert p.members.count(Travelling("c1")) == 1
+
+
+@pytest.mark.parametrize("edition", ["big-box-2023", "original-2011"])
+def test_trv08_amb19_c_a_marker_and_the_reward_on_every_arrival(edition: str) -> None:
+    """TRV-08 (AMB-19 c, 2023 p. 10 read for every arrival: "put a marker onto the city you
+    reached. You then receive the city's reward"): back on c1 (marked already) a second
+    marker of seat 0's goes there and the reward is paid again; the final scoring counts
+    the markers (p. 14 "(i.e., number of markers of your color)"), the invariants accept
+    the repeated marker. With the markers out, nothing (TRV-03)."""
+    c = Variant(readings={"AMB-19": "c"})
+    s = traveller(edition, variant=c)
+    s = place(s, 0, 1, Travelling("c3"))
+    s = with_markers(s, 0, ["c1", "c3"])
+    s = give(s, 0, goods={Good.WAGON: 1}, cubes={Cube.ORANGE: 1})
+    s, tr = go(s, Travel("c3", "c1", 1))
+    assert tr[-2:] == ["TRV-02", "TRV-08"]
+    p = s.players[0]
+    assert p.markers == ("c1", "c1", "c3") and p.prestige == 3
+    check(s)
+    assert score_breakdown(s)[0].travel == s.rules.data.score_travel[3]
+    full = traveller(edition, variant=c)
+    full = place(full, 0, 1, Travelling("c3"))
+    full = with_markers(full, 0, ["c1", "c1", "c1", "c3", "c3", "c3"])
+    full = give(full, 0, goods={Good.WAGON: 1}, cubes={Cube.ORANGE: 1})
+    full, tr = go(full, Travel("c3", "c1", 1))
+    assert tr[-1] == "TRV-03" and full.players[0].prestige == 0
 
 
 def test_trv03_markers_are_per_player() -> None:

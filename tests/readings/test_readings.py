@@ -82,7 +82,8 @@ from village_rules.testing.strategies import variants
 def test_every_reading_has_letters_and_a_default_per_edition() -> None:
     ids = [r.amb for r in READINGS] + [f.amb for f in FIXED]
     assert len(ids) == len(set(ids))  # every AMB entry is in exactly one list
-    assert sorted(ids) == [f"AMB-{k:02}" for k in range(1, 45)]  # AMB-36..43: the solo mode; 44 (issue 29)
+    # AMB-36..43: the solo mode; 44 (issue 29); 45, 46 (issue 43)
+    assert sorted(ids) == [f"AMB-{k:02}" for k in range(1, 47)]
     for entry in READINGS:
         assert len(entry.letters) >= 2
         for edition in (BIG_BOX, ORIGINAL):
@@ -97,6 +98,10 @@ def test_literal_defaults_per_edition() -> None:
     assert v.reading("AMB-01", BIG_BOX) == v.reading("AMB-01", ORIGINAL) == "c"
     assert (v.reading("AMB-19", BIG_BOX), v.reading("AMB-19", ORIGINAL)) == ("a", "a")
     assert (v.reading("AMB-23", BIG_BOX), v.reading("AMB-23", ORIGINAL)) == ("a", "a")
+    # issue 43: 2023 p. 5 holds the round mass when a final action takes the last cube, only
+    # the 2011 Note skips it; DEATH-02 "the one with the lowest number" in both texts
+    assert (v.reading("AMB-45", BIG_BOX), v.reading("AMB-45", ORIGINAL)) == ("b", "a")
+    assert (v.reading("AMB-46", BIG_BOX), v.reading("AMB-46", ORIGINAL)) == ("a", "a")
 
 
 def test_variant_choices_are_checked_and_sorted() -> None:
@@ -363,8 +368,11 @@ def invisible_mill(variant: Variant, edition: str) -> GameState:
 
 def test_death07_amb23_b_the_death_stays_owed() -> None:
     """DEATH-07 / AMB-23 b (the 2011 default until issue 29): no visible member, so the
-    death stays owed and takes the first member that is visible at the end of a later turn."""
-    state = invisible_mill(Variant(readings={"AMB-23": "b"}), ORIGINAL)
+    death stays owed and takes the first member that is visible at the end of a later turn
+    (with AMB-46 b, DEATH-09: the four "1"s stay in the bag, so the newborn "2" is the
+    lowest visible; under AMB-46 a, the default, nobody of number "2" can die before the
+    "1"s, and the death stays owed: `test_death02_amb46_a_keeps_the_amb23_b_death_owed`)."""
+    state = invisible_mill(Variant(readings={"AMB-23": "b", "AMB-46": "b"}), ORIGINAL)
     trace: list[str] = []
     after = settle(apply(state, Mill(), trace))
     assert "DEATH-07" in trace and "DEATH-05" not in trace
@@ -377,6 +385,19 @@ def test_death07_amb23_b_the_death_stays_owed() -> None:
         born = apply(born, legal_actions(born)[0])
     assert born.deaths_owed[0] == 0
     assert InChronicle(Category.FARMYARD) in born.players[0].members
+
+
+def test_death02_amb46_a_keeps_the_amb23_b_death_owed() -> None:
+    """DEATH-02 (AMB-46 a) with AMB-23 b: the four "1"s are in the bag, so the newborn "2"
+    is not the one that has to die; the death stays owed (DEATH-07) and the "2" lives."""
+    state = invisible_mill(Variant(readings={"AMB-23": "b"}), ORIGINAL)
+    after = settle(apply(state, Mill()))
+    later = acting(at(after, ChooseTurn(0)), 0, ActionSpace.FAMILY)
+    trace: list[str] = []
+    born = apply(later, Birth(), trace)
+    assert born.deaths_owed[0] == 1 and "DEATH-07" in trace
+    assert born.players[0].members.count(FARMYARD) == 1
+    check(born)
 
 
 @pytest.mark.parametrize("edition", [BIG_BOX, ORIGINAL])

@@ -433,14 +433,15 @@ def marker_violations(state: GameState) -> list[Violation]:
         before = len(out)
         if len(p.markers) > d.travel_markers:
             out.append(Violation(MARKERS, f"seat {seat}", f"at most {d.travel_markers}", str(len(p.markers))))
-        if len(set(p.markers)) != len(p.markers):
+        if len(set(p.markers)) != len(p.markers) and state.rules.reading("AMB-19") != "c":
+            # AMB-19 c (TRV-08) places a marker on every arrival while markers last
             out.append(Violation(MARKER_PLACES, f"seat {seat}", "one marker per city", repr(p.markers)))
         bad = [m for m in p.markers if m not in cities]
         if bad:
             out.append(Violation(MARKER_PLACES, f"seat {seat}", "markers on cities only", repr(bad)))
         if list(p.markers) != sorted(p.markers):
             out.append(Violation(MARKER_PLACES, f"seat {seat}", "markers sorted", repr(p.markers)))
-        if len(out) == before:
+        if len(out) == before and len(set(p.markers)) == len(p.markers):
             _remember(_sound_markers, p.markers, (p.markers, d))
     return out
 

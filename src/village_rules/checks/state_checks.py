@@ -266,7 +266,11 @@ def _mass_problems(state: GameState) -> list[Problem]:
     out: list[Problem] = []
     if mass.bought > d.mass_pieces:
         out.append(("$.mass.bought", f"at most {d.mass_pieces} pieces come out of the bag"))
-    if mass.final != (state.final_turns == ()):
+    # A round mass with nobody left to act before the last mass: AMB-45 b after the last
+    # final action took the last cube, or AMB-33 b / c in a solo game the player ended in
+    # their own turn (issue 43); `_end_problems` checks when either is held.
+    round_then_last = not mass.final and state.final_turns == () and (mass.in_final_actions or state.is_solo)
+    if mass.final != (state.final_turns == ()) and not round_then_last:
         out.append(("$.mass.final", "the final mass follows the last final action, and only it"))
     if isinstance(pending, MassBuy) and mass.bought >= d.mass_pieces:
         out.append(("$.pending", f"{mass.bought} pieces are bought: no more buying"))
@@ -348,12 +352,35 @@ def _round_mass_held(state: GameState) -> bool:
     action is taken: every seat, or every seat but the one that triggered the end, is still
     to act."""
     final = state.final_turns
-    if not _amb33_round_mass(state) or not final or state.end_triggered_by is None:
+    if not _amb33_round_mass(state) or final is None or state.end_triggered_by is None:
         return False
     if state.mass is not None and state.cubes_on_board():
         return False  # the round mass follows the taking of the last cube
+    if not final:
+        # nobody left to act (a solo game the player ended in their own turn): the round
+        # mass is still held, then the last mass (issue 43); never reseeded
+        return state.is_solo and not isinstance(state.pending, SeedDraw)
     everyone = set(range(state.num_players))
     return set(final) in (everyone, everyone - {state.end_triggered_by})
+
+
+def _amb45_problems(state: GameState) -> list[Problem]:
+    """AMB-45 (END-03 / END-11): a turn marked as having taken the last cube is a final
+    action that emptied the board; a round mass held in the final actions is held under
+    AMB-45 b only, on the empty board, and is not the final mass."""
+    out: list[Problem] = []
+    turn = state.turn
+    if turn is not None and turn.took_last_cube and (state.final_turns is None or state.cubes_on_board()):
+        out.append(("$.turn.took_last_cube", "only a final action that emptied the board is marked"))
+    held = state.mass
+    if held is not None and held.in_final_actions:
+        if held.final:
+            out.append(("$.mass.in_final_actions", "the final mass is not a round mass"))
+        elif state.rules.reading("AMB-45") != "b":
+            out.append(("$.mass.in_final_actions", "AMB-45 a: no round mass is held in the final actions"))
+        elif state.end_triggered_by is None or state.final_turns is None or state.cubes_on_board():
+            out.append(("$.mass.in_final_actions", "a round mass in the final actions follows the last cube"))
+    return out
 
 
 def _end_problems(state: GameState) -> list[Problem]:
@@ -381,7 +408,9 @@ def _end_problems(state: GameState) -> list[Problem]:
                 + (" (AMB-33 b: only before the first final action)" if _amb33_b(state) else ""),
             )
         )
-    if state.mass is not None and not state.mass.final and triggered and not held:
+    out += _amb45_problems(state)
+    in_final_actions = state.mass is not None and state.mass.in_final_actions
+    if state.mass is not None and not state.mass.final and triggered and not held and not in_final_actions:
         out.append(
             (
                 "$.mass.final",

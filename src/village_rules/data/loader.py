@@ -654,6 +654,18 @@ def _check_travel(d: EditionData, fail: Callable[[str, str], DataError]) -> None
         )
     if graph.degree(d.village) == 0:
         raise fail("travel.paths", "no path leaves the village")
+    neighbours = sorted(graph.neighbors(d.village))
+    if len(neighbours) > 2:
+        # TRV-01 / TRV-05: 2023 p. 10 / 2011 "Travel": "one of the two neighboring cities that
+        # can be reached from the village". Fewer are allowed: the explorer's reduced maps
+        # (explore/configs) keep one.
+        third = [i for i, p in enumerate(d.paths) if d.village in (p.a, p.b)][2]
+        raise fail(
+            f"travel.paths[{third}]",
+            f"the village {d.village!r} has {len(neighbours)} neighbouring cities "
+            f"({', '.join(neighbours)}); both rulebooks give it two (2023 p. 10 / 2011 'Travel': "
+            "'the two neighboring cities that can be reached from the village')",
+        )
 
 
 

@@ -128,7 +128,7 @@ def state_to_dict(state: GameState) -> dict[str, Json]:
         "monks_aside": state.monks_aside,
         "players": [_player(p) for p in state.players],
         "pending": _pending(state.pending),
-        "turn": None if state.turn is None else {"seat": state.turn.seat},
+        "turn": None if state.turn is None else _turn_json(state.turn),
         "market_day": None
         if state.market_day is None
         else {
@@ -173,12 +173,24 @@ def _tally(t: Tally[E]) -> dict[str, Json]:
     return {k.value: n for k, n in t.items}
 
 
+def _turn_json(turn: Turn) -> dict[str, Json]:
+    """The turn in progress; "took_last_cube" (AMB-45) only when set, so every other
+    state keeps the form it had before the field existed."""
+    out: dict[str, Json] = {"seat": turn.seat}
+    if turn.took_last_cube:
+        out["took_last_cube"] = True
+    return out
+
+
 def _mass_json(mass: Mass) -> dict[str, Json]:
-    """The mass in progress; "stopped" (AMB-15 b) only when a seat has stopped buying, so
-    states under the default reading keep the form they had before the field existed."""
+    """The mass in progress; "stopped" (AMB-15 b) only when a seat has stopped buying and
+    "in_final_actions" (AMB-45 b) only when set, so states under the default readings keep
+    the form they had before the fields existed."""
     out: dict[str, Json] = {"bought": mass.bought, "final": mass.final}
     if mass.stopped:
         out["stopped"] = list(mass.stopped)
+    if mass.in_final_actions:
+        out["in_final_actions"] = True
     return out
 
 
@@ -453,8 +465,12 @@ class _Decoder:
         mass_raw = s["mass"]
         turn = None
         if turn_raw is not None:
-            t = self.obj(turn_raw, "$.turn", {"seat"})
-            turn = Turn(self.int_(t["seat"], "$.turn.seat", 0, seat_hi))
+            # "took_last_cube" (AMB-45) may be absent: it is written only when set.
+            t = self.obj(turn_raw, "$.turn", {"seat"} | ({"took_last_cube"} & _keys(turn_raw)))
+            turn = Turn(
+                self.int_(t["seat"], "$.turn.seat", 0, seat_hi),
+                self.bool_(t.get("took_last_cube", False), "$.turn.took_last_cube"),
+            )
         market_day = None
         if md_raw is not None:
             m = self.obj(
@@ -479,14 +495,21 @@ class _Decoder:
         mass = None
         if mass_raw is not None:
             # "stopped" (AMB-15 b) may be absent: states written before it existed load.
-            m = self.obj(mass_raw, "$.mass", {"bought", "final"} | ({"stopped"} & _keys(mass_raw)))
+            m = self.obj(
+                mass_raw,
+                "$.mass",
+                {"bought", "final"} | ({"stopped", "in_final_actions"} & _keys(mass_raw)),
+            )
             stopped = self.list_(
                 m.get("stopped", []), "$.mass.stopped", lambda x, p: self.int_(x, p, 0, seat_hi)
             )
             if list(stopped) != sorted(set(stopped)):
                 raise self.fail("$.mass.stopped", "each seat stops buying once; the list is kept sorted")
             mass = Mass(
-                self.int_(m["bought"], "$.mass.bought"), self.bool_(m["final"], "$.mass.final"), stopped
+                self.int_(m["bought"], "$.mass.bought"),
+                self.bool_(m["final"], "$.mass.final"),
+                stopped,
+                self.bool_(m.get("in_final_actions", False), "$.mass.in_final_actions"),
             )
         final_turns = None
         if s["final_turns"] is not None:

@@ -25,7 +25,7 @@ from village_rules.data.components import (
     OnChurch,
 )
 from village_rules.data.solo_data import FateTile, SoloData
-from village_rules.engine import market_day
+from village_rules.engine import market_day, shared
 from village_rules.engine.context import Ctx
 from village_rules.engine.guards import expect, present
 from village_rules.engine.time_and_death import note_last_space
@@ -117,6 +117,9 @@ def _take(state: GameState, space: ActionSpace, cube: Cube, ctx: Ctx) -> tuple[G
     carla = board(state)
     ctx.fire(RuleId.SOLO_08, state)
     state = state.with_space(space, state.space(space).remove(cube))
+    if state.turn is not None and shared.last_cube_in_final_action(state, state.spaces):
+        # AMB-45: her owed take emptied the board in the player's final action
+        state = replace(state, turn=replace(state.turn, took_last_cube=True))
     p = state.players[CARLA]
     state = state.with_player(CARLA, replace(p, cubes=p.cubes.add(cube)))
     placed = (carla.space + 1) % solo.track_spaces

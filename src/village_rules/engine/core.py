@@ -883,7 +883,8 @@ def _next_step(state: GameState, ctx: Ctx) -> tuple[GameState, Pending | None]:
             owed = carla.next_step(state, ctx)  # solo: Carla's take, reaction and death
             if owed is not None:
                 return owed
-        return end_of_turn(replace(state, turn=None), seat, ctx)
+        took_last_cube = state.turn is not None and state.turn.took_last_cube
+        return end_of_turn(replace(state, turn=None), seat, ctx, took_last_cube)
     if state.mass is not None:
         return _end_of_mass(state, ctx)
     raise InternalError("core._next_step", "no turn, market day or mass is in progress")
@@ -894,7 +895,11 @@ def _end_of_mass(state: GameState, ctx: Ctx) -> tuple[GameState, Pending | None]
         ctx.fire(RuleId.SCORE_01, state)
         return replace(state, mass=None), GameOver()
     if final_actions_after_round_mass(state):
-        # AMB-33 c (END-09): the round mass held, no new round: the free final actions follow
+        # AMB-33 c (END-09), AMB-45 b (END-11): the round mass held, no new round: the free
+        # final actions follow, or with none left the last mass
+        if not state.final_turns:
+            ctx.fire(RuleId.END_06)
+            return mass.start(replace(state, mass=None), final=True, ctx=ctx)
         seat, final = after_reseeding(state)
         return replace(state, mass=None, final_turns=final), shared.choose_turn(seat)
     ctx.fire(RuleId.ROUND_02, state)

@@ -58,14 +58,31 @@ def round_mass_first(state: GameState) -> bool:
     that took the last cube, so the round's mass is held before the final actions; under b
     the board is then reseeded, under c it is not (the final actions are free, END-03).
     Under a (the 2011 default) the final actions follow at once on the empty board and only
-    the final mass is held. Nothing changes when nobody has a final action left."""
-    return state.rules.reading("AMB-33") != "a" and state.board_is_empty() and bool(state.final_turns)
+    the final mass is held. The round mass is held under b and c also when nobody has a
+    final action left (a solo game the player ends in their own turn): 2023 p. 5 holds it
+    whenever the last cube is taken, p. 13 the last mass after it (issue 43); nothing is
+    then reseeded, as nobody would act on the board (`final_actions_after_round_mass`)."""
+    return state.rules.reading("AMB-33") != "a" and state.board_is_empty()
+
+
+def round_mass_in_final_actions(state: GameState, took_last_cube: bool) -> bool:
+    """AMB-45 b (END-11, the 2023 default): a final action took the last cube (the turn is
+    marked, `Turn.took_last_cube`), so the round ends with its mass (2023 p. 5), with no
+    reseeding (p. 13); the final actions left follow, then the last mass. Under a (the 2011
+    default, its Note "the usual mass at the end of a round is skipped") no round mass."""
+    return took_last_cube and state.rules.reading("AMB-45") == "b"
 
 
 def final_actions_after_round_mass(state: GameState) -> bool:
-    """AMB-33 c (END-09): the round mass just ended came between the end trigger and the
-    final actions; no new round is seeded, the final actions follow on the empty board."""
-    return state.rules.reading("AMB-33") == "c" and state.end_triggered_by is not None
+    """The round mass just ended came after the end trigger and no new round begins: under
+    AMB-33 c (END-09) the mass of the turn that took the last cube, under AMB-45 b (END-11)
+    the mass of a final action that took it, and under AMB-33 b a mass with no final
+    action left to reseed for. The final actions left follow on the empty board, or, with
+    none left, the last mass (`core._end_of_mass`)."""
+    if state.end_triggered_by is None:
+        return False
+    held = present(state.mass, "end_of_game.final_actions_after_round_mass", "the mass just held")
+    return held.in_final_actions or state.rules.reading("AMB-33") == "c" or not state.final_turns
 
 
 def after_reseeding(state: GameState) -> tuple[int, tuple[int, ...] | None]:
@@ -78,8 +95,12 @@ def after_reseeding(state: GameState) -> tuple[int, tuple[int, ...] | None]:
     return state.start_player, final
 
 
-def end_of_turn(state: GameState, seat: int, ctx: Ctx) -> tuple[GameState, Pending | None]:
-    """Who acts next: the next seat, a final action, the mass of the round, or the last mass."""
+def end_of_turn(
+    state: GameState, seat: int, ctx: Ctx, took_last_cube: bool = False
+) -> tuple[GameState, Pending | None]:
+    """Who acts next: the next seat, a final action, the mass of the round, or the last mass.
+    `took_last_cube`: the turn just ended was a final action that emptied the board
+    (`Turn.took_last_cube`, AMB-45)."""
     if state.end_triggered_by is not None and state.final_turns is None:
         by_market_player = state.end_triggered_by == market_player(state, seat)
         ctx.fire(RuleId.END_02 if by_market_player else RuleId.END_04, state, seat)
@@ -94,6 +115,12 @@ def end_of_turn(state: GameState, seat: int, ctx: Ctx) -> tuple[GameState, Pendi
                 ctx.fire(RuleId.END_09, state)  # c: then no reseeding, the final actions are free
             return mass.start(state, final=False, ctx=ctx)
     if state.final_turns is not None:
+        if round_mass_in_final_actions(state, took_last_cube):
+            ctx.fire(RuleId.ROUND_01)  # AMB-45 b: the last cube taken, the round ends with its mass
+            ctx.fire(RuleId.END_11)  # no reseeding; the final actions left, then the last mass
+            state, pending = mass.start(state, final=False, ctx=ctx)
+            held = present(state.mass, "end_of_game.end_of_turn", "the mass just begun")
+            return replace(state, mass=replace(held, in_final_actions=True)), pending
         if not state.final_turns:
             ctx.fire(RuleId.END_06, state)  # the final mass, then the final scoring
             return mass.start(state, final=True, ctx=ctx)

@@ -13,6 +13,8 @@ from __future__ import annotations
 
 from functools import cache
 
+from village_rules.data.components import Cube
+from village_rules.data.tally import Tally
 from village_rules.model.actions import (
     Buy,
     CallHome,
@@ -29,7 +31,7 @@ from village_rules.model.actions import (
     Travel,
 )
 from village_rules.model.pending import ChooseAction, ChooseTurn, MarketChoice, SeedDraw
-from village_rules.model.state import Turn
+from village_rules.model.state import GameState, Turn
 
 SKIP = Skip()
 PASS = Pass()
@@ -52,3 +54,11 @@ privilege = cache(Privilege)
 call_home = cache(CallHome)
 travel = cache(Travel)
 draw_member = cache(DrawMember)
+
+
+def last_cube_in_final_action(state: GameState, spaces: tuple[Tally[Cube], ...]) -> bool:
+    """AMB-45 (END-03 / END-11): a cube taken in a final action (the end already
+    triggered, `final_turns` settled) left `spaces` empty: the turn is marked, and under
+    AMB-45 b its end holds the round mass. Never set outside the final actions, so every
+    other state keeps its form."""
+    return state.final_turns is not None and all(t.total() == 0 for t in spaces)

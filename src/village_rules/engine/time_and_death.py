@@ -1,8 +1,9 @@
 """Time and death (2023 p. 5 "The currency time", p. 12 "A family member passes away").
 
 Each unit of time moves the life-time token one space; each time it passes the quill
-(2011: the bridge) one member of the lowest number among the visible ones dies. Deaths are
-owed until they are resolved: after the action, or at once during a market day.
+(2011: the bridge) one member of the lowest number dies, if one of that number is visible
+(AMB-46; under b the lowest number among the visible ones). Deaths are owed until they are
+resolved: after the action, or at once during a market day.
 """
 
 from __future__ import annotations
@@ -13,10 +14,12 @@ from village_rules.data.components import (
     InChronicle,
     InGraveyard,
     Location,
+    is_alive,
     is_visible,
     workplace,
 )
 from village_rules.engine.context import Ctx
+from village_rules.engine.guards import present
 from village_rules.model.evolve import replace
 from village_rules.model.pending import ChooseDying
 from village_rules.model.state import GameState
@@ -49,16 +52,34 @@ def cap_owed(state: GameState, owed: int, more: int, ctx: Ctx) -> int:
     return owed + more
 
 
-def death_candidates(state: GameState, seat: int) -> list[Location]:
-    """DEATH-02: the distinct places of the owner's lowest-numbered visible members."""
+def dying_number(state: GameState, seat: int) -> int | None:
+    """DEATH-02: the number of the owner's members that has to die, or None when none can.
+
+    AMB-46 a (the default in both editions): "it is always the one with the lowest number
+    that has to die" of the owner's living members, the black bag included; if none of
+    them is visible, nobody dies (2023 p. 12 "otherwise you do not lose a family member").
+    AMB-46 b (DEATH-09): the lowest number among the visible members only."""
     p = state.players[seat]
-    visible = [(state.number_of(i), loc) for i, loc in enumerate(p.members) if is_visible(loc)]
+    visible = [state.number_of(i) for i, loc in enumerate(p.members) if is_visible(loc)]
     if not visible:
+        return None
+    lowest = min(visible)
+    if state.rules.reading("AMB-46") == "a":
+        living = min(state.number_of(i) for i, loc in enumerate(p.members) if is_alive(loc))
+        if living < lowest:
+            return None  # the lowest-numbered are all in the black bag
+    return lowest
+
+
+def death_candidates(state: GameState, seat: int) -> list[Location]:
+    """DEATH-02: the distinct places of the owner's visible members of the number that has
+    to die (`dying_number`); empty when nobody can die (DEATH-05)."""
+    number = dying_number(state, seat)
+    if number is None:
         return []
-    lowest = min(n for n, _ in visible)
     places: list[Location] = []
-    for n, loc in visible:
-        if n == lowest and loc not in places:
+    for i, loc in enumerate(state.players[seat].members):
+        if is_visible(loc) and state.number_of(i) == number and loc not in places:
             places.append(loc)
     return places
 
@@ -67,7 +88,10 @@ def kill(state: GameState, seat: int, location: Location, ctx: Ctx) -> GameState
     """DEATH-03: the member goes to a free chronicle space of its workplace's category,
     else to a free grave, else (only once the end is triggered) out of the game."""
     p = state.players[seat]
-    lowest = min(state.number_of(i) for i, loc in enumerate(p.members) if is_visible(loc))
+    lowest = present(dying_number(state, seat), "time_and_death.kill", "a member who can die")
+    hidden = (state.number_of(i) for i, loc in enumerate(p.members) if is_alive(loc) and not is_visible(loc))
+    if any(n < lowest for n in hidden):  # only under AMB-46 b
+        ctx.fire(RuleId.DEATH_09)  # AMB-46 b: a lower number in the black bag is passed over
     index = next(i for i, loc in enumerate(p.members) if loc == location and state.number_of(i) == lowest)
     category = workplace(location)
     if state.end_triggered_by is not None and state.rules.reading("AMB-10") == "b":

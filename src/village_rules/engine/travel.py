@@ -120,12 +120,18 @@ def costs(state: GameState, seat: int, action: Action) -> list[Cost]:
 
 def arrival(state: GameState, seat: int, destination: str) -> str:
     """What an arrival at `destination` brings: "mark" (a new marker and the reward,
-    TRV-04), "again" (the reward without a marker, AMB-19 b, TRV-06) or "nothing" (TRV-03)."""
+    TRV-04), "again" (the reward without a marker, AMB-19 b, TRV-06), "remark" (another
+    marker of the player's on a city already marked, and the reward, AMB-19 c, TRV-08) or
+    "nothing" (TRV-03)."""
     p = state.players[seat]
-    if destination not in p.markers and len(p.markers) < state.rules.data.travel_markers:
+    markers_left = len(p.markers) < state.rules.data.travel_markers
+    if destination not in p.markers and markers_left:
         return "mark"
-    if state.rules.reading("AMB-19") == "b" and destination in p.markers:
+    reading = state.rules.reading("AMB-19")
+    if reading == "b" and destination in p.markers:
         return "again"
+    if reading == "c" and markers_left:
+        return "remark"
     return "nothing"
 
 
@@ -148,6 +154,10 @@ def effect(state: GameState, seat: int, action: Action, ctx: Ctx) -> tuple[GameS
     due = arrival(state, seat, action.destination)
     if due == "mark":
         ctx.fire(RuleId.TRV_04, state)
+        markers = tuple(sorted((*p.markers, action.destination)))
+        state = state.with_player(seat, replace(p, markers=markers))
+    elif due == "remark":
+        ctx.fire(RuleId.TRV_08)  # AMB-19 c (2023 p. 10): a marker and the reward on every arrival
         markers = tuple(sorted((*p.markers, action.destination)))
         state = state.with_player(seat, replace(p, markers=markers))
     elif due == "again":

@@ -153,12 +153,14 @@ def take_cube(state: GameState, seat: int, action: TakeCube, ctx: Ctx) -> GameSt
     spaces = state.spaces
     i = _SPACE_INDEX[action.space]
     spaces = (*spaces[:i], spaces[i].remove(action.cube), *spaces[i + 1 :])
+    marker = shared.turn(seat, shared.last_cube_in_final_action(state, spaces))
     if action.cube is Cube.PLAGUE:
         ctx.fire(RuleId.TURN_03, state, seat)
         supply = replace(state.supply, cubes=state.supply.cubes.add(Cube.PLAGUE))
-        state = replace(state, spaces=spaces, turn=shared.turn(seat), supply=supply)
+        state = replace(state, spaces=spaces, turn=marker, supply=supply)
         return spend_time(state, seat, state.rules.data.plague_time, ctx)
     p = state.players[seat]
     players = state.players
     players = (*players[:seat], replace(p, cubes=p.cubes.add(action.cube)), *players[seat + 1 :])
-    return replace(state, spaces=spaces, turn=shared.turn(seat), players=players)
+    return replace(state, spaces=spaces, turn=marker, players=players)
+

@@ -54,10 +54,11 @@ STEERED: tuple[Steered, ...] = (
     Steered(
         RuleId.DEATH_08,
         2,
-        114,
+        27,
         readings=(("AMB-08", "b"), ("AMB-23", "b")),
         why="AMB-23 b keeps a death owed, and a second quill pass meets the AMB-08 b cap",
     ),
 )
 """The steered games `check` plays, each the first hit of `scripts/find_steered.py` (SOLO-23:
-seed 0, solo games 0-801; DEATH-08: seed 2 with both readings fixed, games 0-114)."""
+seed 0, solo games 0-801; DEATH-08: seed 2 with both readings fixed, games 0-27, found
+again in issue 43: game 114 no longer fires it under AMB-46 a)."""

@@ -69,11 +69,20 @@ class PlayerState:
 
 
 @typed_hash
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class Turn:
     """A seat's turn in progress: the action (and its after-effects) is being carried out."""
 
     seat: int
+    took_last_cube: bool = False
+    """A final action (the end already triggered) emptied the board in this turn: under
+    AMB-45 b (END-11) the round mass follows it. Always False outside the final actions."""
+
+    def __repr__(self) -> str:
+        # Without the AMB-45 field while it is False, so texts that quote a turn (the
+        # stored divergence witnesses) read as they did before the field existed.
+        tail = ", took_last_cube=True" if self.took_last_cube else ""
+        return f"Turn(seat={self.seat!r}{tail})"
 
 
 @typed_hash
@@ -116,11 +125,15 @@ class Mass:
     stopped: tuple[int, ...] = ()
     """AMB-15 b: the seats (sorted) that have stopped buying out of the bag at this mass.
     Always empty under AMB-15 a, where each seat has one chance in seat order."""
+    in_final_actions: bool = False
+    """AMB-45 b (END-11): the round mass held because a final action took the last cube;
+    the final actions go on after it, with no reseeding. False for every other mass."""
 
     def __repr__(self) -> str:
-        # Without the empty AMB-15 b field, so texts that quote a mass (the stored
-        # divergence witnesses) read as they did before the field existed.
+        # Without the empty AMB-15 b and AMB-45 fields, so texts that quote a mass (the
+        # stored divergence witnesses) read as they did before the fields existed.
         tail = f", stopped={self.stopped!r}" if self.stopped else ""
+        tail += ", in_final_actions=True" if self.in_final_actions else ""
         return f"Mass(bought={self.bought!r}, final={self.final!r}{tail})"
 
 

@@ -316,6 +316,8 @@ HINTS: dict[str, tuple[str, ...]] = {
     "AMB-18": ("travel", "wainwright", "take crafts"),
     "AMB-19": ("travel", "wainwright", "take crafts"),
     "AMB-23": ("church", "take church", "mill", "produce"),
+    "AMB-46": ("church", "take church", "mill", "produce"),
+    "AMB-45": ("train", "produce", "take crafts"),
     "AMB-08": ("church", "take church", "mill", "produce", "train"),
     "AMB-09": ("market", "serve", "train", "produce", "take crafts"),
     "AMB-16": ("church", "take church", "step", "buy"),

@@ -104,6 +104,32 @@ _READINGS: tuple[Reading, ...] = (
         "skipped'; 2023 has no such note and p. 5: 'The current round is then finished and a mass is held'",
     ),
     Reading(
+        "AMB-45",
+        "The last cube is taken during the final actions",
+        "last_cube_in_final_actions",
+        (
+            ("a", "no round mass: the remaining final actions follow on the empty board, then the last mass"),
+            ("b", "the round mass (no reseeding), then the remaining final actions, then the last mass"),
+        ),
+        ((BIG_BOX, "b"), (ORIGINAL, "a")),
+        "2023 p. 5: when the last cube is taken 'The current round is then finished and a mass is held'; "
+        "p. 13 lifts only the reseeding ('the action spaces are not reseeded'); only the 2011 'End of "
+        "the game' Note says 'the usual mass at the end of a round is skipped'",
+    ),
+    Reading(
+        "AMB-46",
+        "The lowest-numbered member is in the black bag when a member dies",
+        "dying_lowest_in_bag",
+        (
+            ("a", "the lowest number among all living members dies; if none of them is visible, nobody dies"),
+            ("b", "the lowest number among the visible members dies (the bag's are passed over)"),
+        ),
+        _both("a"),
+        "2023 p. 12 / 2011 'A family member passes away': 'it is always the one with the lowest number "
+        "that has to die … must be visible', 2023 adds 'otherwise you do not lose a family member'; no "
+        "text passes the death on to a higher number",
+    ),
+    Reading(
         "AMB-06",
         "The market-day trigger player's first chance to sell",
         "trigger_first_chance",
@@ -217,10 +243,12 @@ _READINGS: tuple[Reading, ...] = (
         (
             ("a", "one marker and one reward per city and player (2011 'Travel')"),
             ("b", "a reward on every arrival; a marker only on a city without one of yours"),
+            ("c", "a marker and the reward on every arrival while markers last; scoring counts markers"),
         ),
         _both("a"),
         "2011 'Travel' states the limit; 2023 p. 10 ties the reward to placing a marker ('Take one "
-        "of your markers and place it … This gets you the reward') and p. 14 counts markers as cities",
+        "of your markers and place it … This gets you the reward'), allows 'different colored markers' "
+        "on a city, and p. 14 counts markers as cities",
     ),
     Reading(
         "AMB-23",
