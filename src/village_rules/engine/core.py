@@ -898,7 +898,7 @@ def _end_of_mass(state: GameState, ctx: Ctx) -> tuple[GameState, Pending | None]
         # AMB-33 c (END-09), AMB-45 b (END-11): the round mass held, no new round: the free
         # final actions follow, or with none left the last mass
         if not state.final_turns:
-            ctx.fire(RuleId.END_06)
+            ctx.fire(RuleId.END_06, state)
             return mass.start(replace(state, mass=None), final=True, ctx=ctx)
         seat, final = after_reseeding(state)
         return replace(state, mass=None, final_turns=final), shared.choose_turn(seat)

@@ -116,8 +116,8 @@ def end_of_turn(
             return mass.start(state, final=False, ctx=ctx)
     if state.final_turns is not None:
         if round_mass_in_final_actions(state, took_last_cube):
-            ctx.fire(RuleId.ROUND_01)  # AMB-45 b: the last cube taken, the round ends with its mass
-            ctx.fire(RuleId.END_11)  # no reseeding; the final actions left, then the last mass
+            ctx.fire(RuleId.ROUND_01, state)  # AMB-45 b: the last cube taken, the round ends with its mass
+            ctx.fire(RuleId.END_11, state)  # no reseeding; the final actions left, then the last mass
             state, pending = mass.start(state, final=False, ctx=ctx)
             held = present(state.mass, "end_of_game.end_of_turn", "the mass just begun")
             return replace(state, mass=replace(held, in_final_actions=True)), pending

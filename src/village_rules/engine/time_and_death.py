@@ -91,7 +91,7 @@ def kill(state: GameState, seat: int, location: Location, ctx: Ctx) -> GameState
     lowest = present(dying_number(state, seat), "time_and_death.kill", "a member who can die")
     hidden = (state.number_of(i) for i, loc in enumerate(p.members) if is_alive(loc) and not is_visible(loc))
     if any(n < lowest for n in hidden):  # only under AMB-46 b
-        ctx.fire(RuleId.DEATH_09)  # AMB-46 b: a lower number in the black bag is passed over
+        ctx.fire(RuleId.DEATH_09, state, seat)  # AMB-46 b: a lower number in the black bag is passed over
     index = next(i for i, loc in enumerate(p.members) if loc == location and state.number_of(i) == lowest)
     category = workplace(location)
     if state.end_triggered_by is not None and state.rules.reading("AMB-10") == "b":

@@ -157,7 +157,7 @@ def effect(state: GameState, seat: int, action: Action, ctx: Ctx) -> tuple[GameS
         markers = tuple(sorted((*p.markers, action.destination)))
         state = state.with_player(seat, replace(p, markers=markers))
     elif due == "remark":
-        ctx.fire(RuleId.TRV_08)  # AMB-19 c (2023 p. 10): a marker and the reward on every arrival
+        ctx.fire(RuleId.TRV_08, state, seat)  # AMB-19 c (2023 p. 10): a marker, a reward each arrival
         markers = tuple(sorted((*p.markers, action.destination)))
         state = state.with_player(seat, replace(p, markers=markers))
     elif due == "again":

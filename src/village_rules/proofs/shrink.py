@@ -336,7 +336,8 @@ def shrink(log: GameLog, judge: Judge, *, max_steps: int = MAX_STEPS, repair: bo
     except _OutOfBudgetError:
         pass
     history = work.history
-    return Shrunk(_log_of(log, history.decisions), history, len(log.actions), work.replays, work.steps, minimal)
+    shrunk = _log_of(log, history.decisions)
+    return Shrunk(shrunk, history, len(log.actions), work.replays, work.steps, minimal)
 
 
 def removable_part(
