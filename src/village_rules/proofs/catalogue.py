@@ -56,6 +56,7 @@ from village_rules.proofs.query import (
 )
 from village_rules.proofs.search import Scorer, Steer
 from village_rules.rule_ids import RuleId
+from village_rules.rules.variant import Variant
 
 __all__ = [
     "CATALOGUE",
@@ -551,12 +552,19 @@ CATALOGUE: tuple[Query, ...] = (
     Query(
         "hidden-lowest-death",
         "3",
-        "a life-time pass kills while the lowest-numbered members are in the black bag or unborn (AMB-23)",
+        "a life-time pass kills while the lowest-numbered members are in the black bag or unborn "
+        "(AMB-23, under AMB-46 b)",
         lambda v, k: any_seat(
             k, lambda s: z3.And(v[f"dead_{s}"] > 0, v[f"unborn_{s}"] + v[f"in_bag_{s}"] > 0)
         ),
         _hidden_lowest_death,
         Steer(_deadly, randomness=0.5),
+        # Under AMB-46 a (both editions' default since issue 43: "it is always the one with the
+        # lowest number that has to die ... otherwise you do not lose a family member") nobody
+        # dies while the lowest number is hidden, so the situation is impossible by DEATH-02
+        # itself; the query asks what the other reading (b, the lowest *visible* member dies,
+        # DEATH-09) allows, as 5b asks AMB-23 b's (docs/proofs.md, "Verdicts re-judged").
+        variant=Variant(readings={"AMB-46": "b"}),
     ),
     Query(
         "short-seeding",
