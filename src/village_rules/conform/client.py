@@ -25,6 +25,7 @@ from typing import IO
 
 from village_rules.conform.protocol import ConformError, GameSetup, ImplementationError
 from village_rules.conform.wire import PROTOCOL, VERSION, parse_fraction, parse_player
+from village_rules.engine.guards import present
 
 STEP_LIMIT = 10.0
 """Seconds an implementation may take to answer one request (a hang guard only)."""
@@ -65,9 +66,10 @@ class ProtocolEngine:
             raise ConformError(
                 f"--command {' '.join(self.command)!r}: cannot start it: {exc.strerror or exc}"
             ) from None
-        assert self._proc.stdin is not None and self._proc.stdout is not None
-        self._in = self._proc.stdin.fileno()
-        self._out = self._proc.stdout.fileno()
+        stdin = present(self._proc.stdin, "conform.client", "the child's standard input (a pipe)")
+        stdout = present(self._proc.stdout, "conform.client", "the child's standard output (a pipe)")
+        self._in = stdin.fileno()
+        self._out = stdout.fileno()
         os.set_blocking(self._in, False)
         os.set_blocking(self._out, False)
         self._buffer = b""

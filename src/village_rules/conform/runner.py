@@ -34,6 +34,7 @@ from village_rules.conform.protocol import (
 from village_rules.conform.reference import ReferenceEngine, setup_data
 from village_rules.conform.shrink import ddmin
 from village_rules.data.edition import EditionData
+from village_rules.engine.guards import present
 from village_rules.errors import VillageError
 from village_rules.model.chance import sample
 
@@ -271,10 +272,10 @@ class Runner:
     def shrunk(self, game: GameInput, played: Played, data: EditionData) -> Failure:
         """The failure of `played`, its choices shrunk by ddmin (not for a failed
         implementation: a crashed or hung one cannot be replayed)."""
-        assert played.difference is not None
+        first = present(played.difference, "conform.runner.shrunk", "the difference of a failed game")
         best = played
         replays = 0
-        if played.difference.kind != FAILED and self.impl is not None and played.step > 0:
+        if first.kind != FAILED and self.impl is not None and played.step > 0:
             impl = self.impl
             results: dict[tuple[int, ...], Played] = {}
 
@@ -292,13 +293,13 @@ class Runner:
             except ImplementationError:
                 kept = played.actions[: played.step]
             best = results.get(tuple(kept), played)
-        assert best.difference is not None
+        difference = present(best.difference, "conform.runner.shrunk", "the difference of the shrunk game")
         return Failure(
             kind=game.kind,
             name=game.name,
             setup=game.setup,
             step=best.step,
-            difference=best.difference,
+            difference=difference,
             actions=tuple(best.actions[: best.step]),
             found_at=played.step,
             replays=replays,

@@ -24,6 +24,7 @@ from village_rules.conform.runner import Failure, Runner
 from village_rules.data.edition import EditionData
 from village_rules.drivers.serialization import to_json
 from village_rules.engine.core import apply
+from village_rules.engine.guards import present
 from village_rules.explore.configs import Configuration, configuration
 from village_rules.explore.search import Graph, Root, explore, moves, roots
 from village_rules.model.actions import action_id
@@ -49,8 +50,7 @@ def configuration_graph(name: str) -> tuple[Configuration, Graph]:
     remembered: a run, or a test session, walks a configuration more than once)."""
     config = configuration(name)
     graph = explore(config.data, config.player_counts[0], check=False, graph=True, queries=()).graph
-    assert graph is not None
-    return config, graph
+    return config, present(graph, "conform.states", "the explored graph (graph=True)")
 
 
 def walk(

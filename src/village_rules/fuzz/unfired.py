@@ -25,11 +25,13 @@ READING_RULES: dict[str, tuple[str, tuple[str, ...]]] = {
     RuleId.TURN_04: ("AMB-03", ("b",)),
     RuleId.DEATH_07: ("AMB-23", ("b",)),
     RuleId.DEATH_08: ("AMB-08", ("b",)),
+    RuleId.DEATH_09: ("AMB-46", ("b",)),
     RuleId.CRAFT_05: ("AMB-26", ("b",)),
     RuleId.MKT_08: ("AMB-34", ("b",)),
     RuleId.MKT_09: ("AMB-06", ("c",)),
     RuleId.MKT_10: ("AMB-06", ("b",)),
     RuleId.TRV_06: ("AMB-19", ("b",)),
+    RuleId.TRV_08: ("AMB-19", ("c",)),
     RuleId.TRV_07: ("AMB-17", ("b",)),
     RuleId.MASS_06: ("AMB-16", ("b",)),
     RuleId.MASS_07: ("AMB-15", ("b",)),
@@ -37,6 +39,7 @@ READING_RULES: dict[str, tuple[str, tuple[str, ...]]] = {
     RuleId.END_08: ("AMB-33", ("b",)),
     RuleId.END_09: ("AMB-33", ("c",)),
     RuleId.END_10: ("AMB-44", ("b",)),
+    RuleId.END_11: ("AMB-45", ("b",)),
     RuleId.SOLO_31: ("AMB-43", ("b",)),
 }
 """The rules that fire under some readings of an ambiguity only (specs/rules.md: the rows

@@ -21,6 +21,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from village_rules.data.loader import EDITIONS
+from village_rules.engine.guards import present
 from village_rules.errors import VillageError
 from village_rules.proofs.catalogue import CATALOGUE, by_name
 from village_rules.proofs.query import CATALOGUE_SOURCE, Query
@@ -61,7 +62,7 @@ def load_queries(path: Path) -> UserQueries:
         ) from None
     name = "village_rules_user_queries_" + hashlib.sha256(str(path.resolve()).encode()).hexdigest()[:16]
     spec = importlib.util.spec_from_loader(name, loader=None, origin=str(path))
-    assert spec is not None  # spec_from_loader returns a spec for any name
+    spec = present(spec, "proofs.user_queries", "a module spec (spec_from_loader gives one for any name)")
     module = importlib.util.module_from_spec(spec)
     module.__file__ = str(path)
     sys.modules[name] = module  # dataclasses and pickling look the module up by name

@@ -430,11 +430,17 @@ NEVER_PART: Mapping[tuple[str, str, str], str] = {
 """(AMB, edition, other letter) → why the default and that letter never part there: the
 argument that stands in for a stored witness (issue 9)."""
 
-WITNESS_WANTED: Mapping[tuple[str, str, str], str] = {}
+WITNESS_WANTED: Mapping[tuple[str, str, str], str] = {
+    ("AMB-44", ORIGINAL, "b"): (
+        "the planned 2011 witness stopped parting under AMB-46 a (issue 43) and the beam of "
+        "readings/last_spaces.py found none on setup seeds 0, 1 and 2 since; "
+        "tests/engine/test_end_of_game.py plays both readings from a constructed position"
+    ),
+}
 """(AMB, edition, other letter) → why the pair has neither a stored witness nor an
 argument: the readings do part (a test constructs the position) but no seeded game that
-reaches it has been found. Open work, listed by `village-rules ambiguities`; empty since
-AMB-44's witnesses were planned (issue 29, `readings/last_spaces.py`)."""
+reaches it has been found. Open work, listed by `village-rules ambiguities`: AMB-44 in 2011
+since issue 43 (empty from issue 29, when AMB-44's witnesses were planned, until then)."""
 BY_ID: Mapping[str, Reading] = {r.amb: r for r in READINGS}
 
 

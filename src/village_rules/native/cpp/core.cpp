@@ -212,6 +212,10 @@ class Game {
       throw NotSupportedError("a game of fewer than 2 players (solo) is not in the native core yet");
     s.pending = pending_of(d["pending"].cast<py::dict>());
     s.turn = d["turn"].is_none() ? NONE : d["turn"]["seat"].cast<int>();
+    if (!d["turn"].is_none()) {
+      py::dict t = d["turn"];
+      s.turn_took_last_cube = t.contains("took_last_cube") && t["took_last_cube"].cast<bool>();
+    }
     if (!d["market_day"].is_none()) {
       py::dict m = d["market_day"];
       MarketDay day;
@@ -230,6 +234,7 @@ class Game {
       mass.bought = m["bought"].cast<int>();
       mass.final = m["final"].cast<bool>();
       if (m.contains("stopped")) mass.stopped = int_list(m["stopped"]);
+      mass.in_final_actions = m.contains("in_final_actions") && m["in_final_actions"].cast<bool>();
       s.mass = mass;
     }
     s.deaths_owed = int_list(d["deaths_owed"]);
@@ -267,6 +272,7 @@ class Game {
     if (s.mass) {
       Obj m;
       m.add("bought", jint(s.mass->bought)).add("final", jbool(s.mass->final));
+      if (s.mass->in_final_actions) m.add("in_final_actions", "true");
       if (!s.mass->stopped.empty()) m.add("stopped", jints(s.mass->stopped));
       o.add("mass", m.str());
     } else {
@@ -306,7 +312,8 @@ class Game {
     su.add("coins", jint(s.supply_coins)).add("grain", jint(s.supply_grain));
     su.add("goods", jtally(s.supply_goods, GOODS_SORTED, GOOD_NAMES));
     o.add("supply", su.str());
-    o.add("turn", s.turn == NONE ? "null" : "{\"seat\":" + jint(s.turn) + "}");
+    std::string took = s.turn_took_last_cube ? ",\"took_last_cube\":true" : "";
+    o.add("turn", s.turn == NONE ? "null" : "{\"seat\":" + jint(s.turn) + took + "}");
     return o.str();
   }
 
@@ -786,8 +793,16 @@ class Game {
   // the supply and costs time, TURN-03), then begin_action.
   Sub take_and_begin(State& s, int seat, int space, int cube) const {
     if (space == MARKET) throw NotSupportedError("the market day is not in the native core yet");
+    if (s.final_turns) {  // engine/shared.py last_cube_in_final_action (AMB-45): not ported yet
+      int on_board = 0;
+      for (const auto& row : s.spaces)
+        for (int n : row) on_board += n;
+      if (on_board == 1)
+        throw NotSupportedError("a final action taking the last cube (AMB-45, Turn.took_last_cube) is not in the native core yet");
+    }
     s.spaces[space][cube] -= 1;
     s.turn = seat;
+    s.turn_took_last_cube = false;
     if (cube == PLAGUE) {
       s.supply_cubes[PLAGUE] += 1;
       spend_time(s, seat, t_->plague_time);
@@ -907,6 +922,8 @@ class Game {
       int seat = s.turn;
       Sub dying;
       if (!resolve_deaths(s, seat, dying)) return dying;
+      if (s.turn_took_last_cube)
+        throw NotSupportedError("the end of a final action that took the last cube (AMB-45) is not in the native core yet");
       s.turn = NONE;
       return end_of_turn(s, seat);
     }

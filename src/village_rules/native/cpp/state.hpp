@@ -83,11 +83,13 @@ struct MarketDay {
 struct Mass {
   int bought = 0;
   bool final = false;
+  bool in_final_actions = false;  // AMB-45 b: the round mass held in the final actions
   std::vector<int> stopped;
 };
 
 struct State {
   std::string rules_json;  // the "rules" object as the reference writes it (never changed here)
+  bool turn_took_last_cube = false;  // Turn.took_last_cube (AMB-45): a final action emptied the board
   int round = 0, start_player = 0, next_start_holder = NONE;
   std::array<int, N_CUBES> supply_cubes{};
   int supply_coins = 0, supply_grain = 0;
