@@ -39,6 +39,10 @@ class History:
     events: list[tuple[RuleEvent, ...]] = field(default_factory=list)
     step_count: int = field(default=0, init=False)
     """How many `apply` steps (decisions, the sub-steps not forced) the path holds."""
+    goal_held_at: int = field(default=-1, init=False)
+    """How many sub-steps the path held when `play`'s goal last held (-1: never): a judge
+    reads it instead of asking a predicate again, which a predicate with a memo on the
+    history (the round starts of `earlier_round_start`) would answer wrongly."""
 
     def __post_init__(self) -> None:
         missing = len(self.actions) - len(self.forced)
@@ -97,7 +101,10 @@ class History:
             for sub in steps:
                 self.push_sub(sub)
             return False
-        return play_steps(self, steps, goal, stop=True)
+        held = play_steps(self, steps, goal, stop=True)
+        if held:
+            self.goal_held_at = len(self.actions)
+        return held
 
 
 def play_steps(

@@ -103,8 +103,9 @@ class PredicateJudge:
         history.play(action, self.predicate)
 
     def holds(self, history: History) -> bool:
-        """The predicate on the history."""
-        return self.predicate(history)
+        """Whether the predicate held after the history's last sub-step, as `advance` found
+        it (`History.goal_held_at`; not asked again: a predicate may keep a memo on the path)."""
+        return history.goal_held_at == len(history.actions)
 
 
 def judge_for(query: Query) -> Judge:
