@@ -39,7 +39,7 @@ IllegalIdError = _core.IllegalIdError
 SUPPORTED = {
     "editions": "both shipped editions and a user's own data file",
     "players": "2-5 (solo refused at load)",
-    "readings": "every reading (AMB-01, 02, 03, 08, 23, 24 touch ported steps; the others unported ones)",
+    "readings": "every reading (AMB-01, 02, 03, 08, 23, 24, 46 touch ported steps; the others unported ones)",
     "legal": "ChooseTurn, ChooseAction (family, grain harvest), ChooseCompensationCube, ChooseSupplyCube, "
     "ChooseSupplyGood, ChooseDying, MassBuy, MassAdvance",
     "chance": "SeedDraw, RefillDraw, MassDraw",
@@ -50,7 +50,7 @@ SUPPORTED = {
 }
 """What the native core implements, in words (docs/native.md has the same list)."""
 
-READINGS_USED = ("AMB-01", "AMB-02", "AMB-03", "AMB-08", "AMB-23", "AMB-24")
+READINGS_USED = ("AMB-01", "AMB-02", "AMB-03", "AMB-08", "AMB-23", "AMB-24", "AMB-46")
 """The readings the ported steps consult (each resolved by the reference: the choice or
 the edition's default); every other reading touches only steps not ported yet."""
 

@@ -177,6 +177,7 @@ class Game {
     s.amb08 = letter("AMB-08");
     s.amb23 = letter("AMB-23");
     s.amb24 = letter("AMB-24");
+    s.amb46 = letter("AMB-46");
     s.round = d["round"].cast<int>();
     s.start_player = d["start_player"].cast<int>();
     s.next_start_holder = as_int(d["next_start_holder"]);
@@ -640,8 +641,8 @@ class Game {
     return out;
   }
 
-  // engine/time_and_death.py death_candidates (DEATH-02): the distinct places of the
-  // lowest-numbered visible members, in member order
+  // engine/time_and_death.py death_candidates (DEATH-02, AMB-46): the distinct places of
+  // the visible members of the number that has to die, in member order
   std::vector<int> dying_legal(const State& s, int seat) const {
     const auto& members = s.players.at(seat).members;
     int lowest = NONE;
@@ -650,6 +651,13 @@ class Game {
       bool visible = place == P_FARMYARD || place == P_CRAFT || place == P_COUNCIL || place == P_CHURCH ||
                      place == P_TRAVEL;
       if (visible && (lowest == NONE || t_->family_numbers.at(i) < lowest)) lowest = t_->family_numbers.at(i);
+    }
+    if (lowest != NONE && s.amb46 == 'a') {  // AMB-46 a: the lowest living number, or nobody
+      for (size_t i = 0; i < members.size(); ++i) {
+        int place = t_->places[members[i]];
+        bool alive = place != P_UNBORN && place != P_CHRONICLE && place != P_GRAVEYARD && place != P_REMOVED;
+        if (alive && t_->family_numbers.at(i) < lowest) return {};
+      }
     }
     std::vector<int> places, out;
     for (size_t i = 0; i < members.size(); ++i) {

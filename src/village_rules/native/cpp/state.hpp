@@ -108,7 +108,7 @@ struct State {
   int end_triggered_by = NONE;
   std::optional<std::vector<int>> final_turns;
   // readings the supported steps consult (resolved by the Python side: choice or default)
-  char amb01 = 'a', amb02 = 'a', amb03 = 'a', amb08 = 'a', amb23 = 'a', amb24 = 'a';
+  char amb01 = 'a', amb02 = 'a', amb03 = 'a', amb08 = 'a', amb23 = 'a', amb24 = 'a', amb46 = 'a';
 };
 
 // What a decoded action id means, for the actions the native core performs.
