@@ -11,6 +11,13 @@ Hypothesis keeps no example database during the tests (unless `VILLAGE_HYPOTHESI
 names one): the suite runs on several xdist workers, and a shared `.hypothesis/examples`
 directory would let one run's failures steer the next run's examples. The `ci` and `long`
 profiles of `village_rules.testing` have no database either.
+
+`prove`'s gate checks the link on every edge of the explorer's small configurations
+(`village_rules.cli.prove.EDGE_CONFIGS`: tiny, births, small) before its first proof:
+about 75 s of CPU, in every `prove` run that proves a row unreachable. In the suite that
+check is left out unless a test is marked `gate_edges`: the edge check itself is tested
+on tiny (tests/explore/test_content_edges.py, tests/proofs/test_gate.py), and CI's
+`village-rules prove --expect` step runs the whole gate.
 """
 
 from __future__ import annotations
@@ -36,6 +43,15 @@ settings.register_profile(
     suppress_health_check=[HealthCheck.too_slow],
 )
 settings.load_profile("village-tests")
+
+
+@pytest.fixture(autouse=True)
+def _gate_without_explored_edges(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
+    """No explored edges in `prove`'s gate unless the test is marked `gate_edges` (above)."""
+    if request.node.get_closest_marker("gate_edges") is None:
+        from village_rules.cli import prove as cli_prove
+
+        monkeypatch.setattr(cli_prove, "EDGE_CONFIGS", ())
 
 
 @pytest.hookimpl(wrapper=True)

@@ -13,7 +13,9 @@ from support import six_grain_farmyard
 
 from village_rules.cli import prove as cli_prove
 from village_rules.cli.main import main
+from village_rules.data.edition import EditionData
 from village_rules.engine import harvest, time_and_death, turn
+from village_rules.explore.crosscheck import ContentEdges
 from village_rules.proofs import run
 from village_rules.proofs.catalogue import by_name
 from village_rules.proofs.gate import Gate, open_gate
@@ -117,6 +119,34 @@ def test_prove_exits_non_zero_when_the_gate_fails(
     out, err = capsys.readouterr()
     assert "gate: link check FAILED" in out
     assert "prove: the gate failed" in err and "a farmyard holds at most its grain capacity" in err
+
+
+@pytest.mark.slow  # ~40 s: two `prove` runs, each with the link on every edge of tiny
+@pytest.mark.gate_edges
+def test_the_command_line_gate_checks_every_edge_of_its_configurations(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The edge check the rest of the suite leaves out (tests/conftest.py), here on tiny
+    alone: the gate line names the configuration and its edges, and a rule the model does
+    alone: the gate line names the configuration and its edges, and a broken edge (planted
+    in the edge check's answer: what breaks one is tests/explore/test_content_edges.py's)
+    fails the gate, named, and `prove` exits 1."""
+    monkeypatch.setattr(cli_prove, "EDGE_CONFIGS", (("tiny", 2),))
+    monkeypatch.setattr(cli_prove, "GATE_HUNT_STEPS", 20)
+    args = ["prove", GRAIN, "--edition", "big-box-2023", "--players", "2", "--games", "1", "--quiet"]
+    assert main(args) == 0
+    out = capsys.readouterr().out
+    assert "every edge of tiny (11369 edges) checked" in out and "gate passed" in out
+    real = cli_prove.content_link_on_edges
+
+    def one_broken(data: EditionData, players: int) -> ContentEdges:
+        return dataclasses.replace(real(data, players), broken=("planted: an edge outside the model",))
+
+    monkeypatch.setattr(cli_prove, "content_link_on_edges", one_broken)
+    assert main(args) == 1
+    out = capsys.readouterr().out
+    assert "the link on explored edges FAILED: tiny FAILED at" in out
+    assert "'planted: an edge outside the model' broken" in out and "gate FAILED" in out
 
 
 def test_a_witness_for_a_proved_row_is_a_failure_named_as_such(

@@ -170,7 +170,10 @@ class Gate:
             parts.append(str(self.regressions))
         if self.edges:
             shown = ", ".join(map(str, self.edges))
-            parts.append(f"every edge of {shown} checked (solo: no Carla in the model)")
+            if any(e.broken for e in self.edges):
+                parts.append(f"the link on explored edges FAILED: {shown}")
+            else:
+                parts.append(f"every edge of {shown} checked (solo: no Carla in the model)")
         parts.append(self.coverage.summary())
         if self.failed:
             parts.append(f"implication FAILED for {', '.join(sorted(self.failed))}")
