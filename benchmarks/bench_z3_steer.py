@@ -1,22 +1,20 @@
-"""The z3 steers against unsteered games, per catalogue query with its hand-written steer
-stripped (not a test: a table of counts, the same on every machine; the seconds vary by
-machine and load and are printed for information only).
+"""The z3 archive steer against unsteered games, per catalogue query with its hand-written
+steer stripped (not a test: a table of counts, the same on every machine; the seconds vary
+by machine and load and are printed for information only).
 
     python benchmarks/bench_z3_steer.py [--games 3] [--edition original-2011] [--players 2]
-        [--steer archive|target|bmc] [QUERY ...]
+        [QUERY ...]
 
-`--steer archive` (the default and what `prove --z3-steer` uses): for each query, the
-archive search (`archive_steer.archive_search`, default `ArchiveBudget`) on seeds 0.. up
-to `--games` runs; the same search with z3's target taken away (cells are the game's
-moments alone, no burst goes towards a target: what z3 adds); and unsteered random games
-(`search.attempt` with `Steer()`) on seeds 0, 1, ... given the same number of engine steps
-as the archive's runs together (a random game ends after a few hundred steps, so this is
-many more games than runs). Each cell says found or not, and the engine steps spent to the
-first witness.
+For each query: the archive search (`archive_steer.archive_search`, default
+`ArchiveBudget`, what `prove --z3-steer` uses) on seeds 0.. up to `--games` runs; the same
+search with z3's target taken away (cells are the game's moments alone, no burst goes
+towards a target: what z3 adds); and unsteered random games (`search.attempt` with
+`Steer()`) on seeds 0, 1, ... given the same number of engine steps as the archive's runs
+together (a random game ends after a few hundred steps, so this is many more games than
+runs). Each cell says found or not, and the engine steps spent to the first witness.
 
-`--steer target` (the macro-target playout, `target_steer.target_search`) and `--steer bmc`
-(`plan.plan_search`) are the earlier steers, against the unsteered search on the same
-number of *games* (`search.search`).
+The earlier steers (`--steer target`, the macro-target playout, and `--steer bmc`, the BMC
+steer) were removed with their modules; their tables stay in docs/proofs.md as history.
 
 Prints one markdown row per query and a totals line. docs/proofs.md quotes runs of it.
 """
@@ -28,11 +26,9 @@ import time
 from dataclasses import replace
 
 from village_rules.proofs.archive_steer import ArchiveBudget, ArchiveStats, archive_attempt
+from village_rules.proofs.archive_target import Targeter
 from village_rules.proofs.catalogue import CATALOGUE, Query, by_name
-from village_rules.proofs.plan import PlanBudget, plan_search
-from village_rules.proofs.plan_target import Targeter
-from village_rules.proofs.search import Steer, Witness, search, search_steps
-from village_rules.proofs.target_steer import TargetBudget, target_search
+from village_rules.proofs.search import Steer, search_steps
 
 DEFAULT_QUERIES = (
     "free-final-action",
@@ -48,10 +44,6 @@ DEFAULT_QUERIES = (
     "hidden-lowest-death",
     "no-living-member-acts",
 )
-
-
-def _found(w: Witness | None, games: int) -> str:
-    return f"found (game {games}, {len(w.log.actions)} actions)" if w else f"none in {games} games"
 
 
 def _archive(q: Query, edition: str, players: int, runs: int, with_z3: bool) -> tuple[str, bool, int]:
@@ -104,54 +96,17 @@ def main() -> None:
     """Print the table and the totals line."""
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("queries", nargs="*", default=list(DEFAULT_QUERIES))
-    p.add_argument("--games", type=int, default=None, help="runs (archive; default 3) or games (5)")
+    p.add_argument("--games", type=int, default=3, help="seeded archive runs per query (default 3)")
     p.add_argument("--edition", default="original-2011")
     p.add_argument("--players", type=int, default=2)
-    p.add_argument("--steer", choices=("archive", "target", "bmc"), default="archive")
     args = p.parse_args()
     known = {q.name for q in CATALOGUE}
     for name in args.queries:
         if name not in known:
             raise SystemExit(f"unknown query {name!r}")
-    if args.games is not None and args.games < 1:
+    if args.games < 1:
         raise SystemExit(f"--games must be at least 1, not {args.games}")
-    if args.steer == "archive":
-        args.games = 3 if args.games is None else args.games
-        archive_table(args)
-        return
-    args.games = 5 if args.games is None else args.games
-    if args.steer == "target":
-        print("| query | z3-steered | z3 asks | targets | blocked | first target | unsteered |")
-        print("| --- | --- | --- | --- | --- | --- | --- |")
-    else:
-        print("| query | z3-steered | plans | longest plan | steps followed | refinements | asks "
-              "| unsteered |")
-        print("| --- | --- | --- | --- | --- | --- | --- | --- |")
-    z3_found = plain_found = 0
-    for name in args.queries:
-        if name not in known:
-            raise SystemExit(f"unknown query {name!r}")
-        q = replace(by_name(name), steer=Steer())
-        start = time.perf_counter()
-        if args.steer == "target":
-            w, g, ts = target_search(
-                args.edition, args.players, q.abstract, q.concrete, args.games,
-                budget=TargetBudget(), variant=q.variant,
-            )
-            did = f"{ts.asks} | {ts.targets} | {ts.blocked} | {ts.first_target or '(none)'}"
-        else:
-            w, g, st = plan_search(
-                args.edition, args.players, q.abstract, q.concrete, args.games,
-                budget=PlanBudget(), variant=q.variant,
-            )
-            did = f"{st.plans} | {st.longest_plan} | {st.followed} | {st.refinements} | {st.asks}"
-        r, rg = search(args.edition, args.players, Steer(), q.concrete, args.games, variant=q.variant)
-        z3_found += w is not None
-        plain_found += r is not None
-        row = f"| {q.number} {name} | {_found(w, g)} | {did} | {_found(r, rg)} |"
-        print(row, f"<!-- {time.perf_counter() - start:.1f}s -->", flush=True)
-    n = len(args.queries)
-    print(f"\nz3-steered found {z3_found} of {n}, unsteered {plain_found} of {n}")
+    archive_table(args)
 
 
 if __name__ == "__main__":

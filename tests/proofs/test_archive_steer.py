@@ -25,11 +25,11 @@ from village_rules.proofs.archive_steer import (
     archive_search,
     relabelled,
 )
+from village_rules.proofs.archive_target import Target, Targeter, counts
 from village_rules.proofs.catalogue import by_name
 from village_rules.proofs.history import History
 from village_rules.proofs.model import Constants
-from village_rules.proofs.plan_target import Target, Targeter, counts
-from village_rules.proofs.run import REACHABLE, prove
+from village_rules.proofs.run import REACHABLE, prove, z3_steers
 from village_rules.proofs.search import Steer, options, search_steps
 from village_rules.rules.variant import Variant
 
@@ -150,6 +150,17 @@ def test_prove_uses_the_archive_for_a_query_without_steer() -> None:
     result = prove(monks, EDITION, PLAYERS, games=1, bound=2, z3_steer=True)
     assert result.verdict == REACHABLE
     assert "steered by z3's archive: 1 runs x 20000 steps" in result.budget and "cells" in result.budget
+
+
+def test_z3_steers_only_rows_without_a_steer_that_the_models_cover() -> None:
+    """`prove(..., z3_steer=True)` steers by the archive only a query without a hand-written
+    steer, in a row the models cover: not a query with its steer, a solo row, or other
+    readings (moved here from the removed target steer's tests)."""
+    state = new_game(EDITION, PLAYERS, 0, Variant())
+    assert z3_steers(MILL, state) and not z3_steers(by_name("coins-short-at-mill"), state)
+    assert not z3_steers(MILL, new_game("big-box-2023", 1, 0, Variant()))
+    other = replace(MILL, variant=Variant(readings={"AMB-23": "b"}))
+    assert not z3_steers(other, new_game(EDITION, PLAYERS, 0, other.variant))
 
 
 @pytest.mark.parametrize(

@@ -1,4 +1,6 @@
-"""The abstraction function: a `GameState` reduced to the counts the proofs reason about.
+"""Stage: model (the counts abstraction).
+
+The abstraction function: a `GameState` reduced to the counts the proofs reason about.
 
 An abstract state is a flat, named vector of integers: how many cubes are on the board, in
 the green bag and in the supply, the coins, grain and goods left in the supply, customers

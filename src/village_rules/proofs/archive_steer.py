@@ -1,20 +1,23 @@
-"""The z3 archive steer: a Go-Explore search on the engine, its cells cut by z3's macro
+"""Stage: search (the z3 archive steer, `prove --z3-steer`).
+
+The z3 archive steer: a Go-Explore search on the engine, its cells cut by z3's macro
 target (issue 23: a query without a hand-written steer still finds its witnesses).
 
-A single steered playout (`target_steer`) reaches a *count* z3 names (coins in the supply,
-graves filled) but rarely a *coincidence*: the end triggered by a death that falls inside
-another seat's market day, the last cube of a round taken while final actions remain, a tie
-after every tie-breaker. Those need many tries from the moment just before, which the
-engine allows for free: `apply` is pure, so any reached state can be played on again.
+A single steered playout (the removed macro-target playout, docs/proofs.md) reaches a
+*count* z3 names (coins in the supply, graves filled) but rarely a *coincidence*: the end
+triggered by a death that falls inside another seat's market day, the last cube of a round
+taken while final actions remain, a tie after every tie-breaker. Those need many tries
+from the moment just before, which the engine allows for free: `apply` is pure, so any
+reached state can be played on again.
 
 So each seeded run keeps an archive of reached states, one per *cell* (Ecoffet et al.,
 "Go-Explore", 2019/2021: remember the states that are new in a coarse projection, return to
 one, explore from it):
 
-- **the cell** of a state is its counts abstraction (`plan_target.counts`) projected onto
+- **the cell** of a state is its counts abstraction (`archive_target.counts`) projected onto
   what z3's macro target moves (`Target.moves`, the nearest abstract state where the query's
   abstract predicate holds), after the seat relabelling that brings it nearest
-  (`target_steer.nearest_relabelling`: "some seat ..." is met by whichever seat gets there),
+  (`archive_target.nearest_relabelling`: "some seat ..." is met by whichever seat gets there),
   a numeric variable by its value, a seat, phase or flag by whether it has the target's
   value; with it the moment of the game (`MOMENT`: a market day, a mass, the end triggered,
   the final actions, the decision pending), since the coincidences above are a target
@@ -66,11 +69,19 @@ from village_rules.model.state import GameState
 from village_rules.policies.greedy import greedy_policy
 from village_rules.policies.planners import chronicle_planner, climber, traveller
 from village_rules.proofs.abstraction import PLAYER_FIELDS
+from village_rules.proofs.archive_target import (
+    CATEGORICAL,
+    SEAT_VALUED,
+    AbstractGoal,
+    Target,
+    Targeter,
+    counts,
+    nearest_relabelling,
+    relabellings,
+)
 from village_rules.proofs.history import History
 from village_rules.proofs.model import Constants
-from village_rules.proofs.plan_target import CATEGORICAL, AbstractGoal, Target, Targeter, counts
 from village_rules.proofs.search import ConcretePredicate, Witness, options
-from village_rules.proofs.target_steer import SEAT_VALUED, nearest_relabelling, relabellings
 from village_rules.rules.variant import Variant
 
 MOMENT: tuple[str, ...] = ("phase", "market_trigger", "mass", "end_by", "final_left")

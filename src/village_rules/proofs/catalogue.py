@@ -1,4 +1,6 @@
-"""The query catalogue: each query is an abstract predicate for the solver, a concrete
+"""Stage: catalogue (the queries).
+
+The query catalogue: each query is an abstract predicate for the solver, a concrete
 predicate over the real game path, and a steering policy for the witness search.
 
 Add your own by appending a `Query` to `CATALOGUE` (docs/proofs.md has a worked example).

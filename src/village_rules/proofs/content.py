@@ -1,4 +1,6 @@
-"""The rule-content abstraction: a `GameState` and an `Action` reduced to what the rules talk about.
+"""Stage: model (the rule-content abstraction).
+
+The rule-content abstraction: a `GameState` and an `Action` reduced to what the rules talk about.
 
 `content_abstract(state)` extends the counts of `abstraction.abstract` (whose names the
 catalogue's predicates and `model.py`'s clauses use) with the pending step in detail, the

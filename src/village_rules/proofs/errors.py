@@ -1,4 +1,6 @@
-"""Errors of the proofs package."""
+"""Stage: shared (every stage).
+
+Errors of the proofs package."""
 
 from __future__ import annotations
 

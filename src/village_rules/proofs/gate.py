@@ -1,4 +1,6 @@
-"""The gate `prove` passes before it prints "unreachable" (issue 23).
+"""Stage: gate.
+
+The gate `prove` passes before it prints "unreachable" (issue 23).
 
 A proof is about the model; it says something about the engine only as far as the model
 over-approximates the engine. So, in the same run and before any verdict, `open_gate` plays

@@ -1,4 +1,6 @@
-"""The rule-content transition relation: one guarded command per kind of action.
+"""Stage: model (the rule-content model).
+
+The rule-content transition relation: one guarded command per kind of action.
 
 A step of the engine is (s, a, t): the abstract state before (`content.content_abstract`),
 the abstract action (`content.action_vars`) and the abstract state after `apply` has

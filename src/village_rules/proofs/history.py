@@ -1,4 +1,6 @@
-"""The path of a game so far, as the concrete predicates of the catalogue see it.
+"""Stage: search (the path concrete predicates read).
+
+The path of a game so far, as the concrete predicates of the catalogue see it.
 
 The path is recorded by sub-steps (`engine.events`): every decision, those the engine took
 itself (a lone legal take, a dying choice, a payment) included, with the genuine state it

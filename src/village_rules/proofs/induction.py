@@ -1,4 +1,6 @@
-"""k-induction over the rule-content model (`guarded.py`), and the queries it can decide.
+"""Stage: model (z3 over the rule-content model).
+
+k-induction over the rule-content model (`guarded.py`), and the queries it can decide.
 
 A query here is a *rule predicate*: over one abstract state (`state=True`), or over one
 step (s, a, t) of the model. `k_induction_content` proves it unreachable at every depth:

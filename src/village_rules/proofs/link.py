@@ -1,4 +1,6 @@
-"""The refinement link: every engine step is a step of the rule-content model.
+"""Stage: link (the rule-content model).
+
+The refinement link: every engine step is a step of the rule-content model.
 
 A step is checked by its sub-steps (`engine.events`: the decision, then every decision with
 a single legal action the engine took itself), so a forced turn choice is a step of the

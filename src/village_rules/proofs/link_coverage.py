@@ -1,4 +1,6 @@
-"""How much of the rule-content model the link's steps exercise: every guarded command, each
+"""Stage: link (the branches it exercises).
+
+How much of the rule-content model the link's steps exercise: every guarded command, each
 branch of its guard, and each case the scoring, yield and time clauses state.
 
 A *branch* is a named case of one step (s, a, t) of the model: a kind of action answering

@@ -1,4 +1,6 @@
-"""The link's regression inputs: every game that ever broke a clause, replayed on every run.
+"""Stage: link (its regression inputs).
+
+The link's regression inputs: every game that ever broke a clause, replayed on every run.
 
 The folder `regressions/` beside this module holds `village-rules-log` files, one game each.
 The gate (`gate.open_gate`) replays every one of them through the link (`link.check_log`)

@@ -1,4 +1,6 @@
-"""The link on a deterministic sample of `check`'s fuzz games: the function `check` calls.
+"""Stage: link (on `check`'s games).
+
+The link on a deterministic sample of `check`'s fuzz games: the function `check` calls.
 
 `check`'s fuzz batch draws random AMB readings for every game and a solo game now and then,
 while the rule-content model covers each edition's default readings only (`guarded.

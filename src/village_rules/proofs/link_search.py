@@ -1,4 +1,6 @@
-"""A search for steps that break the rule-content model, guided by the branches they exercise.
+"""Stage: link (a hunt for breaking steps).
+
+A search for steps that break the rule-content model, guided by the branches they exercise.
 
 Sampled games take the common branches of the guarded commands thousands of times and the
 rare ones (a payment chosen for an advance, a harvest cut by the supply, a skip at the

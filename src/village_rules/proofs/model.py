@@ -1,4 +1,6 @@
-"""The z3 model: a symbolic transition relation over the abstract state (`abstraction.py`).
+"""Stage: model (the counts model).
+
+The z3 model: a symbolic transition relation over the abstract state (`abstraction.py`).
 
 Each clause is one fact about a single engine step (`apply`, settling included) written
 once, as a function of a *backend* (`Ops`): the same clause is evaluated on plain integers

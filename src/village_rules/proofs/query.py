@@ -1,4 +1,6 @@
-"""What a catalogue query is: an abstract predicate for the solver, a concrete predicate over
+"""Stage: catalogue (what a query is).
+
+What a catalogue query is: an abstract predicate for the solver, a concrete predicate over
 the real game path, a steer for the witness search, its rows and its search budget. Its own
 module so that the catalogue's parts (`catalogue`, `rule_queries`) share it without a cycle."""
 

@@ -1,4 +1,6 @@
-"""The refinement check: the engine never takes a step the z3 model does not allow.
+"""Stage: link (the counts model; Hypothesis machines for both models).
+
+The refinement check: the engine never takes a step the z3 model does not allow.
 
 For a transition (before, action, after) of the real engine, the pair of abstract states
 (alpha(before), alpha(after)) must satisfy the transition relation T of `model.py`. The

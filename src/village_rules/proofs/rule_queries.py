@@ -1,4 +1,6 @@
-"""Queries about what the rules allow during a market day, a mass and the end (issue 23):
+"""Stage: catalogue (the market-day, mass and end queries).
+
+Queries about what the rules allow during a market day, a mass and the end (issue 23):
 queries 14-19, each a concrete predicate over the game path (`History`), a steer for the
 witness search, and an abstract predicate over the current model's variables.
 

@@ -1,4 +1,6 @@
-"""Deciding one query for one edition and player count, and writing its artefacts.
+"""Stage: table (one row).
+
+Deciding one query for one edition and player count, and writing its artefacts.
 
 The verdict is **reachable** only with a witness the engine produced (a replayable
 `village-rules-log` whose final path meets the concrete predicate), **unreachable** only with

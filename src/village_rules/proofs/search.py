@@ -1,4 +1,6 @@
-"""Witness concretisation: a guided search on the real engine.
+"""Stage: search (the steered witness search).
+
+Witness concretisation: a guided search on the real engine.
 
 The solver's abstract path says *what* must happen (which counters must move); this search
 makes the engine do it. Each attempt sets up a real game with `new_game` and plays it with

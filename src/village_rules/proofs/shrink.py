@@ -1,4 +1,6 @@
-"""Shrinking a witness to a game a person can read: delta debugging over its actions.
+"""Stage: search (a witness a person can read).
+
+Shrinking a witness to a game a person can read: delta debugging over its actions.
 
 A witness found by the steered search is a whole steered game up to the step where its
 query first holds, mostly moves that have nothing to do with the query. `shrink` removes

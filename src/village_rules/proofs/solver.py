@@ -1,4 +1,6 @@
-"""Bounded model checking and k-induction over the z3 model (`model.py`).
+"""Stage: model (z3 over the counts model).
+
+Bounded model checking and k-induction over the z3 model (`model.py`).
 
 `bmc` asks z3 for an abstract path of at most `bound` steps from the abstract initial state
 to a state satisfying the query's abstract predicate. `k_induction` proves that no reachable

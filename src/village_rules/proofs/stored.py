@@ -1,4 +1,6 @@
-"""Re-checking what `village-rules prove --out` stored, without searching again.
+"""Stage: table (re-checking what was stored).
+
+Re-checking what `village-rules prove --out` stored, without searching again.
 
 Every stored witness must replay on the real engine (from its own `new_game` setup) to a
 state where its query's concrete predicate holds, and not one action earlier; every stored

@@ -1,4 +1,6 @@
-"""The stored verdict table of `village-rules prove` (`witnesses/results.json`) and the
+"""Stage: table (the stored table).
+
+The stored verdict table of `village-rules prove` (`witnesses/results.json`) and the
 comparison CI runs against it (`prove --expect`).
 
 A row is what a run decides deterministically: the verdict, its depth (witness length, the

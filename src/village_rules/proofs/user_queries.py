@@ -1,4 +1,6 @@
-"""A user's own queries, loaded from a Python file (`prove`, `replay` and `view --queries FILE`).
+"""Stage: catalogue (a user's own queries).
+
+A user's own queries, loaded from a Python file (`prove`, `replay` and `view --queries FILE`).
 
 The file is an ordinary module that defines `Query` objects at its top level (docs/proofs.md,
 "Adding a query"); every module-level name bound to a `Query` is one of its queries, in the

@@ -1,35 +1,39 @@
-"""The z3 steer's macro target: the nearest abstract state where the query holds, and the
-progress measure towards it (what `target_steer` follows on the engine).
+"""Stage: search (the z3 archive steer's macro target).
 
-BMC over single engine steps cannot see a goal a few turns away (`plan.Planner`: at depth
-6 it covers two or three decisions). Here z3 plans one *macro step* instead: from the
-abstraction of the current engine state `s` (the counts of `abstraction.abstract`) to a
-state `t` where the query's abstract predicate holds, with `t` meeting every state clause
-of the counts model (`model.STATE_CLAUSES`: conservation, capacities, the end's triggers)
-and `(s, t)` meeting the step clauses that hold across any number of steps
-(`MACRO_CLAUSES`: what only grows, only shrinks or stays once set, as `model.STEP_CLAUSES`
-states it for one step). Among those, z3's `Optimize` returns the `t` nearest to `s`
-(fewest units moved; a seat, phase or flag that must change counts 1), under a counted
-`rlimit`.
+The archive steer's macro target: the nearest abstract state where the query holds, and the
+progress measure towards it (what `archive_steer` cuts its cells by and steers its greedy
+bursts towards).
+
+BMC over single engine steps cannot see a goal a few turns away (the removed BMC steer,
+docs/proofs.md: at depth 6 it covered two or three decisions). Here z3 plans one *macro
+step* instead: from the abstraction of an engine state `s` (the counts of
+`abstraction.abstract`) to a state `t` where the query's abstract predicate holds, with `t`
+meeting every state clause of the counts model (`model.STATE_CLAUSES`: conservation,
+capacities, the end's triggers) and `(s, t)` meeting the step clauses that hold across any
+number of steps (`MACRO_CLAUSES`: what only grows, only shrinks or stays once set, as
+`model.STEP_CLAUSES` states it for one step). Among those, z3's `Optimize` returns the `t`
+nearest to `s` (fewest units moved; a seat, phase or flag that must change counts 1),
+under a counted `rlimit`.
 
 `Target.distance(v)` is the progress measure: how far the abstract state `v` still is from
-`t` on the variables `t` moves. The follower (`target_steer`) prefers the engine action
-whose successor is nearest, and when the measure has not improved for a while blocks the
-target (`Targeter.ask(now, blocked)`: the next target must differ on a variable it moved)
-and asks again, the counterexample-guided refinement of a macro plan the engine could not
-follow.
+`t` on the variables `t` moves; `nearest_relabelling` takes it under the relabelling of the
+seats that brings `v` nearest (a goal "some seat has ..." is met by whichever seat gets
+there). When the archive makes no progress for a while it blocks the target
+(`Targeter.ask(now, blocked)`: the next target must differ on a variable it moved) and asks
+again, the counterexample-guided refinement of a macro plan the engine could not follow.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from itertools import permutations
 from typing import Any
 
 import z3
 
 from village_rules.model.state import GameState
-from village_rules.proofs.abstraction import abstract, field_names
+from village_rules.proofs.abstraction import PLAYER_FIELDS, abstract, field_names
 from village_rules.proofs.model import STATE_CLAUSES, STEP_CLAUSES, Z3, Constants
 
 AbstractGoal = Callable[[Mapping[str, Any], Constants], Any]
@@ -54,6 +58,9 @@ CATEGORICAL: frozenset[str] = frozenset(
     {"phase", "actor", "end_by", "final_left", "market_trigger", "mass"}
 )
 """Variables that name a seat, a phase or a flag: moving them costs 1, whatever the value."""
+
+SEAT_VALUED: tuple[str, ...] = ("actor", "end_by", "market_trigger")
+"""Global variables whose value is a seat (-1: none); relabelled with the seats."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -137,3 +144,31 @@ def counts(state: GameState) -> dict[str, int]:
     """The counts abstraction of a state as a plain dict (what targets are asked from)."""
     a = abstract(state)
     return dict(zip(field_names(state.num_players), a.vector, strict=True))
+
+
+def relabellings(players: int) -> list[dict[int, int]]:
+    """Every relabelling of the seats (seat -> seat), the identity first."""
+    return [dict(enumerate(p)) for p in permutations(range(players))]
+
+
+def nearest_relabelling(
+    target: Target, v: Mapping[str, int], seats: Sequence[Mapping[int, int]]
+) -> tuple[int, Mapping[str, int]]:
+    """The least `target.distance` of `v` over the relabellings `seats`, and `v` relabelled
+    by the first that gives it (`v` itself when `seats` holds only the identity): the
+    progress towards the target for whichever seat is nearest to playing its part."""
+    best: tuple[int, Mapping[str, int]] | None = None
+    for sigma in seats:
+        moved: dict[str, int] = dict(v)
+        for old, new in sigma.items():
+            if old == new:
+                continue
+            for f in PLAYER_FIELDS:
+                moved[f"{f}_{new}"] = v[f"{f}_{old}"]
+        for g in SEAT_VALUED:
+            if v[g] >= 0:
+                moved[g] = sigma[v[g]]
+        d = target.distance(moved)
+        if best is None or d < best[0]:
+            best = (d, moved)
+    return best if best is not None else (0, v)

@@ -1,12 +1,20 @@
-"""The z3 steer's macro target (`proofs.plan_target`): z3's nearest abstract state where a
-query holds, the progress measure towards it, and blocking a target (CEGAR)."""
+"""The archive steer's macro target (`proofs.archive_target`): z3's nearest abstract state
+where a query holds, the progress measure towards it (under the nearest seat relabelling),
+and blocking a target (CEGAR)."""
 
 from __future__ import annotations
 
 from village_rules.engine.setup import new_game
+from village_rules.proofs.archive_target import (
+    MACRO_CLAUSES,
+    Target,
+    Targeter,
+    counts,
+    nearest_relabelling,
+    relabellings,
+)
 from village_rules.proofs.catalogue import by_name
 from village_rules.proofs.model import PY, STATE_CLAUSES, STEP_CLAUSES, Constants
-from village_rules.proofs.plan_target import MACRO_CLAUSES, Target, Targeter, counts
 from village_rules.rules.variant import Variant
 
 EDITION, PLAYERS = "original-2011", 2
@@ -56,3 +64,18 @@ def test_spending_time_is_progress_towards_a_death() -> None:
     later = {**now, "life_0": 5}
     died = {**now, "life_0": 0, "dead_0": 1}
     assert target.distance(now) > target.distance(later) > target.distance(died) == 0
+
+
+def test_distance_is_the_nearest_seat_relabelling() -> None:
+    """A target for seat 0 is as near when seat 1 has what it needs, and the relabelled
+    counts say which seat that is (moved here from the removed target steer's tests)."""
+    now, _ = _start()
+    target = Target({"coins_0": now["coins_0"] + 4}, 10)
+    seats = relabellings(PLAYERS)
+    assert seats[0] == {0: 0, 1: 1} and len(seats) == 2
+    assert nearest_relabelling(target, now, seats)[0] == 4
+    richer = {**now, "coins_1": now["coins_1"] + 3}
+    d, moved = nearest_relabelling(target, richer, seats)
+    assert d == 1 and moved["coins_0"] == richer["coins_1"]
+    assert target.distance(richer) == 4
+    assert nearest_relabelling(target, richer, seats[:1]) == (4, richer)
