@@ -30,6 +30,8 @@ from hypothesis import HealthCheck, settings
 from hypothesis.database import DirectoryBasedExampleDatabase
 from support import TEXTS_SKIP
 
+from village_rules.cli import prove as cli_prove
+
 _MISSING_IMPORT = ("could not import", "No module named")
 
 _DB = os.environ.get("VILLAGE_HYPOTHESIS_DB")
@@ -49,8 +51,6 @@ settings.load_profile("village-tests")
 def _gate_without_explored_edges(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
     """No explored edges in `prove`'s gate unless the test is marked `gate_edges` (above)."""
     if request.node.get_closest_marker("gate_edges") is None:
-        from village_rules.cli import prove as cli_prove
-
         monkeypatch.setattr(cli_prove, "EDGE_CONFIGS", ())
 
 

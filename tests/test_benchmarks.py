@@ -90,7 +90,6 @@ def test_bench_checks_prints_every_figure() -> None:
                 "compiled checker:",
             ),
         ),
-        (["--with-engine"], ("checks/incremental.py, adapters/bounds.py", "compiled checker and engine:")),
     ],
 )
 def test_bench_compiled_checker_compares_the_compiled_copy(

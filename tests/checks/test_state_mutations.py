@@ -151,7 +151,7 @@ def test_a_mutated_state_is_refused_or_plays_on(mutant: tuple[str, str], seed: i
 
 
 @pytest.mark.slow
-@settings(max_examples=3000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=1000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(mutant=mutated(), seed=st.integers(0, 2**32))
 def test_many_mutated_states_are_refused_or_play_on(mutant: tuple[str, str], seed: int) -> None:
     """The long run of the test above."""

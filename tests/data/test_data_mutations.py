@@ -110,7 +110,7 @@ def test_a_mutated_data_file_is_refused_or_plays(mutant: tuple[str, str], seed: 
 
 
 @pytest.mark.slow
-@settings(max_examples=1500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(mutant=mutated_data(), seed=st.integers(0, 2**32))
 def test_many_mutated_data_files_are_refused_or_play(mutant: tuple[str, str], seed: int) -> None:
     check_data_mutant(mutant[1], seed, steps=600)

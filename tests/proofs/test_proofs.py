@@ -55,7 +55,7 @@ def test_refinement_on_a_few_hundred_random_games() -> None:
 
 @pytest.mark.slow
 def test_refinement_on_many_complete_games() -> None:
-    games = [(e, n, seed) for seed in range(50) for e, n in ALL_COUNTS]
+    games = [(e, n, seed) for seed in range(20) for e, n in ALL_COUNTS]
     assert check_games(games) == []
 
 
