@@ -1,6 +1,14 @@
-"""The optional native core (issue 39): a C++17 extension, `village_rules.native._core`.
+"""The packages and their folders, and the optional native core; the rest is in pyproject.toml.
 
-Everything else is declared in pyproject.toml. The extension is optional twice over:
+The packages are every package under src/, and the proof catalogue's stored results (issue
+41): their one home is proofs/ at the top of the repository, and each of its folders ships
+as a data package at the place the library reads it, `village_rules/proofs/witnesses/` and
+`village_rules/proofs/regressions/` (their files: [tool.setuptools.package-data]). An
+editable install maps the same names to the same folders, so a clone reads and writes
+proofs/ itself, and there is no second copy.
+
+The native core (issue 39) is a C++17 extension, `village_rules.native._core`, optional
+twice over:
 - `VILLAGE_RULES_NATIVE=0` (or `false`, `no`, `off`) leaves it out of the build entirely;
 - otherwise it is built with `optional=True`, so where no C++ compiler works the build
   prints a warning and `pip install .` still installs the pure-Python package.
@@ -12,9 +20,15 @@ from __future__ import annotations
 
 import os
 
-from setuptools import setup
+from setuptools import find_packages, setup
 
 _OFF = {"0", "false", "no", "off"}
+
+STORED_RESULTS = {
+    "village_rules.proofs.witnesses": "proofs/witnesses",
+    "village_rules.proofs.regressions": "proofs/regressions",
+}
+"""Each data package of the proof catalogue's stored results -> its folder in the clone."""
 
 
 def _native_modules() -> list[object]:
@@ -37,4 +51,8 @@ def _native_modules() -> list[object]:
     ]
 
 
-setup(ext_modules=_native_modules())
+setup(
+    packages=[*find_packages("src"), *STORED_RESULTS],
+    package_dir={"": "src", **STORED_RESULTS},
+    ext_modules=_native_modules(),
+)

@@ -37,7 +37,7 @@ from village_rules.model.evolve import replace
 from village_rules.model.state import GameState, Mass
 from village_rules.policies.planners import climber
 
-WITNESSES = Path(__file__).resolve().parents[2] / "src" / "village_rules" / "proofs" / "witnesses"
+WITNESSES = Path(__file__).resolve().parents[2] / "proofs" / "witnesses"
 
 
 class PrestigeWatch:

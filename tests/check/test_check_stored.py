@@ -19,11 +19,12 @@ from village_rules.data.shipped import shipped_folder
 from village_rules.drivers.play import GameLog
 from village_rules.errors import InternalError
 from village_rules.proofs import stored as proofs_stored
+from village_rules.proofs.link_regressions import REGRESSIONS
 from village_rules.proofs.run import Result
 from village_rules.proofs.stored import check_proof, check_stored, check_witness, proof_files, witness_files
 from village_rules.readings import stored as readings_stored
 
-WITNESSES = ROOT / "src" / "village_rules" / "proofs" / "witnesses"
+WITNESSES = ROOT / "proofs" / "witnesses"
 DIVERGENCE = ROOT / "src" / "village_rules" / "readings" / "witnesses"
 
 
@@ -114,10 +115,13 @@ def test_the_check_command_replays_the_divergence_witnesses(tmp_path: Path) -> N
 def test_the_stored_artefacts_are_found_in_the_package_from_any_folder(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    # With the development install the package is this tree's src/: the one lookup
-    # (village_rules.data.shipped) finds the folders there; a wheel has them in the same
-    # place relative to the package (.ci/run compares an installed package with the tree).
+    # With the development install the package is this tree's src/ and the proof results
+    # this tree's proofs/ (data packages the editable install maps there): the one lookup
+    # (village_rules.data.shipped) finds the folders there; a wheel has them all inside the
+    # package, at village_rules/proofs/witnesses/ ... (.ci/run compares an installed package
+    # with the tree).
     assert proofs_stored.WITNESSES.resolve() == WITNESSES.resolve()
+    assert REGRESSIONS.resolve() == (ROOT / "proofs" / "regressions").resolve()
     assert readings_stored.WITNESSES.resolve() == DIVERGENCE.resolve()
     monkeypatch.chdir(tmp_path)  # a folder with no proofs/ or specs/ in it
     steps = default_steps(1)
@@ -125,6 +129,33 @@ def test_the_stored_artefacts_are_found_in_the_package_from_any_folder(
     divergence = next(s for s in steps if isinstance(s, DivergenceStep))
     assert proofs.directory.is_absolute() and witness_files(proofs.directory)
     assert divergence.directory.is_absolute() and any(divergence.directory.glob("AMB-*.json"))
+
+
+def test_the_proof_results_have_one_home_at_the_top_of_the_tree() -> None:
+    # proofs/ (issue 41): no second copy under src/, where the lookup would find it first
+    package = ROOT / "src" / "village_rules" / "proofs"
+    assert not (package / "witnesses").exists() and not (package / "regressions").exists()
+    assert (WITNESSES / "results.json").is_file() and witness_files(WITNESSES)
+    assert sorted((ROOT / "proofs" / "regressions").glob("*.json"))
+
+
+def test_a_folder_outside_the_package_is_found_as_its_data_package(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # as an editable install maps village_rules.proofs.witnesses to the clone's proofs/witnesses:
+    # here the package's own folder has no witnesses/, a second path entry holds it
+    package = tmp_path / "mapped_package"
+    elsewhere = tmp_path / "elsewhere"
+    package.mkdir()
+    (elsewhere / "witnesses").mkdir(parents=True)
+    (package / "__init__.py").write_text(f"__path__.append({str(elsewhere)!r})\n", encoding="utf-8")
+    (elsewhere / "witnesses" / "__init__.py").write_text('"""Data."""\n', encoding="utf-8")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    assert shipped_folder("mapped_package", "witnesses") == elsewhere / "witnesses"
+    # a folder without __init__.py there is a namespace package, not a mapped data package
+    (elsewhere / "regressions").mkdir()
+    with pytest.raises(InternalError, match=r"no mapped_package/regressions/ folder"):
+        shipped_folder("mapped_package", "regressions")
 
 
 def test_a_package_without_its_witnesses_is_named(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -13,7 +13,7 @@ from village_rules.check.report import write_report
 from village_rules.check.steps import CheckContext, CheckOutcome, ProofsStep, StepResult
 from village_rules.data.text import natural_key
 
-WITNESSES = ROOT / "src" / "village_rules" / "proofs" / "witnesses"
+WITNESSES = ROOT / "proofs" / "witnesses"
 CHOSEN = [
     "11-no-living-member-acts-big-box-2023-2p.json",
     "2-free-final-action-big-box-2023-2p.json",

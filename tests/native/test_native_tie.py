@@ -38,8 +38,8 @@ from village_rules.rules.variant import Variant
 GOLDEN = sorted((TESTS / "golden" / "engine-golden").glob("*-seed*.json"))
 WITNESSES = sorted(
     path
-    for folder in ("proofs", "readings")
-    for path in (ROOT / "src" / "village_rules" / folder / "witnesses").glob("*.json")
+    for folder in (ROOT / "proofs" / "witnesses", ROOT / "src" / "village_rules" / "readings" / "witnesses")
+    for path in folder.glob("*.json")
     if json.loads(path.read_text()).get("format") == "village-rules-log"
 )
 """Every stored witness that is a replayable game log (the proofs' and the readings')."""

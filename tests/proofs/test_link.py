@@ -37,7 +37,7 @@ from village_rules.proofs.model import PY, Z3
 from village_rules.proofs.refinement import ContentRefinementMachine
 from village_rules.rules.variant import Rules, Variant
 
-WITNESSES = ROOT / "src" / "village_rules" / "proofs" / "witnesses"
+WITNESSES = ROOT / "proofs" / "witnesses"
 
 
 def test_the_link_passes_on_the_current_engine() -> None:

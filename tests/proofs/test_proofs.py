@@ -34,7 +34,7 @@ from village_rules.proofs.run import REACHABLE, prove
 from village_rules.proofs.search import Steer, _choose
 from village_rules.proofs.solver import bmc, k_induction
 
-WITNESSES = ROOT / "src" / "village_rules" / "proofs" / "witnesses"
+WITNESSES = ROOT / "proofs" / "witnesses"
 ALL_COUNTS = [("original-2011", n) for n in (2, 3, 4)] + [("big-box-2023", n) for n in (2, 3, 4, 5)]
 
 

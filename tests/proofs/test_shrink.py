@@ -121,7 +121,7 @@ def test_a_stored_witness_shrinks_under_its_catalogue_judge() -> None:
 @pytest.mark.slow
 @pytest.mark.skip(
     reason="issue 41 item 4, open: the stored witnesses are not shrunk yet (`village-rules prove "
-    "--shrink src/village_rules/proofs/witnesses` costs 10^5-10^6 engine steps a witness, and so "
+    "--shrink proofs/witnesses` costs 10^5-10^6 engine steps a witness, and so "
     "does this check of each); unskip when they are"
 )
 @pytest.mark.parametrize("path", witness_files(WITNESSES), ids=lambda p: p.stem)

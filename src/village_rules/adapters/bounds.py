@@ -15,7 +15,7 @@ Each bound comes with its derivation from the engine (docs/rl.md "Bounds" repeat
   round number aside, which the engine never reads: tests/engine/test_unbounded.py plays it.
   For 2, 3 and 5 players the card adds fewer cubes than it draws, yet the proof
   catalogue's termination query (`village-rules prove lasso`) finds such repeating games
-  too: its stored witnesses (src/village_rules/proofs/witnesses/12-lasso-*.json) cover every Big Box player
+  too: its stored witnesses (proofs/witnesses/12-lasso-*.json) cover every Big Box player
   count; for the 2011 data at 2 and 3 players the search has found none yet, which is no
   proof of a bound. The same catalogue's score pump (query 13b) shows the score has no
   upper bound either, apart from the length of the game. Wrappers that need a bound

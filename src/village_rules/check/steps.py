@@ -17,7 +17,7 @@ Steps today:
   checked (`village-rules report LOG...`).
 
 - `ProofsStep`: the stored verdicts of the z3 proof catalogue (`village-rules prove
-  --out src/village_rules/proofs/witnesses`): every witness replayed on the engine to its query's situation,
+  --out proofs/witnesses`): every witness replayed on the engine to its query's situation,
   every unreachability proof re-proved (`village_rules.proofs.stored`).
 
 - `DivergenceStep`: the stored divergence witnesses of the ambiguity register

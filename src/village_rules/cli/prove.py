@@ -104,7 +104,7 @@ def register(subparsers: Any) -> None:
         "--hints",
         type=Path,
         help="start each search at the seed of the witness stored here (default: the witnesses that "
-        "ship with the package, village_rules/proofs/witnesses)",
+        "ship with the package: the clone's proofs/witnesses, installed as village_rules/proofs/witnesses)",
     )
     hints.add_argument(
         "--no-hints",
@@ -280,7 +280,7 @@ def _prove_rows(
         write_text(out[0] / LINK_BREAK, gate.hunt.log.to_json() + "\n")
         print(
             f"gate: the hunt's game that broke the model is {out[1] / LINK_BREAK}; keep it in "
-            "village_rules/proofs/regressions/ once the model is fixed",
+            "proofs/regressions/ once the model is fixed",
             flush=True,
         )
     return results, gate

@@ -28,8 +28,8 @@ One path through the package, six stages; each module's docstring opens with its
    link's games, hunt and regressions, and concrete(s) => abstract(alpha(s)) per query).
 6. **table** (the verdicts): `run` (`prove`: one row's verdict and its artefacts; per row
    it runs the proofs, the gate for a proof found, then the search), `table` (the stored table
-   `witnesses/results.json` and `prove --expect`), `stored` (re-checking what was stored).
-   `errors` holds the package's errors.
+   `proofs/witnesses/results.json` at the repository top, and `prove --expect`), `stored`
+   (re-checking what was stored). `errors` holds the package's errors.
 
 Why two abstractions. The counts model is the common vocabulary: every query's abstract
 predicate (`Query.abstract`), the gate's implication, the explorer's refinement check and

@@ -2,7 +2,8 @@
 
 The link's regression inputs: every game that ever broke a clause, replayed on every run.
 
-The folder `regressions/` beside this module holds `village-rules-log` files, one game each.
+The folder `proofs/regressions/` at the top of the repository (shipped in the package as
+`village_rules/proofs/regressions/`) holds `village-rules-log` files, one game each.
 The gate (`gate.open_gate`) replays every one of them through the link (`link.check_log`)
 before any proof is printed, so a model fixed once stays fixed. A game found breaking a
 clause (by the link's games, its search, or from outside) is added with `keep`.
@@ -20,11 +21,13 @@ from pathlib import Path
 
 from village_rules.data.files import write_text
 from village_rules.data.jsonio import MAX_LOG_CHARS, read_text_file
+from village_rules.data.shipped import shipped_folder
 from village_rules.drivers.play import GameLog
 from village_rules.proofs.link import BrokenStep, check_log
 
-REGRESSIONS = Path(__file__).resolve().parent / "regressions"
-"""The folder of the link's regression inputs (shipped with the package)."""
+REGRESSIONS = shipped_folder("village_rules.proofs", "regressions")
+"""The folder of the link's regression inputs: the clone's `proofs/regressions/`, shipped with
+the package as `village_rules/proofs/regressions/`."""
 
 EXPECTED_BREAKS: dict[str, tuple[str, str]] = {}
 """File name -> (the clause it is known to break, why and until when). Empty: the two

@@ -33,7 +33,8 @@ from village_rules.proofs.model import Constants
 from village_rules.proofs.solver import bmc, k_induction
 
 WITNESSES = shipped_folder("village_rules.proofs", "witnesses")
-"""The stored proof witnesses and proofs, shipped as package data (`village_rules/proofs/witnesses/`)."""
+"""The stored proof witnesses and proofs: the clone's `proofs/witnesses/`, shipped with the
+package as `village_rules/proofs/witnesses/`."""
 
 PROOF_DEPTH = 6
 """The bound and induction depth the stored proofs were made with (`run.prove`)."""

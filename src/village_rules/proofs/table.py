@@ -154,9 +154,9 @@ def write_table(out: Path, table: dict[Key, Row], known: list[Query]) -> None:
     lines = [
         "# Results of `village-rules prove`",
         "",
-        "Regenerate with `village-rules prove --out src/village_rules/proofs/witnesses`"
+        "Regenerate with `village-rules prove --out proofs/witnesses`"
         " (see docs/proofs.md); CI checks the table with"
-        " `village-rules prove --expect src/village_rules/proofs/witnesses/results.json`.",
+        " `village-rules prove --expect proofs/witnesses/results.json`.",
         "",
         f"{len(ranked)} rows: {counts['reachable']} reachable, {counts['unreachable']} unreachable, "
         f"{counts['unknown']} unknown ({share:.1f} %). Budgets are counts, so the table is the same "
