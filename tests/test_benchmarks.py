@@ -38,6 +38,7 @@ def test_bench_vs_chess_prints_every_figure() -> None:
         assert figure in out, out
 
 
+@pytest.mark.no_cover  # CPU-bound replays: not traced in the coverage run (tests/README.md, "Coverage")
 def test_bench_explore_prints_the_explorer_beside_the_playouts() -> None:
     out = subprocess.run(
         [sys.executable, str(BENCHMARKS / "bench_explore.py"), "--config", "tiny", "--games", "2"],

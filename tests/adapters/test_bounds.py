@@ -191,6 +191,7 @@ def test_the_score_pump_witnesses_keep_to_the_prestige_bound(name: str) -> None:
     assert _watched(log) == []
 
 
+@pytest.mark.no_cover  # CPU-bound replays: not traced in the coverage run (tests/README.md, "Coverage")
 @pytest.mark.parametrize(("edition", "players"), [("original-2011", 2), ("big-box-2023", 3)])
 def test_climbers_keep_to_the_prestige_bound(edition: str, players: int) -> None:
     """Seats that climb the council (and use its privileges, CNC-08) and the church (the

@@ -61,6 +61,7 @@ def test_the_fuzz_step_plays_checked_games_and_replays_them(fuzz_result: tuple[F
         assert (out / f.picture).read_text().startswith("<svg")
 
 
+@pytest.mark.no_cover  # CPU-bound replays: not traced in the coverage run (tests/README.md, "Coverage")
 def test_a_game_that_does_not_replay_identically_fails_the_step(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

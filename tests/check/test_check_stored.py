@@ -28,6 +28,7 @@ WITNESSES = ROOT / "proofs" / "witnesses"
 DIVERGENCE = ROOT / "src" / "village_rules" / "readings" / "witnesses"
 
 
+@pytest.mark.no_cover  # CPU-bound replays: not traced in the coverage run (tests/README.md, "Coverage")
 def test_every_stored_verdict_rechecks() -> None:
     checks = check_stored(WITNESSES)
     assert {c.kind for c in checks} == {"witness", "proof"}
@@ -167,6 +168,7 @@ def test_a_package_without_its_witnesses_is_named(tmp_path: Path, monkeypatch: p
         shipped_folder("fake_package", "witnesses")
 
 
+@pytest.mark.no_cover  # CPU-bound replays: not traced in the coverage run (tests/README.md, "Coverage")
 def test_prove_starts_from_the_stored_witnesses_unless_told_not_to(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -272,6 +274,7 @@ def test_prove_names_a_bad_hints_file(tmp_path: Path, capsys: pytest.CaptureFixt
     assert code == 2 and str(bad) in err and "not valid JSON" in err and out == ""  # before any row
 
 
+@pytest.mark.no_cover  # CPU-bound replays: not traced in the coverage run (tests/README.md, "Coverage")
 def test_an_interrupted_prove_out_leaves_the_folder_as_it_was(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:

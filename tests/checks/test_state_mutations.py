@@ -143,6 +143,7 @@ def check_mutant(text: str, steps: int, seed: int) -> bool:
     return True
 
 
+@pytest.mark.no_cover  # CPU-bound replays: not traced in the coverage run (tests/README.md, "Coverage")
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(mutant=mutated(), seed=st.integers(0, 2**32))
 def test_a_mutated_state_is_refused_or_plays_on(mutant: tuple[str, str], seed: int) -> None:

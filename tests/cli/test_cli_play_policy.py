@@ -25,6 +25,7 @@ def played(
     return code, out, err, GameLog.from_json(log.read_text()) if log.exists() else None
 
 
+@pytest.mark.no_cover  # CPU-bound replays: not traced in the coverage run (tests/README.md, "Coverage")
 def test_one_policy_plays_every_seat_the_game_fuzz_plays(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
@@ -39,6 +40,7 @@ def test_one_policy_plays_every_seat_the_game_fuzz_plays(
     assert log.actions != play_logged("original-2011", 2, 3)[1].actions  # not the random game
 
 
+@pytest.mark.no_cover  # CPU-bound replays: not traced in the coverage run (tests/README.md, "Coverage")
 def test_one_policy_per_seat(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     argv = ("--edition", "original-2011", "--players", "2", "--seed", "3", "--policy", "random,greedy")
     code, out, _, log = played(capsys, tmp_path, *argv)

@@ -57,6 +57,7 @@ FUZZ = ["fuzz", "--games", "3", "--seed", "4", "--workers", "1", "--out", "failu
 DIVERGE = ["diverge", "AMB-01", "--readings", "c,b", "--examples", "2"]
 
 
+@pytest.mark.no_cover  # CPU-bound replays: not traced in the coverage run (tests/README.md, "Coverage")
 @pytest.mark.parametrize(
     "argv", [FUZZ, pytest.param(DIVERGE, marks=pytest.mark.slow)], ids=["fuzz", "diverge"]
 )

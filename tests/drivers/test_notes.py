@@ -35,6 +35,7 @@ def test_every_stored_witness_note_is_in_words() -> None:
         assert "waiting for: " in text
 
 
+@pytest.mark.no_cover  # CPU-bound replays: not traced in the coverage run (tests/README.md, "Coverage")
 def test_every_stored_witness_note_is_what_its_log_renders_to() -> None:
     assert notes.stale_notes(WITNESSES, write=False) == []
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import pytest
 from mypy import api
 from support import ROOT, TESTS
 
@@ -48,6 +49,7 @@ def _without_case(source: str, case: str) -> str:
     return "\n".join([*lines[:start], *lines[end:]]) + "\n"
 
 
+@pytest.mark.no_cover  # CPU-bound replays: not traced in the coverage run (tests/README.md, "Coverage")
 def test_the_real_dispatch_refuses_a_dropped_case(tmp_path: Path) -> None:
     """Mutants of the real tables: `spaces.rules_of` without its grain-harvest line and
     `core._perform` without its dying step; mypy names the variant each no longer handles."""

@@ -896,6 +896,7 @@ def test_the_fuzzer_and_the_machine_draw_solo_games_for_2023_only() -> None:
         find(player_counts("original-2011"), lambda n: n == 1)
 
 
+@pytest.mark.no_cover  # CPU-bound replays: not traced in the coverage run (tests/README.md, "Coverage")
 def test_proofs_stay_two_to_five_players(capsys: pytest.CaptureFixture[str]) -> None:
     """The z3 models have no Carla: a query without a solo row is refused at one player,
     clearly, and the solo row of the catalogue (18, Carla serving two customers) is decided

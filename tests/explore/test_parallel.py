@@ -91,6 +91,7 @@ def test_a_witness_found_by_a_worker_replays_to_its_query(tiny_split: search.Exp
         assert play_steps(edge, apply_steps(states[-1], actions[-1]), by_name(v.query).concrete), v.query
 
 
+@pytest.mark.no_cover  # CPU-bound replays: not traced in the coverage run (tests/README.md, "Coverage")
 def test_a_monitored_product_over_workers_decides_its_path_query_the_same_way() -> None:
     data, players = _data("tiny")
     monitor = MONITORS["two-deaths-one-turn"]
@@ -138,6 +139,7 @@ def test_workers_must_be_at_least_one() -> None:
 # checkpoints: stop at a budget, a request or the memory budget, resume to the same counts
 
 
+@pytest.mark.no_cover  # CPU-bound replays: not traced in the coverage run (tests/README.md, "Coverage")
 def test_a_run_stopped_at_its_state_budget_resumes_to_the_uninterrupted_counts(
     tiny_alone: search.Exploration, tmp_path: Path
 ) -> None:
@@ -148,6 +150,7 @@ def test_a_run_stopped_at_its_state_budget_resumes_to_the_uninterrupted_counts(
     assert _figures(resumed) == _figures(tiny_alone)
 
 
+@pytest.mark.no_cover  # CPU-bound replays: not traced in the coverage run (tests/README.md, "Coverage")
 def test_a_run_asked_to_stop_saves_at_a_level_boundary_and_resumes_in_one_process(
     tiny_alone: search.Exploration, tmp_path: Path
 ) -> None:

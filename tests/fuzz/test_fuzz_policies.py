@@ -26,6 +26,7 @@ def test_a_greedy_run_plays_other_games_than_random_and_says_so(tmp_path: Path) 
     assert back.policy == "greedy" and back.game_digests == greedy.game_digests
 
 
+@pytest.mark.no_cover  # CPU-bound replays: not traced in the coverage run (tests/README.md, "Coverage")
 def test_shards_of_a_policy_run_merge_and_other_policies_do_not(tmp_path: Path) -> None:
     whole = run_fuzz(2, 5, 1, "original-2011", 2, tmp_path, policy="greedy")
     shards = [

@@ -89,6 +89,7 @@ def test_a_broken_or_mixed_report_is_refused_naming_it(
     assert "is not a guided report" in capsys.readouterr().err
 
 
+@pytest.mark.no_cover  # CPU-bound replays: not traced in the coverage run (tests/README.md, "Coverage")
 def test_guided_play_by_a_policy_and_under_a_fixed_reading(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -8,6 +8,8 @@ from __future__ import annotations
 import random
 from functools import cache
 
+import pytest
+
 from village_rules.data.components import OnChurch, OnCouncil
 from village_rules.drivers.play import random_policy
 from village_rules.engine.core import apply, chance_outcomes, legal_actions
@@ -74,6 +76,7 @@ def test_the_choice_changes_with_the_budget() -> None:
     assert full.simulated > 3 * cut.simulated
 
 
+@pytest.mark.no_cover  # CPU-bound replays: not traced in the coverage run (tests/README.md, "Coverage")
 def test_the_search_takes_actions_whose_worth_shows_only_deeper() -> None:
     """At every decision the search's action is the best by its full lookahead, and at
     some it is not the best by its leaf evaluation one step ahead: it chose by what it

@@ -104,6 +104,7 @@ def test_a_blocked_target_is_blocked_for_every_seat_and_kept_when_z3_has_no_othe
     assert stats.blocked == 0 and stats.targets == 1
 
 
+@pytest.mark.no_cover  # CPU-bound replays: not traced in the coverage run (tests/README.md, "Coverage")
 def test_a_run_depends_on_its_seed_alone() -> None:
     """Two runs of one seed, with other z3 work between them, do the same (query 1a, 600
     steps: no witness yet, but the same bursts, cells, asks and steps); another seed does

@@ -39,6 +39,7 @@ def test_the_gate_lets_a_proof_through_on_the_current_engine(name: str, gate: Ga
     assert result.verdict == UNREACHABLE, result.note
 
 
+@pytest.mark.no_cover  # CPU-bound replays: not traced in the coverage run (tests/README.md, "Coverage")
 @pytest.mark.parametrize("name", [GRAIN, MASS_DEATH])
 def test_prove_refuses_unreachable_when_a_farmyard_holds_6_grain(
     name: str, monkeypatch: pytest.MonkeyPatch
@@ -75,6 +76,7 @@ def test_prove_refuses_query_5_when_a_plague_cube_costs_3_time(monkeypatch: pyte
     assert "TURN-03: taking a cube costs at most the plague time" in result.note
 
 
+@pytest.mark.no_cover  # CPU-bound replays: not traced in the coverage run (tests/README.md, "Coverage")
 def test_a_query_whose_concrete_predicate_does_not_imply_its_abstract_one_is_refused() -> None:
     """no-living-member-acts holds at states of the link's games; an abstract predicate that
     is never true is trivially "proved", and the gate must stop that proof."""
@@ -89,6 +91,7 @@ def test_a_query_whose_concrete_predicate_does_not_imply_its_abstract_one_is_ref
     assert prove(wrong, "big-box-2023", 2, games=1, gate=gate).verdict == REACHABLE
 
 
+@pytest.mark.no_cover  # CPU-bound replays: not traced in the coverage run (tests/README.md, "Coverage")
 def test_a_query_with_other_readings_is_never_let_through() -> None:
     """The link's games play the default readings: a proof for a query played by other
     readings (16b: AMB-06 b) has no link behind it."""
@@ -109,6 +112,7 @@ def quick_gate(monkeypatch: pytest.MonkeyPatch) -> pytest.MonkeyPatch:
     return monkeypatch
 
 
+@pytest.mark.no_cover  # CPU-bound replays: not traced in the coverage run (tests/README.md, "Coverage")
 def test_prove_exits_non_zero_when_the_gate_fails(
     quick_gate: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -149,6 +153,7 @@ def test_the_command_line_gate_checks_every_edge_of_its_configurations(
     assert "'planted: an edge outside the model' broken" in out and "gate FAILED" in out
 
 
+@pytest.mark.no_cover  # CPU-bound replays: not traced in the coverage run (tests/README.md, "Coverage")
 def test_a_witness_for_a_proved_row_is_a_failure_named_as_such(
     quick_gate: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -175,6 +180,7 @@ def test_the_gate_says_which_implications_matched_no_state(gate: Gate) -> None:
         assert gate.held[name] == 0 and name in line.split("matched no state")[1]
 
 
+@pytest.mark.no_cover  # CPU-bound replays: not traced in the coverage run (tests/README.md, "Coverage")
 def test_a_search_state_feeds_the_implication_check() -> None:
     """The rows' searches are steered toward each query: a state where the concrete
     predicate holds is counted and checked (here: a wrong abstract predicate is caught on

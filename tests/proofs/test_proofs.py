@@ -45,6 +45,7 @@ def _query_of(path: Path) -> str:
 # --- refinement ----------------------------------------------------------------------------
 
 
+@pytest.mark.no_cover  # CPU-bound replays: not traced in the coverage run (tests/README.md, "Coverage")
 def test_refinement_on_a_few_hundred_random_games() -> None:
     """Every step of 280 random games (their first 40 actions: set-up, seeding, first turns)
     and of 7 complete games (one per edition and player count) lies inside the model."""
@@ -188,6 +189,7 @@ def test_prove_unknown_query_is_a_clear_error(capsys: pytest.CaptureFixture[str]
         by_name("nope")
 
 
+@pytest.mark.no_cover  # CPU-bound replays: not traced in the coverage run (tests/README.md, "Coverage")
 def test_prove_writes_a_witness_and_a_proof(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     code = main(
         [

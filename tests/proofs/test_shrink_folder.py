@@ -78,6 +78,7 @@ def test_prove_shrink_refuses_a_broken_witness_and_changes_nothing(
     assert "--shrink DIR takes no QUERY names" in capsys.readouterr().err
 
 
+@pytest.mark.no_cover  # CPU-bound replays: not traced in the coverage run (tests/README.md, "Coverage")
 def test_prove_expect_takes_stored_witnesses_as_they_are_and_shrinks_nothing(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:

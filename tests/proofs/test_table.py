@@ -32,6 +32,7 @@ def _decide(name: str, edition: str, players: int) -> Row:
     return row_of(prove(query, edition, players, stored=stored_witness(WITNESSES, query, edition, players)))
 
 
+@pytest.mark.no_cover  # CPU-bound replays: not traced in the coverage run (tests/README.md, "Coverage")
 def test_the_same_rows_give_the_same_table_twice_and_the_stored_one() -> None:
     first = [_decide(*key) for key in ROWS]
     second = [_decide(*key) for key in ROWS]
@@ -49,6 +50,7 @@ def test_the_stored_table_covers_the_catalogue_and_keeps_unknowns_explained() ->
         assert f"| {r.query} | {r.edition} | {r.players} | unknown |" in text
 
 
+@pytest.mark.no_cover  # CPU-bound replays: not traced in the coverage run (tests/README.md, "Coverage")
 def test_prove_expect_names_the_row_that_changed(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     table = read_table(TABLE)
     key = ("shared-win", "original-2011", 2)
@@ -78,6 +80,7 @@ def test_prove_expect_refuses_a_broken_table(tmp_path: Path, capsys: pytest.Capt
     assert "rows[0].players: missing, or not a int" in err and "Traceback" not in err
 
 
+@pytest.mark.no_cover  # CPU-bound replays: not traced in the coverage run (tests/README.md, "Coverage")
 def test_a_resource_limit_too_small_never_proves_unreachable() -> None:
     """z3 answering "unknown" under its rlimit is neither a path nor a proof."""
     query = by_name("grain-short-at-harvest")

@@ -50,7 +50,7 @@ REFINEMENT = "refinement"
 ENGINE_EXCEPTION = "engine.exception"
 """The violation recorded where `legal_actions`, `chance_outcomes` or `apply` raised."""
 MAX_STATES = 4_000_000
-"""The default budget of distinct states: twice `large`'s 2,002,089 (about 30 bytes each
+"""The default budget of distinct states: twice `large`'s 2,002,430 (about 30 bytes each
 beside the frontier)."""
 MAX_VIOLATIONS = 20
 """Violations kept in the result (all are counted)."""
