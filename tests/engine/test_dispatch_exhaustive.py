@@ -50,9 +50,13 @@ def _without_case(source: str, case: str) -> str:
 
 
 @pytest.mark.no_cover  # CPU-bound replays: not traced in the coverage run (tests/README.md, "Coverage")
-def test_the_real_dispatch_refuses_a_dropped_case(tmp_path: Path) -> None:
+def test_the_real_dispatch_refuses_a_dropped_case(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Mutants of the real tables: `spaces.rules_of` without its grain-harvest line and
-    `core._perform` without its dying step; mypy names the variant each no longer handles."""
+    `core._perform` without its dying step; mypy names the variant each no longer handles.
+    mypy finds the package the mutants import in `src/` (MYPYPATH): an editable install
+    maps the top-level proofs/ folder into the package by setuptools' import finder,
+    which mypy does not follow."""
+    monkeypatch.setenv("MYPYPATH", str(ROOT / "src"))
     engine = ROOT / "src" / "village_rules" / "engine"
     spaces = _without_case((engine / "spaces.py").read_text(), "case Harvest():")
     core = _without_case((engine / "core.py").read_text(), "case ChooseDying(seat):")
