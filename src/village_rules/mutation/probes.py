@@ -163,13 +163,15 @@ def main(argv: list[str]) -> int:
         print(f"probes: give one of {', '.join(PROBES)}", file=sys.stderr)
         return 2
     root = os.environ.get("VILLAGE_MUTANT_ROOT")
-    here = str(Path(village_rules.__file__).resolve())
-    imported = here.startswith(str(Path(root).resolve())) if root else True
+    # An empty copy (no __init__.py) imports as a namespace package, which has no file.
+    file = getattr(village_rules, "__file__", None)
+    here = str(Path(file).resolve()) if file else ""
+    imported = bool(here) and here.startswith(str(Path(root).resolve())) if root else True
     if argv[0] in REFERENCE_SIDE and root is not None and imported:
         print(f"KILLED: the reference side imported the mutated copy (got {village_rules.__file__})")
         return 0
     if argv[0] not in REFERENCE_SIDE and not imported:
-        print(f"KILLED: the mutated copy was not imported (got {village_rules.__file__})")
+        print(f"KILLED: the mutated copy was not imported (got {file or 'a namespace package without a file'})")
         return 0
     reason = PROBES[argv[0]]()
     print("SURVIVED" if reason is None else f"KILLED: {reason}")
