@@ -59,6 +59,9 @@ class TieCounts:
     """Questions refused with NotSupportedError, by what was asked ("legal at MassBuy", ...)."""
     refused_games: int = 0
     """Games refused at load (a configuration the core does not support)."""
+    refused_why: dict[str, int] = field(default_factory=dict)
+    """Steps the core refused to apply, by its NotSupportedError message (which step of the
+    rules it does not implement): the measure of what to port next."""
 
     def add(self, other: TieCounts) -> None:
         """Add another count into this one."""
@@ -72,6 +75,8 @@ class TieCounts:
             self.unsupported[k] = self.unsupported.get(k, 0) + n
         for k, n in other.compared.items():
             self.compared[k] = self.compared.get(k, 0) + n
+        for k, n in other.refused_why.items():
+            self.refused_why[k] = self.refused_why.get(k, 0) + n
 
     def answered(self, what: str) -> None:
         """Count one question answered natively and compared."""
@@ -148,8 +153,10 @@ def compare_game(
         after = apply(state, action)
         try:
             engine.apply(action_id(state.rules.data, action))
-        except NotSupportedError:
+        except NotSupportedError as refused:
             counts.refuse(f"apply at {type(state.pending).__name__}")
+            why = str(refused)
+            counts.refused_why[why] = counts.refused_why.get(why, 0) + 1
             in_step = False
         else:
             counts.applied += 1
