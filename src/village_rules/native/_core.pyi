@@ -23,6 +23,11 @@ def make_tables(
     church_step_grain: list[int],
     cubes_per_space: dict[int, list[int]],
     cubes_added: dict[int, list[int]],
+    crafts: list[tuple[str, int, int, tuple[int, int, int, list[int], list[int]], list[str]]],
+    mill_cost: tuple[int, int, int, list[int], list[int]],
+    church_enter: list[tuple[int, int, int, list[int], list[int]]],
+    chronicle_open: dict[int, list[int]],
+    graveyard_open: dict[int, int],
 ) -> Tables: ...
 
 class Game:

@@ -19,8 +19,8 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Protocol
 
-from village_rules.data.components import ActionSpace, Cube
-from village_rules.data.edition import EditionData
+from village_rules.data.components import ActionSpace, Category, Cube, Good
+from village_rules.data.edition import Cost, EditionData
 from village_rules.data.loader import builtin_edition, load_edition
 from village_rules.drivers.serialization import from_json, state_to_dict, to_json
 from village_rules.engine.setup import game_from_deal, new_game
@@ -39,18 +39,35 @@ IllegalIdError = _core.IllegalIdError
 SUPPORTED = {
     "editions": "both shipped editions and a user's own data file",
     "players": "2-5 (solo refused at load)",
-    "readings": "every reading (AMB-01, 02, 03, 08, 23, 24, 46 touch ported steps; the others unported ones)",
-    "legal": "ChooseTurn, ChooseAction (family, grain harvest), ChooseCompensationCube, ChooseSupplyCube, "
-    "ChooseSupplyGood, ChooseDying, MassBuy, MassAdvance",
+    "readings": "every reading (AMB-01, 02, 03, 08, 09, 10, 12, 23, 24, 26, 33, 44, 46 touch ported steps; "
+    "the others unported ones)",
+    "legal": "ChooseTurn, ChooseAction (family, grain harvest, crafts, church), ChoosePayment (the well, "
+    "crafts, church), ChooseCompensationCube, ChooseSupplyCube, ChooseSupplyGood, ChooseDying, MassBuy, "
+    "MassAdvance",
     "chance": "SeedDraw, RefillDraw, MassDraw",
-    "apply": "SeedDraw, RefillDraw, ChooseCompensationCube, ChooseSupplyCube with more to take, "
-    "ChooseTurn (a cube at family or grain harvest, a plague cube's time), ChooseAction (family, grain "
-    "harvest, skip), the end of a turn up to a death",
+    "apply": "SeedDraw, RefillDraw, ChooseCompensationCube, ChooseSupplyCube, ChooseSupplyGood, ChooseTurn "
+    "(a take at family, grain harvest, crafts or church, the well, a plague cube's time), ChooseAction "
+    "(family, grain harvest, crafts, church, skip), ChoosePayment, ChooseDying, the end of a turn with "
+    "its deaths (chronicle, graveyard, removal), the end trigger and the final actions' order",
     "scores": "none yet",
 }
 """What the native core implements, in words (docs/native.md has the same list)."""
 
-READINGS_USED = ("AMB-01", "AMB-02", "AMB-03", "AMB-08", "AMB-23", "AMB-24", "AMB-46")
+READINGS_USED = (
+    "AMB-01",
+    "AMB-02",
+    "AMB-03",
+    "AMB-08",
+    "AMB-09",
+    "AMB-10",
+    "AMB-12",
+    "AMB-23",
+    "AMB-24",
+    "AMB-26",
+    "AMB-33",
+    "AMB-44",
+    "AMB-46",
+)
 """The readings the ported steps consult (each resolved by the reference: the choice or
 the edition's default); every other reading touches only steps not ported yet."""
 
@@ -99,11 +116,31 @@ def tables_for(data: EditionData) -> _core.Tables:
             "church_stages": data.church_stages,
             "lifetime_track_length": data.lifetime_track_length,
             "plague_time": data.plague_time,
+            "mill_coins": data.mill_coins,
         },
         list(data.church_step_grain),
         cards,
         added,
+        [
+            (
+                c.building.value,
+                c.training_time,
+                c.production_time,
+                _cost(c.purchase),
+                [g.value for g in c.goods],
+            )
+            for c in data.crafts
+        ],
+        _cost(data.mill_cost),
+        [_cost(c) for c in data.church_enter],
+        {n: [data.chronicle_open(c, n) for c in Category] for n in data.player_counts if n >= 2},
+        {n: data.graveyard_open(n) for n in data.player_counts if n >= 2},
     )
+
+
+def _cost(cost: Cost) -> tuple[int, int, int, list[int], list[int]]:
+    """A cost as the native tables take it: time, grain, coins, cubes by Cube, goods by Good."""
+    return (cost.time, cost.grain, cost.coins, [cost.cubes[c] for c in Cube], [cost.goods[g] for g in Good])
 
 class NativeEngine:
     """One current game in the native core, with the engine protocol's methods."""

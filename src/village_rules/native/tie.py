@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from village_rules.drivers.serialization import to_json
 from village_rules.engine.core import apply, chance_outcomes, legal_actions
 from village_rules.model.actions import Action, action_from_id, action_id, format_action
+from village_rules.model.pending import ChooseAction
 from village_rules.model.state import GameState
 from village_rules.native.engine import NativeEngine, NotSupportedError
 
@@ -54,11 +55,16 @@ class TieCounts:
     applied: int = 0
     """Steps the native core applied itself, its next state then compared."""
     compared: dict[str, int] = field(default_factory=dict)
-    """Questions answered natively and compared, by what was asked ("legal at ChooseTurn", ...)."""
+    """Questions answered natively and compared, by what was asked: "legal at ChooseTurn",
+    "legal at ChooseAction(crafts)", "apply at ChooseTurn (well)" (the step, then the action's
+    first word), ..."""
     unsupported: dict[str, int] = field(default_factory=dict)
-    """Questions refused with NotSupportedError, by what was asked ("legal at MassBuy", ...)."""
+    """Questions refused with NotSupportedError, by what was asked (as `compared`)."""
     refused_games: int = 0
     """Games refused at load (a configuration the core does not support)."""
+    refused_why: dict[str, int] = field(default_factory=dict)
+    """Steps the core refused to apply, by its NotSupportedError message (which step of the
+    rules it does not implement): the measure of what to port next."""
 
     def add(self, other: TieCounts) -> None:
         """Add another count into this one."""
@@ -72,6 +78,8 @@ class TieCounts:
             self.unsupported[k] = self.unsupported.get(k, 0) + n
         for k, n in other.compared.items():
             self.compared[k] = self.compared.get(k, 0) + n
+        for k, n in other.refused_why.items():
+            self.refused_why[k] = self.refused_why.get(k, 0) + n
 
     def answered(self, what: str) -> None:
         """Count one question answered natively and compared."""
@@ -148,15 +156,26 @@ def compare_game(
         after = apply(state, action)
         try:
             engine.apply(action_id(state.rules.data, action))
-        except NotSupportedError:
-            counts.refuse(f"apply at {type(state.pending).__name__}")
+        except NotSupportedError as refused:
+            counts.refuse(f"apply at {step_name(state)} ({format_action(action).split()[0]})")
+            why = str(refused)
+            counts.refused_why[why] = counts.refused_why.get(why, 0) + 1
             in_step = False
         else:
             counts.applied += 1
-            counts.answered(f"apply at {type(state.pending).__name__}")
+            counts.answered(f"apply at {step_name(state)} ({format_action(action).split()[0]})")
             in_step = True
         state = after
     return counts
+
+
+def step_name(state: GameState) -> str:
+    """The pending step's name as the counts give it: its class, and for an action step its
+    space ("ChooseAction(crafts)"), as each space's actions are ported one by one."""
+    pending = state.pending
+    if isinstance(pending, ChooseAction):
+        return f"ChooseAction({pending.space.value})"
+    return type(pending).__name__
 
 
 def _compare_state(k: int, state: GameState, engine: NativeEngine, counts: TieCounts) -> None:
@@ -169,7 +188,7 @@ def _compare_state(k: int, state: GameState, engine: NativeEngine, counts: TieCo
         who = f"native {engine.current_player()}, reference {state.current_player()}"
         raise TieDifferenceError(k, "player", who)
     data = state.rules.data
-    step = type(state.pending).__name__
+    step = step_name(state)
     if state.is_chance:
         try:
             got = engine.chance_outcomes()

@@ -10,6 +10,7 @@
 #include <pybind11/stl.h>
 
 #include <algorithm>
+#include <functional>
 #include <numeric>
 #include <random>
 #include <sstream>
@@ -175,8 +176,14 @@ class Game {
     s.amb02 = letter("AMB-02");
     s.amb03 = letter("AMB-03");
     s.amb08 = letter("AMB-08");
+    s.amb09 = letter("AMB-09");
+    s.amb10 = letter("AMB-10");
+    s.amb12 = letter("AMB-12");
     s.amb23 = letter("AMB-23");
     s.amb24 = letter("AMB-24");
+    s.amb33 = letter("AMB-33");
+    s.amb26 = letter("AMB-26");
+    s.amb44 = letter("AMB-44");
     s.amb46 = letter("AMB-46");
     s.round = d["round"].cast<int>();
     s.start_player = d["start_player"].cast<int>();
@@ -487,6 +494,11 @@ class Game {
         return action_step(s, p.seat, p.space);
       case CHOOSE_DYING:
         return dying_legal(s, p.seat);
+      case CHOOSE_PAYMENT: {  // core._generate: the payment options of the pending action's costs
+        auto paid_for = t_->ids.find(p.action);
+        if (paid_for == t_->ids.end()) throw IllegalIdError("ChoosePayment names an unknown action: " + p.action);
+        return payment_ids(s, p.seat, paid_for->second, costs_of(s, p.seat, paid_for->second));
+      }
       case MASS_BUY: {  // mass.buy_legal, then the skip (no payout: AMB-03 b refuses nothing)
         std::vector<int> out;
         if (s.players.at(p.seat).coins >= t_->mass_coin_price) {
@@ -641,9 +653,8 @@ class Game {
     return out;
   }
 
-  // engine/time_and_death.py death_candidates (DEATH-02, AMB-46): the distinct places of
-  // the visible members of the number that has to die, in member order
-  std::vector<int> dying_legal(const State& s, int seat) const {
+  // engine/time_and_death.py dying_number (DEATH-02, AMB-46): the number that has to die, or NONE
+  int dying_number(const State& s, int seat) const {
     const auto& members = s.players.at(seat).members;
     int lowest = NONE;
     for (size_t i = 0; i < members.size(); ++i) {
@@ -656,9 +667,18 @@ class Game {
       for (size_t i = 0; i < members.size(); ++i) {
         int place = t_->places[members[i]];
         bool alive = place != P_UNBORN && place != P_CHRONICLE && place != P_GRAVEYARD && place != P_REMOVED;
-        if (alive && t_->family_numbers.at(i) < lowest) return {};
+        if (alive && t_->family_numbers.at(i) < lowest) return NONE;
       }
     }
+    return lowest;
+  }
+
+  // engine/time_and_death.py death_candidates (DEATH-02, DEATH-05): the distinct places of
+  // the visible members of the number that has to die, in member order
+  std::vector<int> dying_legal(const State& s, int seat) const {
+    const auto& members = s.players.at(seat).members;
+    int lowest = dying_number(s, seat);
+    if (lowest == NONE) return {};
     std::vector<int> places, out;
     for (size_t i = 0; i < members.size(); ++i) {
       int place = t_->places[members[i]];
@@ -687,6 +707,12 @@ class Game {
           if (!(s.amb03 == 'b' && s.supply_grain < harvest_due(s, seat))) out.push_back(t_->harvest);
         }
         break;
+      case CRAFTS:
+        out = crafts_legal(s, seat);
+        break;
+      case CHURCH:
+        out = church_legal(s, seat);
+        break;  // entering pays nothing out: the AMB-03 b check refuses nothing
       case MARKET:
         break;  // a hand-built ChooseAction at the market offers only the skip
       default:
@@ -694,6 +720,51 @@ class Game {
                            ") are not in the native core yet");
     }
     out.push_back(t_->skip);
+    return out;
+  }
+
+  // engine/crafts.py legal (CRAFT-01..05; AMB-26 b: training alone), then the AMB-03 b payout
+  // check (supply.payout_shortfall: a good for train, produce and buy; the mill's coins)
+  std::vector<int> crafts_legal(const State& s, int seat) const {
+    const Player& p = s.players.at(seat);
+    auto farm_numbers = numbers_at(s, seat, t_->farmyard);
+    bool alone = s.amb26 == 'b';
+    bool full = s.amb03 == 'b';
+    std::vector<int> out;
+    for (const Craft& c : t_->crafts) {
+      auto pays_out = [&](int good) { return !full || s.supply_goods[good] > 0; };
+      if (!c.goods.empty()) {
+        for (int n : farm_numbers) {
+          const auto& row = c.train.at(n);
+          for (size_t g = 0; g < c.goods.size(); ++g)
+            if (pays_out(c.goods[g])) out.push_back(row.at(g));
+        }
+      }
+      if (alone)
+        for (int n : farm_numbers) out.push_back(c.train_alone.at(n));
+      if (c.goods.empty()) continue;
+      bool trained = std::find(p.members.begin(), p.members.end(), c.location) != p.members.end();
+      if (trained)
+        for (size_t g = 0; g < c.goods.size(); ++g)
+          if (pays_out(c.goods[g])) out.push_back(c.produce.at(g));
+      if (can_pay(c.purchase, p, true))
+        for (size_t g = 0; g < c.goods.size(); ++g)
+          if (pays_out(c.goods[g])) out.push_back(c.buy.at(g));
+    }
+    if (can_pay(t_->mill_cost, p, true) && !(full && s.supply_coins < t_->mill_coins)) out.push_back(t_->mill);
+    return out;
+  }
+
+  // engine/church.py legal (CHU-01): one entry per number on the farmyard, if a cost can be paid
+  std::vector<int> church_legal(const State& s, int seat) const {
+    auto numbers = numbers_at(s, seat, t_->farmyard);
+    if (numbers.empty()) return {};
+    const Player& p = s.players.at(seat);
+    bool payable = t_->church_enter.empty();
+    for (const Cost& c : t_->church_enter) payable = payable || can_pay(c, p, true);
+    if (!payable) return {};
+    std::vector<int> out;
+    for (int n : numbers) out.push_back(t_->church_enter_ids.at(n));
     return out;
   }
 
@@ -787,11 +858,37 @@ class Game {
         return {};
       }
       case CHOOSE_TURN:
-        if (a.verb != V_TAKE)
-          throw NotSupportedError("the well and the free final actions are not in the native core yet");
+        if (a.verb == V_WELL) {  // core._perform: WELL-01, the turn begins when the well is chosen
+          s.turn = pending.seat;
+          s.turn_took_last_cube = false;
+          return pay_or_ask(s, pending.seat, id);
+        }
+        if (a.verb != V_TAKE) throw NotSupportedError("the free final actions (END-03) are not in the native core yet");
         return take_and_begin(s, pending.seat, a.a, a.b);
       case CHOOSE_ACTION:
-        return perform_action(s, pending.seat, a);
+        if (a.verb == V_SKIP) return {};  // TURN-02
+        return pay_or_ask(s, pending.seat, id);
+      case CHOOSE_PAYMENT: {  // core._pay_then_effect with the chosen way to pay
+        auto paid_for = t_->ids.find(pending.action);
+        if (paid_for == t_->ids.end()) throw IllegalIdError("ChoosePayment names an unknown action: " + pending.action);
+        auto alternatives = costs_of(s, pending.seat, paid_for->second);
+        pay(s, pending.seat, alternatives.at(a.a), a.coins);
+        return effect(s, pending.seat, paid_for->second);
+      }
+      case CHOOSE_DYING:  // core._perform: DEATH-02, the chosen member dies
+        kill(s, pending.seat, a.a);
+        return {};
+      case CHOOSE_SUPPLY_GOOD: {  // core._perform: common.take_good, then more while the supply holds any
+        take_supply_good(s, pending.seat, a.a);
+        int goods = 0;
+        for (int n : s.supply_goods) goods += n;
+        if (pending.remaining > 1 && goods > 0) {
+          Pending next = decision(CHOOSE_SUPPLY_GOOD, pending.seat);
+          next.remaining = pending.remaining - 1;
+          return some(next);
+        }
+        return {};
+      }
       default:
         throw NotSupportedError(std::string("apply at ") + KIND_NAMES[pending.kind] + " is not in the native core yet");
     }
@@ -835,8 +932,8 @@ class Game {
     }
   }
 
-  // engine/time_and_death.py resolve_deaths, up to a kill (not ported): false when it
-  // stops at a ChooseDying decision (then `dying` is set)
+  // engine/time_and_death.py resolve_deaths (DEATH-02, DEATH-05, DEATH-07 under AMB-23 b):
+  // false when it stops at a ChooseDying decision (then `dying` is set)
   bool resolve_deaths(State& s, int seat, Sub& dying) const {
     while (s.deaths_owed.at(seat) > 0) {
       auto places = dying_legal(s, seat);
@@ -849,17 +946,254 @@ class Game {
         dying = some(decision(CHOOSE_DYING, seat));
         return false;
       }
-      throw NotSupportedError("a death (DEATH-03: chronicle, graveyard) is not in the native core yet");
+      kill(s, seat, t_->decoded.at(places[0]).a);  // the one candidate (a Die id) names its place
     }
     return true;
   }
 
-  // engine/core.py _perform at ChooseAction: the skip, or the space's (free) action.
-  Sub perform_action(State& s, int seat, const Decoded& a) const {
+  // engine/time_and_death.py kill (DEATH-03, DEATH-04, END-05; AMB-10 b: removed once the end
+  // is triggered; AMB-46 b's DEATH-09 passes a hidden lower number over, nothing to do here)
+  void kill(State& s, int seat, int location) const {
+    int lowest = dying_number(s, seat);
+    if (lowest == NONE) throw IllegalIdError("no member of this seat can die");
+    Player& p = s.players.at(seat);
+    size_t index = p.members.size();
+    for (size_t i = 0; i < p.members.size(); ++i) {
+      if (p.members[i] == location && t_->family_numbers.at(i) == lowest) {
+        index = i;
+        break;
+      }
+    }
+    if (index == p.members.size()) throw IllegalIdError("no member of the dying number at " + t_->locations[location]);
+    int category = category_of(location);
+    int dest;
+    if (s.end_triggered_by != NONE && s.amb10 == 'b')
+      dest = t_->removed;  // END-05 under AMB-10 b
+    else if (chronicle_free(s, category) > 0)
+      dest = t_->chronicle_location[category];  // DEATH-03
+    else if (graveyard_free(s) > 0)
+      dest = t_->graveyard;  // DEATH-04
+    else
+      dest = t_->removed;  // END-05
+    p.members[index] = dest;
+    s.deaths_owed.at(seat) -= 1;
+    note_last_space(s, seat, dest);
+  }
+
+  // data/components.py workplace: the chronicle category of a visible member's place (DEATH-03)
+  int category_of(int location) const {
+    switch (t_->places[location]) {
+      case P_FARMYARD: return CAT_FARMYARD;
+      case P_CRAFT: return CAT_CRAFTS;
+      case P_TRAVEL: return CAT_TRAVEL;
+      case P_COUNCIL: return CAT_COUNCIL;
+      case P_CHURCH: return CAT_CHURCH;
+      default: throw IllegalIdError("a member at " + t_->locations[location] + " has no workplace");
+    }
+  }
+
+  // model/state.py chronicle_free / graveyard_free: open spaces (data) less the members there
+  int chronicle_free(const State& s, int category) const {
+    int open = t_->chronicle_open.at(static_cast<int>(s.players.size()))[category];
+    int target = t_->chronicle_location[category];
+    for (const auto& p : s.players)
+      for (int m : p.members) open -= m == target ? 1 : 0;
+    return open;
+  }
+  int graveyard_free(const State& s) const {
+    int open = t_->graveyard_open.at(static_cast<int>(s.players.size()));
+    for (const auto& p : s.players)
+      for (int m : p.members) open -= m == t_->graveyard ? 1 : 0;
+    return open;
+  }
+
+  // engine/time_and_death.py note_last_space (END-01; AMB-12 through chronicle_full, AMB-44 b: END-10)
+  void note_last_space(State& s, int seat, int dest) const {
+    bool filled = false;
+    if (t_->places[dest] == P_CHRONICLE) {
+      int category = -1;
+      for (int c = 0; c < N_CATEGORIES; ++c)
+        if (t_->chronicle_location[c] == dest) category = c;
+      if (s.amb12 == 'b') {  // AMB-12 b: the category just placed is full
+        filled = chronicle_free(s, category) == 0;
+      } else {  // AMB-12 a: every open chronicle space is taken
+        int free = 0;
+        for (int c = 0; c < N_CATEGORIES; ++c) free += chronicle_free(s, c);
+        filled = free == 0;
+      }
+    } else if (dest == t_->graveyard) {
+      filled = graveyard_free(s) == 0;
+    }
+    if (!filled || s.end_triggered_by == seat) return;
+    if (s.end_triggered_by != NONE) {
+      // later_filler_counts (AMB-44 b): only during a market day, the final actions not settled
+      bool later = s.amb44 == 'b' && s.market_day.has_value() && !s.final_turns.has_value();
+      if (!later) return;
+    }
+    s.end_triggered_by = seat;
+  }
+
+  // --- paying (engine/payment.py; core._pay_or_ask, _pay_then_effect, _costs) ------------
+
+  // engine/payment.py _affordable: the cost with `coins` standing in for those cubes
+  static bool affordable(const Cost& cost, const Player& p, const std::array<int, N_CUBES>& coins) {
+    if (p.grain < cost.grain) return false;
+    for (int g = 0; g < N_GOODS; ++g)
+      if (p.goods[g] < cost.goods[g]) return false;
+    int total = 0;
+    for (int n : coins) total += n;
+    if (p.coins < cost.coins + total) return false;
+    for (int c = 0; c < N_CUBES; ++c)
+      if (p.cubes[c] < cost.cubes[c] - coins[c]) return false;
+    return true;
+  }
+
+  // engine/payment.py coin_splits (COIN-01): every way to pay `cost` with some of its cubes
+  // replaced by coins, in itertools.product's order over the cost's colours (sorted by text)
+  static std::vector<std::array<int, N_CUBES>> coin_splits(const Cost& cost, const Player& p, bool coins_allowed) {
+    std::vector<int> colours;
+    for (int c : CUBES_SORTED)
+      if (cost.cubes[c] > 0) colours.push_back(c);
+    int spare = p.coins - cost.coins;
+    std::vector<std::array<int, N_CUBES>> out;
+    if (!coins_allowed || spare <= 0 || colours.empty()) {
+      if (affordable(cost, p, {})) out.push_back({});
+      return out;
+    }
+    std::array<int, N_CUBES> split{};
+    // the last colour varies fastest, as itertools.product does
+    std::function<void(size_t)> walk = [&](size_t k) {
+      if (k == colours.size()) {
+        if (affordable(cost, p, split)) out.push_back(split);
+        return;
+      }
+      int c = colours[k];
+      for (int n = 0; n <= std::min(cost.cubes[c], spare); ++n) {
+        split[c] = n;
+        walk(k + 1);
+      }
+      split[c] = 0;
+    };
+    walk(0);
+    return out;
+  }
+
+  // engine/payment.py can_pay: whether coin_splits would yield anything, computed directly
+  static bool can_pay(const Cost& cost, const Player& p, bool coins_allowed) {
+    if (p.grain < cost.grain) return false;
+    for (int g = 0; g < N_GOODS; ++g)
+      if (p.goods[g] < cost.goods[g]) return false;
+    int spare = p.coins - cost.coins;
+    if (spare < 0) return false;
+    int short_ = 0;
+    for (int c = 0; c < N_CUBES; ++c)
+      if (p.cubes[c] < cost.cubes[c]) short_ += cost.cubes[c] - p.cubes[c];
+    return short_ == 0 || (coins_allowed && short_ <= spare);
+  }
+
+  // core._costs: the cost alternatives of an action (WELL-01, CRAFT-01..05, CHU-01; none for
+  // the family and the harvest); the council chamber and travel are refused
+  std::vector<Cost> costs_of(const State& s, int seat, int id) const {
+    (void)s;
+    (void)seat;
+    const Decoded& a = t_->decoded[id];
+    switch (a.verb) {
+      case V_WELL: {  // turn.well_cost: the well's cubes of one colour
+        Cost c;
+        c.cubes[a.b] = t_->well_cubes;
+        return {c};
+      }
+      case V_TRAIN: {  // crafts.costs: training (+ production) time
+        const Craft& c = t_->crafts.at(a.a);
+        Cost cost;
+        cost.time = a.c < 0 ? c.training_time : c.training_time + c.production_time;
+        return {cost};
+      }
+      case V_PRODUCE: {
+        Cost cost;
+        cost.time = t_->crafts.at(a.a).production_time;
+        return {cost};
+      }
+      case V_BUY:
+        return {t_->crafts.at(a.a).purchase};
+      case V_MILL:
+        return {t_->mill_cost};
+      case V_CHURCH_ENTER:
+        return t_->church_enter;
+      case V_HARVEST: case V_BIRTH: case V_CALL_HOME: case V_TAKE:
+        return {};
+      default:
+        throw NotSupportedError("paying for '" + t_->texts[id] + "' is not in the native core yet");
+    }
+  }
+
+  // core._payment_options: every affordable way to pay; at the well AMB-01 decides whether
+  // coins may stand in (well_coins_allowed) and how many (well_payment_allowed)
+  std::vector<int> payment_ids(const State& s, int seat, int id, const std::vector<Cost>& alternatives) const {
+    bool well = t_->decoded[id].verb == V_WELL;
+    bool coins_ok = well ? s.amb01 != 'b' : true;
+    std::vector<int> out;
+    for (size_t alt = 0; alt < alternatives.size(); ++alt) {
+      for (const auto& coins : coin_splits(alternatives[alt], s.players.at(seat), coins_ok)) {
+        int total = 0;
+        for (int n : coins) total += n;
+        if (well && !(s.amb01 == 'c' || total < t_->well_cubes)) continue;  // AMB-01 a: >= 1 real cube
+        auto it = t_->pay.find({static_cast<int>(alt), coins});
+        if (it == t_->pay.end()) throw IllegalIdError("a payment with no action id");
+        out.push_back(it->second);
+      }
+    }
+    return out;
+  }
+
+  // core._pay_or_ask: free actions take effect at once; one way to pay is taken; several are asked
+  Sub pay_or_ask(State& s, int seat, int id) const {
+    auto alternatives = costs_of(s, seat, id);
+    if (alternatives.empty()) return effect(s, seat, id);
+    auto options = payment_ids(s, seat, id, alternatives);
+    if (options.size() == 1) {
+      const Decoded& chosen = t_->decoded[options[0]];
+      pay(s, seat, alternatives.at(chosen.a), chosen.coins);
+      return effect(s, seat, id);
+    }
+    Pending ask = decision(CHOOSE_PAYMENT, seat);
+    ask.action = t_->texts[id];
+    return some(ask);
+  }
+
+  // engine/payment.py pay (COIN-01): the cost, with coins for some cubes, to the supply; its time spent
+  void pay(State& s, int seat, const Cost& cost, const std::array<int, N_CUBES>& coins) const {
+    Player& p = s.players.at(seat);
+    int total_coins = cost.coins;
+    for (int n : coins) total_coins += n;
+    p.grain -= cost.grain;
+    p.coins -= total_coins;
+    s.supply_grain += cost.grain;
+    s.supply_coins += total_coins;
+    for (int c = 0; c < N_CUBES; ++c) {
+      int cubes = cost.cubes[c] - coins[c];
+      p.cubes[c] -= cubes;
+      s.supply_cubes[c] += cubes;
+    }
+    for (int g = 0; g < N_GOODS; ++g) {
+      p.goods[g] -= cost.goods[g];
+      s.supply_goods[g] += cost.goods[g];
+    }
+    if (cost.time) spend_time(s, seat, cost.time);
+  }
+
+  // core._effect: the (paid) action's effect, by its module (engine/spaces.py rules_of)
+  Sub effect(State& s, int seat, int id) const {
+    const Decoded& a = t_->decoded[id];
     Player& p = s.players.at(seat);
     switch (a.verb) {
-      case V_SKIP:
-        return {};
+      case V_WELL:  // turn.effect, then begin_action: the space's action (a market day: not ported)
+        if (a.a == MARKET) throw NotSupportedError("the market day is not in the native core yet");
+        {
+          Pending next = decision(CHOOSE_ACTION, seat);
+          next.space = a.a;
+          return some(next);
+        }
       case V_HARVEST: {  // harvest.effect: take_grain of the yield (common.take_grain)
         int room = t_->grain_capacity - p.grain;
         int amount = std::max(0, std::min({harvest_yield(s, seat), room, s.supply_grain}));
@@ -881,9 +1215,43 @@ class Game {
         }
         throw IllegalIdError("no member to call home");
       }
+      case V_TRAIN: {  // crafts.effect: CRAFT-01 (train, then produce), CRAFT-05 (AMB-26 b: train alone)
+        const Craft& c = t_->crafts.at(a.a);
+        p.members.at(find_member(s, seat, t_->farmyard, a.b)) = c.location;
+        if (a.c >= 0) take_supply_good(s, seat, a.c);
+        return {};
+      }
+      case V_PRODUCE:  // CRAFT-02
+      case V_BUY:      // CRAFT-03
+        take_supply_good(s, seat, a.b);
+        return {};
+      case V_MILL: {  // CRAFT-04: common.take_coins, as many as the supply holds (AMB-03)
+        int amount = std::min(t_->mill_coins, s.supply_coins);
+        s.supply_coins -= amount;
+        p.coins += amount;
+        return {};
+      }
+      case V_CHURCH_ENTER:  // church.effect (CHU-01): a farmyard member into the black bag
+        p.members.at(find_member(s, seat, t_->farmyard, a.a)) = t_->black_bag;
+        return {};
       default:
-        throw NotSupportedError("this action is not in the native core yet");
+        throw NotSupportedError("the action '" + t_->texts[id] + "' is not in the native core yet");
     }
+  }
+
+  // engine/common.py find_member: the index of the seat's first member of `number` at `location`
+  size_t find_member(const State& s, int seat, int location, int number) const {
+    const auto& members = s.players.at(seat).members;
+    for (size_t i = 0; i < members.size(); ++i)
+      if (members[i] == location && t_->family_numbers.at(i) == number) return i;
+    throw IllegalIdError("no member numbered " + std::to_string(number) + " at " + t_->locations[location]);
+  }
+
+  // engine/common.py take_good: a good from the supply; nothing if it is out (AMB-03)
+  static void take_supply_good(State& s, int seat, int good) {
+    if (s.supply_goods[good] == 0) return;
+    s.supply_goods[good] -= 1;
+    s.players.at(seat).goods[good] += 1;
   }
 
   void settle(State& s, Sub sub) const {
@@ -939,10 +1307,39 @@ class Game {
     throw IllegalIdError("no turn, market day or mass is in progress");
   }
 
-  // engine/end_of_game.py end_of_turn
+  // engine/end_of_game.py final_order (END-02 / END-04, AMB-09): who still acts once the end
+  // is triggered; in a game of several players the market player is the seat whose turn it is
+  std::vector<int> final_order(const State& s, int seat) const {
+    int n = static_cast<int>(s.players.size());
+    int trigger = s.end_triggered_by;
+    std::vector<int> order;
+    if (trigger == seat) {  // END-02: every other player once, clockwise
+      for (int k = 1; k < n; ++k) order.push_back((seat + k) % n);
+      return order;
+    }
+    int first;  // END-04: every player once; AMB-09 a: from the market player's left, b (END-07):
+    switch (s.amb09) {  // from the left of the player who triggered it, c (END-07): from the start player
+      case 'a': first = seat + 1; break;
+      case 'b': first = trigger + 1; break;
+      case 'c': first = s.start_player; break;
+      default: throw NotSupportedError(std::string("AMB-09 reading '") + s.amb09 + "' is not in the native core");
+    }
+    for (int k = 0; k < n; ++k) order.push_back((first + k) % n);
+    return order;
+  }
+
+  // engine/end_of_game.py end_of_turn: the final actions once the end is triggered (END-02,
+  // END-04, END-07 under AMB-09 b/c), the next final action, or the next seat (the masses:
+  // the round's, AMB-33 b/c's before the final actions, and the final one, are not ported)
   Sub end_of_turn(State& s, int seat) const {
-    if (s.end_triggered_by != NONE && !s.final_turns)
-      throw NotSupportedError("the end of the game (final actions) is not in the native core yet");
+    if (s.end_triggered_by != NONE && !s.final_turns) {
+      s.final_turns = final_order(s, seat);
+      bool board_empty = true;
+      for (auto& space : s.spaces)
+        for (int n : space) board_empty = board_empty && n == 0;
+      if (s.amb33 != 'a' && board_empty)  // round_mass_first (AMB-33 b/c: END-08, END-09)
+        throw NotSupportedError("the round mass before the final actions (AMB-33 b/c) is not in the native core yet");
+    }
     if (s.final_turns) {
       if (s.final_turns->empty()) throw NotSupportedError("the final mass is not in the native core yet");
       int following = s.final_turns->front();
@@ -963,12 +1360,68 @@ std::pair<long long, long long> Game::playout(unsigned long long seed, long long
 
 // --- building the tables from the Python loader's data --------------------------------
 
+// A cost as the Python side hands it over: (time, grain, coins, cubes by Cube, goods by Good).
+using CostTuple = std::tuple<int, int, int, std::vector<int>, std::vector<int>>;
+// A crafts building: (building, training time, production time, purchase, goods' names).
+using CraftTuple = std::tuple<std::string, int, int, CostTuple, std::vector<std::string>>;
+
+Cost cost_of(const CostTuple& c) {
+  Cost out;
+  out.time = std::get<0>(c);
+  out.grain = std::get<1>(c);
+  out.coins = std::get<2>(c);
+  const auto& cubes = std::get<3>(c);
+  const auto& goods = std::get<4>(c);
+  if (cubes.size() != N_CUBES || goods.size() != N_GOODS)
+    throw std::invalid_argument("a cost needs one count per cube colour and per good");
+  std::copy(cubes.begin(), cubes.end(), out.cubes.begin());
+  std::copy(goods.begin(), goods.end(), out.goods.begin());
+  return out;
+}
+
 std::shared_ptr<Tables> make_tables(const std::vector<std::string>& universe, int well_cubes, int max_players,
                                     const std::vector<int>& family_numbers, const std::map<std::string, int>& numbers,
                                     const std::vector<int>& church_step_grain,
                                     const std::map<int, std::vector<int>>& cubes_per_space,
-                                    const std::map<int, std::vector<int>>& cubes_added) {
+                                    const std::map<int, std::vector<int>>& cubes_added,
+                                    const std::vector<CraftTuple>& crafts, const CostTuple& mill_cost,
+                                    const std::vector<CostTuple>& church_enter,
+                                    const std::map<int, std::vector<int>>& chronicle_open,
+                                    const std::map<int, int>& graveyard_open) {
   auto t = std::make_shared<Tables>();
+  t->mill_cost = cost_of(mill_cost);
+  for (const auto& c : church_enter) t->church_enter.push_back(cost_of(c));
+  for (const auto& [n, v] : chronicle_open) {
+    if (v.size() != N_CATEGORIES) throw std::invalid_argument("chronicle_open needs one count per category");
+    std::array<int, N_CATEGORIES> a{};
+    std::copy(v.begin(), v.end(), a.begin());
+    t->chronicle_open[n] = a;
+  }
+  t->graveyard_open = graveyard_open;
+  for (int c = 0; c < N_CATEGORIES; ++c)
+    t->chronicle_location[c] = t->location(std::string("chronicle:") + CATEGORY_NAMES[c]);
+  t->graveyard = t->location("graveyard");
+  t->removed = t->location("removed");
+  for (const auto& [building, training, production, purchase, goods] : crafts) {
+    Craft c;
+    c.building = building;
+    c.location = t->location("craft:" + building);
+    c.training_time = training;
+    c.production_time = production;
+    c.purchase = cost_of(purchase);
+    for (const auto& g : goods) c.goods.push_back(index_of(GOOD_NAMES, g, "good"));
+    t->crafts.push_back(std::move(c));
+  }
+  auto craft_index = [&](const std::string& building) {
+    for (size_t i = 0; i < t->crafts.size(); ++i)
+      if (t->crafts[i].building == building) return static_cast<int>(i);
+    throw std::invalid_argument("an action names the building '" + building + "', which the data has not");
+  };
+  auto good_index = [&](const Craft& c, int good) {
+    auto it = std::find(c.goods.begin(), c.goods.end(), good);
+    if (it == c.goods.end()) throw std::invalid_argument("an action names a good its building does not make");
+    return static_cast<int>(it - c.goods.begin());
+  };
   t->n_actions = static_cast<int>(universe.size());
   t->well_cubes = well_cubes;
   t->max_players = max_players;
@@ -978,6 +1431,7 @@ std::shared_ptr<Tables> make_tables(const std::vector<std::string>& universe, in
   t->harvest_horse_plow = numbers.at("harvest_horse_plow");
   t->harvest_ox_plow = numbers.at("harvest_ox_plow");
   t->mass_coin_price = numbers.at("mass_coin_price");
+  t->mill_coins = numbers.at("mill_coins");
   t->church_stages = numbers.at("church_stages");
   t->lifetime_track_length = numbers.at("lifetime_track_length");
   t->plague_time = numbers.at("plague_time");
@@ -1002,8 +1456,10 @@ std::shared_ptr<Tables> make_tables(const std::vector<std::string>& universe, in
   t->draw_cube.fill(-1);
   t->pick_good.fill(-1);
   t->decoded.resize(universe.size());
+  t->texts = universe;
   for (size_t i = 0; i < universe.size(); ++i) {
     int id = static_cast<int>(i);
+    t->ids.emplace(universe[i], id);
     auto w = words(universe[i]);
     Decoded& d = t->decoded[i];
     const std::string& verb = w.at(0);
@@ -1052,6 +1508,44 @@ std::shared_ptr<Tables> make_tables(const std::vector<std::string>& universe, in
     } else if (verb == "church-step") {
       d = {V_CHURCH_STEP, std::stoi(w.at(1)), std::stoi(w.at(2))};
       t->church_step[d.a * 1000 + d.b] = id;
+    } else if (verb == "train") {
+      int k = craft_index(w.at(1));
+      Craft& c = t->crafts[k];
+      int number = std::stoi(w.at(2));
+      if (w.size() == 3) {
+        d = {V_TRAIN, k, number};
+        c.train_alone[number] = id;
+      } else {
+        d = {V_TRAIN, k, number, index_of(GOOD_NAMES, w.at(3), "good")};
+        auto& row = c.train[number];
+        row.resize(c.goods.size(), -1);
+        row[good_index(c, d.c)] = id;
+      }
+    } else if (verb == "produce" || verb == "buy") {
+      int k = craft_index(w.at(1));
+      Craft& c = t->crafts[k];
+      d = {verb == "produce" ? V_PRODUCE : V_BUY, k, index_of(GOOD_NAMES, w.at(2), "good")};
+      auto& row = verb == "produce" ? c.produce : c.buy;
+      row.resize(c.goods.size(), -1);
+      row[good_index(c, d.b)] = id;
+    } else if (verb == "mill") {
+      d = {V_MILL, 0, 0};
+      t->mill = id;
+    } else if (verb == "church") {
+      d = {V_CHURCH_ENTER, std::stoi(w.at(1)), 0};
+      t->church_enter_ids[d.a] = id;
+    } else if (verb == "pay") {  // "pay <alternative>" or "pay <alternative> coins=<colour>:<n>,..."
+      d = {V_PAY, std::stoi(w.at(1)), 0};
+      if (w.size() > 2) {
+        std::string spec = w.at(2).substr(w.at(2).find('=') + 1);
+        std::istringstream parts(spec);
+        std::string part;
+        while (std::getline(parts, part, ',')) {
+          auto colon = part.find(':');
+          d.coins[index_of(CUBE_NAMES, part.substr(0, colon), "cube")] = std::stoi(part.substr(colon + 1));
+        }
+      }
+      t->pay[{d.a, d.coins}] = id;
     } else if (verb == "draw-member") {
       d = {V_DRAW_MEMBER, std::stoi(w.at(1)), std::stoi(w.at(2))};
       t->draw_member[d.a * 100000 + d.b] = id;
@@ -1077,7 +1571,8 @@ PYBIND11_MODULE(_core, m) {
       .def_property_readonly("n_actions", [](const Tables& t) { return t.n_actions; });
   m.def("make_tables", &make_tables, py::arg("universe"), py::arg("well_cubes"), py::arg("max_players"),
         py::arg("family_numbers"), py::arg("numbers"), py::arg("church_step_grain"), py::arg("cubes_per_space"),
-        py::arg("cubes_added"));
+        py::arg("cubes_added"), py::arg("crafts"), py::arg("mill_cost"), py::arg("church_enter"),
+        py::arg("chronicle_open"), py::arg("graveyard_open"));
   py::class_<Game>(m, "Game")
       .def(py::init<std::shared_ptr<Tables>>())
       .def("load", &Game::load, py::arg("state"), py::arg("rules_json"), py::arg("readings"))

@@ -108,13 +108,14 @@ struct State {
   int end_triggered_by = NONE;
   std::optional<std::vector<int>> final_turns;
   // readings the supported steps consult (resolved by the Python side: choice or default)
-  char amb01 = 'a', amb02 = 'a', amb03 = 'a', amb08 = 'a', amb23 = 'a', amb24 = 'a', amb46 = 'a';
+  char amb01 = 'a', amb02 = 'a', amb03 = 'a', amb08 = 'a', amb09 = 'a', amb10 = 'a', amb12 = 'a',
+       amb23 = 'a', amb24 = 'a', amb26 = 'a', amb33 = 'a', amb44 = 'a', amb46 = 'a';
 };
 
 // What a decoded action id means, for the actions the native core performs.
 enum Verb { V_OTHER, V_TAKE, V_WELL, V_FREE, V_SKIP, V_PICK_CUBE, V_PICK_GOOD, V_DRAW_CUBE,
             V_DRAW_CUSTOMER, V_DRAW_MONK, V_DRAW_MEMBER, V_HARVEST, V_BIRTH, V_CALL_HOME, V_DIE,
-            V_BUY_FROM_BAG, V_CHURCH_STEP };
+            V_BUY_FROM_BAG, V_CHURCH_STEP, V_PAY, V_TRAIN, V_PRODUCE, V_BUY, V_MILL, V_CHURCH_ENTER };
 
 // What kind of place a location text names (data/components.py's Location classes).
 enum Place { P_UNBORN, P_FARMYARD, P_CRAFT, P_COUNCIL, P_CHURCH, P_TRAVEL, P_RESERVE, P_BAG,
@@ -122,6 +123,32 @@ enum Place { P_UNBORN, P_FARMYARD, P_CRAFT, P_COUNCIL, P_CHURCH, P_TRAVEL, P_RES
 struct Decoded {
   int verb = V_OTHER;
   int a = 0, b = 0;
+  int c = -1;                         // V_TRAIN: the good, or -1 for training alone (AMB-26 b)
+  std::array<int, N_CUBES> coins{};   // V_PAY: the coins standing in per colour
+};
+
+// Chronicle categories in the reference's order (data/components.py Category).
+enum Category { CAT_FARMYARD, CAT_CRAFTS, CAT_TRAVEL, CAT_COUNCIL, CAT_CHURCH, N_CATEGORIES };
+inline const std::array<const char*, N_CATEGORIES> CATEGORY_NAMES = {
+    "farmyard", "crafts", "travel", "council_chamber", "church"};
+
+// data/edition.py Cost: what an action or a step costs.
+struct Cost {
+  int time = 0, grain = 0, coins = 0;
+  std::array<int, N_CUBES> cubes{};
+  std::array<int, N_GOODS> goods{};
+};
+
+// data/edition.py CraftBuilding, with the ids of its actions.
+struct Craft {
+  std::string building;
+  int location = -1;  // "craft:<building>"
+  int training_time = 0, production_time = 0;
+  Cost purchase;
+  std::vector<int> goods;                       // Good values, in the data's order
+  std::map<int, std::vector<int>> train;        // number -> the train ids, one per good
+  std::map<int, int> train_alone;               // number -> the id of training alone (AMB-26 b)
+  std::vector<int> produce, buy;                // one id per good
 };
 
 // Per edition data: the action ids (from the reference's own action universe) and the few
@@ -149,6 +176,18 @@ struct Tables {
   std::unordered_map<int, int> draw_customer;  // tile -> id
   std::unordered_map<int, int> draw_member;    // seat * 100000 + number -> id
   std::vector<Decoded> decoded;                // id -> meaning
+  std::vector<std::string> texts;              // id -> the action's text (format_action)
+  std::unordered_map<std::string, int> ids;    // text -> id
+  std::vector<Craft> crafts;                   // data.crafts, in order
+  Cost mill_cost;
+  int mill_coins = 0, mill = -1;
+  std::vector<Cost> church_enter;              // the cost alternatives of entering the church
+  std::unordered_map<int, int> church_enter_ids;  // number -> id
+  std::map<std::pair<int, std::array<int, N_CUBES>>, int> pay;  // (alternative, coins) -> id
+  std::map<int, std::array<int, N_CATEGORIES>> chronicle_open;  // by player count
+  std::map<int, int> graveyard_open;                            // by player count
+  std::array<int, N_CATEGORIES> chronicle_location{};           // "chronicle:<category>"
+  int graveyard = -1, removed = -1;
   // locations, interned: text -> id, and whether it is the black bag
   std::unordered_map<std::string, int> location_ids;
   std::vector<std::string> locations;
