@@ -2,7 +2,7 @@
 
     python benchmarks/bench_link.py [--games 1]
 
-Runs `proofs.link.link_check` on `default_games(--games)` (every edition and player count,
+Runs `proofs.link.link.link_check` on `default_games(--games)` (every edition and player count,
 the four policies in turn) and prints the steps checked, the CPU time and µs per step; then
 the four rule-content k-induction proofs at one row and their CPU time. The link check's
 budget is in games and steps, so the verdict is the same on every machine; only these
@@ -14,8 +14,8 @@ from __future__ import annotations
 import argparse
 import time
 
-from village_rules.proofs.induction import RULE_PREDICATES, k_induction_content
-from village_rules.proofs.link import default_games, link_check
+from village_rules.proofs.link.link import default_games, link_check
+from village_rules.proofs.model.induction import RULE_PREDICATES, k_induction_content
 
 
 def main() -> None:

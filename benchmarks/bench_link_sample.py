@@ -1,5 +1,5 @@
 """What the link costs on `check`'s fuzz batch: every step, and the deterministic sample
-(`proofs.link_sample.link_check_logs`). Not a test: figures vary by machine and load.
+(`proofs.link.sample.link_check_logs`). Not a test: figures vary by machine and load.
 
     python benchmarks/bench_link_sample.py [--games 300] [--seed 0] [--sample 14] [--steps 12000] [--every]
 
@@ -15,7 +15,7 @@ import time
 
 from village_rules.drivers.play import GameLog, play_logged
 from village_rules.fuzz.games import plan_game
-from village_rules.proofs.link_sample import SAMPLE_GAMES, SAMPLE_STEPS, link_check_logs, model_covers
+from village_rules.proofs.link.sample import SAMPLE_GAMES, SAMPLE_STEPS, link_check_logs, model_covers
 
 
 def main() -> None:

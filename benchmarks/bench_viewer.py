@@ -20,7 +20,7 @@ from village_rules.check.stories import log_story, story_of_file
 from village_rules.drivers.play import play_logged
 from village_rules.pictures.svg import state_svg
 from village_rules.pictures.viewer import viewer_html
-from village_rules.proofs.stored import WITNESSES as PROOFS
+from village_rules.proofs.table.stored import WITNESSES as PROOFS
 from village_rules.readings.stored import WITNESSES as READINGS
 
 

@@ -25,10 +25,10 @@ import argparse
 import time
 from dataclasses import replace
 
-from village_rules.proofs.archive_steer import ArchiveBudget, ArchiveStats, archive_attempt
-from village_rules.proofs.archive_target import Targeter
-from village_rules.proofs.catalogue import CATALOGUE, Query, by_name
-from village_rules.proofs.search import Steer, search_steps
+from village_rules.proofs.catalogue.catalogue import CATALOGUE, Query, by_name
+from village_rules.proofs.search.archive_steer import ArchiveBudget, ArchiveStats, archive_attempt
+from village_rules.proofs.search.archive_target import Targeter
+from village_rules.proofs.search.search import Steer, search_steps
 
 DEFAULT_QUERIES = (
     "free-final-action",

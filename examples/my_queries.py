@@ -8,9 +8,7 @@ game path (`History`) and, if you like, a `Steer` that tells the witness search 
 
 from village_rules.actions import Action, Harvest
 from village_rules.model.state import GameState
-from village_rules.proofs.catalogue import Query, any_seat
-from village_rules.proofs.history import History
-from village_rules.proofs.search import Steer
+from village_rules.proofs import History, Query, Steer, any_seat
 
 
 def full_barn_harvest(h: History) -> bool:

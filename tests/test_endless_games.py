@@ -27,7 +27,7 @@ from village_rules.fuzz.runner import run_fuzz
 from village_rules.model.evolve import replace
 from village_rules.model.state import GameState
 from village_rules.policies.survey import play_traced
-from village_rules.proofs.refinement import check_game
+from village_rules.proofs.link.refinement import check_game
 from village_rules.testing.strategies import finished_games
 
 BOUND = 300

@@ -1,4 +1,4 @@
-"""The stored proof verdicts are re-checked by `village_rules.proofs.stored` and by the
+"""The stored proof verdicts are re-checked by `village_rules.proofs.table.stored` and by the
 `proofs` step of `village-rules check`, the divergence witnesses by its `readings` step;
 a tampered witness or proof is caught."""
 
@@ -18,10 +18,16 @@ from village_rules.cli.main import main
 from village_rules.data.shipped import shipped_folder
 from village_rules.drivers.play import GameLog
 from village_rules.errors import InternalError
-from village_rules.proofs import stored as proofs_stored
-from village_rules.proofs.link_regressions import REGRESSIONS
-from village_rules.proofs.run import Result
-from village_rules.proofs.stored import check_proof, check_stored, check_witness, proof_files, witness_files
+from village_rules.proofs.link.regressions import REGRESSIONS
+from village_rules.proofs.table import stored as proofs_stored
+from village_rules.proofs.table.run import Result
+from village_rules.proofs.table.stored import (
+    check_proof,
+    check_stored,
+    check_witness,
+    proof_files,
+    witness_files,
+)
 from village_rules.readings import stored as readings_stored
 
 WITNESSES = ROOT / "proofs" / "witnesses"

@@ -19,7 +19,7 @@ from village_rules.drivers.play import GameLog, play_logged
 from village_rules.engine.core import chance_outcomes, legal_actions
 from village_rules.errors import ViewError
 from village_rules.model.actions import format_action
-from village_rules.proofs.stored import WITNESSES
+from village_rules.proofs.table.stored import WITNESSES
 from village_rules.readings.stored import WITNESSES as DIVERGENCE_WITNESSES
 from village_rules.readings.stored import read_witness
 

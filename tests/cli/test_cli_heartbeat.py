@@ -16,7 +16,7 @@ from village_rules.check.steps import CheckContext, DivergenceStep, ProofsStep, 
 from village_rules.cli import progress
 from village_rules.cli.main import main
 from village_rules.cli.progress import HEARTBEAT_SECONDS, Heartbeat, progress_bar
-from village_rules.proofs.stored import WITNESSES
+from village_rules.proofs.table.stored import WITNESSES
 from village_rules.readings.stored import WITNESSES as DIVERGENCE_WITNESSES
 
 

@@ -19,8 +19,8 @@ from village_rules.engine.setup import new_game
 from village_rules.errors import StateFormatError
 from village_rules.fuzz.guided_report import GUIDED_FORMAT
 from village_rules.fuzz.report import REPORT_FORMAT
-from village_rules.proofs.stored import WITNESSES, witness_query
-from village_rules.proofs.table import FORMAT as TABLE_FORMAT
+from village_rules.proofs.table.stored import WITNESSES, witness_query
+from village_rules.proofs.table.table import FORMAT as TABLE_FORMAT
 from village_rules.readings.stored import WITNESSES as READING_WITNESSES
 
 WITNESS = "11-no-living-member-acts-big-box-2023-2p.json"

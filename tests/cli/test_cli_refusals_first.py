@@ -12,7 +12,7 @@ import pytest
 from village_rules.cli import explore as cli_explore
 from village_rules.cli import prove as cli_prove
 from village_rules.cli.main import main
-from village_rules.proofs.table import to_json
+from village_rules.proofs.table.table import to_json
 
 
 def _work_started(*args: object, **kwargs: object) -> object:

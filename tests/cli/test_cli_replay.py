@@ -16,7 +16,7 @@ from village_rules.cli.main import main
 from village_rules.cli.replay import explorer_witnessed
 from village_rules.drivers.play import GameLog, play_logged, replay_log
 from village_rules.explore.witnesses import holds_after, parse_witness_name, witness_name
-from village_rules.proofs.catalogue import CATALOGUE, by_name
+from village_rules.proofs.catalogue.catalogue import CATALOGUE, by_name
 from village_rules.proofs.errors import WitnessError
 
 QUERIES = ("free-final-action", "two-deaths-owed")  # a one-step query, and a path query under AMB-23 b

@@ -77,7 +77,7 @@ BAD = {
     "notes.txt": ("FULL = 1\n", "not a Python file"),
     "syntax.py": ("def (:\n", "not valid Python: invalid syntax (line 1)"),
     "raises.py": ("x = 1\nraise ValueError('no grain')\n", "raised ValueError when imported (line 2)"),
-    "empty.py": ("from village_rules.proofs.catalogue import Query\nX = 3\n", "defines no queries"),
+    "empty.py": ("from village_rules.proofs.catalogue.catalogue import Query\nX = 3\n", "defines no queries"),
     "clash.py": (None, "clashes with the catalogue's query 12 (lasso)"),
 }
 

@@ -910,7 +910,7 @@ def test_proofs_stay_two_to_five_players(capsys: pytest.CaptureFixture[str]) -> 
     rows = [line for line in capsys.readouterr().out.splitlines() if line.startswith("carla-")]
     assert len(rows) == 1 and "unknown" in rows[0], rows
     from village_rules.errors import ParameterError  # noqa: PLC0415
-    from village_rules.proofs.refinement import check_game  # noqa: PLC0415
+    from village_rules.proofs.link.refinement import check_game  # noqa: PLC0415
 
     with pytest.raises(ParameterError, match="no Carla"):
         check_game(BB, 1, seed=3)  # the model's cube count has no Carla's board

@@ -22,7 +22,7 @@ from village_rules.engine.events import SubStep
 from village_rules.model.actions import Action, parse_action
 from village_rules.model.pending import ChooseTurn
 from village_rules.model.state import GameState
-from village_rules.proofs.link_regressions import REGRESSIONS
+from village_rules.proofs.link.regressions import REGRESSIONS
 from village_rules.rule_ids import RuleId
 
 GOLDEN = sorted((TESTS / "golden" / "engine-golden").glob("*-seed*.json"))

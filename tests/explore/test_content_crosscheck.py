@@ -11,9 +11,9 @@ from village_rules.explore.configs import configuration
 from village_rules.explore.crosscheck import content_crosscheck
 from village_rules.explore.monitors import MONITORS
 from village_rules.explore.search import Exploration, explore
-from village_rules.proofs import induction
-from village_rules.proofs.catalogue import by_name
-from village_rules.proofs.induction import RulePredicate
+from village_rules.proofs.catalogue.catalogue import by_name
+from village_rules.proofs.model import induction
+from village_rules.proofs.model.induction import RulePredicate
 
 NAMES = ("two-deaths-one-turn", "death-during-mass", "market-day-during-mass")
 

@@ -10,8 +10,8 @@ from support import TINY_EDGES, TINY_STATES
 from village_rules.explore.configs import configuration
 from village_rules.explore.crosscheck import content_link_on_edges
 from village_rules.explore.search import ExplorationLimitError
-from village_rules.proofs import guarded
-from village_rules.proofs.content import K_TAKE
+from village_rules.proofs.model import guarded
+from village_rules.proofs.model.content import K_TAKE
 
 
 @pytest.mark.no_cover  # CPU-bound replays: not traced in the coverage run (tests/README.md, "Coverage")

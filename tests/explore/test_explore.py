@@ -40,8 +40,8 @@ from village_rules.model.actions import Action, format_action, parse_action
 from village_rules.model.chance import sample
 from village_rules.model.evolve import replace
 from village_rules.model.state import GameState
-from village_rules.proofs import model
-from village_rules.proofs.catalogue import CATALOGUE, PATH, STEP, Query, by_name
+from village_rules.proofs.catalogue.catalogue import CATALOGUE, PATH, STEP, Query, by_name
+from village_rules.proofs.model import model
 
 PINNED: dict[tuple[str, int], dict[str, object]] = {
     # config, players -> the reachable game's figures. A rule or data change that alters the
@@ -482,7 +482,7 @@ def test_no_query_the_explorer_reaches_is_proved_unreachable_by_z3(tiny: search.
     assert disagreements(data, 2, tiny) == []
     # what the model knows of the ground truth: none of tiny's 12 unreachable step queries
     # (9 of the first catalogue, 1a among them since queries are judged by rule events, and
-    # 14, 15, 17 of proofs/rule_queries.py)
+    # 14, 15, 17 of proofs/catalogue/rule_queries.py)
     proves = model_proves(data, 2, tiny)
     assert len(proves) == 12 and not any(proves.values())
     assert {"death-during-mass", "market-day-during-mass", "trigger-final-action"} <= set(proves)

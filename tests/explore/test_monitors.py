@@ -16,8 +16,8 @@ from village_rules.explore.monitors import MONITORS, Monitor
 from village_rules.explore.search import explore
 from village_rules.model.actions import parse_action
 from village_rules.model.chance import sample
-from village_rules.proofs.catalogue import PATH, by_name
-from village_rules.proofs.history import History
+from village_rules.proofs.catalogue.catalogue import PATH, by_name
+from village_rules.proofs.search.history import History
 
 
 @pytest.mark.parametrize("name", sorted(MONITORS))

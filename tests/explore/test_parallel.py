@@ -22,8 +22,8 @@ from village_rules.explore.parallel import (
     explore_parallel,
 )
 from village_rules.explore.search import ExplorationLimitError, explore
-from village_rules.proofs.catalogue import by_name
-from village_rules.proofs.history import History, play_steps
+from village_rules.proofs.catalogue.catalogue import by_name
+from village_rules.proofs.search.history import History, play_steps
 
 
 def _figures(r: search.Exploration) -> dict[str, object]:

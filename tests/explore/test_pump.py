@@ -19,7 +19,7 @@ from village_rules.explore.search import ExplorationLimitError, explore, fingerp
 from village_rules.model.actions import Action, Skip
 from village_rules.model.evolve import replace as evolve
 from village_rules.model.state import GameState
-from village_rules.proofs.catalogue import by_name
+from village_rules.proofs.catalogue.catalogue import by_name
 
 
 @pytest.fixture(scope="module")

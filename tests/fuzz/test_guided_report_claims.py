@@ -14,7 +14,7 @@ from village_rules.fuzz import guided_report
 from village_rules.fuzz.guided import GuidedPlan, play_segments
 from village_rules.fuzz.guided_report import GuidedRun, guided_json, read_guided
 from village_rules.proofs.errors import ProveArgumentError
-from village_rules.proofs.table import read_table, to_json
+from village_rules.proofs.table.table import read_table, to_json
 
 
 @pytest.fixture(scope="module")

@@ -39,7 +39,7 @@ from village_rules.drivers.play import GameLog, play_logged  # noqa: E402
 from village_rules.explore.witnesses import witness_name  # noqa: E402
 from village_rules.fuzz.runner import run_fuzz  # noqa: E402
 from village_rules.pictures.viewer import viewer_html  # noqa: E402
-from village_rules.proofs.stored import WITNESSES  # noqa: E402
+from village_rules.proofs.table.stored import WITNESSES  # noqa: E402
 from village_rules.readings.stored import WITNESSES as DIVERGENCE_WITNESSES  # noqa: E402
 
 CHROMIUM = Path(os.environ.get("VILLAGE_CHROMIUM", "/usr/bin/chromium"))

@@ -1,4 +1,4 @@
-"""The z3 archive steer (`proofs.archive_steer`): a Go-Explore search whose cells z3's macro
+"""The z3 archive steer (`proofs.search.archive_steer`): a Go-Explore search whose cells z3's macro
 target cuts finds, with no hand-written steer, witnesses that unsteered games given the
 same number of engine steps miss, because of z3's target (ablated, the same run finds
 nothing); a run depends on its seed alone; CEGAR blocks a target for every seat and keeps
@@ -18,19 +18,19 @@ from village_rules.engine.core import apply
 from village_rules.engine.setup import new_game
 from village_rules.errors import ParameterError
 from village_rules.explore.witnesses import holds_after
-from village_rules.proofs.archive_steer import (
+from village_rules.proofs.catalogue.catalogue import by_name
+from village_rules.proofs.model.model import Constants
+from village_rules.proofs.search.archive_steer import (
     ArchiveBudget,
     ArchiveStats,
     archive_attempt,
     archive_search,
     relabelled,
 )
-from village_rules.proofs.archive_target import Target, Targeter, counts
-from village_rules.proofs.catalogue import by_name
-from village_rules.proofs.history import History
-from village_rules.proofs.model import Constants
-from village_rules.proofs.run import REACHABLE, prove, z3_steers
-from village_rules.proofs.search import Steer, options, search_steps
+from village_rules.proofs.search.archive_target import Target, Targeter, counts
+from village_rules.proofs.search.history import History
+from village_rules.proofs.search.search import Steer, options, search_steps
+from village_rules.proofs.table.run import REACHABLE, prove, z3_steers
 from village_rules.rules.variant import Variant
 
 EDITION, PLAYERS = "original-2011", 2

@@ -1,11 +1,13 @@
-"""The archive steer's macro target (`proofs.archive_target`): z3's nearest abstract state
+"""The archive steer's macro target (`proofs.search.archive_target`): z3's nearest abstract state
 where a query holds, the progress measure towards it (under the nearest seat relabelling),
 and blocking a target (CEGAR)."""
 
 from __future__ import annotations
 
 from village_rules.engine.setup import new_game
-from village_rules.proofs.archive_target import (
+from village_rules.proofs.catalogue.catalogue import by_name
+from village_rules.proofs.model.model import PY, STATE_CLAUSES, STEP_CLAUSES, Constants
+from village_rules.proofs.search.archive_target import (
     MACRO_CLAUSES,
     Target,
     Targeter,
@@ -13,8 +15,6 @@ from village_rules.proofs.archive_target import (
     nearest_relabelling,
     relabellings,
 )
-from village_rules.proofs.catalogue import by_name
-from village_rules.proofs.model import PY, STATE_CLAUSES, STEP_CLAUSES, Constants
 from village_rules.rules.variant import Variant
 
 EDITION, PLAYERS = "original-2011", 2

@@ -30,10 +30,11 @@ from village_rules.explore.search import EdgeChecks, Exploration, expand
 from village_rules.explore.witnesses import holds_after
 from village_rules.model.actions import parse_action
 from village_rules.model.pending import ChooseTurn
-from village_rules.proofs import link, stored
-from village_rules.proofs.catalogue import Query, by_name, end_in_market_day_after_state
-from village_rules.proofs.history import History, dead
-from village_rules.proofs.link_regressions import REGRESSIONS
+from village_rules.proofs.catalogue.catalogue import Query, by_name, end_in_market_day_after_state
+from village_rules.proofs.link import link
+from village_rules.proofs.link.regressions import REGRESSIONS
+from village_rules.proofs.search.history import History, dead
+from village_rules.proofs.table import stored
 from village_rules.rule_ids import RuleId
 
 TINY_1A = TESTS / "fixtures" / "event-semantics" / "tiny-2p-end-market-other.json"

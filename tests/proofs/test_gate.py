@@ -1,4 +1,4 @@
-"""The gate `prove` passes before it prints "unreachable" (proofs/gate.py, issue 23): on the
+"""The gate `prove` passes before it prints "unreachable" (proofs/gate/gate.py, issue 23): on the
 current engine it lets the proofs through; with a rule of the engine changed (in-process,
 undone after the test) the same `prove` call refuses them, naming the broken clause; and a
 query whose concrete predicate does not imply its abstract one is refused."""
@@ -16,10 +16,10 @@ from village_rules.cli.main import main
 from village_rules.data.edition import EditionData
 from village_rules.engine import harvest, time_and_death, turn
 from village_rules.explore.crosscheck import ContentEdges, content_link_on_edges
-from village_rules.proofs import run
-from village_rules.proofs.catalogue import by_name
-from village_rules.proofs.gate import Gate, open_gate
-from village_rules.proofs.run import REACHABLE, UNKNOWN, UNREACHABLE, prove
+from village_rules.proofs.catalogue.catalogue import by_name
+from village_rules.proofs.gate.gate import Gate, open_gate
+from village_rules.proofs.table import run
+from village_rules.proofs.table.run import REACHABLE, UNKNOWN, UNREACHABLE, prove
 
 GRAIN = "grain-short-at-harvest"  # proved over the counts model
 MASS_DEATH = "death-during-mass"  # proved over the rule-content model

@@ -1,4 +1,4 @@
-"""k-induction over the rule-content model (proofs/induction.py): four queries that need
+"""k-induction over the rule-content model (proofs/model/induction.py): four queries that need
 rule content are unreachable in every edition and player count, each proof needs the
 clause it rests on (drop it and the proof fails), and the predicates are not vacuous."""
 
@@ -8,10 +8,10 @@ import pytest
 import z3
 
 from village_rules.engine.setup import new_game
-from village_rules.proofs.content import content_vars
-from village_rules.proofs.guarded import ContentConstants
-from village_rules.proofs.induction import GUARDS, RULE_PREDICATES, k_induction_content, satisfiable
-from village_rules.proofs.model import PY
+from village_rules.proofs.model.content import content_vars
+from village_rules.proofs.model.guarded import ContentConstants
+from village_rules.proofs.model.induction import GUARDS, RULE_PREDICATES, k_induction_content, satisfiable
+from village_rules.proofs.model.model import PY
 
 ROWS = [("original-2011", n) for n in (2, 3, 4)] + [("big-box-2023", n) for n in (2, 3, 4, 5)]
 

@@ -1,4 +1,4 @@
-"""The refinement link of the rule-content model (proofs/link.py, proofs/guarded.py): every
+"""The refinement link of the rule-content model (proofs/link/link.py, proofs/model/guarded.py): every
 engine step lies in its kind's guarded command, on seeded games with uniform and non-uniform
 policies, on every stored witness and on Hypothesis games; and the link (not a stored-log
 replay) catches four rule changes made to the engine, naming the clause."""
@@ -20,11 +20,8 @@ from village_rules.engine.setup import new_game
 from village_rules.errors import ParameterError
 from village_rules.model.actions import Well
 from village_rules.model.state import GameState
-from village_rules.proofs.catalogue import CATALOGUE, by_name
-from village_rules.proofs.content import K_PASS, K_TAKE, P_MARKET, action_vars, content_abstract, content_vars
-from village_rules.proofs.guarded import KIND_CLAUSES, ContentConstants, broken_step
-from village_rules.proofs.history import History
-from village_rules.proofs.link import (
+from village_rules.proofs.catalogue.catalogue import CATALOGUE, by_name
+from village_rules.proofs.link.link import (
     POLICIES,
     abstract_holds,
     check_game,
@@ -33,8 +30,18 @@ from village_rules.proofs.link import (
     implication_check,
     link_check,
 )
-from village_rules.proofs.model import PY, Z3
-from village_rules.proofs.refinement import ContentRefinementMachine
+from village_rules.proofs.link.refinement import ContentRefinementMachine
+from village_rules.proofs.model.content import (
+    K_PASS,
+    K_TAKE,
+    P_MARKET,
+    action_vars,
+    content_abstract,
+    content_vars,
+)
+from village_rules.proofs.model.guarded import KIND_CLAUSES, ContentConstants, broken_step
+from village_rules.proofs.model.model import PY, Z3
+from village_rules.proofs.search.history import History
 from village_rules.rules.variant import Rules, Variant
 
 WITNESSES = ROOT / "proofs" / "witnesses"

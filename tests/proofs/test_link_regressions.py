@@ -11,16 +11,16 @@ from pathlib import Path
 import pytest
 
 from village_rules.drivers.play import GameLog
-from village_rules.proofs import link_regressions
-from village_rules.proofs.guarded import TURN_TIME_CLAUSE
-from village_rules.proofs.link import BrokenStep, check_log
-from village_rules.proofs.link_regressions import (
+from village_rules.proofs.link import regressions
+from village_rules.proofs.link.link import BrokenStep, check_log
+from village_rules.proofs.link.regressions import (
     EXPECTED_BREAKS,
     REGRESSIONS,
     check_regressions,
     keep,
     regression_logs,
 )
+from village_rules.proofs.model.guarded import TURN_TIME_CLAUSE
 
 NAMES = [name for name, _ in regression_logs()]
 
@@ -54,13 +54,13 @@ def test_a_known_break_is_tolerated_and_reported_and_an_unknown_one_fails(
         n, step = real(log)
         return (n, planted) if log == regression_logs(tmp_path)[0][1] else (n, step)
 
-    monkeypatch.setattr(link_regressions, "check_log", breaks_first)
+    monkeypatch.setattr(regressions, "check_log", breaks_first)
     known = {first: (TURN_TIME_CLAUSE, "planted")}
     tolerated = check_regressions(tmp_path, expected=known)
     assert tolerated.passed and [n for n, _ in tolerated.expected] == [first]
     assert "break as expected until fixed" in str(tolerated)
     strict = check_regressions(tmp_path, expected={})
     assert not strict.passed and TURN_TIME_CLAUSE in str(strict) and first in str(strict)
-    monkeypatch.setattr(link_regressions, "check_log", real, raising=False)
+    monkeypatch.setattr(regressions, "check_log", real, raising=False)
     fixed = check_regressions(tmp_path, expected=known)
     assert fixed.passed and fixed.fixed == (first,)

@@ -14,11 +14,11 @@ from village_rules.data.edition import Cost, EditionData
 from village_rules.engine import council_chamber, harvest, mass, scoring, travel, travel_map
 from village_rules.engine.setup import new_game
 from village_rules.model.state import GameState
-from village_rules.proofs import guarded
-from village_rules.proofs.content import A_HARVEST, K_ACTION, K_CHURCH_STEP, content_vars
-from village_rules.proofs.link import check_log, default_games, link_check
-from village_rules.proofs.link_coverage import KNOWN_GAPS, Coverage, all_branches, branches_of
-from village_rules.proofs.link_search import hunt
+from village_rules.proofs.link.coverage import KNOWN_GAPS, Coverage, all_branches, branches_of
+from village_rules.proofs.link.hunt import hunt
+from village_rules.proofs.link.link import check_log, default_games, link_check
+from village_rules.proofs.model import guarded
+from village_rules.proofs.model.content import A_HARVEST, K_ACTION, K_CHURCH_STEP, content_vars
 
 ONE_PER_ROW = default_games(1)
 """The gate's 7 games (every edition and player count)."""

@@ -1,4 +1,4 @@
-"""The link on a deterministic sample of check's games (proofs/link_sample.py): the same
+"""The link on a deterministic sample of check's games (proofs/link/sample.py): the same
 sample from the same logs in any order, every edition and player count in it, games with
 other readings checked by their set-up under the defaults, solo games skipped, the budget
 in games and steps, and a rule change caught, naming the clause."""
@@ -10,7 +10,7 @@ import pytest
 from village_rules.drivers.play import GameLog, play_logged
 from village_rules.engine import time_and_death, turn
 from village_rules.errors import ParameterError
-from village_rules.proofs.link_sample import link_check_logs, log_digest, model_covers, sample
+from village_rules.proofs.link.sample import link_check_logs, log_digest, model_covers, sample
 from village_rules.rules.variant import Variant
 
 _GAMES = [

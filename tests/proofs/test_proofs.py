@@ -22,17 +22,23 @@ from village_rules.engine.setup import new_game
 from village_rules.explore.witnesses import holds_after
 from village_rules.model.actions import parse_action
 from village_rules.model.state import GameState
-from village_rules.proofs.abstraction import abstract
-from village_rules.proofs.catalogue import CATALOGUE, _passive, _pump_fingerprint, by_name, fingerprint
+from village_rules.proofs.catalogue.catalogue import (
+    CATALOGUE,
+    _passive,
+    _pump_fingerprint,
+    by_name,
+    fingerprint,
+)
 from village_rules.proofs.errors import UnknownQueryError
-from village_rules.proofs.guarded import state_clauses
-from village_rules.proofs.history import History
-from village_rules.proofs.induction import RULE_PREDICATES, STEP_LABEL, k_induction_content
-from village_rules.proofs.model import Constants, broken_clauses, z3_accepts
-from village_rules.proofs.refinement import RefinementMachine, check_game, check_games
-from village_rules.proofs.run import REACHABLE, prove
-from village_rules.proofs.search import Steer, _choose
-from village_rules.proofs.solver import bmc, k_induction
+from village_rules.proofs.link.refinement import RefinementMachine, check_game, check_games
+from village_rules.proofs.model.abstraction import abstract
+from village_rules.proofs.model.guarded import state_clauses
+from village_rules.proofs.model.induction import RULE_PREDICATES, STEP_LABEL, k_induction_content
+from village_rules.proofs.model.model import Constants, broken_clauses, z3_accepts
+from village_rules.proofs.model.solver import bmc, k_induction
+from village_rules.proofs.search.history import History
+from village_rules.proofs.search.search import Steer, _choose
+from village_rules.proofs.table.run import REACHABLE, prove
 
 WITNESSES = ROOT / "proofs" / "witnesses"
 ALL_COUNTS = [("original-2011", n) for n in (2, 3, 4)] + [("big-box-2023", n) for n in (2, 3, 4, 5)]
@@ -132,7 +138,7 @@ def test_there_are_stored_witnesses_and_proofs() -> None:
 def test_stored_witness_replays_to_its_predicate(path: Path) -> None:
     log = GameLog.from_json(path.read_text(encoding="utf-8"))
     query = by_name(_query_of(path))
-    # judged after every sub-step of each action, with its rule events (`proofs.history`)
+    # judged after every sub-step of each action, with its rule events (`proofs.search.history`)
     held = holds_after(log.initial_state(), log.actions, query)
     assert len(log.actions) in held, f"{path.name}: the replayed game does not end in the query's situation"
     # and not earlier: the witness stops at the first action that meets the predicate

@@ -1,4 +1,4 @@
-"""Queries 5b and 14-19 (proofs/rule_queries.py): each concrete predicate catches the rule
+"""Queries 5b and 14-19 (proofs/catalogue/rule_queries.py): each concrete predicate catches the rule
 change it is about (the engine patched, the query's own steered search finds a witness) and
 holds on no game of the unpatched engine with the same seeds; the stored witnesses show
 what the rulebooks allow."""
@@ -21,12 +21,12 @@ from village_rules.explore.witnesses import holds_after
 from village_rules.model.actions import parse_action
 from village_rules.model.carla_board import CARLA
 from village_rules.model.state import MarketDay
-from village_rules.proofs.abstraction import abstract
-from village_rules.proofs.catalogue import by_name
-from village_rules.proofs.history import History, market_day_start, play_steps
-from village_rules.proofs.model import Constants, equals, symbols
-from village_rules.proofs.search import attempt, search
-from village_rules.proofs.stored import WITNESSES, query_of_witness
+from village_rules.proofs.catalogue.catalogue import by_name
+from village_rules.proofs.model.abstraction import abstract
+from village_rules.proofs.model.model import Constants, equals, symbols
+from village_rules.proofs.search.history import History, market_day_start, play_steps
+from village_rules.proofs.search.search import attempt, search
+from village_rules.proofs.table.stored import WITNESSES, query_of_witness
 from village_rules.rules.variant import Variant
 
 BB = "big-box-2023"
@@ -152,7 +152,7 @@ RULE_WITNESSES = sorted(p for n in ("5b", "16b", "17") for p in WITNESSES.glob(f
 @pytest.mark.parametrize("path", RULE_WITNESSES, ids=lambda p: p.stem)
 def test_the_abstract_predicate_holds_where_the_concrete_one_does(path: Path) -> None:
     """concrete(s) => abstract(alpha(s)) at each stored witness's last state: the abstract
-    predicates of proofs/rule_queries.py are weaker than what they stand for, never wrong."""
+    predicates of proofs/catalogue/rule_queries.py are weaker than what they stand for, never wrong."""
     query = query_of_witness(path)
     log = GameLog.from_json(path.read_text(encoding="utf-8"))
     state = log.initial_state()

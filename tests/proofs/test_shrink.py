@@ -1,4 +1,4 @@
-"""The witness shrinker (`proofs/shrink.py`): it keeps the log legal and the query true at
+"""The witness shrinker (`proofs/search/shrink.py`): it keeps the log legal and the query true at
 its end, it is deterministic, its result is 1-minimal under its own granularities, and
 `is_minimal` catches a log that is not (a planted removable tail, a planted removable
 turn). The stored witnesses' own minimality is a slow test (the lead regenerates them)."""
@@ -12,8 +12,8 @@ import pytest
 from village_rules.actions import Harvest
 from village_rules.drivers.play import GameLog, play_logged
 from village_rules.model.actions import parse_action
-from village_rules.proofs.history import History
-from village_rules.proofs.shrink import (
+from village_rules.proofs.search.history import History
+from village_rules.proofs.search.shrink import (
     NotAWitnessError,
     PredicateJudge,
     first_holds,
@@ -22,7 +22,7 @@ from village_rules.proofs.shrink import (
     removable_part,
     shrink,
 )
-from village_rules.proofs.stored import WITNESSES, check_witness, witness_files, witness_query
+from village_rules.proofs.table.stored import WITNESSES, check_witness, witness_files, witness_query
 
 EDITION, PLAYERS, SEED = "original-2011", 2, 1
 # Seed 1: a random game whose second harvest comes at action 213 (the shrinker takes it to 22).

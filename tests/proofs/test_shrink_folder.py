@@ -11,10 +11,10 @@ import pytest
 
 from village_rules.cli.main import main
 from village_rules.drivers.play import GameLog
-from village_rules.proofs import run
-from village_rules.proofs.shrink import is_minimal, judge_for
-from village_rules.proofs.stored import WITNESSES, check_witness, witness_query
-from village_rules.proofs.table import TABLE, read_table
+from village_rules.proofs.search.shrink import is_minimal, judge_for
+from village_rules.proofs.table import run
+from village_rules.proofs.table.stored import WITNESSES, check_witness, witness_query
+from village_rules.proofs.table.table import TABLE, read_table
 
 STEM = "16b-free-sale-amb-06-b-big-box-2023-2p"
 

@@ -10,10 +10,10 @@ from pathlib import Path
 import pytest
 
 from village_rules.cli.main import main
-from village_rules.proofs.catalogue import by_name
-from village_rules.proofs.run import REACHABLE, UNKNOWN, UNREACHABLE, prove, stored_witness
-from village_rules.proofs.stored import WITNESSES
-from village_rules.proofs.table import Row, differences, read_table, row_of, to_json
+from village_rules.proofs.catalogue.catalogue import by_name
+from village_rules.proofs.table.run import REACHABLE, UNKNOWN, UNREACHABLE, prove, stored_witness
+from village_rules.proofs.table.stored import WITNESSES
+from village_rules.proofs.table.table import Row, differences, read_table, row_of, to_json
 
 TABLE = WITNESSES / "results.json"
 

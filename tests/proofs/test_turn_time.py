@@ -1,5 +1,5 @@
-"""The turn's path variables of the rule-content model (proofs/content.py `CONTENT_TURN`,
-proofs/guarded.py `TURN_*`): what query 5's proof under AMB-23 a rests on. They follow the
+"""The turn's path variables of the rule-content model (proofs/model/content.py `CONTENT_TURN`,
+proofs/model/guarded.py `TURN_*`): what query 5's proof under AMB-23 a rests on. They follow the
 concrete game (the deaths of the turn are the catalogue's own count), the turn's bound
 comes from the rulebook's costs, and a step checked without its path does not claim them."""
 
@@ -11,15 +11,15 @@ from village_rules.engine.setup import new_game
 from village_rules.model.actions import Action, TakeCube
 from village_rules.model.pending import ChooseTurn
 from village_rules.model.state import GameState
-from village_rules.proofs.content import P_ACTION, P_TURN, content_vars
-from village_rules.proofs.guarded import (
+from village_rules.proofs.link.link import check_game, check_step, path_vars
+from village_rules.proofs.model.content import P_ACTION, P_TURN, content_vars
+from village_rules.proofs.model.guarded import (
     TURN_CLAUSE_NAMES,
     TURN_TIME_CLAUSE,
     dearest_action_time,
     dearest_turn_time,
 )
-from village_rules.proofs.history import History, dead, turn_start
-from village_rules.proofs.link import check_game, check_step, path_vars
+from village_rules.proofs.search.history import History, dead, turn_start
 
 
 def test_the_dearest_turn_is_a_plague_cube_and_the_smithy_trained_and_producing() -> None:

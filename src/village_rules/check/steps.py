@@ -18,7 +18,7 @@ Steps today:
 
 - `ProofsStep`: the stored verdicts of the z3 proof catalogue (`village-rules prove
   --out proofs/witnesses`): every witness replayed on the engine to its query's situation,
-  every unreachability proof re-proved (`village_rules.proofs.stored`).
+  every unreachability proof re-proved (`village_rules.proofs.table.stored`).
 
 - `DivergenceStep`: the stored divergence witnesses of the ambiguity register
   (`village-rules diverge --write src/village_rules/readings/witnesses`): each replayed under both readings,
@@ -63,9 +63,9 @@ from village_rules.model.actions import Action, parse_action
 from village_rules.model.state import GameState
 from village_rules.pictures.svg import actor_of, state_svg
 from village_rules.pictures.viewer import viewer_html
-from village_rules.proofs.link_sample import link_check_logs
-from village_rules.proofs.stored import WITNESSES as PROOF_WITNESSES
-from village_rules.proofs.stored import check_stored, witness_files
+from village_rules.proofs.link.sample import link_check_logs
+from village_rules.proofs.table.stored import WITNESSES as PROOF_WITNESSES
+from village_rules.proofs.table.stored import check_stored, witness_files
 from village_rules.readings.divergence import replay_both
 from village_rules.readings.stored import WITNESSES as DIVERGENCE_WITNESSES
 from village_rules.readings.stored import read_witness
@@ -603,7 +603,7 @@ class LogsStep:
 # --- stored proofs ------------------------------------------------------------------------
 
 PROOFS_DIR = PROOF_WITNESSES
-"""The proof catalogue's stored verdicts, shipped with the package (`village_rules.proofs.stored`)."""
+"""The proof catalogue's stored verdicts, shipped with the package (`village_rules.proofs.table.stored`)."""
 
 
 @dataclass(frozen=True, slots=True)

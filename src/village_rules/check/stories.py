@@ -29,9 +29,9 @@ from village_rules.model.render import action_words
 from village_rules.model.state import GameState
 from village_rules.pictures.svg import actor_of, state_svg
 from village_rules.pictures.viewer import Frame, Story
-from village_rules.proofs.catalogue import CATALOGUE, Query
-from village_rules.proofs.history import History, play_steps
-from village_rules.proofs.user_queries import UserQueries, shown_query
+from village_rules.proofs.catalogue.catalogue import CATALOGUE, Query
+from village_rules.proofs.catalogue.user_queries import UserQueries, shown_query
+from village_rules.proofs.search.history import History, play_steps
 from village_rules.readings.divergence import LEGAL, STATE, WINNER, Difference, Witness, replay_both
 from village_rules.readings.stored import witness_from_json
 

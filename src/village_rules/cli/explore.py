@@ -34,7 +34,7 @@ from village_rules.explore.ray_pool import hash_seed, import_ray, session
 from village_rules.explore.search import MAX_STATES, Exploration, QueryVerdict, Snapshot, explore, roots
 from village_rules.explore.shape import MAX_SYSTEM, Shape, shape
 from village_rules.explore.witnesses import witness_log, witness_name
-from village_rules.proofs.catalogue import CATALOGUE, Query, by_name
+from village_rules.proofs.catalogue.catalogue import CATALOGUE, Query, by_name
 
 
 class ExploreArgumentError(VillageError):

@@ -20,16 +20,16 @@ from village_rules.data.loader import EDITIONS
 from village_rules.drivers.play import GameLog
 from village_rules.explore.configs import configuration
 from village_rules.explore.crosscheck import content_link_on_edges
-from village_rules.proofs.catalogue import CATALOGUE, Query, by_name
+from village_rules.proofs.catalogue.catalogue import CATALOGUE, Query, by_name
+from village_rules.proofs.catalogue.user_queries import UserQueries, load_queries
 from village_rules.proofs.errors import ProveArgumentError
-from village_rules.proofs.gate import GATE_HUNT_STEPS, EdgeCheck, Gate, open_gate
-from village_rules.proofs.run import MAX_BOUND, MAX_GAMES, Result, prove, stored_witness, witness_stem
-from village_rules.proofs.search import Steer
-from village_rules.proofs.shrink import MAX_STEPS
-from village_rules.proofs.solver import MAX_RLIMIT, RLIMIT
-from village_rules.proofs.stored import WITNESSES
-from village_rules.proofs.table import TABLE, Key, Row, differences, read_table, row_of, write_table
-from village_rules.proofs.user_queries import UserQueries, load_queries
+from village_rules.proofs.gate.gate import GATE_HUNT_STEPS, EdgeCheck, Gate, open_gate
+from village_rules.proofs.model.solver import MAX_RLIMIT, RLIMIT
+from village_rules.proofs.search.search import Steer
+from village_rules.proofs.search.shrink import MAX_STEPS
+from village_rules.proofs.table.run import MAX_BOUND, MAX_GAMES, Result, prove, stored_witness, witness_stem
+from village_rules.proofs.table.stored import WITNESSES
+from village_rules.proofs.table.table import TABLE, Key, Row, differences, read_table, row_of, write_table
 
 EDGE_CONFIGS: tuple[tuple[str, int], ...] = (("tiny", 2), ("births", 2), ("small", 2))
 """The shipped explorer configurations whose every edge the link checks before the first

@@ -24,11 +24,11 @@ from village_rules.explore.configs import configuration, shipped_names
 from village_rules.explore.witnesses import WitnessName, holds_after, parse_witness_name
 from village_rules.model.render import render
 from village_rules.model.state import GameState
-from village_rules.proofs.catalogue import Query
+from village_rules.proofs.catalogue.catalogue import Query
+from village_rules.proofs.catalogue.query import CATALOGUE_SOURCE
+from village_rules.proofs.catalogue.user_queries import load_queries, shown_query
 from village_rules.proofs.errors import WitnessError
-from village_rules.proofs.query import CATALOGUE_SOURCE
-from village_rules.proofs.stored import check_witness
-from village_rules.proofs.user_queries import load_queries, shown_query
+from village_rules.proofs.table.stored import check_witness
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

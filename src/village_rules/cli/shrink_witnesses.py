@@ -2,7 +2,7 @@
 in place, without searching again (after the judge or the shrinker changed, or on
 witnesses stored before there was a shrinker).
 
-Each witness is shrunk (`proofs/shrink.py`); one that got shorter is written again with its
+Each witness is shrunk (`proofs/search/shrink.py`); one that got shorter is written again with its
 note (its "Last actions" and length then describe the shrunk game, and the note says what
 it was shrunk from), and its row of `results.json` / `results.md` takes the new length, so
 `prove --expect` still matches. A witness that is already 1-minimal is left as it is (the
@@ -21,15 +21,15 @@ from village_rules.data.files import staged_folder
 from village_rules.data.jsonio import MAX_LOG_CHARS, JsonInputError, read_text_file
 from village_rules.drivers.play import GameLog
 from village_rules.errors import LogFormatError
-from village_rules.proofs.catalogue import CATALOGUE
+from village_rules.proofs.catalogue.catalogue import CATALOGUE
+from village_rules.proofs.catalogue.query import Query
+from village_rules.proofs.catalogue.user_queries import UserQueries, shown_query
 from village_rules.proofs.errors import ProveArgumentError
-from village_rules.proofs.query import Query
-from village_rules.proofs.run import REACHABLE, recorded_query, shrink_words, write_witness
-from village_rules.proofs.search import Witness
-from village_rules.proofs.shrink import NotAWitnessError, judge_for, shrink
-from village_rules.proofs.stored import witness_files
-from village_rules.proofs.table import TABLE, Row, read_table, write_table
-from village_rules.proofs.user_queries import UserQueries, shown_query
+from village_rules.proofs.search.search import Witness
+from village_rules.proofs.search.shrink import NotAWitnessError, judge_for, shrink
+from village_rules.proofs.table.run import REACHABLE, recorded_query, shrink_words, write_witness
+from village_rules.proofs.table.stored import witness_files
+from village_rules.proofs.table.table import TABLE, Row, read_table, write_table
 
 MAX_SHRINK_STEPS = 1_000_000_000
 """The largest shrink budget (`--shrink-steps`) the command line takes."""

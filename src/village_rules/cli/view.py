@@ -13,7 +13,7 @@ from village_rules.check.stories import story_of_file
 from village_rules.cli.replay import add_queries_option
 from village_rules.data.files import check_writable, refuse_inputs, write_text
 from village_rules.pictures.viewer import viewer_html
-from village_rules.proofs.user_queries import load_queries
+from village_rules.proofs.catalogue.user_queries import load_queries
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

@@ -4,7 +4,7 @@ listing its "unknown field(s)".
 
 The format names are those the writers use (`fuzz.report.REPORT_FORMAT`,
 `adapters.golden.GOLDEN_FORMAT`, `drivers.serialization.STATE_FORMAT`,
-`proofs.table.FORMAT`, `fuzz.guided_report.GUIDED_FORMAT`, the readings' witness and the
+`proofs.table.table.FORMAT`, `fuzz.guided_report.GUIDED_FORMAT`, the readings' witness and the
 edition data); tests/cli/test_cli_messages.py keeps them in step.
 """
 

@@ -46,7 +46,7 @@ def final_situation(state: GameState) -> list[str]:
 
 
 def tail(actions: tuple[str, ...] | list[str], final: GameState) -> list[str]:
-    """Both blocks as a note ends: what `proofs.run` writes after the query's explanation."""
+    """Both blocks as a note ends: what `proofs.table.run` writes after the query's explanation."""
     return [LAST_ACTIONS, "", *last_actions(actions), "", FINAL_SITUATION, "", *final_situation(final), ""]
 
 

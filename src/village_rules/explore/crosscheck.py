@@ -22,12 +22,12 @@ from village_rules.engine.core import apply_steps
 from village_rules.explore.search import Exploration, ExplorationLimitError, fingerprint, moves, roots
 from village_rules.model.actions import format_action
 from village_rules.model.state import GameState
-from village_rules.proofs.abstraction import abstract
-from village_rules.proofs.catalogue import STEP, Query, by_name
-from village_rules.proofs.induction import RULE_PREDICATES, k_induction_content
-from village_rules.proofs.link import check_step
-from village_rules.proofs.model import Constants
-from village_rules.proofs.solver import RLIMIT, bmc, k_induction
+from village_rules.proofs.catalogue.catalogue import STEP, Query, by_name
+from village_rules.proofs.link.link import check_step
+from village_rules.proofs.model.abstraction import abstract
+from village_rules.proofs.model.induction import RULE_PREDICATES, k_induction_content
+from village_rules.proofs.model.model import Constants
+from village_rules.proofs.model.solver import RLIMIT, bmc, k_induction
 
 BOUND = 6
 """The depth of bounded model checking and of k-induction (`village-rules prove`'s default)."""
@@ -108,7 +108,7 @@ def model_proves(
 @dataclass(frozen=True, slots=True)
 class ContentCrossCheck:
     """The rule-content model's k-induction against exhaustion, for the queries it has a
-    predicate for (`proofs.induction.RULE_PREDICATES`)."""
+    predicate for (`proofs.model.induction.RULE_PREDICATES`)."""
 
     disagreements: tuple[Disagreement, ...]
     """Queries the explorer reached from a set-up the model proves them unreachable from."""
@@ -157,7 +157,7 @@ class ContentEdges:
 def content_link_on_edges(data: EditionData, players: int, *, max_states: int = 200_000) -> ContentEdges:
     """Breadth first over every state reachable from every set-up deal (at most
     `max_states`, a budget in states), checking on each edge that the step lies in the
-    rule-content model (`proofs.link.check_step`: the guarded command of its kind, the
+    rule-content model (`proofs.link.link.check_step`: the guarded command of its kind, the
     counts clauses and the state clauses). Stops at the first edge outside the model."""
     seen: set[int] = set()
     frontier: list[GameState] = []

@@ -6,13 +6,13 @@ updated on every edge, like a history variable of TLA+; the explorer then visits
 product of the state graph and the monitor (`explore(..., monitor=...)`), where the query
 becomes a question about one step again, decided on every edge of the product.
 
-Each monitor restates its query's concrete predicate (`proofs/catalogue.py`) for the
+Each monitor restates its query's concrete predicate (`proofs/catalogue/catalogue.py`) for the
 value it keeps; `tests/explore/test_monitors.py` checks on random games that the two agree
 at every step.
 
 A monitor is updated on every *sub-step* of an edge (`engine.events`: the decision, then
 each decision the engine took itself), as the concrete predicates judge them
-(`proofs.history`): `fold` runs it over an edge's sub-steps, and the query holds on the
+(`proofs.search.history`): `fold` runs it over an edge's sub-steps, and the query holds on the
 edge if it holds after one of them. A forced turn choice thus begins a turn of its own.
 """
 
@@ -27,7 +27,7 @@ from village_rules.model.actions import Action, BuyFromBag, DrawMonk, Pass, Pay,
 from village_rules.model.carla_board import CARLA
 from village_rules.model.pending import ChoosePayment, ChooseTurn
 from village_rules.model.state import GameState
-from village_rules.proofs.history import dead, same_market_day
+from village_rules.proofs.search.history import dead, same_market_day
 
 Value = tuple[int, ...] | None
 

@@ -72,9 +72,9 @@ from village_rules.explore.search import (
 )
 from village_rules.explore.seen import SeenSet
 from village_rules.model.state import GameState
-from village_rules.proofs.abstraction import abstract
-from village_rules.proofs.catalogue import CATALOGUE, STEP, Query
-from village_rules.proofs.model import Constants, broken_initial
+from village_rules.proofs.catalogue.catalogue import CATALOGUE, STEP, Query
+from village_rules.proofs.model.abstraction import abstract
+from village_rules.proofs.model.model import Constants, broken_initial
 from village_rules.rules.variant import Variant
 
 BALANCE_SLACK = 0.05

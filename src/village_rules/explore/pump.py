@@ -53,7 +53,7 @@ from village_rules.explore.search import (
 from village_rules.model.actions import Action, format_action
 from village_rules.model.evolve import replace
 from village_rules.model.state import GameState
-from village_rules.proofs.catalogue import PATH
+from village_rules.proofs.catalogue.catalogue import PATH
 from village_rules.rules.variant import Variant
 
 PUMP = "score-pump"

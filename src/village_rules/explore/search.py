@@ -35,10 +35,10 @@ from village_rules.explore.seen import SeenSet, collision_probability
 from village_rules.model.actions import Action, format_action
 from village_rules.model.evolve import replace
 from village_rules.model.state import GameState
-from village_rules.proofs.abstraction import abstract
-from village_rules.proofs.catalogue import CATALOGUE, STEP, Query
-from village_rules.proofs.history import History
-from village_rules.proofs.model import Constants, broken_clauses, broken_initial
+from village_rules.proofs.catalogue.catalogue import CATALOGUE, STEP, Query
+from village_rules.proofs.model.abstraction import abstract
+from village_rules.proofs.model.model import Constants, broken_clauses, broken_initial
+from village_rules.proofs.search.history import History
 from village_rules.rules.variant import Variant
 
 Progress = Callable[["Snapshot"], None]

@@ -24,9 +24,9 @@ from village_rules.engine.core import apply_steps
 from village_rules.engine.setup import new_game
 from village_rules.model.actions import Action, format_action, parse_action
 from village_rules.model.state import GameState
-from village_rules.proofs.catalogue import CATALOGUE
-from village_rules.proofs.history import History, play_steps
-from village_rules.proofs.query import Query
+from village_rules.proofs.catalogue.catalogue import CATALOGUE
+from village_rules.proofs.catalogue.query import Query
+from village_rules.proofs.search.history import History, play_steps
 from village_rules.rules.variant import Variant
 
 MAX_SEED_SEARCH = 10_000
@@ -99,7 +99,7 @@ def parse_witness_name(name: str) -> WitnessName | None:
 def holds_after(initial: GameState, actions: Sequence[str], query: Query) -> list[int]:
     """Every number of actions (1 or more) at which `query`'s concrete predicate holds along
     the path from `initial`, in order: after some sub-step of that action's step, judged by
-    its rule events (`proofs.history`). Raises the engine's error (`VillageError`) for an
+    its rule events (`proofs.search.history`). Raises the engine's error (`VillageError`) for an
     action that does not apply."""
     history = History([initial])
     held = []

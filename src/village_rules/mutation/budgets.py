@@ -21,7 +21,7 @@ REFINEMENT_GAMES: tuple[tuple[str, int, int], ...] = (
 REFINEMENT_MAX_STEPS = 5_000
 
 LINK_GAMES_PER_ROW = 1
-"""The rule-content link's games: `proofs.link.default_games(1)`, one seeded game per edition
+"""The rule-content link's games: `proofs.link.link.default_games(1)`, one seeded game per edition
 and player count with the policies in turn (the gate `prove` opens before any verdict)."""
 LINK_MAX_STEPS = 3_000
 

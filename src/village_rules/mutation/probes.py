@@ -27,8 +27,8 @@ from village_rules.explore.configs import configuration
 from village_rules.explore.search import explore
 from village_rules.fuzz.runner import run_fuzz
 from village_rules.mutation import budgets as b
-from village_rules.proofs.link import default_games, link_check
-from village_rules.proofs.refinement import check_game
+from village_rules.proofs.link.link import default_games, link_check
+from village_rules.proofs.link.refinement import check_game
 from village_rules.testing import VillageMachine
 
 

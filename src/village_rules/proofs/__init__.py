@@ -1,7 +1,17 @@
 """z3 proofs about the rules: is a rule edge case reachable (with a game the engine replays)
 or unreachable (with an inductive argument over a model checked against the engine)?
 
-One path through the package, six stages; each module's docstring opens with its stage:
+One path through the package, six stages, one subpackage each (its `__init__` says what
+the stage does and what it hands to the next; each module's docstring opens with its stage):
+
+    proofs/
+      catalogue/  1. what is asked        query, catalogue, rule_queries, user_queries
+      search/     2. the reachable side   history, search, archive_steer, archive_target, shrink
+      model/      3. the unreachable side abstraction, model, solver; content, guarded, induction
+      link/       4. engine inside model  refinement, link, sample, hunt, regressions, coverage
+      gate/       5. proofs only if held  gate
+      table/      6. the verdicts         run, table, stored
+      errors.py   the package's errors (every stage)
 
 1. **catalogue** (what is asked): `query` (a `Query`: an abstract predicate for z3, a
    concrete predicate over the real path, a hand-written steer, its rows and budget),
@@ -21,15 +31,35 @@ One path through the package, six stages; each module's docstring opens with its
 4. **link** (the engine never leaves the model, checked on real steps): `refinement`
    (every engine step inside the counts model, on the fuzzer's games and the Hypothesis
    machines), `link` (every engine sub-step inside the rule-content model: `check_step`,
-   `check_game`, `check_log`, `link_check`), `link_sample` (on `check`'s games),
-   `link_search` (a hunt for breaking steps by rare branches), `link_regressions` (every
-   game that ever broke a clause, replayed), `link_coverage` (the branches exercised).
+   `check_game`, `check_log`, `link_check`), `sample` (on `check`'s games), `hunt` (a hunt
+   for breaking steps by rare branches), `regressions` (every game that ever broke a clause,
+   replayed), `coverage` (the branches exercised).
 5. **gate** (no "unreachable" printed unless the link held in the same run): `gate` (the
    link's games, hunt and regressions, and concrete(s) => abstract(alpha(s)) per query).
 6. **table** (the verdicts): `run` (`prove`: one row's verdict and its artefacts; per row
    it runs the proofs, the gate for a proof found, then the search), `table` (the stored table
    `proofs/witnesses/results.json` at the repository top, and `prove --expect`), `stored`
    (re-checking what was stored). `errors` holds the package's errors.
+
+The stored results are not code: `village_rules.proofs.witnesses` and
+`village_rules.proofs.regressions` are data packages whose folders are the repository's
+top-level `proofs/witnesses/` and `proofs/regressions/` (setup.py); `table.stored` and
+`link.regressions` read them.
+
+Imports between the stages. The numbers are the order a row meets the stages; the imports
+do not all follow it. The table imports every stage, the gate the link, the link the model
+and the search's `History`; but a query is written in the search's vocabulary (`History`,
+`Steer`) and the model's (`Constants`, `Vars`), so the catalogue imports those two, and the
+search's archive steer imports the model for its macro target. The layers that hold, highest
+first, are table > gate > link > catalogue > search > model, and pyproject.toml's
+import-linter contract checks them (`lint-imports`). The stage packages' `__init__`s import
+nothing (their docstrings are the map), so the imports between stages are the modules' own.
+
+What this package exports is what docs/proofs.md tells a user to import, to run the
+catalogue (`prove`, `CATALOGUE`, `by_name`, `Result` and its verdicts) and to write a query
+of their own (`Query`, `any_seat`, `Steer`, `History`; examples/my_queries.py), and the
+counts abstraction (`abstract`, `AbstractState`); everything else is imported from its
+stage's module.
 
 Why two abstractions. The counts model is the common vocabulary: every query's abstract
 predicate (`Query.abstract`), the gate's implication, the explorer's refinement check and
@@ -54,9 +84,11 @@ See docs/proofs.md.
 
 from __future__ import annotations
 
-from village_rules.proofs.abstraction import AbstractState, abstract
-from village_rules.proofs.catalogue import CATALOGUE, Query, by_name
-from village_rules.proofs.run import REACHABLE, UNKNOWN, UNREACHABLE, Result, prove
+from village_rules.proofs.catalogue.catalogue import CATALOGUE, Query, any_seat, by_name
+from village_rules.proofs.model.abstraction import AbstractState, abstract
+from village_rules.proofs.search.history import History
+from village_rules.proofs.search.search import Steer
+from village_rules.proofs.table.run import REACHABLE, UNKNOWN, UNREACHABLE, Result, prove
 
 __all__ = [
     "CATALOGUE",
@@ -64,9 +96,12 @@ __all__ = [
     "UNKNOWN",
     "UNREACHABLE",
     "AbstractState",
+    "History",
     "Query",
     "Result",
+    "Steer",
     "abstract",
+    "any_seat",
     "by_name",
     "prove",
 ]

@@ -32,8 +32,8 @@ from dataclasses import dataclass
 
 from village_rules.drivers.play import GameLog
 from village_rules.errors import ParameterError
-from village_rules.proofs.guarded import ContentConstants
-from village_rules.proofs.link import BrokenStep, check_game, check_log
+from village_rules.proofs.link.link import BrokenStep, check_game, check_log
+from village_rules.proofs.model.guarded import ContentConstants
 
 SAMPLE_GAMES = 14
 """Logs sampled by default: two per edition and player count of the default fuzz batch."""

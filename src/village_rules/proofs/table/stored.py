@@ -23,14 +23,14 @@ from village_rules.engine.core import apply_steps
 from village_rules.engine.setup import new_game
 from village_rules.errors import VillageError
 from village_rules.model.actions import parse_action
-from village_rules.proofs.abstraction import abstract
-from village_rules.proofs.catalogue import CATALOGUE, Query, by_name
+from village_rules.proofs.catalogue.catalogue import CATALOGUE, Query, by_name
 from village_rules.proofs.errors import WitnessError
-from village_rules.proofs.guarded import state_clauses
-from village_rules.proofs.history import History, play_steps
-from village_rules.proofs.induction import RULE_PREDICATES, STEP_LABEL, k_induction_content
-from village_rules.proofs.model import Constants
-from village_rules.proofs.solver import bmc, k_induction
+from village_rules.proofs.model.abstraction import abstract
+from village_rules.proofs.model.guarded import state_clauses
+from village_rules.proofs.model.induction import RULE_PREDICATES, STEP_LABEL, k_induction_content
+from village_rules.proofs.model.model import Constants
+from village_rules.proofs.model.solver import bmc, k_induction
+from village_rules.proofs.search.history import History, play_steps
 
 WITNESSES = shipped_folder("village_rules.proofs", "witnesses")
 """The stored proof witnesses and proofs: the clone's `proofs/witnesses/`, shipped with the
@@ -96,7 +96,7 @@ def _read(path: Path) -> str:
 def check_witness(path: Path, query: Query | None = None) -> StoredCheck:
     """Replay a stored witness and test its query's concrete predicate at its last action:
     after some sub-step of the last action's step, judged by the rule events of each
-    (`proofs.history`), and not after the sub-steps of the action before it (`query`: the
+    (`proofs.search.history`), and not after the sub-steps of the action before it (`query`: the
     one its file name names in the catalogue, by default)."""
     query = query_of_witness(path) if query is None else query
     log = GameLog.from_json(_read(path), source=str(path))

@@ -12,9 +12,9 @@ from typing import Any
 
 import z3
 
-from village_rules.proofs.history import History
-from village_rules.proofs.model import Constants, Vars
-from village_rules.proofs.search import Steer
+from village_rules.proofs.model.model import Constants, Vars
+from village_rules.proofs.search.history import History
+from village_rules.proofs.search.search import Steer
 from village_rules.rules.variant import Variant
 
 STEP = "step"

@@ -93,7 +93,7 @@ from village_rules.model.pending import (
     SeedDraw,
 )
 from village_rules.model.state import GameState
-from village_rules.proofs.abstraction import AbstractState, abstract, field_names
+from village_rules.proofs.model.abstraction import AbstractState, abstract, field_names
 
 # --- the pending step, in detail ------------------------------------------------------------
 

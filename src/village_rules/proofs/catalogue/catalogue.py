@@ -45,9 +45,7 @@ from village_rules.model.actions import (
 )
 from village_rules.model.pending import ChooseTurn
 from village_rules.model.state import GameState
-from village_rules.proofs.errors import UnknownQueryError
-from village_rules.proofs.history import History, dead, earlier_round_start, last_events, turn_start
-from village_rules.proofs.query import (
+from village_rules.proofs.catalogue.query import (
     EDITIONS,
     PATH,
     STEP,
@@ -56,7 +54,9 @@ from village_rules.proofs.query import (
     Query,
     any_seat,
 )
-from village_rules.proofs.search import Scorer, Steer
+from village_rules.proofs.errors import UnknownQueryError
+from village_rules.proofs.search.history import History, dead, earlier_round_start, last_events, turn_start
+from village_rules.proofs.search.search import Scorer, Steer
 from village_rules.rule_ids import RuleId
 from village_rules.rules.variant import Variant
 
@@ -71,7 +71,7 @@ __all__ = [
     "any_seat",
     "by_name",
 ]
-"""The catalogue and, re-exported from `proofs.query`, what a query is (the other names of
+"""The catalogue and, re-exported from `proofs.catalogue.query`, what a query is (the other names of
 this module stay importable: they are its own)."""
 
 # --- scorers --------------------------------------------------------------------------------
@@ -867,6 +867,6 @@ CATALOGUE = (
 
 # Queries 5b, 14-19 (rule content: the market day, the mass, the end) live in their own
 # module; two of them reuse a steer and a predicate of this one.
-from village_rules.proofs.rule_queries import rule_queries  # noqa: E402
+from village_rules.proofs.catalogue.rule_queries import rule_queries  # noqa: E402
 
 CATALOGUE = (*CATALOGUE, *rule_queries(deadly=_deadly, two_deaths_in_a_turn=_two_deaths_in_a_turn))

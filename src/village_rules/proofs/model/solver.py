@@ -22,8 +22,8 @@ from typing import Any
 
 import z3
 
-from village_rules.proofs.abstraction import AbstractState, field_names
-from village_rules.proofs.model import (
+from village_rules.proofs.model.abstraction import AbstractState, field_names
+from village_rules.proofs.model.model import (
     STATE_CLAUSES,
     STEP_CLAUSES,
     Z3,

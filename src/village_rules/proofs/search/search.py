@@ -24,7 +24,7 @@ from village_rules.engine.core import apply, chance_outcomes, legal_actions
 from village_rules.engine.setup import new_game
 from village_rules.model.actions import Action, format_action
 from village_rules.model.state import GameState
-from village_rules.proofs.history import History
+from village_rules.proofs.search.history import History
 from village_rules.rules.variant import Variant
 
 Scorer = Callable[[GameState, Action], float]

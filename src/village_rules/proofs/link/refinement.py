@@ -25,10 +25,10 @@ from village_rules.engine.setup import new_game
 from village_rules.errors import ParameterError
 from village_rules.model.actions import Action, format_action
 from village_rules.model.state import GameState
-from village_rules.proofs.abstraction import AbstractState, abstract
-from village_rules.proofs.content import content_vars
-from village_rules.proofs.link import check_step as check_content_step
-from village_rules.proofs.model import Constants, broken_clauses, broken_initial
+from village_rules.proofs.link.link import check_step as check_content_step
+from village_rules.proofs.model.abstraction import AbstractState, abstract
+from village_rules.proofs.model.content import content_vars
+from village_rules.proofs.model.model import Constants, broken_clauses, broken_initial
 from village_rules.rules.variant import Variant
 from village_rules.testing.machine import VillageMachine
 from village_rules.testing.strategies import GameSetup, game_setups

@@ -20,7 +20,7 @@ from typing import Any, Protocol
 import z3
 
 from village_rules.data.edition import EditionData
-from village_rules.proofs.abstraction import PHASE_OVER, AbstractState, field_names
+from village_rules.proofs.model.abstraction import PHASE_OVER, AbstractState, field_names
 
 
 class Ops(Protocol):

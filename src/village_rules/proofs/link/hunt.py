@@ -7,12 +7,12 @@ rare ones (a payment chosen for an advance, a harvest cut by the supply, a skip 
 mass's buying step) seldom or never; a wrong clause on a rare branch stays unseen. Like the
 guided fuzzer (`fuzz/guided.py`), which steers toward rare rule IDs, `hunt` keeps a corpus
 of game prefixes: a prefix joins when one of its steps exercised a branch
-(`link_coverage.branches_of`: every guard branch and every forced follow-up) first; each
+(`coverage.branches_of`: every guard branch and every forced follow-up) first; each
 round extends the prefix whose branch is least seen by a few uniformly random options
 (decisions and chance outcomes of non-zero probability), and every few rounds starts
 afresh. Every step is checked by the link. The budget is in steps, so a hunt repeats
 exactly; a step outside the model ends it with the game (a replayable log) that broke it,
-to be kept as a regression input (`link_regressions.keep`).
+to be kept as a regression input (`regressions.keep`).
 """
 
 from __future__ import annotations
@@ -26,11 +26,11 @@ from village_rules.engine.core import apply_steps
 from village_rules.engine.setup import new_game
 from village_rules.model.actions import Action, format_action
 from village_rules.model.state import GameState
-from village_rules.proofs.content import action_vars, content_vars
-from village_rules.proofs.guarded import ContentConstants, broken_step
-from village_rules.proofs.link import BrokenStep
-from village_rules.proofs.link_coverage import Coverage, branches_of
-from village_rules.proofs.search import options
+from village_rules.proofs.link.coverage import Coverage, branches_of
+from village_rules.proofs.link.link import BrokenStep
+from village_rules.proofs.model.content import action_vars, content_vars
+from village_rules.proofs.model.guarded import ContentConstants, broken_step
+from village_rules.proofs.search.search import options
 
 HUNT_STEPS = 1500
 """The gate's hunt budget per edition and player count (steps)."""

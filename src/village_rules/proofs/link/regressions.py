@@ -23,7 +23,7 @@ from village_rules.data.files import write_text
 from village_rules.data.jsonio import MAX_LOG_CHARS, read_text_file
 from village_rules.data.shipped import shipped_folder
 from village_rules.drivers.play import GameLog
-from village_rules.proofs.link import BrokenStep, check_log
+from village_rules.proofs.link.link import BrokenStep, check_log
 
 REGRESSIONS = shipped_folder("village_rules.proofs", "regressions")
 """The folder of the link's regression inputs: the clone's `proofs/regressions/`, shipped with

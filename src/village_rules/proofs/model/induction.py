@@ -28,14 +28,14 @@ import z3
 from village_rules.data.edition import EditionData
 from village_rules.engine.setup import new_game
 from village_rules.model.state import GameState
-from village_rules.proofs.content import (
+from village_rules.proofs.model.content import (
     ACTION_FIELDS,
     K_PASS,
     K_SERVE,
     content_abstract,
     content_names,
 )
-from village_rules.proofs.guarded import (
+from village_rules.proofs.model.guarded import (
     TURN_TIME_CLAUSE,
     ContentConstants,
     Vars,
@@ -44,7 +44,7 @@ from village_rules.proofs.guarded import (
     state_clauses,
     step_relation,
 )
-from village_rules.proofs.model import Z3, Ops
+from village_rules.proofs.model.model import Z3, Ops
 from village_rules.rules.variant import Variant
 
 STEP_LABEL = "the guarded commands of the step's kind"

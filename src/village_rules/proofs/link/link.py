@@ -48,11 +48,11 @@ from village_rules.model.actions import (
     parse_action,
 )
 from village_rules.model.state import GameState
-from village_rules.proofs.content import action_vars, content_abstract, content_vars
-from village_rules.proofs.guarded import TURN_CLAUSE_NAMES, ContentConstants, broken_start, broken_step
-from village_rules.proofs.history import History
-from village_rules.proofs.link_coverage import Coverage
-from village_rules.proofs.model import Constants
+from village_rules.proofs.link.coverage import Coverage
+from village_rules.proofs.model.content import action_vars, content_abstract, content_vars
+from village_rules.proofs.model.guarded import TURN_CLAUSE_NAMES, ContentConstants, broken_start, broken_step
+from village_rules.proofs.model.model import Constants
+from village_rules.proofs.search.history import History
 from village_rules.rules.variant import Variant
 
 
@@ -212,7 +212,7 @@ COVERAGE_GAMES: tuple[CoverageGame, ...] = (
     ("big-box-2023", 4, 0, "uniform", "grain"),
 )
 """Games the gate adds to `default_games` so that the rarer branches of the guarded commands
-are exercised (`link_coverage`: the council's later stages and privileges, payments chosen
+are exercised (`coverage`: the council's later stages and privileges, payments chosen
 for crafts and travel, a harvest cut by the supply)."""
 
 

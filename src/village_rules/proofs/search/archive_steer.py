@@ -68,8 +68,9 @@ from village_rules.model.actions import Action, format_action
 from village_rules.model.state import GameState
 from village_rules.policies.greedy import greedy_policy
 from village_rules.policies.planners import chronicle_planner, climber, traveller
-from village_rules.proofs.abstraction import PLAYER_FIELDS
-from village_rules.proofs.archive_target import (
+from village_rules.proofs.model.abstraction import PLAYER_FIELDS
+from village_rules.proofs.model.model import Constants
+from village_rules.proofs.search.archive_target import (
     CATEGORICAL,
     SEAT_VALUED,
     AbstractGoal,
@@ -79,9 +80,8 @@ from village_rules.proofs.archive_target import (
     nearest_relabelling,
     relabellings,
 )
-from village_rules.proofs.history import History
-from village_rules.proofs.model import Constants
-from village_rules.proofs.search import ConcretePredicate, Witness, options
+from village_rules.proofs.search.history import History
+from village_rules.proofs.search.search import ConcretePredicate, Witness, options
 from village_rules.rules.variant import Variant
 
 MOMENT: tuple[str, ...] = ("phase", "market_trigger", "mass", "end_by", "final_left")

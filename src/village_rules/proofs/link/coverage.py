@@ -19,7 +19,7 @@ from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from village_rules.proofs.content import (
+from village_rules.proofs.model.content import (
     A_BIRTH,
     A_CALL_HOME,
     A_COUNCIL_ADVANCE,

@@ -35,7 +35,7 @@ class History:
     round_starts: dict[str, list[tuple[int, str]]] = field(default_factory=dict)
     """Memo of the predicates that compare round starts: (state index, fingerprint) per kind."""
     content: list[dict[str, int]] = field(default_factory=list)
-    """alpha_c of each state along the path (`proofs.content.content_vars`), where the link's
+    """alpha_c of each state along the path (`proofs.model.content.content_vars`), where the link's
     games record it (the turn's path variables need the path); empty otherwise."""
     forced: list[bool] = field(default_factory=list)
     events: list[tuple[RuleEvent, ...]] = field(default_factory=list)

@@ -176,7 +176,8 @@ def phase_of(state: GameState) -> int:
         ):
             return PHASE_DECISION
         case ChooseCarlaCube() | FateReveal():
-            raise InternalError("proofs.abstraction.phase_of", "the abstract model has no solo mode (Carla)")
+            no_solo = "the abstract model has no solo mode (Carla)"
+            raise InternalError("proofs.model.abstraction.phase_of", no_solo)
         case _:
             assert_never(state.pending)
 

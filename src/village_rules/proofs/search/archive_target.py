@@ -33,8 +33,8 @@ from typing import Any
 import z3
 
 from village_rules.model.state import GameState
-from village_rules.proofs.abstraction import PLAYER_FIELDS, abstract, field_names
-from village_rules.proofs.model import STATE_CLAUSES, STEP_CLAUSES, Z3, Constants
+from village_rules.proofs.model.abstraction import PLAYER_FIELDS, abstract, field_names
+from village_rules.proofs.model.model import STATE_CLAUSES, STEP_CLAUSES, Z3, Constants
 
 AbstractGoal = Callable[[Mapping[str, Any], Constants], Any]
 """A query's abstract predicate (`Query.abstract`) over the counts model's names."""

@@ -34,7 +34,7 @@ What the rulebooks say (2023 = `village-big-box-2023-rulebook.txt`, 2011 =
   query 5 is unreachable under the default: proved by k-induction over the rule-content
   model's turn path variables (`content.CONTENT_TURN`, `guarded.TURN_STATE_CLAUSES`). A turn
   is one take and its action (2011 "Taking your turn"; 2023 "Phase 2"): the path is read by
-  sub-steps (`proofs.history`), so a turn whose only take the engine makes itself is a turn
+  sub-steps (`proofs.search.history`), so a turn whose only take the engine makes itself is a turn
   of its own; read by `apply` steps, two turns of a seat merged and two engine games met the
   predicate (proofs/regressions, docs/proofs.md "Event semantics"). Under
   AMB-23 b a death without a visible member stays owed until one is visible at the end of
@@ -67,9 +67,9 @@ from village_rules.model.actions import (
 )
 from village_rules.model.pending import ChoosePayment, ChooseTurn
 from village_rules.model.state import GameState
-from village_rules.proofs.history import History, dead, last_events, market_day_start
-from village_rules.proofs.query import PATH, ConcretePredicate, Query, any_seat
-from village_rules.proofs.search import Scorer, Steer
+from village_rules.proofs.catalogue.query import PATH, ConcretePredicate, Query, any_seat
+from village_rules.proofs.search.history import History, dead, last_events, market_day_start
+from village_rules.proofs.search.search import Scorer, Steer
 from village_rules.rule_ids import RuleId
 from village_rules.rules.variant import Variant
 
@@ -79,7 +79,9 @@ CARLA = 1
 SOLO: dict[str, tuple[int, ...]] = {"big-box-2023": (1,)}
 """Solo rows: only the 2023 edition has a solo mode (2011: SET-01 refuses one player)."""
 
-RULES_FORBID = "the rulebooks forbid it (see proofs/rule_queries.py); a proof needs the rule-content model"
+RULES_FORBID = (
+    "the rulebooks forbid it (see proofs/catalogue/rule_queries.py); a proof needs the rule-content model"
+)
 
 
 # --- predicates ------------------------------------------------------------------------------

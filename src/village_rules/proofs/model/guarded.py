@@ -28,7 +28,7 @@ from typing import Any
 
 from village_rules.data.edition import EditionData, Row
 from village_rules.errors import ParameterError
-from village_rules.proofs.content import (
+from village_rules.proofs.model.content import (
     A_BIRTH,
     A_CALL_HOME,
     A_COUNCIL_ADVANCE,
@@ -72,7 +72,7 @@ from village_rules.proofs.content import (
     SPACES,
     STAGES,
 )
-from village_rules.proofs.model import PY, STATE_CLAUSES, STEP_CLAUSES, Constants, Ops
+from village_rules.proofs.model.model import PY, STATE_CLAUSES, STEP_CLAUSES, Constants, Ops
 from village_rules.rules.register import reading
 from village_rules.rules.variant import Rules
 

@@ -33,7 +33,7 @@ the same result on any machine.
 
 How a candidate is judged is one object, the `Judge`; `judge_for(query)` is the one place
 that builds it for a catalogue query: the query's concrete predicate judged after every
-sub-step of each action's step, with its rule events (`proofs.history`, `engine.events`), as
+sub-step of each action's step, with its rule events (`proofs.search.history`, `engine.events`), as
 `replay` and `check` judge a stored witness.
 """
 
@@ -48,9 +48,8 @@ from village_rules.engine.core import chance_outcomes
 from village_rules.errors import IllegalActionError, VillageError
 from village_rules.model.actions import Action, format_action, parse_action
 from village_rules.model.pending import ChooseTurn
-from village_rules.proofs.history import History
-from village_rules.proofs.query import Query
-from village_rules.proofs.search import options
+from village_rules.proofs.search.history import History
+from village_rules.proofs.search.search import options
 
 MAX_STEPS = 2_000_000
 """The default budget of one shrink: engine steps over all its replays."""
@@ -110,7 +109,18 @@ class PredicateJudge:
         return history.goal_held_at == len(history.actions)
 
 
-def judge_for(query: Query) -> Judge:
+class Judged(Protocol):
+    """What `judge_for` reads of a query: its concrete predicate. A catalogue `Query` is one;
+    the shrinker (search stage) names only this, so it does not import the catalogue, which
+    is written over the search's `History` and `Steer` (no cycle between the two stages)."""
+
+    @property
+    def concrete(self) -> Callable[[History], bool]:
+        """The query's concrete predicate over the real game path."""
+        ...
+
+
+def judge_for(query: Judged) -> Judge:
     """The judge of `query`'s witnesses: the one place that says how a witness is judged
     (the query's concrete predicate, after every sub-step of the last action's step)."""
     return PredicateJudge(query.concrete)

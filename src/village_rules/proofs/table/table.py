@@ -18,9 +18,9 @@ from pathlib import Path
 
 from village_rules.data.files import write_text
 from village_rules.data.jsonio import MAX_DATA_CHARS, JsonInputError, is_version, read_json, read_text_file
+from village_rules.proofs.catalogue.query import Query
 from village_rules.proofs.errors import ProveArgumentError
-from village_rules.proofs.query import Query
-from village_rules.proofs.run import Result, witness_stem
+from village_rules.proofs.table.run import Result, witness_stem
 
 TABLE = "results.json"
 """The stored verdict table's file name in a `--out` folder (and in the shipped witnesses)."""

@@ -25,8 +25,8 @@ from pathlib import Path
 from village_rules.data.loader import EDITIONS
 from village_rules.engine.guards import present
 from village_rules.errors import VillageError
-from village_rules.proofs.catalogue import CATALOGUE, by_name
-from village_rules.proofs.query import CATALOGUE_SOURCE, Query
+from village_rules.proofs.catalogue.catalogue import CATALOGUE, by_name
+from village_rules.proofs.catalogue.query import CATALOGUE_SOURCE, Query
 
 
 class QueryFileError(VillageError):
@@ -64,7 +64,8 @@ def load_queries(path: Path) -> UserQueries:
         ) from None
     name = "village_rules_user_queries_" + hashlib.sha256(str(path.resolve()).encode()).hexdigest()[:16]
     spec = importlib.util.spec_from_loader(name, loader=None, origin=str(path))
-    spec = present(spec, "proofs.user_queries", "a module spec (spec_from_loader gives one for any name)")
+    what = "a module spec (spec_from_loader gives one for any name)"
+    spec = present(spec, "proofs.catalogue.user_queries", what)
     module = importlib.util.module_from_spec(spec)
     module.__file__ = str(path)
     sys.modules[name] = module  # dataclasses and pickling look the module up by name

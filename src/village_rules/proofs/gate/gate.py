@@ -13,11 +13,11 @@ checks at every step
   holds, its abstract one (the counts predicate z3 proves things about, and the
   rule-content predicate of `induction.RULE_PREDICATES` where the query has one) holds too.
 
-It also replays the link's regression inputs (`link_regressions`: every game that ever
+It also replays the link's regression inputs (`link.regressions`: every game that ever
 broke a clause), hunts for steps outside the model by the branches they exercise
-(`link_search.hunt`, with `hunt_steps`), takes the link on every edge of the explored
+(`link.hunt.hunt`, with `hunt_steps`), takes the link on every edge of the explored
 configurations (`edges`, run by the command line) and counts the branches every checked
-step exercised (`link_coverage`). The rows' witness searches feed it too: a state a search
+step exercised (`link.coverage`). The rows' witness searches feed it too: a state a search
 reached where a query's concrete predicate holds is checked (`Gate.observe`), and a witness
 for a row z3 proved unreachable is a refutation (`Gate.refute`).
 
@@ -35,16 +35,16 @@ from dataclasses import dataclass, field
 import z3
 
 from village_rules.engine.setup import new_game
-from village_rules.proofs.content import action_vars, content_vars
-from village_rules.proofs.guarded import ContentConstants
-from village_rules.proofs.history import History
-from village_rules.proofs.induction import RULE_PREDICATES, RulePredicate
-from village_rules.proofs.link import COVERAGE_GAMES, LinkResult, check_game, default_games, path_vars
-from village_rules.proofs.link_coverage import Coverage
-from village_rules.proofs.link_regressions import RegressionResult, check_regressions
-from village_rules.proofs.link_search import HuntResult, hunt
-from village_rules.proofs.model import PY
-from village_rules.proofs.query import Query
+from village_rules.proofs.catalogue.query import Query
+from village_rules.proofs.link.coverage import Coverage
+from village_rules.proofs.link.hunt import HuntResult, hunt
+from village_rules.proofs.link.link import COVERAGE_GAMES, LinkResult, check_game, default_games, path_vars
+from village_rules.proofs.link.regressions import RegressionResult, check_regressions
+from village_rules.proofs.model.content import action_vars, content_vars
+from village_rules.proofs.model.guarded import ContentConstants
+from village_rules.proofs.model.induction import RULE_PREDICATES, RulePredicate
+from village_rules.proofs.model.model import PY
+from village_rules.proofs.search.history import History
 from village_rules.rules.variant import Variant
 
 GATE_GAMES_PER_ROW = 1
@@ -52,7 +52,7 @@ GATE_GAMES_PER_ROW = 1
 GATE_MAX_STEPS = 3000
 """The most steps of each of those games."""
 GATE_HUNT_STEPS = 1000
-"""The branch-guided hunt's steps per edition and player count (`link_search.hunt`)."""
+"""The branch-guided hunt's steps per edition and player count (`link.hunt.hunt`)."""
 
 
 @dataclass(frozen=True, slots=True)

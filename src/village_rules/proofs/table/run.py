@@ -29,18 +29,18 @@ from village_rules.drivers.play import GameLog
 from village_rules.engine.setup import new_game
 from village_rules.errors import LogFormatError, VillageError
 from village_rules.model.state import GameState
-from village_rules.proofs.abstraction import abstract
-from village_rules.proofs.archive_steer import ArchiveBudget, ArchiveStats, archive_search
-from village_rules.proofs.catalogue import CATALOGUE, Query
+from village_rules.proofs.catalogue.catalogue import CATALOGUE, Query
+from village_rules.proofs.catalogue.query import CATALOGUE_SOURCE
 from village_rules.proofs.errors import ProveArgumentError
-from village_rules.proofs.gate import Gate, open_gate
-from village_rules.proofs.induction import RULE_PREDICATES, k_induction_content
-from village_rules.proofs.link import check_log
-from village_rules.proofs.model import Constants
-from village_rules.proofs.query import CATALOGUE_SOURCE
-from village_rules.proofs.search import Steer, Witness, search
-from village_rules.proofs.shrink import MAX_STEPS, Shrunk, first_holds, judge_for, shrink
-from village_rules.proofs.solver import MAX_RLIMIT, RLIMIT, BmcResult, bmc, k_induction
+from village_rules.proofs.gate.gate import Gate, open_gate
+from village_rules.proofs.link.link import check_log
+from village_rules.proofs.model.abstraction import abstract
+from village_rules.proofs.model.induction import RULE_PREDICATES, k_induction_content
+from village_rules.proofs.model.model import Constants
+from village_rules.proofs.model.solver import MAX_RLIMIT, RLIMIT, BmcResult, bmc, k_induction
+from village_rules.proofs.search.archive_steer import ArchiveBudget, ArchiveStats, archive_search
+from village_rules.proofs.search.search import Steer, Witness, search
+from village_rules.proofs.search.shrink import MAX_STEPS, Shrunk, first_holds, judge_for, shrink
 from village_rules.rules.variant import Variant
 
 REACHABLE = "reachable"
