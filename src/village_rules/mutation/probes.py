@@ -171,7 +171,7 @@ def main(argv: list[str]) -> int:
         print(f"KILLED: the reference side imported the mutated copy (got {village_rules.__file__})")
         return 0
     if argv[0] not in REFERENCE_SIDE and not imported:
-        print(f"KILLED: the mutated copy was not imported (got {file or 'a namespace package without a file'})")
+        print(f"KILLED: the mutated copy was not imported (got {file or 'a namespace package, no file'})")
         return 0
     reason = PROBES[argv[0]]()
     print("SURVIVED" if reason is None else f"KILLED: {reason}")
