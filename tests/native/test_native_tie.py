@@ -133,6 +133,8 @@ PORTED = (
     "legal at ChooseAction(grain_harvest)",
     "legal at ChooseAction(crafts)",
     "legal at ChooseAction(church)",
+    "legal at ChooseAction(council_chamber)",
+    "legal at ChoosePrivilege",
     "legal at ChoosePayment",
     "legal at ChooseDying",
     "legal at MassBuy",
@@ -158,6 +160,12 @@ PORTED = (
     "apply at ChooseAction(crafts) (skip)",
     "apply at ChooseAction(church) (church)",
     "apply at ChooseAction(church) (skip)",
+    "apply at ChooseAction(council_chamber) (council-place)",
+    "apply at ChooseAction(council_chamber) (council-advance)",
+    "apply at ChooseAction(council_chamber) (privilege)",
+    "apply at ChooseAction(council_chamber) (skip)",
+    "apply at ChoosePrivilege (privilege)",
+    "apply at ChoosePrivilege (skip)",
     "apply at ChoosePayment (pay)",
     "apply at ChooseDying (die)",
     "apply at ChooseCompensationCube (cube)",
@@ -252,11 +260,11 @@ def test_a_solo_game_is_refused_at_load() -> None:
 def test_an_unsupported_step_is_refused_and_changes_nothing() -> None:
     initial, actions = seeded_game("original-2011", 3, 9, ())
     state = initial
-    for action in actions:  # the council chamber's action step is not ported
-        if isinstance(state.pending, ChooseAction) and state.pending.space is ActionSpace.COUNCIL_CHAMBER:
+    for action in actions:  # the travel action step is not ported
+        if isinstance(state.pending, ChooseAction) and state.pending.space is ActionSpace.TRAVEL:
             break
         state = apply(state, action)
-    assert isinstance(state.pending, ChooseAction), "no council chamber step: pick another seed"
+    assert isinstance(state.pending, ChooseAction), "no travel step: pick another seed"
     engine = NativeEngine()
     engine.load_state(state)
     before = engine.state_json()

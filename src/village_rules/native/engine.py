@@ -41,13 +41,14 @@ SUPPORTED = {
     "players": "2-5 (solo refused at load)",
     "readings": "every reading (AMB-01, 02, 03, 08, 09, 10, 12, 23, 24, 26, 33, 44, 46 touch ported steps; "
     "the others unported ones)",
-    "legal": "ChooseTurn, ChooseAction (family, grain harvest, crafts, church), ChoosePayment (the well, "
-    "crafts, church), ChooseCompensationCube, ChooseSupplyCube, ChooseSupplyGood, ChooseDying, MassBuy, "
-    "MassAdvance",
+    "legal": "ChooseTurn, ChooseAction (family, grain harvest, crafts, church, council chamber), "
+    "ChoosePayment (the well, crafts, church, council chamber), ChoosePrivilege, ChooseCompensationCube, "
+    "ChooseSupplyCube, ChooseSupplyGood, ChooseDying, MassBuy, MassAdvance",
     "chance": "SeedDraw, RefillDraw, MassDraw",
     "apply": "SeedDraw, RefillDraw, ChooseCompensationCube, ChooseSupplyCube, ChooseSupplyGood, ChooseTurn "
-    "(a take at family, grain harvest, crafts or church, the well, a plague cube's time), ChooseAction "
-    "(family, grain harvest, crafts, church, skip), ChoosePayment, ChooseDying, the end of a turn with "
+    "(a take at family, grain harvest, crafts, church or council chamber, the well, a plague cube's time), "
+    "ChooseAction (family, grain harvest, crafts, church, council chamber, skip), ChoosePayment, "
+    "ChoosePrivilege, ChooseDying, the end of a turn with "
     "its deaths (chronicle, graveyard, removal), the end trigger and the final actions' order",
     "scores": "none yet",
 }
@@ -117,6 +118,11 @@ def tables_for(data: EditionData) -> _core.Tables:
             "lifetime_track_length": data.lifetime_track_length,
             "plague_time": data.plague_time,
             "mill_coins": data.mill_coins,
+            "council_stages": data.council_stages,
+            "privilege_coin_price": data.privilege_coin_price,
+            "privilege_prestige": data.privilege_prestige,
+            "privilege_cubes": data.privilege_cubes,
+            "privilege_goods": data.privilege_goods,
         },
         list(data.church_step_grain),
         cards,
@@ -135,6 +141,9 @@ def tables_for(data: EditionData) -> _core.Tables:
         [_cost(c) for c in data.church_enter],
         {n: [data.chronicle_open(c, n) for c in Category] for n in data.player_counts if n >= 2},
         {n: data.graveyard_open(n) for n in data.player_counts if n >= 2},
+        [_cost(c) for c in data.council_place],
+        [_cost(c) for c in data.council_advance],
+        list(data.council_advance_time),
     )
 
 

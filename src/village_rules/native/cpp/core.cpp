@@ -13,6 +13,7 @@
 #include <functional>
 #include <numeric>
 #include <random>
+#include <set>
 #include <sstream>
 
 #include "state.hpp"
@@ -499,6 +500,14 @@ class Game {
         if (paid_for == t_->ids.end()) throw IllegalIdError("ChoosePayment names an unknown action: " + p.action);
         return payment_ids(s, p.seat, paid_for->second, costs_of(s, p.seat, paid_for->second));
       }
+      case CHOOSE_PRIVILEGE: {  // core._generate: the privileges up to the stage reached, then the skip
+        std::vector<int> out;
+        for (int k = 1; k <= p.max_stage; ++k)
+          if (privilege_allowed(s, p.seat, k, p.max_stage) && privilege_pays_out(s, k))
+            out.push_back(t_->privilege_ids.at(k));
+        out.push_back(t_->skip);
+        return out;
+      }
       case MASS_BUY: {  // mass.buy_legal, then the skip (no payout: AMB-03 b refuses nothing)
         std::vector<int> out;
         if (s.players.at(p.seat).coins >= t_->mass_coin_price) {
@@ -713,6 +722,9 @@ class Game {
       case CHURCH:
         out = church_legal(s, seat);
         break;  // entering pays nothing out: the AMB-03 b check refuses nothing
+      case COUNCIL_CHAMBER:
+        out = council_legal(s, seat);
+        break;
       case MARKET:
         break;  // a hand-built ChooseAction at the market offers only the skip
       default:
@@ -753,6 +765,66 @@ class Game {
     }
     if (can_pay(t_->mill_cost, p, true) && !(full && s.supply_coins < t_->mill_coins)) out.push_back(t_->mill);
     return out;
+  }
+
+  // engine/council_chamber.py legal (CNC-01, CNC-02, CNC-04): the placements (one per number
+  // on the farmyard, if a cost can be paid), the advances stage by stage (payable once per
+  // stage), the privileges up to the furthest stage reached; then the AMB-03 b payout check
+  // (supply.payout_shortfall: the cubes of privilege 2, the good of privilege 3)
+  std::vector<int> council_legal(const State& s, int seat) const {
+    const Player& p = s.players.at(seat);
+    std::set<int> farm;
+    std::map<int, std::set<int>> on_stage;
+    for (size_t i = 0; i < p.members.size(); ++i) {
+      int loc = p.members[i];
+      if (loc == t_->farmyard)
+        farm.insert(t_->family_numbers.at(i));
+      else if (t_->places[loc] == P_COUNCIL)
+        on_stage[t_->stages[loc]].insert(t_->family_numbers.at(i));
+    }
+    std::vector<int> out;
+    if (!farm.empty() && payable(t_->council_place, p))
+      for (int n : farm) out.push_back(t_->council_place_ids.at(n));
+    for (int stage = 1; stage < t_->council_stages; ++stage) {
+      auto here = on_stage.find(stage);
+      if (here != on_stage.end() && payable(t_->council_advance.at(stage), p))
+        for (int n : here->second) out.push_back(t_->council_advance_ids.at(stage * 1000 + n));
+    }
+    int top = on_stage.empty() ? 0 : on_stage.rbegin()->first;
+    for (int k = 1; k <= top; ++k)
+      if (privilege_allowed(s, seat, k, top) && privilege_pays_out(s, k)) out.push_back(t_->privilege_ids.at(k));
+    return out;
+  }
+
+  // council_chamber._payable: one of the cost alternatives can be paid (none: free)
+  static bool payable(const std::vector<Cost>& alternatives, const Player& p) {
+    if (alternatives.empty()) return true;
+    for (const Cost& c : alternatives)
+      if (can_pay(c, p, true)) return true;
+    return false;
+  }
+
+  // council_chamber.privilege_precondition (CNC-04): a privilege of the reached stage or an
+  // earlier one; stage 4 needs the coin (CNC-08)
+  bool privilege_allowed(const State& s, int seat, int stage, int max_stage) const {
+    if (stage < 1 || stage > max_stage) return false;
+    return stage != 4 || s.players.at(seat).coins >= t_->privilege_coin_price;
+  }
+
+  // supply.payout_shortfall for a privilege (AMB-03 b): privilege 2's cubes, privilege 3's good
+  bool privilege_pays_out(const State& s, int stage) const {
+    if (s.amb03 != 'b') return true;
+    if (stage == 2) {
+      int cubes = 0;
+      for (int c : INFLUENCE) cubes += s.supply_cubes[c];
+      return cubes >= t_->privilege_cubes;
+    }
+    if (stage == 3) {
+      int goods = 0;
+      for (int n : s.supply_goods) goods += n;
+      return goods >= t_->privilege_goods;
+    }
+    return true;
   }
 
   // engine/church.py legal (CHU-01): one entry per number on the farmyard, if a cost can be paid
@@ -875,6 +947,9 @@ class Game {
         pay(s, pending.seat, alternatives.at(a.a), a.coins);
         return effect(s, pending.seat, paid_for->second);
       }
+      case CHOOSE_PRIVILEGE:  // core._perform: the skip, or council_chamber.use_privilege
+        if (a.verb == V_SKIP) return {};
+        return use_privilege(s, pending.seat, a.a);
       case CHOOSE_DYING:  // core._perform: DEATH-02, the chosen member dies
         kill(s, pending.seat, a.a);
         return {};
@@ -1091,8 +1166,8 @@ class Game {
     return short_ == 0 || (coins_allowed && short_ <= spare);
   }
 
-  // core._costs: the cost alternatives of an action (WELL-01, CRAFT-01..05, CHU-01; none for
-  // the family and the harvest); the council chamber and travel are refused
+  // core._costs: the cost alternatives of an action (WELL-01, CRAFT-01..05, CHU-01, CNC-01/02;
+  // none for the family, the harvest and a privilege); travel is refused
   std::vector<Cost> costs_of(const State& s, int seat, int id) const {
     (void)s;
     (void)seat;
@@ -1120,6 +1195,12 @@ class Game {
         return {t_->mill_cost};
       case V_CHURCH_ENTER:
         return t_->church_enter;
+      case V_COUNCIL_PLACE:  // council_chamber.costs (CNC-01)
+        return t_->council_place;
+      case V_COUNCIL_ADVANCE:  // CNC-02: each alternative plus the time of leaving the stage
+        return t_->council_advance.at(a.a);
+      case V_PRIVILEGE:
+        return {};
       case V_HARVEST: case V_BIRTH: case V_CALL_HOME: case V_TAKE:
         return {};
       default:
@@ -1234,8 +1315,51 @@ class Game {
       case V_CHURCH_ENTER:  // church.effect (CHU-01): a farmyard member into the black bag
         p.members.at(find_member(s, seat, t_->farmyard, a.a)) = t_->black_bag;
         return {};
+      case V_COUNCIL_PLACE: {  // council_chamber.effect (CNC-01): onto stage 1, stage 1's privilege
+        p.members.at(find_member(s, seat, t_->farmyard, a.a)) = t_->council_location.at(1);
+        Pending next = decision(CHOOSE_PRIVILEGE, seat);
+        next.max_stage = 1;
+        return some(next);
+      }
+      case V_COUNCIL_ADVANCE: {  // CNC-02: one stage up, a privilege of the stage reached or before
+        p.members.at(find_member(s, seat, t_->council_location.at(a.a), a.b)) = t_->council_location.at(a.a + 1);
+        Pending next = decision(CHOOSE_PRIVILEGE, seat);
+        next.max_stage = a.a + 1;
+        return some(next);
+      }
+      case V_PRIVILEGE:  // CNC-03: a privilege without moving
+        return use_privilege(s, seat, a.a);
       default:
         throw NotSupportedError("the action '" + t_->texts[id] + "' is not in the native core yet");
+    }
+  }
+
+  // engine/council_chamber.py use_privilege (CNC-05..08): the next-start marker if nobody
+  // holds it (AMB-13 a), cubes of choice, a good of choice, a coin for prestige
+  Sub use_privilege(State& s, int seat, int stage) const {
+    switch (stage) {
+      case 1:  // CNC-05
+        if (s.next_start_holder == NONE) s.next_start_holder = seat;
+        return {};
+      case 2: {  // CNC-06
+        Pending next = decision(CHOOSE_SUPPLY_CUBE, seat);
+        next.remaining = t_->privilege_cubes;
+        return some(next);
+      }
+      case 3: {  // CNC-07
+        Pending next = decision(CHOOSE_SUPPLY_GOOD, seat);
+        next.remaining = t_->privilege_goods;
+        return some(next);
+      }
+      case 4: {  // CNC-08
+        Player& p = s.players.at(seat);
+        p.coins -= t_->privilege_coin_price;
+        s.supply_coins += t_->privilege_coin_price;
+        p.prestige += t_->privilege_prestige;
+        return {};
+      }
+      default:
+        throw IllegalIdError("no privilege of stage " + std::to_string(stage));
     }
   }
 
@@ -1387,8 +1511,31 @@ std::shared_ptr<Tables> make_tables(const std::vector<std::string>& universe, in
                                     const std::vector<CraftTuple>& crafts, const CostTuple& mill_cost,
                                     const std::vector<CostTuple>& church_enter,
                                     const std::map<int, std::vector<int>>& chronicle_open,
-                                    const std::map<int, int>& graveyard_open) {
+                                    const std::map<int, int>& graveyard_open,
+                                    const std::vector<CostTuple>& council_place,
+                                    const std::vector<CostTuple>& council_advance,
+                                    const std::vector<int>& council_advance_time) {
   auto t = std::make_shared<Tables>();
+  // the council chamber: council_chamber._advance_costs (CNC-02) adds the time of leaving a stage
+  t->council_stages = numbers.at("council_stages");
+  t->privilege_coin_price = numbers.at("privilege_coin_price");
+  t->privilege_prestige = numbers.at("privilege_prestige");
+  t->privilege_cubes = numbers.at("privilege_cubes");
+  t->privilege_goods = numbers.at("privilege_goods");
+  for (const auto& c : council_place) t->council_place.push_back(cost_of(c));
+  t->council_advance.resize(t->council_stages > 0 ? t->council_stages : 1);
+  for (int stage = 1; stage < t->council_stages; ++stage) {
+    if (static_cast<int>(council_advance_time.size()) < stage)
+      throw std::invalid_argument("council_advance_time needs one time per stage a member can leave");
+    for (const auto& c : council_advance) {
+      Cost alt = cost_of(c);
+      alt.time += council_advance_time[stage - 1];
+      t->council_advance[stage].push_back(alt);
+    }
+  }
+  t->council_location.assign(1, -1);
+  for (int stage = 1; stage <= t->council_stages; ++stage)
+    t->council_location.push_back(t->location("council:" + std::to_string(stage)));
   t->mill_cost = cost_of(mill_cost);
   for (const auto& c : church_enter) t->church_enter.push_back(cost_of(c));
   for (const auto& [n, v] : chronicle_open) {
@@ -1546,6 +1693,15 @@ std::shared_ptr<Tables> make_tables(const std::vector<std::string>& universe, in
         }
       }
       t->pay[{d.a, d.coins}] = id;
+    } else if (verb == "council-place") {
+      d = {V_COUNCIL_PLACE, std::stoi(w.at(1)), 0};
+      t->council_place_ids[d.a] = id;
+    } else if (verb == "council-advance") {
+      d = {V_COUNCIL_ADVANCE, std::stoi(w.at(1)), std::stoi(w.at(2))};
+      t->council_advance_ids[d.a * 1000 + d.b] = id;
+    } else if (verb == "privilege") {
+      d = {V_PRIVILEGE, std::stoi(w.at(1)), 0};
+      t->privilege_ids[d.a] = id;
     } else if (verb == "draw-member") {
       d = {V_DRAW_MEMBER, std::stoi(w.at(1)), std::stoi(w.at(2))};
       t->draw_member[d.a * 100000 + d.b] = id;
@@ -1572,7 +1728,8 @@ PYBIND11_MODULE(_core, m) {
   m.def("make_tables", &make_tables, py::arg("universe"), py::arg("well_cubes"), py::arg("max_players"),
         py::arg("family_numbers"), py::arg("numbers"), py::arg("church_step_grain"), py::arg("cubes_per_space"),
         py::arg("cubes_added"), py::arg("crafts"), py::arg("mill_cost"), py::arg("church_enter"),
-        py::arg("chronicle_open"), py::arg("graveyard_open"));
+        py::arg("chronicle_open"), py::arg("graveyard_open"), py::arg("council_place"),
+        py::arg("council_advance"), py::arg("council_advance_time"));
   py::class_<Game>(m, "Game")
       .def(py::init<std::shared_ptr<Tables>>())
       .def("load", &Game::load, py::arg("state"), py::arg("rules_json"), py::arg("readings"))

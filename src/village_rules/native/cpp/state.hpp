@@ -115,7 +115,8 @@ struct State {
 // What a decoded action id means, for the actions the native core performs.
 enum Verb { V_OTHER, V_TAKE, V_WELL, V_FREE, V_SKIP, V_PICK_CUBE, V_PICK_GOOD, V_DRAW_CUBE,
             V_DRAW_CUSTOMER, V_DRAW_MONK, V_DRAW_MEMBER, V_HARVEST, V_BIRTH, V_CALL_HOME, V_DIE,
-            V_BUY_FROM_BAG, V_CHURCH_STEP, V_PAY, V_TRAIN, V_PRODUCE, V_BUY, V_MILL, V_CHURCH_ENTER };
+            V_BUY_FROM_BAG, V_CHURCH_STEP, V_PAY, V_TRAIN, V_PRODUCE, V_BUY, V_MILL, V_CHURCH_ENTER,
+            V_COUNCIL_PLACE, V_COUNCIL_ADVANCE, V_PRIVILEGE };
 
 // What kind of place a location text names (data/components.py's Location classes).
 enum Place { P_UNBORN, P_FARMYARD, P_CRAFT, P_COUNCIL, P_CHURCH, P_TRAVEL, P_RESERVE, P_BAG,
@@ -184,6 +185,16 @@ struct Tables {
   std::vector<Cost> church_enter;              // the cost alternatives of entering the church
   std::unordered_map<int, int> church_enter_ids;  // number -> id
   std::map<std::pair<int, std::array<int, N_CUBES>>, int> pay;  // (alternative, coins) -> id
+  // the council chamber (data.council_*, data.privilege_*; engine/council_chamber.py)
+  int council_stages = 0;
+  std::vector<Cost> council_place;             // the cost alternatives of placing on stage 1 (CNC-01)
+  std::vector<std::vector<Cost>> council_advance;  // by stage left (1-based; [0] unused): each
+                                                   // alternative plus that stage's time (CNC-02)
+  std::vector<int> council_location;           // stage -> "council:<stage>" ([0] unused)
+  std::unordered_map<int, int> council_place_ids;    // number -> id
+  std::unordered_map<int, int> council_advance_ids;  // stage * 1000 + number -> id
+  std::unordered_map<int, int> privilege_ids;        // stage -> id
+  int privilege_coin_price = 0, privilege_prestige = 0, privilege_cubes = 0, privilege_goods = 0;
   std::map<int, std::array<int, N_CATEGORIES>> chronicle_open;  // by player count
   std::map<int, int> graveyard_open;                            // by player count
   std::array<int, N_CATEGORIES> chronicle_location{};           // "chronicle:<category>"
