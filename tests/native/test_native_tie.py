@@ -35,7 +35,7 @@ from village_rules.engine.setup import new_game
 from village_rules.model.actions import Action, action_id, format_action, parse_action
 from village_rules.model.chance import sample
 from village_rules.model.evolve import replace
-from village_rules.model.pending import ChooseAction, ChooseTurn
+from village_rules.model.pending import ChooseAction, ChooseTurn, MarketChoice
 from village_rules.model.state import GameState
 from village_rules.rules.variant import Variant
 
@@ -135,6 +135,7 @@ PORTED = (
     "legal at ChooseAction(church)",
     "legal at ChooseAction(council_chamber)",
     "legal at ChoosePrivilege",
+    "legal at ChooseAction(travel)",
     "legal at ChoosePayment",
     "legal at ChooseDying",
     "legal at MassBuy",
@@ -166,6 +167,8 @@ PORTED = (
     "apply at ChooseAction(council_chamber) (skip)",
     "apply at ChoosePrivilege (privilege)",
     "apply at ChoosePrivilege (skip)",
+    "apply at ChooseAction(travel) (travel)",
+    "apply at ChooseAction(travel) (skip)",
     "apply at ChoosePayment (pay)",
     "apply at ChooseDying (die)",
     "apply at ChooseCompensationCube (cube)",
@@ -260,17 +263,17 @@ def test_a_solo_game_is_refused_at_load() -> None:
 def test_an_unsupported_step_is_refused_and_changes_nothing() -> None:
     initial, actions = seeded_game("original-2011", 3, 9, ())
     state = initial
-    for action in actions:  # the travel action step is not ported
-        if isinstance(state.pending, ChooseAction) and state.pending.space is ActionSpace.TRAVEL:
+    for action in actions:  # the market day's choices are not ported
+        if isinstance(state.pending, MarketChoice):
             break
         state = apply(state, action)
-    assert isinstance(state.pending, ChooseAction), "no travel step: pick another seed"
+    assert isinstance(state.pending, MarketChoice), "no market day: pick another seed"
     engine = NativeEngine()
     engine.load_state(state)
     before = engine.state_json()
-    with pytest.raises(NotSupportedError, match="ChooseAction"):
+    with pytest.raises(NotSupportedError, match="MarketChoice"):
         engine.legal_actions()
-    with pytest.raises(NotSupportedError, match="ChooseAction"):
+    with pytest.raises(NotSupportedError, match="MarketChoice"):
         engine.apply(action_id(state.rules.data, legal_actions(state)[0]))
     assert engine.state_json() == before
 

@@ -31,6 +31,9 @@ def make_tables(
     council_place: list[tuple[int, int, int, list[int], list[int]]],
     council_advance: list[tuple[int, int, int, list[int], list[int]]],
     council_advance_time: list[int],
+    village: str,
+    cities: list[tuple[str, str, int]],
+    paths: list[tuple[str, str, tuple[int, int, int, list[int], list[int]]]],
 ) -> Tables: ...
 
 class Game:

@@ -39,15 +39,15 @@ IllegalIdError = _core.IllegalIdError
 SUPPORTED = {
     "editions": "both shipped editions and a user's own data file",
     "players": "2-5 (solo refused at load)",
-    "readings": "every reading (AMB-01, 02, 03, 08, 09, 10, 12, 23, 24, 26, 33, 44, 46 touch ported steps; "
-    "the others unported ones)",
-    "legal": "ChooseTurn, ChooseAction (family, grain harvest, crafts, church, council chamber), "
-    "ChoosePayment (the well, crafts, church, council chamber), ChoosePrivilege, ChooseCompensationCube, "
-    "ChooseSupplyCube, ChooseSupplyGood, ChooseDying, MassBuy, MassAdvance",
+    "readings": "every reading (AMB-01, 02, 03, 08, 09, 10, 12, 17, 18, 19, 23, 24, 26, 33, 44, 46 touch "
+    "ported steps; the others unported ones)",
+    "legal": "ChooseTurn, ChooseAction (family, grain harvest, crafts, church, council chamber, travel), "
+    "ChoosePayment (the well, crafts, church, council chamber, travel), ChoosePrivilege, "
+    "ChooseCompensationCube, ChooseSupplyCube, ChooseSupplyGood, ChooseDying, MassBuy, MassAdvance",
     "chance": "SeedDraw, RefillDraw, MassDraw",
     "apply": "SeedDraw, RefillDraw, ChooseCompensationCube, ChooseSupplyCube, ChooseSupplyGood, ChooseTurn "
-    "(a take at family, grain harvest, crafts, church or council chamber, the well, a plague cube's time), "
-    "ChooseAction (family, grain harvest, crafts, church, council chamber, skip), ChoosePayment, "
+    "(a take at any space but the market, the well, a plague cube's time), "
+    "ChooseAction (family, grain harvest, crafts, church, council chamber, travel, skip), ChoosePayment, "
     "ChoosePrivilege, ChooseDying, the end of a turn with "
     "its deaths (chronicle, graveyard, removal), the end trigger and the final actions' order",
     "scores": "none yet",
@@ -62,6 +62,9 @@ READINGS_USED = (
     "AMB-09",
     "AMB-10",
     "AMB-12",
+    "AMB-17",
+    "AMB-18",
+    "AMB-19",
     "AMB-23",
     "AMB-24",
     "AMB-26",
@@ -123,6 +126,7 @@ def tables_for(data: EditionData) -> _core.Tables:
             "privilege_prestige": data.privilege_prestige,
             "privilege_cubes": data.privilege_cubes,
             "privilege_goods": data.privilege_goods,
+            "travel_markers": data.travel_markers,
         },
         list(data.church_step_grain),
         cards,
@@ -144,6 +148,9 @@ def tables_for(data: EditionData) -> _core.Tables:
         [_cost(c) for c in data.council_place],
         [_cost(c) for c in data.council_advance],
         list(data.council_advance_time),
+        data.village,
+        [(c.id, c.reward.value, c.amount) for c in data.cities],
+        [(p.a, p.b, _cost(p.cost)) for p in data.paths],
     )
 
 

@@ -180,6 +180,9 @@ class Game {
     s.amb09 = letter("AMB-09");
     s.amb10 = letter("AMB-10");
     s.amb12 = letter("AMB-12");
+    s.amb17 = letter("AMB-17");
+    s.amb18 = letter("AMB-18");
+    s.amb19 = letter("AMB-19");
     s.amb23 = letter("AMB-23");
     s.amb24 = letter("AMB-24");
     s.amb33 = letter("AMB-33");
@@ -725,6 +728,9 @@ class Game {
       case COUNCIL_CHAMBER:
         out = council_legal(s, seat);
         break;
+      case TRAVEL:
+        out = travel_legal(s, seat);
+        break;
       case MARKET:
         break;  // a hand-built ChooseAction at the market offers only the skip
       default:
@@ -825,6 +831,105 @@ class Game {
       return goods >= t_->privilege_goods;
     }
     return true;
+  }
+
+  // engine/travel_map.py member_cities: the cities (nodes) where the seat has a member, sorted by id
+  std::vector<int> member_cities(const State& s, int seat) const {
+    std::vector<std::string> ids;
+    for (int loc : s.players.at(seat).members)
+      if (t_->places[loc] == P_TRAVEL) ids.push_back(t_->locations[loc].substr(7));  // "travel:<city>"
+    std::sort(ids.begin(), ids.end());
+    ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
+    std::vector<int> out;
+    for (const auto& id : ids) out.push_back(node_of(id));
+    return out;
+  }
+
+  int node_of(const std::string& id) const {
+    auto it = t_->node_ids.find(id);
+    if (it == t_->node_ids.end()) throw NotSupportedError("'" + id + "' is not on this data's travel map");
+    return it->second;
+  }
+
+  // engine/travel.py marked_starts (AMB-17 b, TRV-07): with no member on the map, the cities
+  // the seat has marked (in its markers' order, a repeated one repeated) count as presence
+  std::vector<int> marked_starts(const State& s, int seat) const {
+    if (s.amb17 != 'b' || !member_cities(s, seat).empty()) return {};
+    std::vector<int> out;
+    for (const auto& m : s.players.at(seat).markers) out.push_back(node_of(m));
+    return out;
+  }
+
+  // engine/travel.py legal (TRV-01, TRV-02, TRV-07; AMB-18 b: no trip once the markers are out):
+  // the farmyard members number by number, from the village, then from each marked start;
+  // then the travellers city by city; each path's cost tested once per origin. Then the
+  // AMB-03 b payout check (supply.payout_shortfall: a city reward of coins or cubes due now)
+  std::vector<int> travel_legal(const State& s, int seat) const {
+    const Player& p = s.players.at(seat);
+    if (s.amb18 == 'b' && static_cast<int>(p.markers.size()) >= t_->travel_markers) return {};
+    auto payable_from = [&](int origin) {
+      std::vector<int> out;
+      for (const auto& [c, cost] : t_->paths.at(origin))
+        if (c != 0 && can_pay(cost, p, true)) out.push_back(c);
+      return out;
+    };
+    auto id_of = [&](int origin, int destination, int number) {
+      auto it = t_->travel_ids.find((static_cast<long long>(origin) * 1000 + destination) * 1000 + number);
+      if (it == t_->travel_ids.end()) throw IllegalIdError("a journey with no action id");
+      return it->second;
+    };
+    std::vector<int> out;
+    auto farm = numbers_at(s, seat, t_->farmyard);
+    if (!farm.empty()) {
+      auto from_village = payable_from(0);
+      std::vector<std::pair<int, std::vector<int>>> starts;
+      for (int start : marked_starts(s, seat)) starts.emplace_back(start, payable_from(start));
+      for (int n : farm) {
+        for (int c : from_village) out.push_back(id_of(0, c, n));
+        for (const auto& [start, destinations] : starts)
+          for (int c : destinations) out.push_back(id_of(start, c, n));
+      }
+    }
+    for (int origin : member_cities(s, seat)) {
+      auto numbers = numbers_at(s, seat, t_->travel_location.at(origin));
+      if (numbers.empty()) continue;
+      auto destinations = payable_from(origin);
+      for (int n : numbers)
+        for (int c : destinations) out.push_back(id_of(origin, c, n));
+    }
+    if (s.amb03 == 'b') {
+      std::vector<int> paid;
+      for (int id : out)
+        if (travel_pays_out(s, seat, t_->decoded[id].b)) paid.push_back(id);
+      out = std::move(paid);
+    }
+    return out;
+  }
+
+  // supply.payout_shortfall for a journey (AMB-03 b): the city's coins or cubes, if due now
+  bool travel_pays_out(const State& s, int seat, int destination) const {
+    if (arrival(s, seat, destination) == ARRIVE_NOTHING) return true;
+    int amount = t_->reward_amount.at(destination);
+    if (t_->reward_kind.at(destination) == REWARD_COINS && s.supply_coins < amount) return false;
+    if (t_->reward_kind.at(destination) == REWARD_CUBES_OF_CHOICE) {
+      int cubes = 0;
+      for (int c : INFLUENCE) cubes += s.supply_cubes[c];
+      if (cubes < amount) return false;
+    }
+    return true;
+  }
+
+  // engine/travel.py arrival: a new marker and the reward (TRV-04), the reward again (AMB-19 b,
+  // TRV-06), another marker and the reward (AMB-19 c, TRV-08), or nothing (TRV-03)
+  enum Arrival { ARRIVE_MARK, ARRIVE_AGAIN, ARRIVE_REMARK, ARRIVE_NOTHING };
+  int arrival(const State& s, int seat, int destination) const {
+    const auto& markers = s.players.at(seat).markers;
+    bool markers_left = static_cast<int>(markers.size()) < t_->travel_markers;
+    bool marked = std::find(markers.begin(), markers.end(), t_->nodes.at(destination)) != markers.end();
+    if (!marked && markers_left) return ARRIVE_MARK;
+    if (s.amb19 == 'b' && marked) return ARRIVE_AGAIN;
+    if (s.amb19 == 'c' && markers_left) return ARRIVE_REMARK;
+    return ARRIVE_NOTHING;
   }
 
   // engine/church.py legal (CHU-01): one entry per number on the farmyard, if a cost can be paid
@@ -1167,7 +1272,7 @@ class Game {
   }
 
   // core._costs: the cost alternatives of an action (WELL-01, CRAFT-01..05, CHU-01, CNC-01/02;
-  // none for the family, the harvest and a privilege); travel is refused
+  // TRV-01; none for the family, the harvest and a privilege)
   std::vector<Cost> costs_of(const State& s, int seat, int id) const {
     (void)s;
     (void)seat;
@@ -1201,6 +1306,10 @@ class Game {
         return t_->council_advance.at(a.a);
       case V_PRIVILEGE:
         return {};
+      case V_TRAVEL:  // travel.costs (TRV-01): the path's cost
+        for (const auto& [c, cost] : t_->paths.at(a.a))
+          if (c == a.b) return {cost};
+        throw IllegalIdError("no path for '" + t_->texts[id] + "'");
       case V_HARVEST: case V_BIRTH: case V_CALL_HOME: case V_TAKE:
         return {};
       default:
@@ -1329,8 +1438,47 @@ class Game {
       }
       case V_PRIVILEGE:  // CNC-03: a privilege without moving
         return use_privilege(s, seat, a.a);
+      case V_TRAVEL:
+        return travel_effect(s, seat, a);
       default:
         throw NotSupportedError("the action '" + t_->texts[id] + "' is not in the native core yet");
+    }
+  }
+
+  // engine/travel.py effect (TRV-01..08): the traveller sets out (from the farmyard for a trip
+  // from the village or, AMB-17 b, a marked start; else from the origin city), arrives, and
+  // the city's reward follows
+  Sub travel_effect(State& s, int seat, const Decoded& a) const {
+    int origin = a.a, destination = a.b;
+    auto starts = marked_starts(s, seat);
+    bool from_farm = origin == 0 || std::find(starts.begin(), starts.end(), origin) != starts.end();
+    int where = from_farm ? t_->farmyard : t_->travel_location.at(origin);
+    Player& p = s.players.at(seat);
+    p.members.at(find_member(s, seat, where, a.c)) = t_->travel_location.at(destination);
+    int due = arrival(s, seat, destination);
+    if (due == ARRIVE_NOTHING) return {};
+    if (due == ARRIVE_MARK || due == ARRIVE_REMARK) {
+      p.markers.push_back(t_->nodes.at(destination));
+      std::sort(p.markers.begin(), p.markers.end());
+    }
+    int amount = t_->reward_amount.at(destination);
+    switch (t_->reward_kind.at(destination)) {
+      case REWARD_PRESTIGE:
+        p.prestige += amount;
+        return {};
+      case REWARD_COINS: {  // common.take_coins: as many as the supply holds (AMB-03)
+        int taken = std::min(amount, s.supply_coins);
+        s.supply_coins -= taken;
+        p.coins += taken;
+        return {};
+      }
+      case REWARD_CUBES_OF_CHOICE: {
+        Pending next = decision(CHOOSE_SUPPLY_CUBE, seat);
+        next.remaining = amount;
+        return some(next);
+      }
+      default:
+        throw IllegalIdError("'" + t_->nodes.at(destination) + "' has no reward");
     }
   }
 
@@ -1488,6 +1636,9 @@ std::pair<long long, long long> Game::playout(unsigned long long seed, long long
 using CostTuple = std::tuple<int, int, int, std::vector<int>, std::vector<int>>;
 // A crafts building: (building, training time, production time, purchase, goods' names).
 using CraftTuple = std::tuple<std::string, int, int, CostTuple, std::vector<std::string>>;
+// A city of the travel map: (id, reward kind's value, amount); a path: (a, b, cost).
+using CityTuple = std::tuple<std::string, std::string, int>;
+using PathTuple = std::tuple<std::string, std::string, CostTuple>;
 
 Cost cost_of(const CostTuple& c) {
   Cost out;
@@ -1514,8 +1665,53 @@ std::shared_ptr<Tables> make_tables(const std::vector<std::string>& universe, in
                                     const std::map<int, int>& graveyard_open,
                                     const std::vector<CostTuple>& council_place,
                                     const std::vector<CostTuple>& council_advance,
-                                    const std::vector<int>& council_advance_time) {
+                                    const std::vector<int>& council_advance_time, const std::string& village,
+                                    const std::vector<CityTuple>& cities, const std::vector<PathTuple>& paths) {
   auto t = std::make_shared<Tables>();
+  // the travel map (engine/travel_map.py): the village, the cities, the paths (the last of
+  // two paths between the same nodes wins, as networkx's Graph.add_edge does)
+  t->travel_markers = numbers.at("travel_markers");
+  t->nodes.push_back(village);
+  t->node_ids.emplace(village, 0);
+  t->reward_kind.push_back(REWARD_NONE);
+  t->reward_amount.push_back(0);
+  t->travel_location.push_back(-1);
+  for (const auto& [id, reward, amount] : cities) {
+    if (t->node_ids.count(id)) throw std::invalid_argument("the city '" + id + "' is on the map twice");
+    t->node_ids.emplace(id, static_cast<int>(t->nodes.size()));
+    t->nodes.push_back(id);
+    if (reward == "prestige")
+      t->reward_kind.push_back(REWARD_PRESTIGE);
+    else if (reward == "cubes_of_choice")
+      t->reward_kind.push_back(REWARD_CUBES_OF_CHOICE);
+    else if (reward == "coins")
+      t->reward_kind.push_back(REWARD_COINS);
+    else
+      throw std::invalid_argument("unknown city reward '" + reward + "'");
+    t->reward_amount.push_back(amount);
+    t->travel_location.push_back(t->location("travel:" + id));
+  }
+  t->paths.resize(t->nodes.size());
+  auto node = [&](const std::string& id) {
+    auto it = t->node_ids.find(id);
+    if (it == t->node_ids.end()) throw std::invalid_argument("a path names '" + id + "', which is not on the map");
+    return it->second;
+  };
+  for (const auto& [a, b, cost] : paths) {
+    int x = node(a), y = node(b);
+    for (auto [from, to] : {std::pair<int, int>{x, y}, std::pair<int, int>{y, x}}) {
+      auto& out = t->paths[from];
+      auto same = std::find_if(out.begin(), out.end(), [&](const auto& e) { return e.first == to; });
+      if (same != out.end())
+        same->second = cost_of(cost);
+      else
+        out.emplace_back(to, cost_of(cost));
+    }
+  }
+  for (auto& out : t->paths) {  // adjacent: the cities (never the village), sorted by id
+    out.erase(std::remove_if(out.begin(), out.end(), [](const auto& e) { return e.first == 0; }), out.end());
+    std::sort(out.begin(), out.end(), [&](const auto& l, const auto& r) { return t->nodes[l.first] < t->nodes[r.first]; });
+  }
   // the council chamber: council_chamber._advance_costs (CNC-02) adds the time of leaving a stage
   t->council_stages = numbers.at("council_stages");
   t->privilege_coin_price = numbers.at("privilege_coin_price");
@@ -1702,6 +1898,12 @@ std::shared_ptr<Tables> make_tables(const std::vector<std::string>& universe, in
     } else if (verb == "privilege") {
       d = {V_PRIVILEGE, std::stoi(w.at(1)), 0};
       t->privilege_ids[d.a] = id;
+    } else if (verb == "travel") {  // "travel <origin> <destination> <number>"
+      auto origin = t->node_ids.find(w.at(1)), destination = t->node_ids.find(w.at(2));
+      if (origin == t->node_ids.end() || destination == t->node_ids.end())
+        throw std::invalid_argument("a journey names a place that is not on the map: " + universe[i]);
+      d = {V_TRAVEL, origin->second, destination->second, std::stoi(w.at(3))};
+      t->travel_ids[(static_cast<long long>(d.a) * 1000 + d.b) * 1000 + d.c] = id;
     } else if (verb == "draw-member") {
       d = {V_DRAW_MEMBER, std::stoi(w.at(1)), std::stoi(w.at(2))};
       t->draw_member[d.a * 100000 + d.b] = id;
@@ -1729,7 +1931,8 @@ PYBIND11_MODULE(_core, m) {
         py::arg("family_numbers"), py::arg("numbers"), py::arg("church_step_grain"), py::arg("cubes_per_space"),
         py::arg("cubes_added"), py::arg("crafts"), py::arg("mill_cost"), py::arg("church_enter"),
         py::arg("chronicle_open"), py::arg("graveyard_open"), py::arg("council_place"),
-        py::arg("council_advance"), py::arg("council_advance_time"));
+        py::arg("council_advance"), py::arg("council_advance_time"), py::arg("village"), py::arg("cities"),
+        py::arg("paths"));
   py::class_<Game>(m, "Game")
       .def(py::init<std::shared_ptr<Tables>>())
       .def("load", &Game::load, py::arg("state"), py::arg("rules_json"), py::arg("readings"))
