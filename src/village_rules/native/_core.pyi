@@ -34,6 +34,8 @@ def make_tables(
     village: str,
     cities: list[tuple[str, str, int]],
     paths: list[tuple[str, str, tuple[int, int, int, list[int], list[int]]]],
+    demand: dict[int, tuple[int, int, int, list[int], list[int]]],
+    later_sale: tuple[int, int, int, list[int], list[int]],
 ) -> Tables: ...
 
 class Game:

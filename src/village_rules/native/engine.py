@@ -39,17 +39,18 @@ IllegalIdError = _core.IllegalIdError
 SUPPORTED = {
     "editions": "both shipped editions and a user's own data file",
     "players": "2-5 (solo refused at load)",
-    "readings": "every reading (AMB-01, 02, 03, 08, 09, 10, 12, 17, 18, 19, 23, 24, 26, 33, 44, 46 touch "
-    "ported steps; the others unported ones)",
+    "readings": "every reading (AMB-01, 02, 03, 06, 08, 09, 10, 12, 17, 18, 19, 23, 24, 26, 33, 34, 44, 46 "
+    "touch ported steps; the others unported ones)",
     "legal": "ChooseTurn, ChooseAction (family, grain harvest, crafts, church, council chamber, travel), "
     "ChoosePayment (the well, crafts, church, council chamber, travel), ChoosePrivilege, "
-    "ChooseCompensationCube, ChooseSupplyCube, ChooseSupplyGood, ChooseDying, MassBuy, MassAdvance",
+    "ChooseCompensationCube, ChooseSupplyCube, ChooseSupplyGood, ChooseDying, MarketChoice, MassBuy, "
+    "MassAdvance",
     "chance": "SeedDraw, RefillDraw, MassDraw",
     "apply": "SeedDraw, RefillDraw, ChooseCompensationCube, ChooseSupplyCube, ChooseSupplyGood, ChooseTurn "
-    "(a take at any space but the market, the well, a plague cube's time), "
-    "ChooseAction (family, grain harvest, crafts, church, council chamber, travel, skip), ChoosePayment, "
-    "ChoosePrivilege, ChooseDying, the end of a turn with "
-    "its deaths (chronicle, graveyard, removal), the end trigger and the final actions' order",
+    "(a take at any space, the well, a plague cube's time), ChooseAction (family, grain harvest, crafts, "
+    "church, council chamber, travel, skip), ChoosePayment, ChoosePrivilege, ChooseDying, MarketChoice "
+    "(the market day: its start, sales, passes, deaths at once, its end and the held deaths), the end of a "
+    "turn with its deaths (chronicle, graveyard, removal), the end trigger and the final actions' order",
     "scores": "none yet",
 }
 """What the native core implements, in words (docs/native.md has the same list)."""
@@ -58,6 +59,7 @@ READINGS_USED = (
     "AMB-01",
     "AMB-02",
     "AMB-03",
+    "AMB-06",
     "AMB-08",
     "AMB-09",
     "AMB-10",
@@ -69,6 +71,7 @@ READINGS_USED = (
     "AMB-24",
     "AMB-26",
     "AMB-33",
+    "AMB-34",
     "AMB-44",
     "AMB-46",
 )
@@ -151,6 +154,8 @@ def tables_for(data: EditionData) -> _core.Tables:
         data.village,
         [(c.id, c.reward.value, c.amount) for c in data.cities],
         [(p.a, p.b, _cost(p.cost)) for p in data.paths],
+        {c.id: _cost(c.demand()) for c in data.customers},
+        _cost(data.later_sale),
     )
 
 

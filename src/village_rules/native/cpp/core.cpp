@@ -176,6 +176,7 @@ class Game {
     s.amb01 = letter("AMB-01");
     s.amb02 = letter("AMB-02");
     s.amb03 = letter("AMB-03");
+    s.amb06 = letter("AMB-06");
     s.amb08 = letter("AMB-08");
     s.amb09 = letter("AMB-09");
     s.amb10 = letter("AMB-10");
@@ -186,6 +187,7 @@ class Game {
     s.amb23 = letter("AMB-23");
     s.amb24 = letter("AMB-24");
     s.amb33 = letter("AMB-33");
+    s.amb34 = letter("AMB-34");
     s.amb26 = letter("AMB-26");
     s.amb44 = letter("AMB-44");
     s.amb46 = letter("AMB-46");
@@ -511,6 +513,8 @@ class Game {
         out.push_back(t_->skip);
         return out;
       }
+      case MARKET_CHOICE:
+        return market_legal(s, p.seat);
       case MASS_BUY: {  // mass.buy_legal, then the skip (no payout: AMB-03 b refuses nothing)
         std::vector<int> out;
         if (s.players.at(p.seat).coins >= t_->mass_coin_price) {
@@ -932,6 +936,135 @@ class Game {
     return ARRIVE_NOTHING;
   }
 
+  // --- the market day (engine/market_day.py) ----------------------------------------------
+
+  // market_day.legal (MKT-02, MKT-03, MKT-04; AMB-06 c: MKT-09): each available customer the
+  // seat can pay for, by tile, then the pass unless the market-day player must serve
+  std::vector<int> market_legal(const State& s, int seat) const {
+    const Player& p = s.players.at(seat);
+    bool free = is_free_sale(s, seat);
+    std::vector<int> tiles = available_tiles(s), out;
+    for (int tile : tiles)
+      if (can_pay(sale_cost(tile, free), p, true)) out.push_back(serve_id(tile));
+    if (!must_serve(s, seat)) out.push_back(t_->pass);
+    return out;
+  }
+
+  static std::vector<int> available_tiles(const State& s) {
+    std::vector<int> tiles;
+    for (int tile : s.market_available)
+      if (tile != NONE) tiles.push_back(tile);
+    std::sort(tiles.begin(), tiles.end());
+    return tiles;
+  }
+
+  int serve_id(int tile) const {
+    auto it = t_->serve_ids.find(tile);
+    if (it == t_->serve_ids.end()) throw IllegalIdError("customer tile " + std::to_string(tile) + " has no serve id");
+    return it->second;
+  }
+
+  // market_day._sale_cost: the customer's demand, plus the later-sale cost unless free
+  Cost sale_cost(int tile, bool free) const {
+    auto it = t_->demand.find(tile);
+    if (it == t_->demand.end()) throw IllegalIdError("customer tile " + std::to_string(tile) + " is not in the data");
+    Cost c = it->second;
+    if (!free) {
+      const Cost& more = t_->later_sale;
+      c.time += more.time;
+      c.grain += more.grain;
+      c.coins += more.coins;
+      for (int k = 0; k < N_CUBES; ++k) c.cubes[k] += more.cubes[k];
+      for (int g = 0; g < N_GOODS; ++g) c.goods[g] += more.goods[g];
+    }
+    return c;
+  }
+
+  // market_day.is_free_sale (MKT-02): only the market-day player's first sale
+  static bool is_free_sale(const State& s, int seat) {
+    if (!s.market_day) throw IllegalIdError("no market day is in progress");
+    return seat == s.market_day->trigger && !s.market_day->trigger_sold;
+  }
+
+  // market_day.must_serve (AMB-06 c, MKT-09): at their first chance the market-day player may
+  // not pass while they can pay for an available customer
+  bool must_serve(const State& s, int seat) const {
+    const auto& day = s.market_day;
+    if (s.amb06 != 'c' || !day || seat != day->trigger || day->trigger_sold) return false;
+    const Player& p = s.players.at(seat);
+    for (int tile : available_tiles(s))
+      if (can_pay(sale_cost(tile, true), p, true)) return true;
+    return false;
+  }
+
+  // market_day.sitting_out (AMB-34 b, MKT-08): during the final actions only the trigger player
+  // and those whose final action is still to come take part
+  static std::vector<int> sitting_out(const State& s, int trigger) {
+    std::vector<int> out;
+    if (s.amb34 != 'b' || !s.final_turns) return out;
+    for (int seat = 0; seat < static_cast<int>(s.players.size()); ++seat)
+      if (seat != trigger && std::find(s.final_turns->begin(), s.final_turns->end(), seat) == s.final_turns->end())
+        out.push_back(seat);
+    return out;
+  }
+
+  // market_day.start (MKT-01): the market day begins with its trigger player, who holds the
+  // deaths owed so far until it is over (AMB-27)
+  static void market_start(State& s, int seat) {
+    MarketDay day;
+    day.trigger = seat;
+    day.current = seat;
+    day.held_deaths = s.deaths_owed.at(seat);
+    s.deaths_owed.at(seat) = 0;
+    day.passed = sitting_out(s, seat);
+    s.market_day = day;
+  }
+
+  // market_day._effect: a pass (MKT-04; AMB-06 b: MKT-10, the first-chance pass waived) or a
+  // sale (MKT-02 / MKT-03); then the next seat that has not passed
+  static void market_effect(State& s, int seat, const Decoded& a) {
+    MarketDay& day = *s.market_day;
+    if (a.verb == V_PASS) {
+      bool waived = s.amb06 == 'b' && seat == day.trigger && !day.trigger_sold && !day.first_pass_waived;
+      if (waived) {
+        day.first_pass_waived = true;
+      } else {
+        day.passed.push_back(seat);
+        std::sort(day.passed.begin(), day.passed.end());
+      }
+    } else {
+      s.players.at(seat).customers.push_back(a.a);
+      for (int& tile : s.market_available)
+        if (tile == a.a) tile = NONE;
+      if (seat == day.trigger) day.trigger_sold = true;
+    }
+    int n = static_cast<int>(s.players.size());
+    int next = day.current;
+    for (int k = 1; k <= n; ++k) {  // market_day._next_seat
+      int candidate = (day.current + k) % n;
+      if (std::find(day.passed.begin(), day.passed.end(), candidate) == day.passed.end()) {
+        next = candidate;
+        break;
+      }
+    }
+    day.current = next;
+  }
+
+  // market_day.close (MKT-06): the waiting customers move up in order onto the empty
+  // available spaces, the rest of the line moves forward (AMB-42 b is solo only)
+  static void market_close(State& s) {
+    std::vector<int> queue;
+    for (int tile : s.market_waiting)
+      if (tile != NONE) queue.push_back(tile);
+    size_t next = 0;
+    for (int& tile : s.market_available)
+      if (tile == NONE && next < queue.size()) tile = queue[next++];
+    std::vector<int> waiting(queue.begin() + static_cast<long>(next), queue.end());
+    waiting.resize(s.market_waiting.size(), NONE);
+    s.market_waiting = waiting;
+    s.market_day->closed = true;
+  }
+
   // engine/church.py legal (CHU-01): one entry per number on the farmyard, if a cost can be paid
   std::vector<int> church_legal(const State& s, int seat) const {
     auto numbers = numbers_at(s, seat, t_->farmyard);
@@ -1055,6 +1188,8 @@ class Game {
       case CHOOSE_PRIVILEGE:  // core._perform: the skip, or council_chamber.use_privilege
         if (a.verb == V_SKIP) return {};
         return use_privilege(s, pending.seat, a.a);
+      case MARKET_CHOICE:  // core._perform: a sale is paid for (or asked how), a pass is free
+        return pay_or_ask(s, pending.seat, id);
       case CHOOSE_DYING:  // core._perform: DEATH-02, the chosen member dies
         kill(s, pending.seat, a.a);
         return {};
@@ -1077,7 +1212,6 @@ class Game {
   // engine/turn.py effect of a TakeCube: take_cube (TURN-01; a plague cube goes back to
   // the supply and costs time, TURN-03), then begin_action.
   Sub take_and_begin(State& s, int seat, int space, int cube) const {
-    if (space == MARKET) throw NotSupportedError("the market day is not in the native core yet");
     if (s.final_turns) {  // engine/shared.py last_cube_in_final_action (AMB-45): not ported yet
       int on_board = 0;
       for (const auto& row : s.spaces)
@@ -1093,6 +1227,10 @@ class Game {
       spend_time(s, seat, t_->plague_time);
     } else {
       s.players.at(seat).cubes[cube] += 1;
+    }
+    if (space == MARKET) {  // turn.begin_action: a market day must be held (MKT-01)
+      market_start(s, seat);
+      return {};
     }
     Pending next = decision(CHOOSE_ACTION, seat);
     next.space = space;
@@ -1274,8 +1412,6 @@ class Game {
   // core._costs: the cost alternatives of an action (WELL-01, CRAFT-01..05, CHU-01, CNC-01/02;
   // TRV-01; none for the family, the harvest and a privilege)
   std::vector<Cost> costs_of(const State& s, int seat, int id) const {
-    (void)s;
-    (void)seat;
     const Decoded& a = t_->decoded[id];
     switch (a.verb) {
       case V_WELL: {  // turn.well_cost: the well's cubes of one colour
@@ -1305,7 +1441,10 @@ class Game {
       case V_COUNCIL_ADVANCE:  // CNC-02: each alternative plus the time of leaving the stage
         return t_->council_advance.at(a.a);
       case V_PRIVILEGE:
+      case V_PASS:
         return {};
+      case V_SERVE:  // market_day.costs (MKT-02 / MKT-03)
+        return {sale_cost(a.a, is_free_sale(s, seat))};
       case V_TRAVEL:  // travel.costs (TRV-01): the path's cost
         for (const auto& [c, cost] : t_->paths.at(a.a))
           if (c == a.b) return {cost};
@@ -1377,8 +1516,11 @@ class Game {
     const Decoded& a = t_->decoded[id];
     Player& p = s.players.at(seat);
     switch (a.verb) {
-      case V_WELL:  // turn.effect, then begin_action: the space's action (a market day: not ported)
-        if (a.a == MARKET) throw NotSupportedError("the market day is not in the native core yet");
+      case V_WELL:  // turn.effect, then begin_action: the space's action, or a market day (MKT-01)
+        if (a.a == MARKET) {
+          market_start(s, seat);
+          return {};
+        }
         {
           Pending next = decision(CHOOSE_ACTION, seat);
           next.space = a.a;
@@ -1440,6 +1582,10 @@ class Game {
         return use_privilege(s, seat, a.a);
       case V_TRAVEL:
         return travel_effect(s, seat, a);
+      case V_SERVE:
+      case V_PASS:
+        market_effect(s, seat, a);
+        return {};
       default:
         throw NotSupportedError("the action '" + t_->texts[id] + "' is not in the native core yet");
     }
@@ -1550,7 +1696,21 @@ class Game {
   // engine/core.py _next_step: only the end of a turn without owed deaths so far.
   Sub next_step(State& s) const {
     if (s.market_day) {
-      if (!s.market_day->closed) throw NotSupportedError("the market day is not in the native core yet");
+      if (!s.market_day->closed) {
+        int n = static_cast<int>(s.players.size());
+        for (int k = 0; k < n; ++k) {  // DEATH-06: deaths during a market day, at once
+          int seat = (s.market_day->current + k) % n;
+          if (s.deaths_owed.at(seat)) {
+            Sub dying;
+            if (!resolve_deaths(s, seat, dying)) return dying;
+          }
+        }
+        bool no_customers = true;  // market_day.is_over (MKT-05)
+        for (int tile : s.market_available) no_customers = no_customers && tile == NONE;
+        if (!no_customers && static_cast<int>(s.market_day->passed.size()) != n)
+          return some(decision(MARKET_CHOICE, s.market_day->current));
+        market_close(s);
+      }
       if (!s.customer_pile.empty()) {  // market_day.next_refill
         for (size_t i = 0; i < s.market_waiting.size(); ++i) {
           if (s.market_waiting[i] == NONE) {
@@ -1562,7 +1722,11 @@ class Game {
         }
       }
       // market_day.finish: deaths held from before the day are owed again (AMB-27)
-      if (s.market_day->held_deaths) throw NotSupportedError("deaths held over a market day are not in the native core yet");
+      int held = s.market_day->held_deaths;
+      if (held) {  // cap_owed (AMB-08 b: DEATH-08)
+        int& owed = s.deaths_owed.at(s.market_day->trigger);
+        owed = (s.amb08 == 'b' && owed + held > 1) ? 1 : owed + held;
+      }
       s.market_day.reset();
       return {};
     }
@@ -1666,8 +1830,11 @@ std::shared_ptr<Tables> make_tables(const std::vector<std::string>& universe, in
                                     const std::vector<CostTuple>& council_place,
                                     const std::vector<CostTuple>& council_advance,
                                     const std::vector<int>& council_advance_time, const std::string& village,
-                                    const std::vector<CityTuple>& cities, const std::vector<PathTuple>& paths) {
+                                    const std::vector<CityTuple>& cities, const std::vector<PathTuple>& paths,
+                                    const std::map<int, CostTuple>& demand, const CostTuple& later_sale) {
   auto t = std::make_shared<Tables>();
+  for (const auto& [tile, cost] : demand) t->demand.emplace(tile, cost_of(cost));
+  t->later_sale = cost_of(later_sale);
   // the travel map (engine/travel_map.py): the village, the cities, the paths (the last of
   // two paths between the same nodes wins, as networkx's Graph.add_edge does)
   t->travel_markers = numbers.at("travel_markers");
@@ -1904,6 +2071,12 @@ std::shared_ptr<Tables> make_tables(const std::vector<std::string>& universe, in
         throw std::invalid_argument("a journey names a place that is not on the map: " + universe[i]);
       d = {V_TRAVEL, origin->second, destination->second, std::stoi(w.at(3))};
       t->travel_ids[(static_cast<long long>(d.a) * 1000 + d.b) * 1000 + d.c] = id;
+    } else if (verb == "serve") {
+      d = {V_SERVE, std::stoi(w.at(1)), 0};
+      t->serve_ids[d.a] = id;
+    } else if (verb == "pass") {
+      d = {V_PASS, 0, 0};
+      t->pass = id;
     } else if (verb == "draw-member") {
       d = {V_DRAW_MEMBER, std::stoi(w.at(1)), std::stoi(w.at(2))};
       t->draw_member[d.a * 100000 + d.b] = id;
@@ -1932,7 +2105,7 @@ PYBIND11_MODULE(_core, m) {
         py::arg("cubes_added"), py::arg("crafts"), py::arg("mill_cost"), py::arg("church_enter"),
         py::arg("chronicle_open"), py::arg("graveyard_open"), py::arg("council_place"),
         py::arg("council_advance"), py::arg("council_advance_time"), py::arg("village"), py::arg("cities"),
-        py::arg("paths"));
+        py::arg("paths"), py::arg("demand"), py::arg("later_sale"));
   py::class_<Game>(m, "Game")
       .def(py::init<std::shared_ptr<Tables>>())
       .def("load", &Game::load, py::arg("state"), py::arg("rules_json"), py::arg("readings"))

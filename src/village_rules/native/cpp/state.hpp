@@ -108,16 +108,16 @@ struct State {
   int end_triggered_by = NONE;
   std::optional<std::vector<int>> final_turns;
   // readings the supported steps consult (resolved by the Python side: choice or default)
-  char amb01 = 'a', amb02 = 'a', amb03 = 'a', amb08 = 'a', amb09 = 'a', amb10 = 'a', amb12 = 'a',
-       amb17 = 'a', amb18 = 'a', amb19 = 'a', amb23 = 'a', amb24 = 'a', amb26 = 'a', amb33 = 'a', amb44 = 'a',
-       amb46 = 'a';
+  char amb01 = 'a', amb02 = 'a', amb03 = 'a', amb06 = 'a', amb08 = 'a', amb09 = 'a', amb10 = 'a', amb12 = 'a',
+       amb17 = 'a', amb18 = 'a', amb19 = 'a', amb23 = 'a', amb24 = 'a', amb26 = 'a', amb33 = 'a', amb34 = 'a',
+       amb44 = 'a', amb46 = 'a';
 };
 
 // What a decoded action id means, for the actions the native core performs.
 enum Verb { V_OTHER, V_TAKE, V_WELL, V_FREE, V_SKIP, V_PICK_CUBE, V_PICK_GOOD, V_DRAW_CUBE,
             V_DRAW_CUSTOMER, V_DRAW_MONK, V_DRAW_MEMBER, V_HARVEST, V_BIRTH, V_CALL_HOME, V_DIE,
             V_BUY_FROM_BAG, V_CHURCH_STEP, V_PAY, V_TRAIN, V_PRODUCE, V_BUY, V_MILL, V_CHURCH_ENTER,
-            V_COUNCIL_PLACE, V_COUNCIL_ADVANCE, V_PRIVILEGE, V_TRAVEL };
+            V_COUNCIL_PLACE, V_COUNCIL_ADVANCE, V_PRIVILEGE, V_TRAVEL, V_SERVE, V_PASS };
 
 // What kind of place a location text names (data/components.py's Location classes).
 enum Place { P_UNBORN, P_FARMYARD, P_CRAFT, P_COUNCIL, P_CHURCH, P_TRAVEL, P_RESERVE, P_BAG,
@@ -208,6 +208,11 @@ struct Tables {
   std::vector<int> travel_location;                      // node -> "travel:<city>" (the village: -1)
   std::unordered_map<long long, int> travel_ids;         // (origin * 1000 + destination) * 1000 + number -> id
   int travel_markers = 0;
+  // the market (data.customers, data.later_sale; engine/market_day.py)
+  std::unordered_map<int, Cost> demand;   // tile -> its goods and grain
+  Cost later_sale;                        // what every sale but the market-day player's first adds
+  std::unordered_map<int, int> serve_ids;  // tile -> id
+  int pass = -1;
   std::map<int, std::array<int, N_CATEGORIES>> chronicle_open;  // by player count
   std::map<int, int> graveyard_open;                            // by player count
   std::array<int, N_CATEGORIES> chronicle_location{};           // "chronicle:<category>"
