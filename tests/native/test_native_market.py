@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import os
 import random
+from pathlib import Path
 
 import pytest
 
@@ -28,9 +29,11 @@ except ImportError as exc:
 
 from village_rules.data.components import Good
 from village_rules.data.tally import Tally
+from village_rules.drivers.play import GameLog
+from village_rules.drivers.serialization import to_json
 from village_rules.engine.core import apply, chance_outcomes, legal_actions
 from village_rules.engine.setup import new_game
-from village_rules.model.actions import Action, TakeCube, Well
+from village_rules.model.actions import Action, TakeCube, Well, action_id, parse_action
 from village_rules.model.chance import sample
 from village_rules.model.evolve import replace
 from village_rules.model.pending import ChooseTurn
@@ -166,3 +169,25 @@ def test_a_missing_sale_is_caught_and_named() -> None:
         compare_game(*_seeded_game("big-box-2023", 4, 12, ()), engine=_FreeLaterSale())
     assert caught.value.what == "legal"
     assert "(serve " in caught.value.detail, caught.value.detail  # names the action by its text
+
+
+def test_amb_44_b_a_later_filler_in_a_market_day_is_the_same_natively() -> None:
+    """AMB-44 b (END-10): the stored witness fills the chronicle and then the graveyard in one
+    market day; the step where the later filler takes the end over (END-10), and under a the
+    step of the first trigger (END-01), are applied natively and reach the reference's state."""
+    folder = Path(__file__).resolve().parents[2] / "src" / "village_rules" / "readings" / "witnesses"
+    for letter, rule in (("b", "END-10"), ("a", "END-01")):
+        log = GameLog.from_json((folder / f"AMB-44-big-box-2023-a-b.{letter}.log.json").read_text())
+        state = log.initial_state()
+        applied = 0
+        for action in (parse_action(a) for a in log.actions):
+            trace: list[str] = []
+            after = apply(state, action, trace)
+            if rule in trace:
+                engine = NativeEngine()
+                engine.load_state(state)
+                engine.apply(action_id(state.rules.data, action))
+                assert engine.state_json() == to_json(after)
+                applied += 1
+            state = after
+        assert applied == 1, (letter, applied)
