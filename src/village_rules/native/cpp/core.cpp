@@ -737,9 +737,8 @@ class Game {
         break;
       case MARKET:
         break;  // a hand-built ChooseAction at the market offers only the skip
-      default:
-        throw NotSupportedError(std::string("legal actions at ChooseAction(") + SPACE_NAMES[space] +
-                           ") are not in the native core yet");
+      default:  // every space has its generator now: only a space out of range comes here
+        throw IllegalIdError("ChooseAction names no action space (" + std::to_string(space) + ")");
     }
     out.push_back(t_->skip);
     return out;
