@@ -7,16 +7,25 @@ next. Each refusal ends a stretch the core played by itself (the tie then loads 
 reference's state again), so every count is a "first refusal" of its stretch.
 
     python scripts/native_refusals.py [--seeds N]
+    python scripts/native_refusals.py --figures
+
+`--figures` prints docs/native.md's coverage table instead: seeded games (every edition and
+player count under the default readings and AMB-01 b and c, 2 seeds each), the golden games
+and the stored witnesses that are game logs, each compared by the tie (0 differences, or the
+first one raises).
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import random
+from pathlib import Path
 
+from village_rules.drivers.play import GameLog
 from village_rules.engine.core import apply, chance_outcomes, legal_actions
 from village_rules.engine.setup import new_game
-from village_rules.model.actions import Action
+from village_rules.model.actions import Action, parse_action
 from village_rules.model.chance import sample
 from village_rules.model.state import GameState
 from village_rules.native.tie import TieCounts, compare_game
@@ -25,10 +34,15 @@ from village_rules.rules.variant import Variant
 CONFIGS = (("original-2011", (2, 3, 4)), ("big-box-2023", (2, 3, 4, 5)))
 
 
-def seeded_game(edition: str, players: int, seed: int) -> tuple[GameState, list[Action]]:
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def seeded_game(
+    edition: str, players: int, seed: int, readings: tuple[tuple[str, str], ...] = ()
+) -> tuple[GameState, list[Action]]:
     """A random game of the reference from a fixed seed (as tests/native's seeded games)."""
     rng = random.Random(seed)
-    state = initial = new_game(edition, players, seed, Variant(True, ()))
+    state = initial = new_game(edition, players, seed, Variant(True, readings))
     actions: list[Action] = []
     while not state.is_terminal:
         if state.is_chance:
@@ -41,10 +55,49 @@ def seeded_game(edition: str, players: int, seed: int) -> tuple[GameState, list[
     return initial, actions
 
 
+def log_game(path: Path) -> tuple[GameState, list[Action]]:
+    """A stored game log's initial state and actions."""
+    log = GameLog.from_json(path.read_text())
+    return log.initial_state(), [parse_action(a) for a in log.actions]
+
+
+def figures() -> None:
+    """docs/native.md's coverage table: one row per input, then the total."""
+    seeded = TieCounts()
+    for edition, counts in CONFIGS:
+        for players in counts:
+            for readings in ((), (("AMB-01", "b"),), (("AMB-01", "c"),)):
+                for seed in range(2):
+                    seeded.add(compare_game(*seeded_game(edition, players, 1000 * seed + players, readings)))
+    golden = TieCounts()
+    for path in sorted((ROOT / "tests" / "golden" / "engine-golden").glob("*-seed*.json")):
+        golden.add(compare_game(*log_game(path)))
+    witnesses = TieCounts()
+    folders = (ROOT / "proofs" / "witnesses", ROOT / "src" / "village_rules" / "readings" / "witnesses")
+    for path in sorted(p for folder in folders for p in folder.glob("*.json")):
+        if json.loads(path.read_text()).get("format") == "village-rules-log":
+            witnesses.add(compare_game(*log_game(path)))
+    total = TieCounts()
+    columns = ("input", "games", "states compared", "legal sets", "chance events", "steps applied natively")
+    print("| " + " | ".join((*columns, "steps refused")) + " |")
+    for name, row in (("seeded", seeded), ("golden", golden), ("witnesses", witnesses), ("total", total)):
+        if name != "total":
+            total.add(row)
+        refused = sum(row.refused_why.values())
+        print(
+            f"| {name} | {row.games:,} (+{row.refused_games:,} refused at load) | {row.states:,} "
+            f"| {row.legal:,} | {row.chance:,} | {row.applied:,} | {refused:,} |"
+        )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seeds", type=int, default=3, help="games per edition and player count")
+    parser.add_argument("--figures", action="store_true", help="print docs/native.md's coverage table")
     args = parser.parse_args()
+    if args.figures:
+        figures()
+        return
     total = TieCounts()
     for edition, counts in CONFIGS:
         for players in counts:

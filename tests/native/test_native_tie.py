@@ -35,7 +35,7 @@ from village_rules.engine.setup import new_game
 from village_rules.model.actions import Action, action_id, format_action, parse_action
 from village_rules.model.chance import sample
 from village_rules.model.evolve import replace
-from village_rules.model.pending import ChooseAction, ChooseTurn
+from village_rules.model.pending import ChooseAction, ChooseTurn, MassDraw
 from village_rules.model.state import GameState
 from village_rules.rules.variant import Variant
 
@@ -133,6 +133,10 @@ PORTED = (
     "legal at ChooseAction(grain_harvest)",
     "legal at ChooseAction(crafts)",
     "legal at ChooseAction(church)",
+    "legal at ChooseAction(council_chamber)",
+    "legal at ChoosePrivilege",
+    "legal at ChooseAction(travel)",
+    "legal at MarketChoice",
     "legal at ChoosePayment",
     "legal at ChooseDying",
     "legal at MassBuy",
@@ -158,6 +162,16 @@ PORTED = (
     "apply at ChooseAction(crafts) (skip)",
     "apply at ChooseAction(church) (church)",
     "apply at ChooseAction(church) (skip)",
+    "apply at ChooseAction(council_chamber) (council-place)",
+    "apply at ChooseAction(council_chamber) (council-advance)",
+    "apply at ChooseAction(council_chamber) (privilege)",
+    "apply at ChooseAction(council_chamber) (skip)",
+    "apply at ChoosePrivilege (privilege)",
+    "apply at ChoosePrivilege (skip)",
+    "apply at ChooseAction(travel) (travel)",
+    "apply at ChooseAction(travel) (skip)",
+    "apply at MarketChoice (serve)",
+    "apply at MarketChoice (pass)",
     "apply at ChoosePayment (pay)",
     "apply at ChooseDying (die)",
     "apply at ChooseCompensationCube (cube)",
@@ -252,18 +266,17 @@ def test_a_solo_game_is_refused_at_load() -> None:
 def test_an_unsupported_step_is_refused_and_changes_nothing() -> None:
     initial, actions = seeded_game("original-2011", 3, 9, ())
     state = initial
-    for action in actions:  # the council chamber's action step is not ported
-        if isinstance(state.pending, ChooseAction) and state.pending.space is ActionSpace.COUNCIL_CHAMBER:
+    for action in actions:  # the mass's draws are not ported (their outcomes are)
+        if isinstance(state.pending, MassDraw):
             break
         state = apply(state, action)
-    assert isinstance(state.pending, ChooseAction), "no council chamber step: pick another seed"
+    assert isinstance(state.pending, MassDraw), "no mass: pick another seed"
     engine = NativeEngine()
     engine.load_state(state)
     before = engine.state_json()
-    with pytest.raises(NotSupportedError, match="ChooseAction"):
-        engine.legal_actions()
-    with pytest.raises(NotSupportedError, match="ChooseAction"):
-        engine.apply(action_id(state.rules.data, legal_actions(state)[0]))
+    assert engine.legal_actions() == []
+    with pytest.raises(NotSupportedError, match="MassDraw"):
+        engine.apply(action_id(state.rules.data, chance_outcomes(state)[0][0]))
     assert engine.state_json() == before
 
 

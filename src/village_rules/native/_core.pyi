@@ -28,6 +28,14 @@ def make_tables(
     church_enter: list[tuple[int, int, int, list[int], list[int]]],
     chronicle_open: dict[int, list[int]],
     graveyard_open: dict[int, int],
+    council_place: list[tuple[int, int, int, list[int], list[int]]],
+    council_advance: list[tuple[int, int, int, list[int], list[int]]],
+    council_advance_time: list[int],
+    village: str,
+    cities: list[tuple[str, str, int]],
+    paths: list[tuple[str, str, tuple[int, int, int, list[int], list[int]]]],
+    demand: dict[int, tuple[int, int, int, list[int], list[int]]],
+    later_sale: tuple[int, int, int, list[int], list[int]],
 ) -> Tables: ...
 
 class Game:

@@ -39,16 +39,18 @@ IllegalIdError = _core.IllegalIdError
 SUPPORTED = {
     "editions": "both shipped editions and a user's own data file",
     "players": "2-5 (solo refused at load)",
-    "readings": "every reading (AMB-01, 02, 03, 08, 09, 10, 12, 23, 24, 26, 33, 44, 46 touch ported steps; "
-    "the others unported ones)",
-    "legal": "ChooseTurn, ChooseAction (family, grain harvest, crafts, church), ChoosePayment (the well, "
-    "crafts, church), ChooseCompensationCube, ChooseSupplyCube, ChooseSupplyGood, ChooseDying, MassBuy, "
+    "readings": "every reading (AMB-01, 02, 03, 06, 08, 09, 10, 12, 17, 18, 19, 23, 24, 26, 33, 34, 44, 46 "
+    "touch ported steps; the others unported ones)",
+    "legal": "ChooseTurn, ChooseAction (family, grain harvest, crafts, church, council chamber, travel), "
+    "ChoosePayment (the well, crafts, church, council chamber, travel), ChoosePrivilege, "
+    "ChooseCompensationCube, ChooseSupplyCube, ChooseSupplyGood, ChooseDying, MarketChoice, MassBuy, "
     "MassAdvance",
     "chance": "SeedDraw, RefillDraw, MassDraw",
     "apply": "SeedDraw, RefillDraw, ChooseCompensationCube, ChooseSupplyCube, ChooseSupplyGood, ChooseTurn "
-    "(a take at family, grain harvest, crafts or church, the well, a plague cube's time), ChooseAction "
-    "(family, grain harvest, crafts, church, skip), ChoosePayment, ChooseDying, the end of a turn with "
-    "its deaths (chronicle, graveyard, removal), the end trigger and the final actions' order",
+    "(a take at any space, the well, a plague cube's time), ChooseAction (family, grain harvest, crafts, "
+    "church, council chamber, travel, skip), ChoosePayment, ChoosePrivilege, ChooseDying, MarketChoice "
+    "(the market day: its start, sales, passes, deaths at once, its end and the held deaths), the end of a "
+    "turn with its deaths (chronicle, graveyard, removal), the end trigger and the final actions' order",
     "scores": "none yet",
 }
 """What the native core implements, in words (docs/native.md has the same list)."""
@@ -57,14 +59,19 @@ READINGS_USED = (
     "AMB-01",
     "AMB-02",
     "AMB-03",
+    "AMB-06",
     "AMB-08",
     "AMB-09",
     "AMB-10",
     "AMB-12",
+    "AMB-17",
+    "AMB-18",
+    "AMB-19",
     "AMB-23",
     "AMB-24",
     "AMB-26",
     "AMB-33",
+    "AMB-34",
     "AMB-44",
     "AMB-46",
 )
@@ -117,6 +124,12 @@ def tables_for(data: EditionData) -> _core.Tables:
             "lifetime_track_length": data.lifetime_track_length,
             "plague_time": data.plague_time,
             "mill_coins": data.mill_coins,
+            "council_stages": data.council_stages,
+            "privilege_coin_price": data.privilege_coin_price,
+            "privilege_prestige": data.privilege_prestige,
+            "privilege_cubes": data.privilege_cubes,
+            "privilege_goods": data.privilege_goods,
+            "travel_markers": data.travel_markers,
         },
         list(data.church_step_grain),
         cards,
@@ -135,6 +148,14 @@ def tables_for(data: EditionData) -> _core.Tables:
         [_cost(c) for c in data.church_enter],
         {n: [data.chronicle_open(c, n) for c in Category] for n in data.player_counts if n >= 2},
         {n: data.graveyard_open(n) for n in data.player_counts if n >= 2},
+        [_cost(c) for c in data.council_place],
+        [_cost(c) for c in data.council_advance],
+        list(data.council_advance_time),
+        data.village,
+        [(c.id, c.reward.value, c.amount) for c in data.cities],
+        [(p.a, p.b, _cost(p.cost)) for p in data.paths],
+        {c.id: _cost(c.demand()) for c in data.customers},
+        _cost(data.later_sale),
     )
 
 

@@ -13,6 +13,7 @@
 #include <functional>
 #include <numeric>
 #include <random>
+#include <set>
 #include <sstream>
 
 #include "state.hpp"
@@ -175,13 +176,18 @@ class Game {
     s.amb01 = letter("AMB-01");
     s.amb02 = letter("AMB-02");
     s.amb03 = letter("AMB-03");
+    s.amb06 = letter("AMB-06");
     s.amb08 = letter("AMB-08");
     s.amb09 = letter("AMB-09");
     s.amb10 = letter("AMB-10");
     s.amb12 = letter("AMB-12");
+    s.amb17 = letter("AMB-17");
+    s.amb18 = letter("AMB-18");
+    s.amb19 = letter("AMB-19");
     s.amb23 = letter("AMB-23");
     s.amb24 = letter("AMB-24");
     s.amb33 = letter("AMB-33");
+    s.amb34 = letter("AMB-34");
     s.amb26 = letter("AMB-26");
     s.amb44 = letter("AMB-44");
     s.amb46 = letter("AMB-46");
@@ -499,6 +505,16 @@ class Game {
         if (paid_for == t_->ids.end()) throw IllegalIdError("ChoosePayment names an unknown action: " + p.action);
         return payment_ids(s, p.seat, paid_for->second, costs_of(s, p.seat, paid_for->second));
       }
+      case CHOOSE_PRIVILEGE: {  // core._generate: the privileges up to the stage reached, then the skip
+        std::vector<int> out;
+        for (int k = 1; k <= p.max_stage; ++k)
+          if (privilege_allowed(s, p.seat, k, p.max_stage) && privilege_pays_out(s, k))
+            out.push_back(t_->privilege_ids.at(k));
+        out.push_back(t_->skip);
+        return out;
+      }
+      case MARKET_CHOICE:
+        return market_legal(s, p.seat);
       case MASS_BUY: {  // mass.buy_legal, then the skip (no payout: AMB-03 b refuses nothing)
         std::vector<int> out;
         if (s.players.at(p.seat).coins >= t_->mass_coin_price) {
@@ -713,11 +729,16 @@ class Game {
       case CHURCH:
         out = church_legal(s, seat);
         break;  // entering pays nothing out: the AMB-03 b check refuses nothing
+      case COUNCIL_CHAMBER:
+        out = council_legal(s, seat);
+        break;
+      case TRAVEL:
+        out = travel_legal(s, seat);
+        break;
       case MARKET:
         break;  // a hand-built ChooseAction at the market offers only the skip
-      default:
-        throw NotSupportedError(std::string("legal actions at ChooseAction(") + SPACE_NAMES[space] +
-                           ") are not in the native core yet");
+      default:  // every space has its generator now: only a space out of range comes here
+        throw IllegalIdError("ChooseAction names no action space (" + std::to_string(space) + ")");
     }
     out.push_back(t_->skip);
     return out;
@@ -753,6 +774,294 @@ class Game {
     }
     if (can_pay(t_->mill_cost, p, true) && !(full && s.supply_coins < t_->mill_coins)) out.push_back(t_->mill);
     return out;
+  }
+
+  // engine/council_chamber.py legal (CNC-01, CNC-02, CNC-04): the placements (one per number
+  // on the farmyard, if a cost can be paid), the advances stage by stage (payable once per
+  // stage), the privileges up to the furthest stage reached; then the AMB-03 b payout check
+  // (supply.payout_shortfall: the cubes of privilege 2, the good of privilege 3)
+  std::vector<int> council_legal(const State& s, int seat) const {
+    const Player& p = s.players.at(seat);
+    std::set<int> farm;
+    std::map<int, std::set<int>> on_stage;
+    for (size_t i = 0; i < p.members.size(); ++i) {
+      int loc = p.members[i];
+      if (loc == t_->farmyard)
+        farm.insert(t_->family_numbers.at(i));
+      else if (t_->places[loc] == P_COUNCIL)
+        on_stage[t_->stages[loc]].insert(t_->family_numbers.at(i));
+    }
+    std::vector<int> out;
+    if (!farm.empty() && payable(t_->council_place, p))
+      for (int n : farm) out.push_back(t_->council_place_ids.at(n));
+    for (int stage = 1; stage < t_->council_stages; ++stage) {
+      auto here = on_stage.find(stage);
+      if (here != on_stage.end() && payable(t_->council_advance.at(stage), p))
+        for (int n : here->second) out.push_back(t_->council_advance_ids.at(stage * 1000 + n));
+    }
+    int top = on_stage.empty() ? 0 : on_stage.rbegin()->first;
+    for (int k = 1; k <= top; ++k)
+      if (privilege_allowed(s, seat, k, top) && privilege_pays_out(s, k)) out.push_back(t_->privilege_ids.at(k));
+    return out;
+  }
+
+  // council_chamber._payable: one of the cost alternatives can be paid (none: free)
+  static bool payable(const std::vector<Cost>& alternatives, const Player& p) {
+    if (alternatives.empty()) return true;
+    for (const Cost& c : alternatives)
+      if (can_pay(c, p, true)) return true;
+    return false;
+  }
+
+  // council_chamber.privilege_precondition (CNC-04): a privilege of the reached stage or an
+  // earlier one; stage 4 needs the coin (CNC-08)
+  bool privilege_allowed(const State& s, int seat, int stage, int max_stage) const {
+    if (stage < 1 || stage > max_stage) return false;
+    return stage != 4 || s.players.at(seat).coins >= t_->privilege_coin_price;
+  }
+
+  // supply.payout_shortfall for a privilege (AMB-03 b): privilege 2's cubes, privilege 3's good
+  bool privilege_pays_out(const State& s, int stage) const {
+    if (s.amb03 != 'b') return true;
+    if (stage == 2) {
+      int cubes = 0;
+      for (int c : INFLUENCE) cubes += s.supply_cubes[c];
+      return cubes >= t_->privilege_cubes;
+    }
+    if (stage == 3) {
+      int goods = 0;
+      for (int n : s.supply_goods) goods += n;
+      return goods >= t_->privilege_goods;
+    }
+    return true;
+  }
+
+  // engine/travel_map.py member_cities: the cities (nodes) where the seat has a member, sorted by id
+  std::vector<int> member_cities(const State& s, int seat) const {
+    std::vector<std::string> ids;
+    for (int loc : s.players.at(seat).members)
+      if (t_->places[loc] == P_TRAVEL) ids.push_back(t_->locations[loc].substr(7));  // "travel:<city>"
+    std::sort(ids.begin(), ids.end());
+    ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
+    std::vector<int> out;
+    for (const auto& id : ids) out.push_back(node_of(id));
+    return out;
+  }
+
+  int node_of(const std::string& id) const {
+    auto it = t_->node_ids.find(id);
+    if (it == t_->node_ids.end()) throw NotSupportedError("'" + id + "' is not on this data's travel map");
+    return it->second;
+  }
+
+  // engine/travel.py marked_starts (AMB-17 b, TRV-07): with no member on the map, the cities
+  // the seat has marked (in its markers' order, a repeated one repeated) count as presence
+  std::vector<int> marked_starts(const State& s, int seat) const {
+    if (s.amb17 != 'b' || !member_cities(s, seat).empty()) return {};
+    std::vector<int> out;
+    for (const auto& m : s.players.at(seat).markers) out.push_back(node_of(m));
+    return out;
+  }
+
+  // engine/travel.py legal (TRV-01, TRV-02, TRV-07; AMB-18 b: no trip once the markers are out):
+  // the farmyard members number by number, from the village, then from each marked start;
+  // then the travellers city by city; each path's cost tested once per origin. Then the
+  // AMB-03 b payout check (supply.payout_shortfall: a city reward of coins or cubes due now)
+  std::vector<int> travel_legal(const State& s, int seat) const {
+    const Player& p = s.players.at(seat);
+    if (s.amb18 == 'b' && static_cast<int>(p.markers.size()) >= t_->travel_markers) return {};
+    auto payable_from = [&](int origin) {
+      std::vector<int> out;
+      for (const auto& [c, cost] : t_->paths.at(origin))
+        if (c != 0 && can_pay(cost, p, true)) out.push_back(c);
+      return out;
+    };
+    auto id_of = [&](int origin, int destination, int number) {
+      auto it = t_->travel_ids.find((static_cast<long long>(origin) * 1000 + destination) * 1000 + number);
+      if (it == t_->travel_ids.end()) throw IllegalIdError("a journey with no action id");
+      return it->second;
+    };
+    std::vector<int> out;
+    auto farm = numbers_at(s, seat, t_->farmyard);
+    if (!farm.empty()) {
+      auto from_village = payable_from(0);
+      std::vector<std::pair<int, std::vector<int>>> starts;
+      for (int start : marked_starts(s, seat)) starts.emplace_back(start, payable_from(start));
+      for (int n : farm) {
+        for (int c : from_village) out.push_back(id_of(0, c, n));
+        for (const auto& [start, destinations] : starts)
+          for (int c : destinations) out.push_back(id_of(start, c, n));
+      }
+    }
+    for (int origin : member_cities(s, seat)) {
+      auto numbers = numbers_at(s, seat, t_->travel_location.at(origin));
+      if (numbers.empty()) continue;
+      auto destinations = payable_from(origin);
+      for (int n : numbers)
+        for (int c : destinations) out.push_back(id_of(origin, c, n));
+    }
+    if (s.amb03 == 'b') {
+      std::vector<int> paid;
+      for (int id : out)
+        if (travel_pays_out(s, seat, t_->decoded[id].b)) paid.push_back(id);
+      out = std::move(paid);
+    }
+    return out;
+  }
+
+  // supply.payout_shortfall for a journey (AMB-03 b): the city's coins or cubes, if due now
+  bool travel_pays_out(const State& s, int seat, int destination) const {
+    if (arrival(s, seat, destination) == ARRIVE_NOTHING) return true;
+    int amount = t_->reward_amount.at(destination);
+    if (t_->reward_kind.at(destination) == REWARD_COINS && s.supply_coins < amount) return false;
+    if (t_->reward_kind.at(destination) == REWARD_CUBES_OF_CHOICE) {
+      int cubes = 0;
+      for (int c : INFLUENCE) cubes += s.supply_cubes[c];
+      if (cubes < amount) return false;
+    }
+    return true;
+  }
+
+  // engine/travel.py arrival: a new marker and the reward (TRV-04), the reward again (AMB-19 b,
+  // TRV-06), another marker and the reward (AMB-19 c, TRV-08), or nothing (TRV-03)
+  enum Arrival { ARRIVE_MARK, ARRIVE_AGAIN, ARRIVE_REMARK, ARRIVE_NOTHING };
+  int arrival(const State& s, int seat, int destination) const {
+    const auto& markers = s.players.at(seat).markers;
+    bool markers_left = static_cast<int>(markers.size()) < t_->travel_markers;
+    bool marked = std::find(markers.begin(), markers.end(), t_->nodes.at(destination)) != markers.end();
+    if (!marked && markers_left) return ARRIVE_MARK;
+    if (s.amb19 == 'b' && marked) return ARRIVE_AGAIN;
+    if (s.amb19 == 'c' && markers_left) return ARRIVE_REMARK;
+    return ARRIVE_NOTHING;
+  }
+
+  // --- the market day (engine/market_day.py) ----------------------------------------------
+
+  // market_day.legal (MKT-02, MKT-03, MKT-04; AMB-06 c: MKT-09): each available customer the
+  // seat can pay for, by tile, then the pass unless the market-day player must serve
+  std::vector<int> market_legal(const State& s, int seat) const {
+    const Player& p = s.players.at(seat);
+    bool free = is_free_sale(s, seat);
+    std::vector<int> tiles = available_tiles(s), out;
+    for (int tile : tiles)
+      if (can_pay(sale_cost(tile, free), p, true)) out.push_back(serve_id(tile));
+    if (!must_serve(s, seat)) out.push_back(t_->pass);
+    return out;
+  }
+
+  static std::vector<int> available_tiles(const State& s) {
+    std::vector<int> tiles;
+    for (int tile : s.market_available)
+      if (tile != NONE) tiles.push_back(tile);
+    std::sort(tiles.begin(), tiles.end());
+    return tiles;
+  }
+
+  int serve_id(int tile) const {
+    auto it = t_->serve_ids.find(tile);
+    if (it == t_->serve_ids.end()) throw IllegalIdError("customer tile " + std::to_string(tile) + " has no serve id");
+    return it->second;
+  }
+
+  // market_day._sale_cost: the customer's demand, plus the later-sale cost unless free
+  Cost sale_cost(int tile, bool free) const {
+    auto it = t_->demand.find(tile);
+    if (it == t_->demand.end()) throw IllegalIdError("customer tile " + std::to_string(tile) + " is not in the data");
+    Cost c = it->second;
+    if (!free) {
+      const Cost& more = t_->later_sale;
+      c.time += more.time;
+      c.grain += more.grain;
+      c.coins += more.coins;
+      for (int k = 0; k < N_CUBES; ++k) c.cubes[k] += more.cubes[k];
+      for (int g = 0; g < N_GOODS; ++g) c.goods[g] += more.goods[g];
+    }
+    return c;
+  }
+
+  // market_day.is_free_sale (MKT-02): only the market-day player's first sale
+  static bool is_free_sale(const State& s, int seat) {
+    if (!s.market_day) throw IllegalIdError("no market day is in progress");
+    return seat == s.market_day->trigger && !s.market_day->trigger_sold;
+  }
+
+  // market_day.must_serve (AMB-06 c, MKT-09): at their first chance the market-day player may
+  // not pass while they can pay for an available customer
+  bool must_serve(const State& s, int seat) const {
+    const auto& day = s.market_day;
+    if (s.amb06 != 'c' || !day || seat != day->trigger || day->trigger_sold) return false;
+    const Player& p = s.players.at(seat);
+    for (int tile : available_tiles(s))
+      if (can_pay(sale_cost(tile, true), p, true)) return true;
+    return false;
+  }
+
+  // market_day.sitting_out (AMB-34 b, MKT-08): during the final actions only the trigger player
+  // and those whose final action is still to come take part
+  static std::vector<int> sitting_out(const State& s, int trigger) {
+    std::vector<int> out;
+    if (s.amb34 != 'b' || !s.final_turns) return out;
+    for (int seat = 0; seat < static_cast<int>(s.players.size()); ++seat)
+      if (seat != trigger && std::find(s.final_turns->begin(), s.final_turns->end(), seat) == s.final_turns->end())
+        out.push_back(seat);
+    return out;
+  }
+
+  // market_day.start (MKT-01): the market day begins with its trigger player, who holds the
+  // deaths owed so far until it is over (AMB-27)
+  static void market_start(State& s, int seat) {
+    MarketDay day;
+    day.trigger = seat;
+    day.current = seat;
+    day.held_deaths = s.deaths_owed.at(seat);
+    s.deaths_owed.at(seat) = 0;
+    day.passed = sitting_out(s, seat);
+    s.market_day = day;
+  }
+
+  // market_day._effect: a pass (MKT-04; AMB-06 b: MKT-10, the first-chance pass waived) or a
+  // sale (MKT-02 / MKT-03); then the next seat that has not passed
+  static void market_effect(State& s, int seat, const Decoded& a) {
+    MarketDay& day = *s.market_day;
+    if (a.verb == V_PASS) {
+      bool waived = s.amb06 == 'b' && seat == day.trigger && !day.trigger_sold && !day.first_pass_waived;
+      if (waived) {
+        day.first_pass_waived = true;
+      } else {
+        day.passed.push_back(seat);
+        std::sort(day.passed.begin(), day.passed.end());
+      }
+    } else {
+      s.players.at(seat).customers.push_back(a.a);
+      for (int& tile : s.market_available)
+        if (tile == a.a) tile = NONE;
+      if (seat == day.trigger) day.trigger_sold = true;
+    }
+    int n = static_cast<int>(s.players.size());
+    int next = day.current;
+    for (int k = 1; k <= n; ++k) {  // market_day._next_seat
+      int candidate = (day.current + k) % n;
+      if (std::find(day.passed.begin(), day.passed.end(), candidate) == day.passed.end()) {
+        next = candidate;
+        break;
+      }
+    }
+    day.current = next;
+  }
+
+  // market_day.close (MKT-06): the waiting customers move up in order onto the empty
+  // available spaces, the rest of the line moves forward (AMB-42 b is solo only)
+  static void market_close(State& s) {
+    std::vector<int> queue;
+    for (int tile : s.market_waiting)
+      if (tile != NONE) queue.push_back(tile);
+    size_t next = 0;
+    for (int& tile : s.market_available)
+      if (tile == NONE && next < queue.size()) tile = queue[next++];
+    std::vector<int> waiting(queue.begin() + static_cast<long>(next), queue.end());
+    waiting.resize(s.market_waiting.size(), NONE);
+    s.market_waiting = waiting;
+    s.market_day->closed = true;
   }
 
   // engine/church.py legal (CHU-01): one entry per number on the farmyard, if a cost can be paid
@@ -875,6 +1184,11 @@ class Game {
         pay(s, pending.seat, alternatives.at(a.a), a.coins);
         return effect(s, pending.seat, paid_for->second);
       }
+      case CHOOSE_PRIVILEGE:  // core._perform: the skip, or council_chamber.use_privilege
+        if (a.verb == V_SKIP) return {};
+        return use_privilege(s, pending.seat, a.a);
+      case MARKET_CHOICE:  // core._perform: a sale is paid for (or asked how), a pass is free
+        return pay_or_ask(s, pending.seat, id);
       case CHOOSE_DYING:  // core._perform: DEATH-02, the chosen member dies
         kill(s, pending.seat, a.a);
         return {};
@@ -897,7 +1211,6 @@ class Game {
   // engine/turn.py effect of a TakeCube: take_cube (TURN-01; a plague cube goes back to
   // the supply and costs time, TURN-03), then begin_action.
   Sub take_and_begin(State& s, int seat, int space, int cube) const {
-    if (space == MARKET) throw NotSupportedError("the market day is not in the native core yet");
     if (s.final_turns) {  // engine/shared.py last_cube_in_final_action (AMB-45): not ported yet
       int on_board = 0;
       for (const auto& row : s.spaces)
@@ -913,6 +1226,10 @@ class Game {
       spend_time(s, seat, t_->plague_time);
     } else {
       s.players.at(seat).cubes[cube] += 1;
+    }
+    if (space == MARKET) {  // turn.begin_action: a market day must be held (MKT-01)
+      market_start(s, seat);
+      return {};
     }
     Pending next = decision(CHOOSE_ACTION, seat);
     next.space = space;
@@ -1091,11 +1408,9 @@ class Game {
     return short_ == 0 || (coins_allowed && short_ <= spare);
   }
 
-  // core._costs: the cost alternatives of an action (WELL-01, CRAFT-01..05, CHU-01; none for
-  // the family and the harvest); the council chamber and travel are refused
+  // core._costs: the cost alternatives of an action (WELL-01, CRAFT-01..05, CHU-01, CNC-01/02;
+  // TRV-01; none for the family, the harvest and a privilege)
   std::vector<Cost> costs_of(const State& s, int seat, int id) const {
-    (void)s;
-    (void)seat;
     const Decoded& a = t_->decoded[id];
     switch (a.verb) {
       case V_WELL: {  // turn.well_cost: the well's cubes of one colour
@@ -1120,6 +1435,19 @@ class Game {
         return {t_->mill_cost};
       case V_CHURCH_ENTER:
         return t_->church_enter;
+      case V_COUNCIL_PLACE:  // council_chamber.costs (CNC-01)
+        return t_->council_place;
+      case V_COUNCIL_ADVANCE:  // CNC-02: each alternative plus the time of leaving the stage
+        return t_->council_advance.at(a.a);
+      case V_PRIVILEGE:
+      case V_PASS:
+        return {};
+      case V_SERVE:  // market_day.costs (MKT-02 / MKT-03)
+        return {sale_cost(a.a, is_free_sale(s, seat))};
+      case V_TRAVEL:  // travel.costs (TRV-01): the path's cost
+        for (const auto& [c, cost] : t_->paths.at(a.a))
+          if (c == a.b) return {cost};
+        throw IllegalIdError("no path for '" + t_->texts[id] + "'");
       case V_HARVEST: case V_BIRTH: case V_CALL_HOME: case V_TAKE:
         return {};
       default:
@@ -1187,8 +1515,11 @@ class Game {
     const Decoded& a = t_->decoded[id];
     Player& p = s.players.at(seat);
     switch (a.verb) {
-      case V_WELL:  // turn.effect, then begin_action: the space's action (a market day: not ported)
-        if (a.a == MARKET) throw NotSupportedError("the market day is not in the native core yet");
+      case V_WELL:  // turn.effect, then begin_action: the space's action, or a market day (MKT-01)
+        if (a.a == MARKET) {
+          market_start(s, seat);
+          return {};
+        }
         {
           Pending next = decision(CHOOSE_ACTION, seat);
           next.space = a.a;
@@ -1234,8 +1565,94 @@ class Game {
       case V_CHURCH_ENTER:  // church.effect (CHU-01): a farmyard member into the black bag
         p.members.at(find_member(s, seat, t_->farmyard, a.a)) = t_->black_bag;
         return {};
+      case V_COUNCIL_PLACE: {  // council_chamber.effect (CNC-01): onto stage 1, stage 1's privilege
+        p.members.at(find_member(s, seat, t_->farmyard, a.a)) = t_->council_location.at(1);
+        Pending next = decision(CHOOSE_PRIVILEGE, seat);
+        next.max_stage = 1;
+        return some(next);
+      }
+      case V_COUNCIL_ADVANCE: {  // CNC-02: one stage up, a privilege of the stage reached or before
+        p.members.at(find_member(s, seat, t_->council_location.at(a.a), a.b)) = t_->council_location.at(a.a + 1);
+        Pending next = decision(CHOOSE_PRIVILEGE, seat);
+        next.max_stage = a.a + 1;
+        return some(next);
+      }
+      case V_PRIVILEGE:  // CNC-03: a privilege without moving
+        return use_privilege(s, seat, a.a);
+      case V_TRAVEL:
+        return travel_effect(s, seat, a);
+      case V_SERVE:
+      case V_PASS:
+        market_effect(s, seat, a);
+        return {};
       default:
         throw NotSupportedError("the action '" + t_->texts[id] + "' is not in the native core yet");
+    }
+  }
+
+  // engine/travel.py effect (TRV-01..08): the traveller sets out (from the farmyard for a trip
+  // from the village or, AMB-17 b, a marked start; else from the origin city), arrives, and
+  // the city's reward follows
+  Sub travel_effect(State& s, int seat, const Decoded& a) const {
+    int origin = a.a, destination = a.b;
+    auto starts = marked_starts(s, seat);
+    bool from_farm = origin == 0 || std::find(starts.begin(), starts.end(), origin) != starts.end();
+    int where = from_farm ? t_->farmyard : t_->travel_location.at(origin);
+    Player& p = s.players.at(seat);
+    p.members.at(find_member(s, seat, where, a.c)) = t_->travel_location.at(destination);
+    int due = arrival(s, seat, destination);
+    if (due == ARRIVE_NOTHING) return {};
+    if (due == ARRIVE_MARK || due == ARRIVE_REMARK) {
+      p.markers.push_back(t_->nodes.at(destination));
+      std::sort(p.markers.begin(), p.markers.end());
+    }
+    int amount = t_->reward_amount.at(destination);
+    switch (t_->reward_kind.at(destination)) {
+      case REWARD_PRESTIGE:
+        p.prestige += amount;
+        return {};
+      case REWARD_COINS: {  // common.take_coins: as many as the supply holds (AMB-03)
+        int taken = std::min(amount, s.supply_coins);
+        s.supply_coins -= taken;
+        p.coins += taken;
+        return {};
+      }
+      case REWARD_CUBES_OF_CHOICE: {
+        Pending next = decision(CHOOSE_SUPPLY_CUBE, seat);
+        next.remaining = amount;
+        return some(next);
+      }
+      default:
+        throw IllegalIdError("'" + t_->nodes.at(destination) + "' has no reward");
+    }
+  }
+
+  // engine/council_chamber.py use_privilege (CNC-05..08): the next-start marker if nobody
+  // holds it (AMB-13 a), cubes of choice, a good of choice, a coin for prestige
+  Sub use_privilege(State& s, int seat, int stage) const {
+    switch (stage) {
+      case 1:  // CNC-05
+        if (s.next_start_holder == NONE) s.next_start_holder = seat;
+        return {};
+      case 2: {  // CNC-06
+        Pending next = decision(CHOOSE_SUPPLY_CUBE, seat);
+        next.remaining = t_->privilege_cubes;
+        return some(next);
+      }
+      case 3: {  // CNC-07
+        Pending next = decision(CHOOSE_SUPPLY_GOOD, seat);
+        next.remaining = t_->privilege_goods;
+        return some(next);
+      }
+      case 4: {  // CNC-08
+        Player& p = s.players.at(seat);
+        p.coins -= t_->privilege_coin_price;
+        s.supply_coins += t_->privilege_coin_price;
+        p.prestige += t_->privilege_prestige;
+        return {};
+      }
+      default:
+        throw IllegalIdError("no privilege of stage " + std::to_string(stage));
     }
   }
 
@@ -1278,7 +1695,21 @@ class Game {
   // engine/core.py _next_step: only the end of a turn without owed deaths so far.
   Sub next_step(State& s) const {
     if (s.market_day) {
-      if (!s.market_day->closed) throw NotSupportedError("the market day is not in the native core yet");
+      if (!s.market_day->closed) {
+        int n = static_cast<int>(s.players.size());
+        for (int k = 0; k < n; ++k) {  // DEATH-06: deaths during a market day, at once
+          int seat = (s.market_day->current + k) % n;
+          if (s.deaths_owed.at(seat)) {
+            Sub dying;
+            if (!resolve_deaths(s, seat, dying)) return dying;
+          }
+        }
+        bool no_customers = true;  // market_day.is_over (MKT-05)
+        for (int tile : s.market_available) no_customers = no_customers && tile == NONE;
+        if (!no_customers && static_cast<int>(s.market_day->passed.size()) != n)
+          return some(decision(MARKET_CHOICE, s.market_day->current));
+        market_close(s);
+      }
       if (!s.customer_pile.empty()) {  // market_day.next_refill
         for (size_t i = 0; i < s.market_waiting.size(); ++i) {
           if (s.market_waiting[i] == NONE) {
@@ -1290,7 +1721,11 @@ class Game {
         }
       }
       // market_day.finish: deaths held from before the day are owed again (AMB-27)
-      if (s.market_day->held_deaths) throw NotSupportedError("deaths held over a market day are not in the native core yet");
+      int held = s.market_day->held_deaths;
+      if (held) {  // cap_owed (AMB-08 b: DEATH-08)
+        int& owed = s.deaths_owed.at(s.market_day->trigger);
+        owed = (s.amb08 == 'b' && owed + held > 1) ? 1 : owed + held;
+      }
       s.market_day.reset();
       return {};
     }
@@ -1364,6 +1799,9 @@ std::pair<long long, long long> Game::playout(unsigned long long seed, long long
 using CostTuple = std::tuple<int, int, int, std::vector<int>, std::vector<int>>;
 // A crafts building: (building, training time, production time, purchase, goods' names).
 using CraftTuple = std::tuple<std::string, int, int, CostTuple, std::vector<std::string>>;
+// A city of the travel map: (id, reward kind's value, amount); a path: (a, b, cost).
+using CityTuple = std::tuple<std::string, std::string, int>;
+using PathTuple = std::tuple<std::string, std::string, CostTuple>;
 
 Cost cost_of(const CostTuple& c) {
   Cost out;
@@ -1387,8 +1825,79 @@ std::shared_ptr<Tables> make_tables(const std::vector<std::string>& universe, in
                                     const std::vector<CraftTuple>& crafts, const CostTuple& mill_cost,
                                     const std::vector<CostTuple>& church_enter,
                                     const std::map<int, std::vector<int>>& chronicle_open,
-                                    const std::map<int, int>& graveyard_open) {
+                                    const std::map<int, int>& graveyard_open,
+                                    const std::vector<CostTuple>& council_place,
+                                    const std::vector<CostTuple>& council_advance,
+                                    const std::vector<int>& council_advance_time, const std::string& village,
+                                    const std::vector<CityTuple>& cities, const std::vector<PathTuple>& paths,
+                                    const std::map<int, CostTuple>& demand, const CostTuple& later_sale) {
   auto t = std::make_shared<Tables>();
+  for (const auto& [tile, cost] : demand) t->demand.emplace(tile, cost_of(cost));
+  t->later_sale = cost_of(later_sale);
+  // the travel map (engine/travel_map.py): the village, the cities, the paths (the last of
+  // two paths between the same nodes wins, as networkx's Graph.add_edge does)
+  t->travel_markers = numbers.at("travel_markers");
+  t->nodes.push_back(village);
+  t->node_ids.emplace(village, 0);
+  t->reward_kind.push_back(REWARD_NONE);
+  t->reward_amount.push_back(0);
+  t->travel_location.push_back(-1);
+  for (const auto& [id, reward, amount] : cities) {
+    if (t->node_ids.count(id)) throw std::invalid_argument("the city '" + id + "' is on the map twice");
+    t->node_ids.emplace(id, static_cast<int>(t->nodes.size()));
+    t->nodes.push_back(id);
+    if (reward == "prestige")
+      t->reward_kind.push_back(REWARD_PRESTIGE);
+    else if (reward == "cubes_of_choice")
+      t->reward_kind.push_back(REWARD_CUBES_OF_CHOICE);
+    else if (reward == "coins")
+      t->reward_kind.push_back(REWARD_COINS);
+    else
+      throw std::invalid_argument("unknown city reward '" + reward + "'");
+    t->reward_amount.push_back(amount);
+    t->travel_location.push_back(t->location("travel:" + id));
+  }
+  t->paths.resize(t->nodes.size());
+  auto node = [&](const std::string& id) {
+    auto it = t->node_ids.find(id);
+    if (it == t->node_ids.end()) throw std::invalid_argument("a path names '" + id + "', which is not on the map");
+    return it->second;
+  };
+  for (const auto& [a, b, cost] : paths) {
+    int x = node(a), y = node(b);
+    for (auto [from, to] : {std::pair<int, int>{x, y}, std::pair<int, int>{y, x}}) {
+      auto& out = t->paths[from];
+      auto same = std::find_if(out.begin(), out.end(), [&](const auto& e) { return e.first == to; });
+      if (same != out.end())
+        same->second = cost_of(cost);
+      else
+        out.emplace_back(to, cost_of(cost));
+    }
+  }
+  for (auto& out : t->paths) {  // adjacent: the cities (never the village), sorted by id
+    out.erase(std::remove_if(out.begin(), out.end(), [](const auto& e) { return e.first == 0; }), out.end());
+    std::sort(out.begin(), out.end(), [&](const auto& l, const auto& r) { return t->nodes[l.first] < t->nodes[r.first]; });
+  }
+  // the council chamber: council_chamber._advance_costs (CNC-02) adds the time of leaving a stage
+  t->council_stages = numbers.at("council_stages");
+  t->privilege_coin_price = numbers.at("privilege_coin_price");
+  t->privilege_prestige = numbers.at("privilege_prestige");
+  t->privilege_cubes = numbers.at("privilege_cubes");
+  t->privilege_goods = numbers.at("privilege_goods");
+  for (const auto& c : council_place) t->council_place.push_back(cost_of(c));
+  t->council_advance.resize(t->council_stages > 0 ? t->council_stages : 1);
+  for (int stage = 1; stage < t->council_stages; ++stage) {
+    if (static_cast<int>(council_advance_time.size()) < stage)
+      throw std::invalid_argument("council_advance_time needs one time per stage a member can leave");
+    for (const auto& c : council_advance) {
+      Cost alt = cost_of(c);
+      alt.time += council_advance_time[stage - 1];
+      t->council_advance[stage].push_back(alt);
+    }
+  }
+  t->council_location.assign(1, -1);
+  for (int stage = 1; stage <= t->council_stages; ++stage)
+    t->council_location.push_back(t->location("council:" + std::to_string(stage)));
   t->mill_cost = cost_of(mill_cost);
   for (const auto& c : church_enter) t->church_enter.push_back(cost_of(c));
   for (const auto& [n, v] : chronicle_open) {
@@ -1546,6 +2055,27 @@ std::shared_ptr<Tables> make_tables(const std::vector<std::string>& universe, in
         }
       }
       t->pay[{d.a, d.coins}] = id;
+    } else if (verb == "council-place") {
+      d = {V_COUNCIL_PLACE, std::stoi(w.at(1)), 0};
+      t->council_place_ids[d.a] = id;
+    } else if (verb == "council-advance") {
+      d = {V_COUNCIL_ADVANCE, std::stoi(w.at(1)), std::stoi(w.at(2))};
+      t->council_advance_ids[d.a * 1000 + d.b] = id;
+    } else if (verb == "privilege") {
+      d = {V_PRIVILEGE, std::stoi(w.at(1)), 0};
+      t->privilege_ids[d.a] = id;
+    } else if (verb == "travel") {  // "travel <origin> <destination> <number>"
+      auto origin = t->node_ids.find(w.at(1)), destination = t->node_ids.find(w.at(2));
+      if (origin == t->node_ids.end() || destination == t->node_ids.end())
+        throw std::invalid_argument("a journey names a place that is not on the map: " + universe[i]);
+      d = {V_TRAVEL, origin->second, destination->second, std::stoi(w.at(3))};
+      t->travel_ids[(static_cast<long long>(d.a) * 1000 + d.b) * 1000 + d.c] = id;
+    } else if (verb == "serve") {
+      d = {V_SERVE, std::stoi(w.at(1)), 0};
+      t->serve_ids[d.a] = id;
+    } else if (verb == "pass") {
+      d = {V_PASS, 0, 0};
+      t->pass = id;
     } else if (verb == "draw-member") {
       d = {V_DRAW_MEMBER, std::stoi(w.at(1)), std::stoi(w.at(2))};
       t->draw_member[d.a * 100000 + d.b] = id;
@@ -1572,7 +2102,9 @@ PYBIND11_MODULE(_core, m) {
   m.def("make_tables", &make_tables, py::arg("universe"), py::arg("well_cubes"), py::arg("max_players"),
         py::arg("family_numbers"), py::arg("numbers"), py::arg("church_step_grain"), py::arg("cubes_per_space"),
         py::arg("cubes_added"), py::arg("crafts"), py::arg("mill_cost"), py::arg("church_enter"),
-        py::arg("chronicle_open"), py::arg("graveyard_open"));
+        py::arg("chronicle_open"), py::arg("graveyard_open"), py::arg("council_place"),
+        py::arg("council_advance"), py::arg("council_advance_time"), py::arg("village"), py::arg("cities"),
+        py::arg("paths"), py::arg("demand"), py::arg("later_sale"));
   py::class_<Game>(m, "Game")
       .def(py::init<std::shared_ptr<Tables>>())
       .def("load", &Game::load, py::arg("state"), py::arg("rules_json"), py::arg("readings"))

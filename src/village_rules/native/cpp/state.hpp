@@ -108,14 +108,16 @@ struct State {
   int end_triggered_by = NONE;
   std::optional<std::vector<int>> final_turns;
   // readings the supported steps consult (resolved by the Python side: choice or default)
-  char amb01 = 'a', amb02 = 'a', amb03 = 'a', amb08 = 'a', amb09 = 'a', amb10 = 'a', amb12 = 'a',
-       amb23 = 'a', amb24 = 'a', amb26 = 'a', amb33 = 'a', amb44 = 'a', amb46 = 'a';
+  char amb01 = 'a', amb02 = 'a', amb03 = 'a', amb06 = 'a', amb08 = 'a', amb09 = 'a', amb10 = 'a', amb12 = 'a',
+       amb17 = 'a', amb18 = 'a', amb19 = 'a', amb23 = 'a', amb24 = 'a', amb26 = 'a', amb33 = 'a', amb34 = 'a',
+       amb44 = 'a', amb46 = 'a';
 };
 
 // What a decoded action id means, for the actions the native core performs.
 enum Verb { V_OTHER, V_TAKE, V_WELL, V_FREE, V_SKIP, V_PICK_CUBE, V_PICK_GOOD, V_DRAW_CUBE,
             V_DRAW_CUSTOMER, V_DRAW_MONK, V_DRAW_MEMBER, V_HARVEST, V_BIRTH, V_CALL_HOME, V_DIE,
-            V_BUY_FROM_BAG, V_CHURCH_STEP, V_PAY, V_TRAIN, V_PRODUCE, V_BUY, V_MILL, V_CHURCH_ENTER };
+            V_BUY_FROM_BAG, V_CHURCH_STEP, V_PAY, V_TRAIN, V_PRODUCE, V_BUY, V_MILL, V_CHURCH_ENTER,
+            V_COUNCIL_PLACE, V_COUNCIL_ADVANCE, V_PRIVILEGE, V_TRAVEL, V_SERVE, V_PASS };
 
 // What kind of place a location text names (data/components.py's Location classes).
 enum Place { P_UNBORN, P_FARMYARD, P_CRAFT, P_COUNCIL, P_CHURCH, P_TRAVEL, P_RESERVE, P_BAG,
@@ -131,6 +133,9 @@ struct Decoded {
 enum Category { CAT_FARMYARD, CAT_CRAFTS, CAT_TRAVEL, CAT_COUNCIL, CAT_CHURCH, N_CATEGORIES };
 inline const std::array<const char*, N_CATEGORIES> CATEGORY_NAMES = {
     "farmyard", "crafts", "travel", "council_chamber", "church"};
+
+// data/edition.py RewardKind: what a city's travel reward gives.
+enum Reward { REWARD_NONE, REWARD_PRESTIGE, REWARD_CUBES_OF_CHOICE, REWARD_COINS };
 
 // data/edition.py Cost: what an action or a step costs.
 struct Cost {
@@ -184,6 +189,30 @@ struct Tables {
   std::vector<Cost> church_enter;              // the cost alternatives of entering the church
   std::unordered_map<int, int> church_enter_ids;  // number -> id
   std::map<std::pair<int, std::array<int, N_CUBES>>, int> pay;  // (alternative, coins) -> id
+  // the council chamber (data.council_*, data.privilege_*; engine/council_chamber.py)
+  int council_stages = 0;
+  std::vector<Cost> council_place;             // the cost alternatives of placing on stage 1 (CNC-01)
+  std::vector<std::vector<Cost>> council_advance;  // by stage left (1-based; [0] unused): each
+                                                   // alternative plus that stage's time (CNC-02)
+  std::vector<int> council_location;           // stage -> "council:<stage>" ([0] unused)
+  std::unordered_map<int, int> council_place_ids;    // number -> id
+  std::unordered_map<int, int> council_advance_ids;  // stage * 1000 + number -> id
+  std::unordered_map<int, int> privilege_ids;        // stage -> id
+  int privilege_coin_price = 0, privilege_prestige = 0, privilege_cubes = 0, privilege_goods = 0;
+  // the travel map (data.village, data.cities, data.paths; engine/travel_map.py): node 0 is
+  // the village, the cities follow in the data's order
+  std::vector<std::string> nodes;
+  std::unordered_map<std::string, int> node_ids;
+  std::vector<std::vector<std::pair<int, Cost>>> paths;  // node -> (city, path cost), sorted by the city's id
+  std::vector<int> reward_kind, reward_amount;           // node -> REWARD_*, amount (the village: none)
+  std::vector<int> travel_location;                      // node -> "travel:<city>" (the village: -1)
+  std::unordered_map<long long, int> travel_ids;         // (origin * 1000 + destination) * 1000 + number -> id
+  int travel_markers = 0;
+  // the market (data.customers, data.later_sale; engine/market_day.py)
+  std::unordered_map<int, Cost> demand;   // tile -> its goods and grain
+  Cost later_sale;                        // what every sale but the market-day player's first adds
+  std::unordered_map<int, int> serve_ids;  // tile -> id
+  int pass = -1;
   std::map<int, std::array<int, N_CATEGORIES>> chronicle_open;  // by player count
   std::map<int, int> graveyard_open;                            // by player count
   std::array<int, N_CATEGORIES> chronicle_location{};           // "chronicle:<category>"
