@@ -15,7 +15,7 @@ from village_rules.cli import prove as cli_prove
 from village_rules.cli.main import main
 from village_rules.data.edition import EditionData
 from village_rules.engine import harvest, time_and_death, turn
-from village_rules.explore.crosscheck import ContentEdges, content_link_on_edges
+from village_rules.explore.crosscheck import ContentEdges
 from village_rules.proofs.catalogue.catalogue import by_name
 from village_rules.proofs.gate.gate import Gate, open_gate
 from village_rules.proofs.table import run
@@ -125,7 +125,7 @@ def test_prove_exits_non_zero_when_the_gate_fails(
     assert "prove: the gate failed" in err and "a farmyard holds at most its grain capacity" in err
 
 
-@pytest.mark.slow  # ~40 s: two `prove` runs, each with the link on every edge of tiny
+@pytest.mark.slow  # ~25 s: a `prove` run with the link on every edge of tiny, and one with a planted answer
 @pytest.mark.gate_edges
 def test_the_command_line_gate_checks_every_edge_of_its_configurations(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
@@ -143,8 +143,10 @@ def test_the_command_line_gate_checks_every_edge_of_its_configurations(
     assert "every edge of tiny (11369 edges) checked" in out and "gate passed" in out
 
     def one_broken(data: EditionData, players: int) -> ContentEdges:
+        # The edge check's answer planted as it is: the first run above computed the real
+        # one, and recomputing it here would only repeat its 11,369 edges.
         planted = ("planted: an edge outside the model",)
-        return dataclasses.replace(content_link_on_edges(data, players), broken=planted)
+        return ContentEdges(states=10175, edges=11369, broken=planted, where="planted")
 
     monkeypatch.setattr(cli_prove, "content_link_on_edges", one_broken)
     assert main(args) == 1
