@@ -110,11 +110,12 @@ def test_the_command_line_gives_the_verdict_and_exits_1(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     argv = " ".join(fake(tmp_path, "hang"))
-    code = main(
-        ["conform", "--command", argv, "--inputs", "seeded", "--games", "1", "--step-limit", "0.5", "--quiet"]
-    )
+    log = tmp_path / "failure.json"  # not the default, conform-failure.json in the working folder
+    budget = ["--inputs", "seeded", "--games", "1", "--step-limit", "0.5", "--quiet"]
+    code = main(["conform", "--command", argv, *budget, "--log", str(log)])
     captured = capsys.readouterr()
     assert code == 1
+    assert log.is_file() and not Path("conform-failure.json").exists()
     assert "implementation failed: current_player: no answer within 0.5 s" in captured.out
     assert "at step 0" in captured.out
     assert "Traceback" not in captured.out + captured.err
