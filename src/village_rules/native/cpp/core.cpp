@@ -181,6 +181,8 @@ class Game {
     s.amb09 = letter("AMB-09");
     s.amb10 = letter("AMB-10");
     s.amb12 = letter("AMB-12");
+    s.amb15 = letter("AMB-15");
+    s.amb16 = letter("AMB-16");
     s.amb17 = letter("AMB-17");
     s.amb18 = letter("AMB-18");
     s.amb19 = letter("AMB-19");
@@ -1203,9 +1205,174 @@ class Game {
         }
         return {};
       }
+      case MASS_ADVANCE:  // core._perform: the skip passes on (mass.next_advancer), else mass.step_up
+        if (a.verb == V_SKIP) return mass_next_advancer(s, pending.seat);
+        return mass_step_up(s, pending.seat, a.a, a.b);
+      case MASS_BUY:  // core._perform: the skip passes on (mass.next_buyer), else mass.buy
+        if (a.verb == V_SKIP) return mass_next_buyer(s, pending.seat);
+        return mass_buy(s, pending.seat, a.a);
+      case MASS_DRAW:  // mass.draw
+        return mass_draw(s, a, pending.remaining);
       default:
         throw NotSupportedError(std::string("apply at ") + KIND_NAMES[pending.kind] + " is not in the native core yet");
     }
+  }
+
+  // --- the mass (engine/mass.py: MASS-01..07 with AMB-15 and AMB-16) -----------------------
+
+  // mass.start (MASS-01): the mass begins; the start player may buy first
+  Sub mass_start(State& s, bool final) const {
+    Mass mass;
+    mass.final = final;
+    s.mass = mass;
+    return some(decision(MASS_BUY, s.start_player));
+  }
+
+  // mass.buy (MASS-02): pay the coin, the member goes to stage 1; after the last piece bought,
+  // no drawing; AMB-15 b (MASS-07): one member per purchase, then the next buyer
+  Sub mass_buy(State& s, int seat, int number) const {
+    size_t index = find_member(s, seat, t_->black_bag, number);
+    Player& p = s.players.at(seat);
+    p.coins -= t_->mass_coin_price;
+    s.supply_coins += t_->mass_coin_price;
+    s.mass->bought += 1;
+    p.members.at(index) = t_->church_location.at(1);
+    if (s.mass->bought >= t_->mass_pieces) return mass_after_draws(s);
+    if (s.amb15 == 'b') return mass_next_still_buying(s, seat);
+    return some(decision(MASS_BUY, seat));
+  }
+
+  // mass.next_buyer: AMB-15 a, the next seat in order from the start player (then the draws);
+  // b, the seat has stopped buying and the buying goes round among the others
+  Sub mass_next_buyer(State& s, int seat) const {
+    if (s.amb15 == 'b') {
+      auto& stopped = s.mass->stopped;
+      stopped.push_back(seat);
+      std::sort(stopped.begin(), stopped.end());
+      return mass_next_still_buying(s, seat);
+    }
+    int following = (seat + 1) % static_cast<int>(s.players.size());
+    if (following != s.start_player) return some(decision(MASS_BUY, following));
+    return mass_next_draw(s, t_->mass_pieces - s.mass->bought);  // mass.start_draws
+  }
+
+  // mass._next_still_buying (AMB-15 b): clockwise from the left of `seat` (itself last), the
+  // first seat that has not stopped; when every seat has, the rest of the pieces are drawn
+  Sub mass_next_still_buying(State& s, int seat) const {
+    int n = static_cast<int>(s.players.size());
+    const auto& stopped = s.mass->stopped;
+    for (int k = 1; k <= n; ++k) {
+      int following = (seat + k) % n;
+      if (std::find(stopped.begin(), stopped.end(), following) == stopped.end())
+        return some(decision(MASS_BUY, following));
+    }
+    return mass_next_draw(s, t_->mass_pieces - s.mass->bought);  // mass.start_draws
+  }
+
+  // mass.next_draw: the next draw from the bag, or what follows once no draw is left
+  Sub mass_next_draw(State& s, int remaining) const {
+    int in_bag = s.bag_monks;
+    for (const auto& p : s.players)
+      for (int m : p.members) in_bag += m == t_->black_bag ? 1 : 0;
+    if (remaining > 0 && in_bag > 0) {
+      Pending draw;
+      draw.kind = MASS_DRAW;
+      draw.remaining = remaining;
+      return some(draw);
+    }
+    return mass_after_draws(s);
+  }
+
+  // mass.draw (MASS-03): a drawn monk is set aside, a drawn member goes to the church
+  Sub mass_draw(State& s, const Decoded& a, int remaining) const {
+    if (a.verb == V_DRAW_MONK) {
+      s.bag_monks -= 1;
+      s.monks_aside += 1;
+    } else if (a.verb == V_DRAW_MEMBER) {
+      size_t index = find_member(s, a.a, t_->black_bag, a.b);
+      s.players.at(a.a).members.at(index) = t_->church_location.at(1);
+    } else {
+      throw IllegalIdError("not a draw from the black bag");
+    }
+    return mass_next_draw(s, remaining - 1);
+  }
+
+  // mass.after_draws: the monks drawn go back into the bag; then step 2 from the start player
+  static Sub mass_after_draws(State& s) {
+    s.bag_monks += s.monks_aside;
+    s.monks_aside = 0;
+    return some(decision(MASS_ADVANCE, s.start_player));
+  }
+
+  // mass.step_up (MASS-04): the grain shown between the stages, one stage up; the seat again
+  Sub mass_step_up(State& s, int seat, int stage, int number) const {
+    int price = t_->church_step_grain.at(stage - 1);
+    size_t index = find_member(s, seat, t_->church_location.at(stage), number);
+    Player& p = s.players.at(seat);
+    p.grain -= price;
+    s.supply_grain += price;
+    p.members.at(index) = t_->church_location.at(stage + 1);
+    return some(decision(MASS_ADVANCE, seat));
+  }
+
+  // mass.next_advancer: the next seat to move up, or the majority and the end of the mass
+  Sub mass_next_advancer(State& s, int seat) const {
+    int following = (seat + 1) % static_cast<int>(s.players.size());
+    if (following != s.start_player) return some(decision(MASS_ADVANCE, following));
+    mass_award_majority(s);
+    return {};
+  }
+
+  // mass.award_majority (MASS-05): the majority prestige to the most members on the church;
+  // a tie goes to the furthest-forward member, still tied each of them (AMB-16 a); AMB-16 b
+  // (MASS-06): the tied players' next members, in order, break the tie further
+  void mass_award_majority(State& s) const {
+    bool next_members = s.amb16 == 'b';
+    std::vector<std::pair<size_t, std::vector<int>>> counts;  // (count, key) by seat
+    size_t most = 0;
+    for (const auto& p : s.players) {
+      std::vector<int> stages;
+      for (int m : p.members)
+        if (t_->places[m] == P_CHURCH) stages.push_back(t_->stages[m]);
+      std::sort(stages.rbegin(), stages.rend());
+      size_t count = stages.size();
+      if (!next_members && stages.size() > 1) stages.resize(1);
+      counts.emplace_back(count, std::move(stages));
+      most = std::max(most, count);
+    }
+    if (most == 0) return;
+    std::vector<int> best;
+    for (const auto& [count, key] : counts)
+      if (count == most && key > best) best = key;
+    for (size_t seat = 0; seat < counts.size(); ++seat)
+      if (counts[seat].first == most && counts[seat].second == best) s.players[seat].prestige += t_->majority_prestige;
+  }
+
+  // engine/core.py _end_of_mass: after the final mass the game is over (SCORE-01); after a
+  // round mass held once the end was triggered and no new round begins (AMB-33 c: END-09,
+  // AMB-45 b: END-11, AMB-33 b with no final action left), the final actions left or the
+  // final mass; else the next round (ROUND-02: the start player's marker, then the seeding)
+  Sub end_of_mass(State& s) const {
+    if (s.mass->final) {
+      s.mass.reset();
+      return some(Pending{});  // GameOver
+    }
+    bool left = s.final_turns && !s.final_turns->empty();
+    bool no_new_round = s.end_triggered_by != NONE && (s.mass->in_final_actions || s.amb33 == 'c' || !left);
+    if (no_new_round) {  // end_of_game.final_actions_after_round_mass
+      s.mass.reset();
+      if (!left) return mass_start(s, true);  // END-06
+      int seat = s.final_turns->front();  // end_of_game.after_reseeding
+      s.final_turns->erase(s.final_turns->begin());
+      return some(decision(CHOOSE_TURN, seat));
+    }
+    int start = s.next_start_holder == NONE ? s.start_player : s.next_start_holder;
+    s.mass.reset();
+    s.round += 1;
+    s.start_player = start;
+    s.next_start_holder = NONE;
+    begin_round(s);
+    return some(s.pending);
   }
 
   // engine/turn.py effect of a TakeCube: take_cube (TURN-01; a plague cube goes back to
@@ -1738,7 +1905,7 @@ class Game {
       s.turn = NONE;
       return end_of_turn(s, seat);
     }
-    if (s.mass) throw NotSupportedError("the end of a mass is not in the native core yet");
+    if (s.mass) return end_of_mass(s);
     throw IllegalIdError("no turn, market day or mass is in progress");
   }
 
@@ -1764,19 +1931,19 @@ class Game {
   }
 
   // engine/end_of_game.py end_of_turn: the final actions once the end is triggered (END-02,
-  // END-04, END-07 under AMB-09 b/c), the next final action, or the next seat (the masses:
-  // the round's, AMB-33 b/c's before the final actions, and the final one, are not ported)
+  // END-04, END-07 under AMB-09 b/c), the round mass before them (AMB-33 b/c), the next final
+  // action, the final mass (END-06), the round's mass once the last cube is taken, or the next seat
   Sub end_of_turn(State& s, int seat) const {
     if (s.end_triggered_by != NONE && !s.final_turns) {
       s.final_turns = final_order(s, seat);
       bool board_empty = true;
       for (auto& space : s.spaces)
         for (int n : space) board_empty = board_empty && n == 0;
-      if (s.amb33 != 'a' && board_empty)  // round_mass_first (AMB-33 b/c: END-08, END-09)
-        throw NotSupportedError("the round mass before the final actions (AMB-33 b/c) is not in the native core yet");
+      if (s.amb33 != 'a' && board_empty)  // round_mass_first (AMB-33 b/c: ROUND-01, END-08, END-09)
+        return mass_start(s, false);
     }
     if (s.final_turns) {
-      if (s.final_turns->empty()) throw NotSupportedError("the final mass is not in the native core yet");
+      if (s.final_turns->empty()) return mass_start(s, true);  // END-06: the final mass
       int following = s.final_turns->front();
       s.final_turns->erase(s.final_turns->begin());
       return some(decision(CHOOSE_TURN, following));
@@ -1784,7 +1951,7 @@ class Game {
     bool empty = true;
     for (auto& space : s.spaces)
       for (int n : space) empty = empty && n == 0;
-    if (empty) throw NotSupportedError("the mass at the end of a round is not in the native core yet");
+    if (empty) return mass_start(s, false);  // ROUND-01: the last cube taken, the round ends with a mass
     return some(decision(CHOOSE_TURN, (seat + 1) % static_cast<int>(s.players.size())));
   }
 };
@@ -1945,6 +2112,11 @@ std::shared_ptr<Tables> make_tables(const std::vector<std::string>& universe, in
   t->lifetime_track_length = numbers.at("lifetime_track_length");
   t->plague_time = numbers.at("plague_time");
   t->church_step_grain = church_step_grain;
+  t->mass_pieces = numbers.at("mass_pieces");
+  t->majority_prestige = numbers.at("majority_prestige");
+  t->church_location.assign(1, -1);
+  for (int stage = 1; stage <= t->church_stages; ++stage)
+    t->church_location.push_back(t->location("church:" + std::to_string(stage)));
   for (const char* place : {"unborn", "farmyard", "black-bag"}) t->location(place);
   for (auto& [n, v] : cubes_per_space) {
     if (v.size() != N_SPACES) throw std::invalid_argument("cubes_per_space needs one count per action space");

@@ -109,8 +109,8 @@ struct State {
   std::optional<std::vector<int>> final_turns;
   // readings the supported steps consult (resolved by the Python side: choice or default)
   char amb01 = 'a', amb02 = 'a', amb03 = 'a', amb06 = 'a', amb08 = 'a', amb09 = 'a', amb10 = 'a', amb12 = 'a',
-       amb17 = 'a', amb18 = 'a', amb19 = 'a', amb23 = 'a', amb24 = 'a', amb26 = 'a', amb33 = 'a', amb34 = 'a',
-       amb44 = 'a', amb46 = 'a';
+       amb15 = 'a', amb16 = 'a', amb17 = 'a', amb18 = 'a', amb19 = 'a', amb23 = 'a', amb24 = 'a', amb26 = 'a',
+       amb33 = 'a', amb34 = 'a', amb44 = 'a', amb46 = 'a';
 };
 
 // What a decoded action id means, for the actions the native core performs.
@@ -178,6 +178,8 @@ struct Tables {
   std::unordered_map<int, int> church_step;   // stage * 1000 + number -> id
   int mass_coin_price = 0, church_stages = 0, lifetime_track_length = 0, plague_time = 0;
   std::vector<int> church_step_grain;
+  std::vector<int> church_location;  // stage -> "church:<stage>" ([0] unused)
+  int mass_pieces = 0, majority_prestige = 0;
   std::unordered_map<int, int> draw_customer;  // tile -> id
   std::unordered_map<int, int> draw_member;    // seat * 100000 + number -> id
   std::vector<Decoded> decoded;                // id -> meaning
