@@ -75,6 +75,7 @@ READINGS_USED = (
     "AMB-33",
     "AMB-34",
     "AMB-44",
+    "AMB-45",
     "AMB-46",
 )
 """The readings the ported steps consult (each resolved by the reference: the choice or

@@ -192,6 +192,7 @@ class Game {
     s.amb34 = letter("AMB-34");
     s.amb26 = letter("AMB-26");
     s.amb44 = letter("AMB-44");
+    s.amb45 = letter("AMB-45");
     s.amb46 = letter("AMB-46");
     s.round = d["round"].cast<int>();
     s.start_player = d["start_player"].cast<int>();
@@ -1174,7 +1175,11 @@ class Game {
           s.turn_took_last_cube = false;
           return pay_or_ask(s, pending.seat, id);
         }
-        if (a.verb != V_TAKE) throw NotSupportedError("the free final actions (END-03) are not in the native core yet");
+        if (a.verb == V_FREE) {  // turn.effect (END-03): a free final action on the empty board; its turn begins
+          s.turn = pending.seat;
+          s.turn_took_last_cube = false;
+          return effect(s, pending.seat, id);
+        }
         return take_and_begin(s, pending.seat, a.a, a.b);
       case CHOOSE_ACTION:
         if (a.verb == V_SKIP) return {};  // TURN-02
@@ -1378,16 +1383,14 @@ class Game {
   // engine/turn.py effect of a TakeCube: take_cube (TURN-01; a plague cube goes back to
   // the supply and costs time, TURN-03), then begin_action.
   Sub take_and_begin(State& s, int seat, int space, int cube) const {
-    if (s.final_turns) {  // engine/shared.py last_cube_in_final_action (AMB-45): not ported yet
-      int on_board = 0;
-      for (const auto& row : s.spaces)
-        for (int n : row) on_board += n;
-      if (on_board == 1)
-        throw NotSupportedError("a final action taking the last cube (AMB-45, Turn.took_last_cube) is not in the native core yet");
-    }
     s.spaces[space][cube] -= 1;
     s.turn = seat;
-    s.turn_took_last_cube = false;
+    // engine/shared.py last_cube_in_final_action (AMB-45): a final action that leaves the board
+    // empty marks its turn (Turn.took_last_cube)
+    bool empty = true;
+    for (const auto& row : s.spaces)
+      for (int n : row) empty = empty && n == 0;
+    s.turn_took_last_cube = s.final_turns.has_value() && empty;
     if (cube == PLAGUE) {
       s.supply_cubes[PLAGUE] += 1;
       spend_time(s, seat, t_->plague_time);
@@ -1683,6 +1686,7 @@ class Game {
     Player& p = s.players.at(seat);
     switch (a.verb) {
       case V_WELL:  // turn.effect, then begin_action: the space's action, or a market day (MKT-01)
+      case V_FREE:  // (a free final action, END-03, the same once its turn has begun)
         if (a.a == MARKET) {
           market_start(s, seat);
           return {};
@@ -1900,10 +1904,10 @@ class Game {
       int seat = s.turn;
       Sub dying;
       if (!resolve_deaths(s, seat, dying)) return dying;
-      if (s.turn_took_last_cube)
-        throw NotSupportedError("the end of a final action that took the last cube (AMB-45) is not in the native core yet");
+      bool took_last_cube = s.turn_took_last_cube;
       s.turn = NONE;
-      return end_of_turn(s, seat);
+      s.turn_took_last_cube = false;
+      return end_of_turn(s, seat, took_last_cube);
     }
     if (s.mass) return end_of_mass(s);
     throw IllegalIdError("no turn, market day or mass is in progress");
@@ -1933,7 +1937,8 @@ class Game {
   // engine/end_of_game.py end_of_turn: the final actions once the end is triggered (END-02,
   // END-04, END-07 under AMB-09 b/c), the round mass before them (AMB-33 b/c), the next final
   // action, the final mass (END-06), the round's mass once the last cube is taken, or the next seat
-  Sub end_of_turn(State& s, int seat) const {
+  // `took_last_cube`: the turn just ended was a final action that emptied the board (AMB-45)
+  Sub end_of_turn(State& s, int seat, bool took_last_cube) const {
     if (s.end_triggered_by != NONE && !s.final_turns) {
       s.final_turns = final_order(s, seat);
       bool board_empty = true;
@@ -1943,6 +1948,11 @@ class Game {
         return mass_start(s, false);
     }
     if (s.final_turns) {
+      if (took_last_cube && s.amb45 == 'b') {  // round_mass_in_final_actions (AMB-45 b: ROUND-01, END-11):
+        Sub held = mass_start(s, false);       // the round's mass, no reseeding; the final actions left,
+        s.mass->in_final_actions = true;       // then the final mass
+        return held;
+      }
       if (s.final_turns->empty()) return mass_start(s, true);  // END-06: the final mass
       int following = s.final_turns->front();
       s.final_turns->erase(s.final_turns->begin());

@@ -110,7 +110,7 @@ struct State {
   // readings the supported steps consult (resolved by the Python side: choice or default)
   char amb01 = 'a', amb02 = 'a', amb03 = 'a', amb06 = 'a', amb08 = 'a', amb09 = 'a', amb10 = 'a', amb12 = 'a',
        amb15 = 'a', amb16 = 'a', amb17 = 'a', amb18 = 'a', amb19 = 'a', amb23 = 'a', amb24 = 'a', amb26 = 'a',
-       amb33 = 'a', amb34 = 'a', amb44 = 'a', amb46 = 'a';
+       amb33 = 'a', amb34 = 'a', amb44 = 'a', amb45 = 'a', amb46 = 'a';
 };
 
 // What a decoded action id means, for the actions the native core performs.
