@@ -31,6 +31,7 @@ from village_rules.data.tally import Tally
 from village_rules.drivers.play import GameLog
 from village_rules.drivers.serialization import to_json
 from village_rules.engine.core import apply, chance_outcomes, legal_actions
+from village_rules.engine.scoring import score_breakdown, winners
 from village_rules.engine.setup import new_game
 from village_rules.model.actions import Action, action_id, format_action, parse_action
 from village_rules.model.chance import sample
@@ -268,20 +269,19 @@ def test_a_solo_game_is_refused_at_load() -> None:
     assert compare_game(initial, actions[:5]).refused_games == 1
 
 
-def test_an_unsupported_step_is_refused_and_changes_nothing() -> None:
+def test_a_whole_game_is_native_up_to_its_scores() -> None:
+    """Nothing of a 2-5 player game is refused any more: a whole seeded game applied natively
+    from its set-up reaches the reference's end, scores and winners (solo is refused at load)."""
     initial, actions = seeded_game("big-box-2023", 3, 0, ())
     state = initial
-    for action in actions:
-        state = apply(state, action)
     engine = NativeEngine()
     engine.load_state(initial)
-    for action in actions:  # the whole game natively, up to the final scoring (not ported)
+    for action in actions:
         engine.apply(action_id(state.rules.data, action))
-    before = engine.state_json()
-    assert before == to_json(state) and engine.is_terminal
-    with pytest.raises(NotSupportedError, match="scoring"):
-        engine.scores()
-    assert engine.state_json() == before
+        state = apply(state, action)
+    assert engine.is_terminal and engine.state_json() == to_json(state)
+    assert engine.scores() == [b.total for b in score_breakdown(state)]
+    assert engine.winners() == list(winners(state))
 
 
 def test_an_illegal_id_is_refused() -> None:

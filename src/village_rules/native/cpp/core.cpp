@@ -352,6 +352,59 @@ class Game {
     return out;
   }
 
+  // --- the final scoring (engine/scoring.py: SCORE-01..07, AMB-29) ----------------------
+
+  // score_breakdown's totals (SCORE-01..06): the prestige of play, then the cities reached,
+  // the council chamber and the church by stage, the chronicle, the customers and the coins
+  std::vector<int> scores() const {
+    if (!is_terminal()) throw IllegalIdError("the final scoring is only at the end of the game");
+    std::vector<int> out;
+    for (const Player& p : s_.players) {
+      int cities = static_cast<int>(std::min(p.markers.size(), t_->score_travel.size() - 1));
+      int council = 0, church = 0, chronicled = 0, customers = 0;
+      for (int m : p.members) {
+        int place = t_->places[m];
+        if (place == P_COUNCIL) council += t_->score_council.at(t_->stages[m] - 1);
+        if (place == P_CHURCH) church += t_->score_church.at(t_->stages[m] - 1);
+        if (place == P_CHRONICLE) chronicled += 1;
+      }
+      int chronicle = t_->score_chronicle.at(std::min(chronicled, static_cast<int>(t_->score_chronicle.size()) - 1));
+      for (int tile : p.customers) customers += t_->customer_points.at(tile);
+      out.push_back(p.prestige + t_->score_travel.at(cities) + council + church + chronicle + customers +
+                    p.coins * t_->score_coin);
+    }
+    return out;
+  }
+
+  // scoring.winners: the highest ranking_key (SCORE-07: the total, then the edition's
+  // tie-breakers in order); more than one seat only after a full tie (a shared win, AMB-29)
+  std::vector<int> winners() const {
+    std::vector<int> totals = scores();
+    std::vector<std::vector<int>> keys;
+    for (size_t seat = 0; seat < s_.players.size(); ++seat) {
+      const Player& p = s_.players[seat];
+      std::vector<int> key = {totals[seat]};
+      for (int tie : t_->tie_breakers) {
+        if (tie == TIE_MOST_GRAIN) key.push_back(p.grain);
+        if (tie == TIE_MOST_CUSTOMERS) key.push_back(static_cast<int>(p.customers.size()));
+        if (tie == TIE_MOST_LIVING_MEMBERS) {
+          int living = 0;
+          for (int m : p.members) {
+            int place = t_->places[m];
+            living += place != P_UNBORN && place != P_CHRONICLE && place != P_GRAVEYARD && place != P_REMOVED;
+          }
+          key.push_back(living);
+        }
+      }
+      keys.push_back(std::move(key));
+    }
+    const auto& best = *std::max_element(keys.begin(), keys.end());
+    std::vector<int> out;
+    for (size_t seat = 0; seat < keys.size(); ++seat)
+      if (keys[seat] == best) out.push_back(static_cast<int>(seat));
+    return out;
+  }
+
   // --- chance outcomes (engine/core.py _chance_outcomes): (id, numerator, denominator) ----
 
   std::vector<std::tuple<int, long long, long long>> chance() const { return chance_of(s_); }
@@ -2007,8 +2060,19 @@ std::shared_ptr<Tables> make_tables(const std::vector<std::string>& universe, in
                                     const std::vector<CostTuple>& council_advance,
                                     const std::vector<int>& council_advance_time, const std::string& village,
                                     const std::vector<CityTuple>& cities, const std::vector<PathTuple>& paths,
-                                    const std::map<int, CostTuple>& demand, const CostTuple& later_sale) {
+                                    const std::map<int, CostTuple>& demand, const CostTuple& later_sale,
+                                    const std::map<std::string, std::vector<int>>& scoring,
+                                    const std::map<int, int>& customer_points) {
   auto t = std::make_shared<Tables>();
+  t->score_travel = scoring.at("travel");
+  t->score_church = scoring.at("church");
+  t->score_council = scoring.at("council");
+  t->score_chronicle = scoring.at("chronicle");
+  t->score_coin = scoring.at("coin").at(0);
+  t->tie_breakers = scoring.at("tie_breakers");
+  if (t->score_travel.empty() || t->score_chronicle.empty())
+    throw std::invalid_argument("score_travel and score_chronicle need at least one entry");
+  for (const auto& [tile, points] : customer_points) t->customer_points.emplace(tile, points);
   for (const auto& [tile, cost] : demand) t->demand.emplace(tile, cost_of(cost));
   t->later_sale = cost_of(later_sale);
   // the travel map (engine/travel_map.py): the village, the cities, the paths (the last of
@@ -2286,7 +2350,7 @@ PYBIND11_MODULE(_core, m) {
         py::arg("cubes_added"), py::arg("crafts"), py::arg("mill_cost"), py::arg("church_enter"),
         py::arg("chronicle_open"), py::arg("graveyard_open"), py::arg("council_place"),
         py::arg("council_advance"), py::arg("council_advance_time"), py::arg("village"), py::arg("cities"),
-        py::arg("paths"), py::arg("demand"), py::arg("later_sale"));
+        py::arg("paths"), py::arg("demand"), py::arg("later_sale"), py::arg("scoring"), py::arg("customer_points"));
   py::class_<Game>(m, "Game")
       .def(py::init<std::shared_ptr<Tables>>())
       .def("load", &Game::load, py::arg("state"), py::arg("rules_json"), py::arg("readings"))
@@ -2298,5 +2362,7 @@ PYBIND11_MODULE(_core, m) {
       .def("chance", &Game::chance)
       .def("apply", &Game::apply, py::arg("id"))
       .def("playout", &Game::playout, py::arg("seed"), py::arg("max_steps"))
+      .def("scores", &Game::scores)
+      .def("winners", &Game::winners)
       .def("set_debug_swap", &Game::set_debug_swap, py::arg("on"));
 }

@@ -134,6 +134,9 @@ enum Category { CAT_FARMYARD, CAT_CRAFTS, CAT_TRAVEL, CAT_COUNCIL, CAT_CHURCH, N
 inline const std::array<const char*, N_CATEGORIES> CATEGORY_NAMES = {
     "farmyard", "crafts", "travel", "council_chamber", "church"};
 
+// data/components.py TieBreaker, in its declaration order.
+enum TieBreak { TIE_MOST_GRAIN, TIE_MOST_CUSTOMERS, TIE_MOST_LIVING_MEMBERS };
+
 // data/edition.py RewardKind: what a city's travel reward gives.
 enum Reward { REWARD_NONE, REWARD_PRESTIGE, REWARD_CUBES_OF_CHOICE, REWARD_COINS };
 
@@ -219,6 +222,11 @@ struct Tables {
   std::map<int, int> graveyard_open;                            // by player count
   std::array<int, N_CATEGORIES> chronicle_location{};           // "chronicle:<category>"
   int graveyard = -1, removed = -1;
+  // the final scoring (data.score_*, data.tie_breakers, the customers' points; engine/scoring.py)
+  std::vector<int> score_travel, score_church, score_council, score_chronicle;
+  int score_coin = 0;
+  std::vector<int> tie_breakers;            // TIE_* in the data's order
+  std::unordered_map<int, int> customer_points;  // tile -> its printed points
   // locations, interned: text -> id, and whether it is the black bag
   std::unordered_map<std::string, int> location_ids;
   std::vector<std::string> locations;
