@@ -87,14 +87,15 @@ def figures() -> None:
             witnesses.add(compare_game(*log_game(path)))
     total = TieCounts()
     columns = ("input", "games", "states compared", "legal sets", "chance events", "steps applied natively")
-    print("| " + " | ".join((*columns, "steps refused")) + " |")
+    print("| " + " | ".join((*columns, "steps refused", "ends scored")) + " |")
     for name, row in (("seeded", seeded), ("golden", golden), ("witnesses", witnesses), ("total", total)):
         if name != "total":
             total.add(row)
         refused = sum(row.refused_why.values())
+        scored = row.compared.get("scores", 0)
         print(
             f"| {name} | {row.games:,} (+{row.refused_games:,} refused at load) | {row.states:,} "
-            f"| {row.legal:,} | {row.chance:,} | {row.applied:,} | {refused:,} |"
+            f"| {row.legal:,} | {row.chance:,} | {row.applied:,} | {refused:,} | {scored:,} |"
         )
 
 
@@ -150,13 +151,38 @@ def speed(seeds: int) -> None:
         steps, decisions = steps + done, decisions + decided
     rows.append(("native, C++ loop", steps, decisions, elapsed))
 
+    chess = chess_rate(2.0)
     print(f"whole random playouts: {len(setups)} games each (both editions, 2-5 players)")
-    print("| | games' steps | steps/s | seat decisions/s | vs the reference (steps/s) |")
-    print("|---|---|---|---|---|")
+    head = ("", "games' steps", "steps/s", "seat decisions/s", "vs the reference (steps/s)", "vs chess")
+    print("| " + " | ".join(head) + " |")
+    print("|---|---|---|---|---|---|")
     reference_rate = rows[0][1] / rows[0][3]
     for name, n, d, seconds in rows:
         rate = n / seconds
-        print(f"| {name} | {n:,} | {rate:,.0f} | {d / seconds:,.0f} | {rate / reference_rate:.1f}x |")
+        versus = f"{d / seconds / chess:.1f}x (seat decisions/s)" if chess else "(no python-chess)"
+        ratio = rate / reference_rate
+        print(f"| {name} | {n:,} | {rate:,.0f} | {d / seconds:,.0f} | {ratio:.1f}x | {versus} |")
+    if chess:
+        print(f"python-chess random playouts, same run: {chess:,.0f} moves/s")
+
+
+def chess_rate(seconds: float) -> float | None:
+    """python-chess random-playout moves per second (as benchmarks/bench_vs_chess.py), or
+    None without the bench extra."""
+    try:
+        import chess  # noqa: PLC0415 (optional: the `bench` extra)
+    except ImportError:
+        return None
+    rng = random.Random(0)
+    moves = 0
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        board = chess.Board()
+        while not board.is_game_over():
+            legal = list(board.legal_moves)
+            board.push(legal[rng.randrange(len(legal))])
+            moves += 1
+    return moves / (time.perf_counter() - start)
 
 
 def main() -> None:

@@ -1,6 +1,6 @@
 """`NativeEngine`: the native core behind the methods of the conformance runner's engine
 protocol (`new_game`, `load`, `current_player`, `legal_actions`, `chance_outcomes`,
-`apply`, `state_json`, `scores`), so that it can be compared with the reference step by step.
+`apply`, `state_json`, `scores`, `winners`), so that it can be compared with the reference step by step.
 
 The edition data is the Python loader's (`village_rules.data`): a shipped edition or a
 user's own data file, handed to C++ once per data as `Tables` (the reference's action
@@ -73,8 +73,8 @@ READINGS_USED = (
     "AMB-45",
     "AMB-46",
 )
-"""The readings the ported steps consult (each resolved by the reference: the choice or
-the edition's default); every other reading touches only steps not ported yet."""
+"""The readings the native core consults (each resolved by the reference: the choice or the
+edition's default); every other reading touches only the solo mode, refused at load."""
 
 
 class GameSetupLike(Protocol):
