@@ -1,6 +1,6 @@
 """`NativeEngine`: the native core behind the methods of the conformance runner's engine
 protocol (`new_game`, `load`, `current_player`, `legal_actions`, `chance_outcomes`,
-`apply`, `state_json`, `scores`), so that it can be compared with the reference step by step.
+`apply`, `state_json`, `scores`, `winners`), so that it can be compared with the reference step by step.
 
 The edition data is the Python loader's (`village_rules.data`): a shipped edition or a
 user's own data file, handed to C++ once per data as `Tables` (the reference's action
@@ -19,7 +19,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Protocol
 
-from village_rules.data.components import ActionSpace, Category, Cube, Good
+from village_rules.data.components import ActionSpace, Category, Cube, Good, TieBreaker
 from village_rules.data.edition import Cost, EditionData
 from village_rules.data.loader import builtin_edition, load_edition
 from village_rules.drivers.serialization import from_json, state_to_dict, to_json
@@ -39,19 +39,14 @@ IllegalIdError = _core.IllegalIdError
 SUPPORTED = {
     "editions": "both shipped editions and a user's own data file",
     "players": "2-5 (solo refused at load)",
-    "readings": "every reading (AMB-01, 02, 03, 06, 08, 09, 10, 12, 17, 18, 19, 23, 24, 26, 33, 34, 44, 46 "
-    "touch ported steps; the others unported ones)",
-    "legal": "ChooseTurn, ChooseAction (family, grain harvest, crafts, church, council chamber, travel), "
-    "ChoosePayment (the well, crafts, church, council chamber, travel), ChoosePrivilege, "
-    "ChooseCompensationCube, ChooseSupplyCube, ChooseSupplyGood, ChooseDying, MarketChoice, MassBuy, "
-    "MassAdvance",
-    "chance": "SeedDraw, RefillDraw, MassDraw",
-    "apply": "SeedDraw, RefillDraw, ChooseCompensationCube, ChooseSupplyCube, ChooseSupplyGood, ChooseTurn "
-    "(a take at any space, the well, a plague cube's time), ChooseAction (family, grain harvest, crafts, "
-    "church, council chamber, travel, skip), ChoosePayment, ChoosePrivilege, ChooseDying, MarketChoice "
-    "(the market day: its start, sales, passes, deaths at once, its end and the held deaths), the end of a "
-    "turn with its deaths (chronicle, graveyard, removal), the end trigger and the final actions' order",
-    "scores": "none yet",
+    "readings": "every reading of a game of 2-5 players (the solo readings touch only the solo mode)",
+    "legal": "every decision step of a game of 2-5 players",
+    "chance": "SeedDraw, RefillDraw, MassDraw (FateReveal is solo)",
+    "apply": "every step of a game of 2-5 players: the seeding, the turns at every space, the well and the "
+    "free final actions, their payments and privileges, the market day, the deaths, the masses (the round's, "
+    "AMB-33 b/c's before the final actions, AMB-45 b's in them, the final one),"
+    " the end and the final actions",
+    "scores": "the final scoring's totals and the winners after the tie-breaks (AMB-29: a full tie shared)",
 }
 """What the native core implements, in words (docs/native.md has the same list)."""
 
@@ -64,6 +59,8 @@ READINGS_USED = (
     "AMB-09",
     "AMB-10",
     "AMB-12",
+    "AMB-15",
+    "AMB-16",
     "AMB-17",
     "AMB-18",
     "AMB-19",
@@ -73,10 +70,11 @@ READINGS_USED = (
     "AMB-33",
     "AMB-34",
     "AMB-44",
+    "AMB-45",
     "AMB-46",
 )
-"""The readings the ported steps consult (each resolved by the reference: the choice or
-the edition's default); every other reading touches only steps not ported yet."""
+"""The readings the native core consults (each resolved by the reference: the choice or the
+edition's default); every other reading touches only the solo mode, refused at load."""
 
 
 class GameSetupLike(Protocol):
@@ -120,6 +118,8 @@ def tables_for(data: EditionData) -> _core.Tables:
             "harvest_horse_plow": data.harvest_horse_plow,
             "harvest_ox_plow": data.harvest_ox_plow,
             "mass_coin_price": data.mass_coin_price,
+            "mass_pieces": data.mass_pieces,
+            "majority_prestige": data.majority_prestige,
             "church_stages": data.church_stages,
             "lifetime_track_length": data.lifetime_track_length,
             "plague_time": data.plague_time,
@@ -156,6 +156,15 @@ def tables_for(data: EditionData) -> _core.Tables:
         [(p.a, p.b, _cost(p.cost)) for p in data.paths],
         {c.id: _cost(c.demand()) for c in data.customers},
         _cost(data.later_sale),
+        {
+            "travel": list(data.score_travel),
+            "church": list(data.score_church),
+            "council": list(data.score_council),
+            "chronicle": list(data.score_chronicle),
+            "coin": [data.score_coin],
+            "tie_breakers": [list(TieBreaker).index(t) for t in data.tie_breakers],
+        },
+        {c.id: c.points for c in data.customers},
     )
 
 
@@ -268,10 +277,16 @@ class NativeEngine:
         return self.game.to_json()
 
     def scores(self) -> list[int] | None:
-        """None before the end; the final scoring is not in the native core yet."""
-        if not self.game.is_terminal():
-            return None
-        raise NotSupportedError("the final scoring is not in the native core yet")
+        """Every seat's final total at the end (the reference's `score_breakdown` totals);
+        None before."""
+        game = self.game
+        return game.scores() if game.is_terminal() else None
+
+    def winners(self) -> list[int] | None:
+        """The winning seats at the end, after the tie-breaks (more than one only after a
+        full tie, AMB-29); None before."""
+        game = self.game
+        return game.winners() if game.is_terminal() else None
 
 def reference_json(state: GameState) -> str:
     """The reference's canonical JSON of a state (what `state_json` is compared with)."""

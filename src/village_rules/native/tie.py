@@ -2,7 +2,7 @@
 
 At each state of a reference game the native core answers the same questions (the seat to
 act, the legal action ids in order, the chance outcomes with exact probabilities, the
-canonical JSON of the state, the scores at the end); where it implements the step, it also
+canonical JSON of the state, the scores and the winners at the end); where it implements the step, it also
 applies the reference's action itself and must reach the same next state. The native game
 runs on by itself as long as it can; after a step it does not implement it is loaded again
 from the reference's state. The first difference raises `TieDifferenceError`, naming the step
@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 
 from village_rules.drivers.serialization import to_json
 from village_rules.engine.core import apply, chance_outcomes, legal_actions
+from village_rules.engine.scoring import score_breakdown, winners
 from village_rules.model.actions import Action, action_from_id, action_id, format_action
 from village_rules.model.pending import ChooseAction
 from village_rules.model.state import GameState
@@ -31,7 +32,7 @@ Json = None | bool | int | float | str | list["Json"] | dict[str, "Json"]
 
 class TieDifferenceError(AssertionError):
     """The native core and the reference differ: `step` (0-based action index of the game,
-    the state before that action), `what` (legal, chance, state, player, scores, apply) and
+    the state before that action), `what` (legal, chance, state, player, scores, winners, apply) and
     `detail` (the first differing field or the two answers)."""
 
     def __init__(self, step: int, what: str, detail: str) -> None:
@@ -213,11 +214,17 @@ def _compare_state(k: int, state: GameState, engine: NativeEngine, counts: TieCo
             counts.answered(f"legal at {step}")
     else:
         try:
-            scores = engine.scores()
+            scores, won = engine.scores(), engine.winners()
         except NotSupportedError:
             counts.refuse("scores")
         else:
-            raise TieDifferenceError(k, "scores", f"native {scores}, but the native core has no scoring yet")
+            want_scores = [b.total for b in score_breakdown(state)]
+            if scores != want_scores:
+                raise TieDifferenceError(k, "scores", f"native {scores}, reference {want_scores}")
+            want_won = list(winners(state))
+            if won != want_won:  # the tie-breaks (SCORE-07, AMB-29)
+                raise TieDifferenceError(k, "winners", f"native {won}, reference {want_won}")
+            counts.answered("scores")
 
 
 def _lists(got: Sequence[object], want: Sequence[object], data_actions: GameState | None = None) -> str:

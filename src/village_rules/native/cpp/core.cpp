@@ -181,6 +181,8 @@ class Game {
     s.amb09 = letter("AMB-09");
     s.amb10 = letter("AMB-10");
     s.amb12 = letter("AMB-12");
+    s.amb15 = letter("AMB-15");
+    s.amb16 = letter("AMB-16");
     s.amb17 = letter("AMB-17");
     s.amb18 = letter("AMB-18");
     s.amb19 = letter("AMB-19");
@@ -190,6 +192,7 @@ class Game {
     s.amb34 = letter("AMB-34");
     s.amb26 = letter("AMB-26");
     s.amb44 = letter("AMB-44");
+    s.amb45 = letter("AMB-45");
     s.amb46 = letter("AMB-46");
     s.round = d["round"].cast<int>();
     s.start_player = d["start_player"].cast<int>();
@@ -346,6 +349,59 @@ class Game {
   std::vector<int> legal() const {
     std::vector<int> out = legal_of(s_);
     if (debug_swap_ && out.size() >= 2) std::swap(out[0], out[1]);  // a planted difference (tests)
+    return out;
+  }
+
+  // --- the final scoring (engine/scoring.py: SCORE-01..07, AMB-29) ----------------------
+
+  // score_breakdown's totals (SCORE-01..06): the prestige of play, then the cities reached,
+  // the council chamber and the church by stage, the chronicle, the customers and the coins
+  std::vector<int> scores() const {
+    if (!is_terminal()) throw IllegalIdError("the final scoring is only at the end of the game");
+    std::vector<int> out;
+    for (const Player& p : s_.players) {
+      int cities = static_cast<int>(std::min(p.markers.size(), t_->score_travel.size() - 1));
+      int council = 0, church = 0, chronicled = 0, customers = 0;
+      for (int m : p.members) {
+        int place = t_->places[m];
+        if (place == P_COUNCIL) council += t_->score_council.at(t_->stages[m] - 1);
+        if (place == P_CHURCH) church += t_->score_church.at(t_->stages[m] - 1);
+        if (place == P_CHRONICLE) chronicled += 1;
+      }
+      int chronicle = t_->score_chronicle.at(std::min(chronicled, static_cast<int>(t_->score_chronicle.size()) - 1));
+      for (int tile : p.customers) customers += t_->customer_points.at(tile);
+      out.push_back(p.prestige + t_->score_travel.at(cities) + council + church + chronicle + customers +
+                    p.coins * t_->score_coin);
+    }
+    return out;
+  }
+
+  // scoring.winners: the highest ranking_key (SCORE-07: the total, then the edition's
+  // tie-breakers in order); more than one seat only after a full tie (a shared win, AMB-29)
+  std::vector<int> winners() const {
+    std::vector<int> totals = scores();
+    std::vector<std::vector<int>> keys;
+    for (size_t seat = 0; seat < s_.players.size(); ++seat) {
+      const Player& p = s_.players[seat];
+      std::vector<int> key = {totals[seat]};
+      for (int tie : t_->tie_breakers) {
+        if (tie == TIE_MOST_GRAIN) key.push_back(p.grain);
+        if (tie == TIE_MOST_CUSTOMERS) key.push_back(static_cast<int>(p.customers.size()));
+        if (tie == TIE_MOST_LIVING_MEMBERS) {
+          int living = 0;
+          for (int m : p.members) {
+            int place = t_->places[m];
+            living += place != P_UNBORN && place != P_CHRONICLE && place != P_GRAVEYARD && place != P_REMOVED;
+          }
+          key.push_back(living);
+        }
+      }
+      keys.push_back(std::move(key));
+    }
+    const auto& best = *std::max_element(keys.begin(), keys.end());
+    std::vector<int> out;
+    for (size_t seat = 0; seat < keys.size(); ++seat)
+      if (keys[seat] == best) out.push_back(static_cast<int>(seat));
     return out;
   }
 
@@ -1172,7 +1228,11 @@ class Game {
           s.turn_took_last_cube = false;
           return pay_or_ask(s, pending.seat, id);
         }
-        if (a.verb != V_TAKE) throw NotSupportedError("the free final actions (END-03) are not in the native core yet");
+        if (a.verb == V_FREE) {  // turn.effect (END-03): a free final action on the empty board; its turn begins
+          s.turn = pending.seat;
+          s.turn_took_last_cube = false;
+          return effect(s, pending.seat, id);
+        }
         return take_and_begin(s, pending.seat, a.a, a.b);
       case CHOOSE_ACTION:
         if (a.verb == V_SKIP) return {};  // TURN-02
@@ -1203,24 +1263,187 @@ class Game {
         }
         return {};
       }
+      case MASS_ADVANCE:  // core._perform: the skip passes on (mass.next_advancer), else mass.step_up
+        if (a.verb == V_SKIP) return mass_next_advancer(s, pending.seat);
+        return mass_step_up(s, pending.seat, a.a, a.b);
+      case MASS_BUY:  // core._perform: the skip passes on (mass.next_buyer), else mass.buy
+        if (a.verb == V_SKIP) return mass_next_buyer(s, pending.seat);
+        return mass_buy(s, pending.seat, a.a);
+      case MASS_DRAW:  // mass.draw
+        return mass_draw(s, a, pending.remaining);
       default:
         throw NotSupportedError(std::string("apply at ") + KIND_NAMES[pending.kind] + " is not in the native core yet");
     }
   }
 
+  // --- the mass (engine/mass.py: MASS-01..07 with AMB-15 and AMB-16) -----------------------
+
+  // mass.start (MASS-01): the mass begins; the start player may buy first
+  Sub mass_start(State& s, bool final) const {
+    Mass mass;
+    mass.final = final;
+    s.mass = mass;
+    return some(decision(MASS_BUY, s.start_player));
+  }
+
+  // mass.buy (MASS-02): pay the coin, the member goes to stage 1; after the last piece bought,
+  // no drawing; AMB-15 b (MASS-07): one member per purchase, then the next buyer
+  Sub mass_buy(State& s, int seat, int number) const {
+    size_t index = find_member(s, seat, t_->black_bag, number);
+    Player& p = s.players.at(seat);
+    p.coins -= t_->mass_coin_price;
+    s.supply_coins += t_->mass_coin_price;
+    s.mass->bought += 1;
+    p.members.at(index) = t_->church_location.at(1);
+    if (s.mass->bought >= t_->mass_pieces) return mass_after_draws(s);
+    if (s.amb15 == 'b') return mass_next_still_buying(s, seat);
+    return some(decision(MASS_BUY, seat));
+  }
+
+  // mass.next_buyer: AMB-15 a, the next seat in order from the start player (then the draws);
+  // b, the seat has stopped buying and the buying goes round among the others
+  Sub mass_next_buyer(State& s, int seat) const {
+    if (s.amb15 == 'b') {
+      auto& stopped = s.mass->stopped;
+      stopped.push_back(seat);
+      std::sort(stopped.begin(), stopped.end());
+      return mass_next_still_buying(s, seat);
+    }
+    int following = (seat + 1) % static_cast<int>(s.players.size());
+    if (following != s.start_player) return some(decision(MASS_BUY, following));
+    return mass_next_draw(s, t_->mass_pieces - s.mass->bought);  // mass.start_draws
+  }
+
+  // mass._next_still_buying (AMB-15 b): clockwise from the left of `seat` (itself last), the
+  // first seat that has not stopped; when every seat has, the rest of the pieces are drawn
+  Sub mass_next_still_buying(State& s, int seat) const {
+    int n = static_cast<int>(s.players.size());
+    const auto& stopped = s.mass->stopped;
+    for (int k = 1; k <= n; ++k) {
+      int following = (seat + k) % n;
+      if (std::find(stopped.begin(), stopped.end(), following) == stopped.end())
+        return some(decision(MASS_BUY, following));
+    }
+    return mass_next_draw(s, t_->mass_pieces - s.mass->bought);  // mass.start_draws
+  }
+
+  // mass.next_draw: the next draw from the bag, or what follows once no draw is left
+  Sub mass_next_draw(State& s, int remaining) const {
+    int in_bag = s.bag_monks;
+    for (const auto& p : s.players)
+      for (int m : p.members) in_bag += m == t_->black_bag ? 1 : 0;
+    if (remaining > 0 && in_bag > 0) {
+      Pending draw;
+      draw.kind = MASS_DRAW;
+      draw.remaining = remaining;
+      return some(draw);
+    }
+    return mass_after_draws(s);
+  }
+
+  // mass.draw (MASS-03): a drawn monk is set aside, a drawn member goes to the church
+  Sub mass_draw(State& s, const Decoded& a, int remaining) const {
+    if (a.verb == V_DRAW_MONK) {
+      s.bag_monks -= 1;
+      s.monks_aside += 1;
+    } else if (a.verb == V_DRAW_MEMBER) {
+      size_t index = find_member(s, a.a, t_->black_bag, a.b);
+      s.players.at(a.a).members.at(index) = t_->church_location.at(1);
+    } else {
+      throw IllegalIdError("not a draw from the black bag");
+    }
+    return mass_next_draw(s, remaining - 1);
+  }
+
+  // mass.after_draws: the monks drawn go back into the bag; then step 2 from the start player
+  static Sub mass_after_draws(State& s) {
+    s.bag_monks += s.monks_aside;
+    s.monks_aside = 0;
+    return some(decision(MASS_ADVANCE, s.start_player));
+  }
+
+  // mass.step_up (MASS-04): the grain shown between the stages, one stage up; the seat again
+  Sub mass_step_up(State& s, int seat, int stage, int number) const {
+    int price = t_->church_step_grain.at(stage - 1);
+    size_t index = find_member(s, seat, t_->church_location.at(stage), number);
+    Player& p = s.players.at(seat);
+    p.grain -= price;
+    s.supply_grain += price;
+    p.members.at(index) = t_->church_location.at(stage + 1);
+    return some(decision(MASS_ADVANCE, seat));
+  }
+
+  // mass.next_advancer: the next seat to move up, or the majority and the end of the mass
+  Sub mass_next_advancer(State& s, int seat) const {
+    int following = (seat + 1) % static_cast<int>(s.players.size());
+    if (following != s.start_player) return some(decision(MASS_ADVANCE, following));
+    mass_award_majority(s);
+    return {};
+  }
+
+  // mass.award_majority (MASS-05): the majority prestige to the most members on the church;
+  // a tie goes to the furthest-forward member, still tied each of them (AMB-16 a); AMB-16 b
+  // (MASS-06): the tied players' next members, in order, break the tie further
+  void mass_award_majority(State& s) const {
+    bool next_members = s.amb16 == 'b';
+    std::vector<std::pair<size_t, std::vector<int>>> counts;  // (count, key) by seat
+    size_t most = 0;
+    for (const auto& p : s.players) {
+      std::vector<int> stages;
+      for (int m : p.members)
+        if (t_->places[m] == P_CHURCH) stages.push_back(t_->stages[m]);
+      std::sort(stages.rbegin(), stages.rend());
+      size_t count = stages.size();
+      if (!next_members && stages.size() > 1) stages.resize(1);
+      counts.emplace_back(count, std::move(stages));
+      most = std::max(most, count);
+    }
+    if (most == 0) return;
+    std::vector<int> best;
+    for (const auto& [count, key] : counts)
+      if (count == most && key > best) best = key;
+    for (size_t seat = 0; seat < counts.size(); ++seat)
+      if (counts[seat].first == most && counts[seat].second == best) s.players[seat].prestige += t_->majority_prestige;
+  }
+
+  // engine/core.py _end_of_mass: after the final mass the game is over (SCORE-01); after a
+  // round mass held once the end was triggered and no new round begins (AMB-33 c: END-09,
+  // AMB-45 b: END-11, AMB-33 b with no final action left), the final actions left or the
+  // final mass; else the next round (ROUND-02: the start player's marker, then the seeding)
+  Sub end_of_mass(State& s) const {
+    if (s.mass->final) {
+      s.mass.reset();
+      return some(Pending{});  // GameOver
+    }
+    bool left = s.final_turns && !s.final_turns->empty();
+    bool no_new_round = s.end_triggered_by != NONE && (s.mass->in_final_actions || s.amb33 == 'c' || !left);
+    if (no_new_round) {  // end_of_game.final_actions_after_round_mass
+      s.mass.reset();
+      if (!left) return mass_start(s, true);  // END-06
+      int seat = s.final_turns->front();  // end_of_game.after_reseeding
+      s.final_turns->erase(s.final_turns->begin());
+      return some(decision(CHOOSE_TURN, seat));
+    }
+    int start = s.next_start_holder == NONE ? s.start_player : s.next_start_holder;
+    s.mass.reset();
+    s.round += 1;
+    s.start_player = start;
+    s.next_start_holder = NONE;
+    begin_round(s);
+    return some(s.pending);
+  }
+
   // engine/turn.py effect of a TakeCube: take_cube (TURN-01; a plague cube goes back to
   // the supply and costs time, TURN-03), then begin_action.
   Sub take_and_begin(State& s, int seat, int space, int cube) const {
-    if (s.final_turns) {  // engine/shared.py last_cube_in_final_action (AMB-45): not ported yet
-      int on_board = 0;
-      for (const auto& row : s.spaces)
-        for (int n : row) on_board += n;
-      if (on_board == 1)
-        throw NotSupportedError("a final action taking the last cube (AMB-45, Turn.took_last_cube) is not in the native core yet");
-    }
     s.spaces[space][cube] -= 1;
     s.turn = seat;
-    s.turn_took_last_cube = false;
+    // engine/shared.py last_cube_in_final_action (AMB-45): a final action that leaves the board
+    // empty marks its turn (Turn.took_last_cube)
+    bool empty = true;
+    for (const auto& row : s.spaces)
+      for (int n : row) empty = empty && n == 0;
+    s.turn_took_last_cube = s.final_turns.has_value() && empty;
     if (cube == PLAGUE) {
       s.supply_cubes[PLAGUE] += 1;
       spend_time(s, seat, t_->plague_time);
@@ -1516,6 +1739,7 @@ class Game {
     Player& p = s.players.at(seat);
     switch (a.verb) {
       case V_WELL:  // turn.effect, then begin_action: the space's action, or a market day (MKT-01)
+      case V_FREE:  // (a free final action, END-03, the same once its turn has begun)
         if (a.a == MARKET) {
           market_start(s, seat);
           return {};
@@ -1733,12 +1957,12 @@ class Game {
       int seat = s.turn;
       Sub dying;
       if (!resolve_deaths(s, seat, dying)) return dying;
-      if (s.turn_took_last_cube)
-        throw NotSupportedError("the end of a final action that took the last cube (AMB-45) is not in the native core yet");
+      bool took_last_cube = s.turn_took_last_cube;
       s.turn = NONE;
-      return end_of_turn(s, seat);
+      s.turn_took_last_cube = false;
+      return end_of_turn(s, seat, took_last_cube);
     }
-    if (s.mass) throw NotSupportedError("the end of a mass is not in the native core yet");
+    if (s.mass) return end_of_mass(s);
     throw IllegalIdError("no turn, market day or mass is in progress");
   }
 
@@ -1764,19 +1988,25 @@ class Game {
   }
 
   // engine/end_of_game.py end_of_turn: the final actions once the end is triggered (END-02,
-  // END-04, END-07 under AMB-09 b/c), the next final action, or the next seat (the masses:
-  // the round's, AMB-33 b/c's before the final actions, and the final one, are not ported)
-  Sub end_of_turn(State& s, int seat) const {
+  // END-04, END-07 under AMB-09 b/c), the round mass before them (AMB-33 b/c), the next final
+  // action, the final mass (END-06), the round's mass once the last cube is taken, or the next seat
+  // `took_last_cube`: the turn just ended was a final action that emptied the board (AMB-45)
+  Sub end_of_turn(State& s, int seat, bool took_last_cube) const {
     if (s.end_triggered_by != NONE && !s.final_turns) {
       s.final_turns = final_order(s, seat);
       bool board_empty = true;
       for (auto& space : s.spaces)
         for (int n : space) board_empty = board_empty && n == 0;
-      if (s.amb33 != 'a' && board_empty)  // round_mass_first (AMB-33 b/c: END-08, END-09)
-        throw NotSupportedError("the round mass before the final actions (AMB-33 b/c) is not in the native core yet");
+      if (s.amb33 != 'a' && board_empty)  // round_mass_first (AMB-33 b/c: ROUND-01, END-08, END-09)
+        return mass_start(s, false);
     }
     if (s.final_turns) {
-      if (s.final_turns->empty()) throw NotSupportedError("the final mass is not in the native core yet");
+      if (took_last_cube && s.amb45 == 'b') {  // round_mass_in_final_actions (AMB-45 b: ROUND-01, END-11):
+        Sub held = mass_start(s, false);       // the round's mass, no reseeding; the final actions left,
+        s.mass->in_final_actions = true;       // then the final mass
+        return held;
+      }
+      if (s.final_turns->empty()) return mass_start(s, true);  // END-06: the final mass
       int following = s.final_turns->front();
       s.final_turns->erase(s.final_turns->begin());
       return some(decision(CHOOSE_TURN, following));
@@ -1784,7 +2014,7 @@ class Game {
     bool empty = true;
     for (auto& space : s.spaces)
       for (int n : space) empty = empty && n == 0;
-    if (empty) throw NotSupportedError("the mass at the end of a round is not in the native core yet");
+    if (empty) return mass_start(s, false);  // ROUND-01: the last cube taken, the round ends with a mass
     return some(decision(CHOOSE_TURN, (seat + 1) % static_cast<int>(s.players.size())));
   }
 };
@@ -1830,8 +2060,19 @@ std::shared_ptr<Tables> make_tables(const std::vector<std::string>& universe, in
                                     const std::vector<CostTuple>& council_advance,
                                     const std::vector<int>& council_advance_time, const std::string& village,
                                     const std::vector<CityTuple>& cities, const std::vector<PathTuple>& paths,
-                                    const std::map<int, CostTuple>& demand, const CostTuple& later_sale) {
+                                    const std::map<int, CostTuple>& demand, const CostTuple& later_sale,
+                                    const std::map<std::string, std::vector<int>>& scoring,
+                                    const std::map<int, int>& customer_points) {
   auto t = std::make_shared<Tables>();
+  t->score_travel = scoring.at("travel");
+  t->score_church = scoring.at("church");
+  t->score_council = scoring.at("council");
+  t->score_chronicle = scoring.at("chronicle");
+  t->score_coin = scoring.at("coin").at(0);
+  t->tie_breakers = scoring.at("tie_breakers");
+  if (t->score_travel.empty() || t->score_chronicle.empty())
+    throw std::invalid_argument("score_travel and score_chronicle need at least one entry");
+  for (const auto& [tile, points] : customer_points) t->customer_points.emplace(tile, points);
   for (const auto& [tile, cost] : demand) t->demand.emplace(tile, cost_of(cost));
   t->later_sale = cost_of(later_sale);
   // the travel map (engine/travel_map.py): the village, the cities, the paths (the last of
@@ -1945,6 +2186,11 @@ std::shared_ptr<Tables> make_tables(const std::vector<std::string>& universe, in
   t->lifetime_track_length = numbers.at("lifetime_track_length");
   t->plague_time = numbers.at("plague_time");
   t->church_step_grain = church_step_grain;
+  t->mass_pieces = numbers.at("mass_pieces");
+  t->majority_prestige = numbers.at("majority_prestige");
+  t->church_location.assign(1, -1);
+  for (int stage = 1; stage <= t->church_stages; ++stage)
+    t->church_location.push_back(t->location("church:" + std::to_string(stage)));
   for (const char* place : {"unborn", "farmyard", "black-bag"}) t->location(place);
   for (auto& [n, v] : cubes_per_space) {
     if (v.size() != N_SPACES) throw std::invalid_argument("cubes_per_space needs one count per action space");
@@ -2104,7 +2350,7 @@ PYBIND11_MODULE(_core, m) {
         py::arg("cubes_added"), py::arg("crafts"), py::arg("mill_cost"), py::arg("church_enter"),
         py::arg("chronicle_open"), py::arg("graveyard_open"), py::arg("council_place"),
         py::arg("council_advance"), py::arg("council_advance_time"), py::arg("village"), py::arg("cities"),
-        py::arg("paths"), py::arg("demand"), py::arg("later_sale"));
+        py::arg("paths"), py::arg("demand"), py::arg("later_sale"), py::arg("scoring"), py::arg("customer_points"));
   py::class_<Game>(m, "Game")
       .def(py::init<std::shared_ptr<Tables>>())
       .def("load", &Game::load, py::arg("state"), py::arg("rules_json"), py::arg("readings"))
@@ -2116,5 +2362,7 @@ PYBIND11_MODULE(_core, m) {
       .def("chance", &Game::chance)
       .def("apply", &Game::apply, py::arg("id"))
       .def("playout", &Game::playout, py::arg("seed"), py::arg("max_steps"))
+      .def("scores", &Game::scores)
+      .def("winners", &Game::winners)
       .def("set_debug_swap", &Game::set_debug_swap, py::arg("on"));
 }

@@ -109,8 +109,8 @@ struct State {
   std::optional<std::vector<int>> final_turns;
   // readings the supported steps consult (resolved by the Python side: choice or default)
   char amb01 = 'a', amb02 = 'a', amb03 = 'a', amb06 = 'a', amb08 = 'a', amb09 = 'a', amb10 = 'a', amb12 = 'a',
-       amb17 = 'a', amb18 = 'a', amb19 = 'a', amb23 = 'a', amb24 = 'a', amb26 = 'a', amb33 = 'a', amb34 = 'a',
-       amb44 = 'a', amb46 = 'a';
+       amb15 = 'a', amb16 = 'a', amb17 = 'a', amb18 = 'a', amb19 = 'a', amb23 = 'a', amb24 = 'a', amb26 = 'a',
+       amb33 = 'a', amb34 = 'a', amb44 = 'a', amb45 = 'a', amb46 = 'a';
 };
 
 // What a decoded action id means, for the actions the native core performs.
@@ -133,6 +133,9 @@ struct Decoded {
 enum Category { CAT_FARMYARD, CAT_CRAFTS, CAT_TRAVEL, CAT_COUNCIL, CAT_CHURCH, N_CATEGORIES };
 inline const std::array<const char*, N_CATEGORIES> CATEGORY_NAMES = {
     "farmyard", "crafts", "travel", "council_chamber", "church"};
+
+// data/components.py TieBreaker, in its declaration order.
+enum TieBreak { TIE_MOST_GRAIN, TIE_MOST_CUSTOMERS, TIE_MOST_LIVING_MEMBERS };
 
 // data/edition.py RewardKind: what a city's travel reward gives.
 enum Reward { REWARD_NONE, REWARD_PRESTIGE, REWARD_CUBES_OF_CHOICE, REWARD_COINS };
@@ -178,6 +181,8 @@ struct Tables {
   std::unordered_map<int, int> church_step;   // stage * 1000 + number -> id
   int mass_coin_price = 0, church_stages = 0, lifetime_track_length = 0, plague_time = 0;
   std::vector<int> church_step_grain;
+  std::vector<int> church_location;  // stage -> "church:<stage>" ([0] unused)
+  int mass_pieces = 0, majority_prestige = 0;
   std::unordered_map<int, int> draw_customer;  // tile -> id
   std::unordered_map<int, int> draw_member;    // seat * 100000 + number -> id
   std::vector<Decoded> decoded;                // id -> meaning
@@ -217,6 +222,11 @@ struct Tables {
   std::map<int, int> graveyard_open;                            // by player count
   std::array<int, N_CATEGORIES> chronicle_location{};           // "chronicle:<category>"
   int graveyard = -1, removed = -1;
+  // the final scoring (data.score_*, data.tie_breakers, the customers' points; engine/scoring.py)
+  std::vector<int> score_travel, score_church, score_council, score_chronicle;
+  int score_coin = 0;
+  std::vector<int> tie_breakers;            // TIE_* in the data's order
+  std::unordered_map<int, int> customer_points;  // tile -> its printed points
   // locations, interned: text -> id, and whether it is the black bag
   std::unordered_map<std::string, int> location_ids;
   std::vector<std::string> locations;
