@@ -17,7 +17,15 @@ from village_rules.adapters.golden import GOLDEN_GAMES, playthrough
 from village_rules.cli.main import main
 from village_rules.conform.client import ProtocolEngine
 from village_rules.conform.compare import LEGAL, PROBABILITY, STATE
-from village_rules.conform.inputs import SEEDED, STATES, WITNESS, GameInput, golden_games
+from village_rules.conform.inputs import (
+    GOLDEN,
+    SEEDED,
+    STATES,
+    WITNESS,
+    GameInput,
+    golden_games,
+    seeded_games,
+)
 from village_rules.conform.protocol import GameSetup
 from village_rules.conform.reference import ReferenceEngine, initial_state, setup_data
 from village_rules.conform.run import Selection, failure_log, failure_text, run
@@ -281,6 +289,9 @@ def test_bad_input_exits_2_naming_it(argv: list[str], words: str, capsys: pytest
         (["--configs", "huge"], "unknown configuration huge"),
         (["--games", "-1"], "must be from 0"),
         (["--step-limit", "0"], "more than 0"),
+        (["--players", "6"], "--players 6: the player counts are 1, 2, 3, 4, 5"),
+        (["--players", "two"], "expected player counts such as 2,3,4,5"),
+        (["--players", ","], "expected player counts"),
     ],
 )
 def test_bad_options_exit_2(argv: list[str], words: str, capsys: pytest.CaptureFixture[str]) -> None:
@@ -294,3 +305,25 @@ def test_the_state_json_of_the_reference_engine_is_to_json() -> None:
     ref = ReferenceEngine()
     ref.new_game(setup)
     assert ref.state_json() == to_json(initial_state(setup))
+
+
+def test_players_keeps_the_seeded_games_to_those_counts_and_says_what_it_left_out(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`--players` (for an implementation that plays only some counts, such as the native
+    core without solo): the seeded games are drawn from those counts alone, and the stored
+    games of other counts are counted and printed as left out, never passed over silently."""
+    games = seeded_games(6, 0, player_counts=(3,))
+    assert {g.setup.players for g in games} == {3}
+    assert {g.setup.players for g in seeded_games(16, 0)} == {1, 2, 3, 4, 5}
+    selection = Selection(kinds=(GOLDEN,), golden=4, players=(2,))
+    result = run(ReferenceEngine(), selection)
+    assert result.failure is None
+    others = sum(1 for g in golden_games()[:4] if g.setup.players != 2)
+    assert others > 0 and result.left_out == {GOLDEN: others}
+    assert result.coverage.games[GOLDEN] == 4 - others
+    reference = "village_rules.conform.reference:ReferenceEngine"
+    argv = ["conform", "--engine", reference, "--inputs", "seeded", "--games", "2", "--max-steps", "30"]
+    assert main([*argv, "--players", "2,5", "--quiet", "--log", str(tmp_path / "f.json")]) == 0
+    out = capsys.readouterr().out
+    assert "only 2,5 players (--players): nothing left out" in out and "no difference" in out

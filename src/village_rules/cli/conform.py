@@ -19,7 +19,7 @@ from village_rules.conform.inputs import KINDS, MAX_STEPS
 from village_rules.conform.loading import load_engine
 from village_rules.conform.pack import PackWriter
 from village_rules.conform.protocol import ConformError, Engine, ImplementationError
-from village_rules.conform.run import Selection, coverage_text, failure_text, run
+from village_rules.conform.run import Selection, coverage_text, failure_text, left_out_text, run
 from village_rules.conform.runner import SHRINK_REPLAYS
 from village_rules.conform.states import CONFIGS
 from village_rules.data.files import check_writable, write_text
@@ -50,6 +50,13 @@ def _list(known: tuple[str, ...] | list[str], what: str) -> Any:
         return items
 
     return parse
+
+
+def _counts(text: str) -> tuple[int, ...]:
+    items = [x.strip() for x in text.split(",") if x.strip()]
+    if not items or not all(x.isdigit() for x in items):
+        raise argparse.ArgumentTypeError(f"expected player counts such as 2,3,4,5, not {text!r}")
+    return tuple(sorted({int(x) for x in items}))
 
 
 def register(sub: argparse._SubParsersAction[Any]) -> None:
@@ -93,6 +100,12 @@ def register(sub: argparse._SubParsersAction[Any]) -> None:
     )
     p.add_argument(
         "--states", type=whole(0, MOST), help="only the first N states of each configuration (default: all)"
+    )
+    p.add_argument(
+        "--players",
+        type=_counts,
+        help="only games and configurations of these player counts, comma-separated (default: every "
+        "count); what is left out is printed",
     )
     p.add_argument(
         "--shrink-replays",
@@ -147,6 +160,7 @@ def _conform(args: argparse.Namespace) -> int:
         configs=args.configs,
         states=args.states,
         shrink_replays=args.shrink_replays,
+        players=args.players,
     )
     selection.check()
     for path in (args.log, args.write_pack):
@@ -170,6 +184,8 @@ def _conform(args: argparse.Namespace) -> int:
     print(f"conform: {name}" if impl is not None else "conform: the reference alone (writing a pack)")
     print("covered:")
     for line in coverage_text(result.coverage):
+        print(line)
+    for line in left_out_text(selection, result):
         print(line)
     if pack is not None and result.failure is None:
         pack.write(args.write_pack)

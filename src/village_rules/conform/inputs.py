@@ -61,11 +61,17 @@ def combinations() -> list[tuple[str, int]]:
     return [(e, n) for e in EDITIONS for n in builtin_edition(e).playable_counts]
 
 
-def seeded_games(count: int, seed: int, max_steps: int = MAX_STEPS) -> list[GameInput]:
-    """`count` seeded games: game i has the (edition, players) `combinations()[i % k]`, each
-    switchable reading (the solo ones in solo games only) drawn with probability 1/2, else
-    the edition's default, and the 2023 starting compensation dropped one time in four."""
-    combos = combinations()
+def seeded_games(
+    count: int, seed: int, max_steps: int = MAX_STEPS, player_counts: tuple[int, ...] | None = None
+) -> list[GameInput]:
+    """`count` seeded games: game i has the (edition, players) `combinations()[i % k]` (of
+    the `player_counts` only, when given), each switchable reading (the solo ones in solo
+    games only) drawn with probability 1/2, else the edition's default, and the 2023
+    starting compensation dropped one time in four. Game i's set-up depends on `seed`, i
+    and the combinations drawn from, so narrower `player_counts` give other games."""
+    combos = [c for c in combinations() if player_counts is None or c[1] in player_counts]
+    if not combos:
+        raise ConformError(f"--players {players_text(player_counts)}: no edition is played by these counts")
     out: list[GameInput] = []
     for i in range(count):
         rng = random.Random(f"village-rules conform {seed} {i}")
@@ -88,6 +94,11 @@ def seeded_games(count: int, seed: int, max_steps: int = MAX_STEPS) -> list[Game
             GameInput(SEEDED, f"seeded game {i}", setup, choice_seed=f"{seed} {i}", max_steps=max_steps)
         )
     return out
+
+
+def players_text(players: tuple[int, ...] | None) -> str:
+    """`players` as `--players` takes it (every count when None)."""
+    return "every count" if players is None else ",".join(str(n) for n in players)
 
 
 def golden_games() -> list[GameInput]:

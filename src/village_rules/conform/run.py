@@ -18,6 +18,7 @@ from village_rules.conform.inputs import (
     WITNESS,
     combinations,
     golden_games,
+    players_text,
     seeded_games,
     witness_games,
 )
@@ -27,6 +28,7 @@ from village_rules.conform.reference import initial_state, setup_data
 from village_rules.conform.runner import SHRINK_REPLAYS, Coverage, Failure, Runner
 from village_rules.conform.states import CONFIGS, walk
 from village_rules.drivers.play import GameLog, data_file_name
+from village_rules.explore.configs import configuration
 from village_rules.explore.witnesses import seed_of
 from village_rules.model.actions import action_from_id, format_action
 from village_rules.rules.register import READINGS, SOLO_READINGS
@@ -52,12 +54,25 @@ class Selection:
     states: int | None = None
     """The first this many states of each configuration (all when None)."""
     shrink_replays: int = SHRINK_REPLAYS
+    players: tuple[int, ...] | None = None
+    """Only games (and configurations) of these player counts (every count when None): for
+    an implementation that does not play them all yet, such as the native core without
+    solo. What is left out is counted and printed, never passed over silently."""
 
     def check(self) -> None:
-        """`ConformError` for an unknown kind or configuration or a negative budget."""
+        """`ConformError` for an unknown kind or configuration, a player count no edition
+        has, or a negative budget."""
         unknown = [k for k in self.kinds if k not in KINDS]
         if unknown:
             raise ConformError(f"unknown input kind {', '.join(unknown)}; the kinds are {', '.join(KINDS)}")
+        if self.players is not None:
+            counts = sorted({n for _, n in combinations()})
+            wrong = [n for n in self.players if n not in counts]
+            if wrong or not self.players:
+                raise ConformError(
+                    f"--players {players_text(self.players)}: the player counts are "
+                    f"{', '.join(str(n) for n in counts)}"
+                )
         for name, value in (
             ("--games", self.games),
             ("--max-steps", self.max_steps),
@@ -80,6 +95,9 @@ class Result:
     log_note: str = ""
     engine: str = ""
     pack: PackWriter | None = field(default=None)
+    left_out: dict[str, int] = field(default_factory=dict)
+    """Per input kind, the games (or configurations) of other player counts than
+    `Selection.players` asks for: not compared."""
 
 
 def run(
@@ -99,17 +117,26 @@ def run(
             continue
         if progress is not None:
             progress(f"conform: {kind} ...")
+        wanted = selection.players
         if kind == STATES:
             for name in selection.configs:
+                if wanted is not None and configuration(name).player_counts[0] not in wanted:
+                    result.left_out[kind] = result.left_out.get(kind, 0) + 1
+                    continue
                 if not walk(runner, name, selection.states, None if pack is None else pack.state):
                     break
         else:
             if kind == SEEDED:
-                games = seeded_games(selection.games, selection.seed, selection.max_steps)
+                games = seeded_games(selection.games, selection.seed, selection.max_steps, wanted)
             elif kind == GOLDEN:
                 games = golden_games()[: selection.golden]
             else:
                 games = witness_games(selection.extra_logs)[: selection.witnesses]
+            if wanted is not None:
+                kept = [g for g in games if g.setup.players in wanted]
+                if len(kept) < len(games):
+                    result.left_out[kind] = len(games) - len(kept)
+                games = kept
             for game in games:
                 if not runner.run_game(game):
                     break
@@ -118,6 +145,20 @@ def run(
             result.log, result.log_note = failure_log(runner.failure)
             break
     return result
+
+
+def left_out_text(selection: Selection, result: Result) -> list[str]:
+    """What `Selection.players` left out, per input kind (nothing when it left nothing out)."""
+    if selection.players is None:
+        return []
+    counts = ", ".join(
+        f"{n} {'configuration' if kind == STATES else 'game'}{'' if n == 1 else 's'} of {kind}"
+        for kind, n in result.left_out.items()
+    )
+    return [
+        f"  only {players_text(selection.players)} players (--players): "
+        + (f"left out {counts} of other player counts" if counts else "nothing left out")
+    ]
 
 
 def failure_log(failure: Failure) -> tuple[GameLog | None, str]:

@@ -1,0 +1,73 @@
+"""The native core is `conform`'s first client (issue 39 item 5): the conformance runner
+compares it with the reference in process and over the JSON-lines protocol
+(`python -m village_rules.conform.serve --engine village_rules.native:NativeEngine`), on
+every player count it plays (2 to 5: solo is refused at load, so `--players` leaves it out,
+and the run says what it left out), and a planted difference is caught, named and shrunk.
+
+Skipped with a reason when the extension is not built; with VILLAGE_REQUIRE_NATIVE=1 (CI's
+native install) a missing extension fails instead."""
+
+from __future__ import annotations
+
+import os
+import sys
+
+import pytest
+
+try:
+    from village_rules.native import NativeEngine
+except ImportError as exc:
+    if os.environ.get("VILLAGE_REQUIRE_NATIVE") == "1":
+        pytest.fail(f"VILLAGE_REQUIRE_NATIVE=1 but the native core is not built: {exc}", pytrace=False)
+    pytest.skip(f"the native core is not built (optional extension): {exc}", allow_module_level=True)
+
+from village_rules.conform.client import ProtocolEngine
+from village_rules.conform.compare import LEGAL
+from village_rules.conform.inputs import GOLDEN, SEEDED, STATES, WITNESS
+from village_rules.conform.run import Selection, failure_text, left_out_text, run
+
+NATIVE_PLAYERS = (2, 3, 4, 5)
+SERVE = [sys.executable, "-m", "village_rules.conform.serve"]
+SERVE_NATIVE = [*SERVE, "--engine", "village_rules.native:NativeEngine"]
+
+
+@pytest.mark.slow  # about 80 s: the reference's side of 221 witnesses, 10 golden and 14 seeded games
+def test_conform_finds_no_difference_in_process_on_every_game_kind() -> None:
+    selection = Selection(kinds=(SEEDED, GOLDEN, WITNESS), games=14, players=NATIVE_PLAYERS)
+    result = run(NativeEngine(), selection)
+    assert result.failure is None, failure_text(result.failure)
+    c = result.coverage
+    assert c.games[SEEDED] == 14 and c.games[GOLDEN] == 10 and c.games[WITNESS] >= 200
+    assert len(c.combinations) == 7  # 2011: 2-4 players, 2023: 2-5
+    # the solo witnesses are left out, and said to be
+    assert result.left_out == {WITNESS: 16}
+    assert left_out_text(selection, result) == [
+        "  only 2,3,4,5 players (--players): left out 16 games of witnesses of other player counts"
+    ]
+
+
+@pytest.mark.slow  # about 20 s
+def test_conform_finds_no_difference_over_the_protocol_and_on_explored_states() -> None:
+    kinds = (SEEDED, GOLDEN, STATES)
+    selection = Selection(
+        kinds=kinds, games=7, golden=2, configs=("tiny", "solo"), states=1500, players=NATIVE_PLAYERS
+    )
+    with ProtocolEngine(SERVE_NATIVE) as served:
+        result = run(served, selection)
+    assert result.failure is None, failure_text(result.failure)
+    c = result.coverage
+    assert (c.games[SEEDED], c.games[GOLDEN]) == (7, 2)
+    assert c.states == {"tiny": 1500}
+    assert result.left_out == {STATES: 1}  # solo's configuration
+
+
+def test_a_planted_legal_order_is_caught_named_and_shrunk() -> None:
+    native = NativeEngine()
+    native.plant_swapped_legal_order()
+    result = run(native, Selection(kinds=(SEEDED,), games=1, players=(3,)))
+    failure = result.failure
+    assert failure is not None
+    assert failure.difference.kind == LEGAL
+    text = "\n".join(failure_text(failure))
+    assert "DIFFERENCE in seeded input seeded game 0" in text and "legal actions" in text
+    assert result.log is not None and len(result.log.actions) == failure.step  # a replayable game
