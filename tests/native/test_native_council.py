@@ -12,7 +12,6 @@ native install) a missing extension fails instead."""
 from __future__ import annotations
 
 import os
-import random
 
 import pytest
 
@@ -24,35 +23,16 @@ except ImportError as exc:
         pytest.fail(f"VILLAGE_REQUIRE_NATIVE=1 but the native core is not built: {exc}", pytrace=False)
     pytest.skip(f"the native core is not built (optional extension): {exc}", allow_module_level=True)
 
+from support import seeded_game
+
 from village_rules.data.components import FARMYARD, ActionSpace, Cube, Good, OnCouncil
 from village_rules.data.tally import Tally
 from village_rules.drivers.serialization import to_json
-from village_rules.engine.core import apply, chance_outcomes, legal_actions
-from village_rules.engine.setup import new_game
-from village_rules.model.actions import Action, Privilege, Skip, action_id, format_action
-from village_rules.model.chance import sample
+from village_rules.engine.core import apply, legal_actions
+from village_rules.model.actions import Privilege, Skip, action_id, format_action
 from village_rules.model.evolve import replace
 from village_rules.model.pending import ChooseAction, ChoosePayment, ChoosePrivilege
 from village_rules.model.state import GameState
-from village_rules.rules.variant import Variant
-
-
-def _seeded_game(edition: str, players: int, seed: int, readings: tuple[tuple[str, str], ...]) -> tuple[
-    GameState, list[Action]
-]:
-    """A random game of the reference from a fixed seed (as test_native_tie.py's)."""
-    rng = random.Random(seed)
-    state = initial = new_game(edition, players, seed, Variant(True, readings))
-    actions: list[Action] = []
-    while not state.is_terminal:
-        if state.is_chance:
-            action = sample(chance_outcomes(state), rng)
-        else:
-            legal = legal_actions(state)
-            action = legal[rng.randrange(len(legal))]
-        actions.append(action)
-        state = apply(state, action)
-    return initial, actions
 
 
 def _council_states(readings: tuple[tuple[str, str], ...] = ()) -> list[GameState]:
@@ -60,7 +40,7 @@ def _council_states(readings: tuple[tuple[str, str], ...] = ()) -> list[GameStat
     found: list[GameState] = []
     for edition, players, seed in (("original-2011", 2, 1), ("original-2011", 4, 2), ("big-box-2023", 3, 3),
                                    ("big-box-2023", 5, 4)):
-        initial, actions = _seeded_game(edition, players, seed, readings)
+        initial, actions = seeded_game(edition, players, seed, readings)
         state = initial
         for action in actions:
             pending = state.pending
@@ -175,6 +155,6 @@ class _NoPrivilegeSkip(NativeEngine):
 
 def test_a_missing_privilege_skip_is_caught_and_named() -> None:
     with pytest.raises(TieDifferenceError) as caught:
-        compare_game(*_seeded_game("big-box-2023", 3, 3, ()), engine=_NoPrivilegeSkip())
+        compare_game(*seeded_game("big-box-2023", 3, 3, ()), engine=_NoPrivilegeSkip())
     assert caught.value.what == "legal"
     assert "reference" in caught.value.detail and "(skip)" in caught.value.detail, caught.value.detail

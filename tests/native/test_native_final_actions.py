@@ -27,37 +27,23 @@ except ImportError as exc:
         pytest.fail(f"VILLAGE_REQUIRE_NATIVE=1 but the native core is not built: {exc}", pytrace=False)
     pytest.skip(f"the native core is not built (optional extension): {exc}", allow_module_level=True)
 
+from support import seeded_game
+
 from village_rules.data.components import Cube
 from village_rules.data.tally import Tally
 from village_rules.drivers.play import GameLog
 from village_rules.drivers.serialization import to_json
 from village_rules.engine.core import apply, chance_outcomes, legal_actions
-from village_rules.engine.setup import new_game
 from village_rules.model.actions import Action, FreeAction, TakeCube, action_id, format_action, parse_action
 from village_rules.model.chance import sample
 from village_rules.model.evolve import replace
 from village_rules.model.pending import ChooseTurn
 from village_rules.model.state import GameState
-from village_rules.rules.variant import Variant
 
 Readings = tuple[tuple[str, str], ...]
 WITNESSES = Path(__file__).resolve().parents[2] / "src" / "village_rules" / "readings" / "witnesses"
 
 
-def _seeded_game(edition: str, players: int, seed: int, readings: Readings) -> tuple[GameState, list[Action]]:
-    """A random game of the reference from a fixed seed (as test_native_tie.py's)."""
-    rng = random.Random(seed)
-    state = initial = new_game(edition, players, seed, Variant(True, readings))
-    actions: list[Action] = []
-    while not state.is_terminal:
-        if state.is_chance:
-            action = sample(chance_outcomes(state), rng)
-        else:
-            legal = legal_actions(state)
-            action = legal[rng.randrange(len(legal))]
-        actions.append(action)
-        state = apply(state, action)
-    return initial, actions
 
 
 def _play_on(state: GameState, first: Action, rng: random.Random) -> list[Action]:
@@ -79,7 +65,7 @@ def _final_turns(readings: Readings) -> list[GameState]:
     """The final-action turn choices of seeded games (both editions), as they were."""
     found: list[GameState] = []
     for edition, players, seed in (("original-2011", 3, 4), ("big-box-2023", 4, 5), ("big-box-2023", 2, 6)):
-        initial, actions = _seeded_game(edition, players, seed, readings)
+        initial, actions = seeded_game(edition, players, seed, readings)
         state = initial
         for action in actions:
             if isinstance(state.pending, ChooseTurn) and state.final_turns is not None:

@@ -27,36 +27,22 @@ except ImportError as exc:
         pytest.fail(f"VILLAGE_REQUIRE_NATIVE=1 but the native core is not built: {exc}", pytrace=False)
     pytest.skip(f"the native core is not built (optional extension): {exc}", allow_module_level=True)
 
+from support import seeded_game
+
 from village_rules.data.components import Good
 from village_rules.data.tally import Tally
 from village_rules.drivers.play import GameLog
 from village_rules.drivers.serialization import to_json
 from village_rules.engine.core import apply, chance_outcomes, legal_actions
-from village_rules.engine.setup import new_game
 from village_rules.model.actions import Action, TakeCube, Well, action_id, parse_action
 from village_rules.model.chance import sample
 from village_rules.model.evolve import replace
 from village_rules.model.pending import ChooseTurn
 from village_rules.model.state import GameState
-from village_rules.rules.variant import Variant
 
 Readings = tuple[tuple[str, str], ...]
 
 
-def _seeded_game(edition: str, players: int, seed: int, readings: Readings) -> tuple[GameState, list[Action]]:
-    """A random game of the reference from a fixed seed (as test_native_tie.py's)."""
-    rng = random.Random(seed)
-    state = initial = new_game(edition, players, seed, Variant(True, readings))
-    actions: list[Action] = []
-    while not state.is_terminal:
-        if state.is_chance:
-            action = sample(chance_outcomes(state), rng)
-        else:
-            legal = legal_actions(state)
-            action = legal[rng.randrange(len(legal))]
-        actions.append(action)
-        state = apply(state, action)
-    return initial, actions
 
 
 def _market_turns(readings: Readings) -> list[GameState]:
@@ -65,7 +51,7 @@ def _market_turns(readings: Readings) -> list[GameState]:
     seat rich in goods and grain (sales payable, MKT-02 / MKT-03 taken often)."""
     found: list[GameState] = []
     for edition, players, seed in (("original-2011", 3, 11), ("big-box-2023", 4, 12)):
-        initial, actions = _seeded_game(edition, players, seed, readings)
+        initial, actions = seeded_game(edition, players, seed, readings)
         state = initial
         for action in actions:
             if isinstance(state.pending, ChooseTurn) and any(map(_holds_market_day, legal_actions(state))):
@@ -166,7 +152,7 @@ class _FreeLaterSale(NativeEngine):
 
 def test_a_missing_sale_is_caught_and_named() -> None:
     with pytest.raises(TieDifferenceError) as caught:
-        compare_game(*_seeded_game("big-box-2023", 4, 12, ()), engine=_FreeLaterSale())
+        compare_game(*seeded_game("big-box-2023", 4, 12, ()), engine=_FreeLaterSale())
     assert caught.value.what == "legal"
     assert "(serve " in caught.value.detail, caught.value.detail  # names the action by its text
 

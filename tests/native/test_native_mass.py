@@ -16,7 +16,6 @@ native install) a missing extension fails instead."""
 from __future__ import annotations
 
 import os
-import random
 from pathlib import Path
 
 import pytest
@@ -29,36 +28,21 @@ except ImportError as exc:
         pytest.fail(f"VILLAGE_REQUIRE_NATIVE=1 but the native core is not built: {exc}", pytrace=False)
     pytest.skip(f"the native core is not built (optional extension): {exc}", allow_module_level=True)
 
+from support import seeded_game
+
 from village_rules.data.components import BLACK_BAG, CHURCH_RESERVE, FARMYARD, OnChurch
 from village_rules.drivers.play import GameLog
 from village_rules.drivers.serialization import to_json
 from village_rules.engine.core import apply, chance_outcomes, legal_actions
-from village_rules.engine.setup import new_game
-from village_rules.model.actions import Action, action_id, format_action, parse_action
-from village_rules.model.chance import sample
+from village_rules.model.actions import action_id, format_action, parse_action
 from village_rules.model.evolve import replace
 from village_rules.model.pending import MassAdvance, MassBuy, MassDraw
 from village_rules.model.state import GameState
-from village_rules.rules.variant import Variant
 
 Readings = tuple[tuple[str, str], ...]
 WITNESSES = Path(__file__).resolve().parents[2] / "src" / "village_rules" / "readings" / "witnesses"
 
 
-def _seeded_game(edition: str, players: int, seed: int, readings: Readings) -> tuple[GameState, list[Action]]:
-    """A random game of the reference from a fixed seed (as test_native_tie.py's)."""
-    rng = random.Random(seed)
-    state = initial = new_game(edition, players, seed, Variant(True, readings))
-    actions: list[Action] = []
-    while not state.is_terminal:
-        if state.is_chance:
-            action = sample(chance_outcomes(state), rng)
-        else:
-            legal = legal_actions(state)
-            action = legal[rng.randrange(len(legal))]
-        actions.append(action)
-        state = apply(state, action)
-    return initial, actions
 
 
 def _mass_states(readings: Readings) -> list[GameState]:
@@ -68,7 +52,7 @@ def _mass_states(readings: Readings) -> list[GameState]:
     random seats rarely keep a coin and a member in the bag for the mass."""
     found: list[GameState] = []
     for edition, players, seed in (("original-2011", 3, 5), ("big-box-2023", 4, 8)):
-        initial, actions = _seeded_game(edition, players, seed, readings)
+        initial, actions = seeded_game(edition, players, seed, readings)
         state = initial
         for action in actions:
             pending = state.pending
@@ -211,7 +195,7 @@ def test_the_steps_that_start_a_mass_are_the_same_natively(readings: Readings) -
     state reaches its next state."""
     seen: set[str] = set()
     for edition, players, seed in (("original-2011", 2, 1), ("big-box-2023", 3, 2), ("big-box-2023", 5, 3)):
-        initial, actions = _seeded_game(edition, players, seed, readings)
+        initial, actions = seeded_game(edition, players, seed, readings)
         state = initial
         for action in actions:
             trace: list[str] = []
@@ -241,6 +225,6 @@ class _NoStepUp(NativeEngine):
 def test_a_missing_church_step_is_caught_and_named() -> None:
     with pytest.raises(TieDifferenceError) as caught:
         for seed in range(6):
-            compare_game(*_seeded_game("big-box-2023", 3, seed, ()), engine=_NoStepUp())
+            compare_game(*seeded_game("big-box-2023", 3, seed, ()), engine=_NoStepUp())
     assert caught.value.what == "legal"
     assert "(church-step " in caught.value.detail, caught.value.detail  # names the action by its text

@@ -13,7 +13,6 @@ native install) a missing extension fails instead."""
 from __future__ import annotations
 
 import os
-import random
 
 import pytest
 
@@ -25,41 +24,26 @@ except ImportError as exc:
         pytest.fail(f"VILLAGE_REQUIRE_NATIVE=1 but the native core is not built: {exc}", pytrace=False)
     pytest.skip(f"the native core is not built (optional extension): {exc}", allow_module_level=True)
 
+from support import seeded_game
+
 from village_rules.data.components import FARMYARD, UNBORN
 from village_rules.drivers.serialization import to_json
 from village_rules.engine.core import apply, chance_outcomes, legal_actions
 from village_rules.engine.scoring import score_breakdown, winners
-from village_rules.engine.setup import new_game
-from village_rules.model.actions import Action, action_id
-from village_rules.model.chance import sample
+from village_rules.model.actions import action_id
 from village_rules.model.evolve import replace
 from village_rules.model.state import GameState
-from village_rules.rules.variant import Variant
 
 GAMES = (("original-2011", 2, 1), ("original-2011", 4, 2), ("big-box-2023", 3, 3), ("big-box-2023", 5, 4))
 
 
-def _seeded_game(edition: str, players: int, seed: int) -> tuple[GameState, list[Action]]:
-    """A random game of the reference from a fixed seed (as test_native_tie.py's)."""
-    rng = random.Random(seed)
-    state = initial = new_game(edition, players, seed, Variant(True, ()))
-    actions: list[Action] = []
-    while not state.is_terminal:
-        if state.is_chance:
-            action = sample(chance_outcomes(state), rng)
-        else:
-            legal = legal_actions(state)
-            action = legal[rng.randrange(len(legal))]
-        actions.append(action)
-        state = apply(state, action)
-    return initial, actions
 
 
 def _ends() -> list[tuple[GameState, GameState]]:
     """(the last decision of the game, the end it reached) of each seeded game."""
     out: list[tuple[GameState, GameState]] = []
     for edition, players, seed in GAMES:
-        initial, actions = _seeded_game(edition, players, seed)
+        initial, actions = seeded_game(edition, players, seed)
         state = last = initial
         for action in actions:
             if not state.is_chance:
@@ -134,7 +118,7 @@ def test_the_tie_breakers_and_a_full_tie_are_the_same_natively() -> None:
 def test_whole_games_are_native_end_to_end() -> None:
     """Every step of each seeded game applied natively, from the set-up to the scores."""
     for edition, players, seed in GAMES:
-        counts = compare_game(*_seeded_game(edition, players, seed))
+        counts = compare_game(*seeded_game(edition, players, seed))
         assert counts.refused_games == 0 and not counts.refused_why, counts.refused_why
         assert counts.compared.get("scores") == 1
 
@@ -150,6 +134,6 @@ class _OneMorePoint(NativeEngine):
 
 def test_a_wrong_score_is_caught_and_named() -> None:
     with pytest.raises(TieDifferenceError) as caught:
-        compare_game(*_seeded_game("big-box-2023", 3, 3), engine=_OneMorePoint())
+        compare_game(*seeded_game("big-box-2023", 3, 3), engine=_OneMorePoint())
     assert caught.value.what == "scores"
     assert "native [" in caught.value.detail and "reference [" in caught.value.detail, caught.value.detail

@@ -15,7 +15,6 @@ native install) a missing extension fails instead."""
 from __future__ import annotations
 
 import os
-import random
 
 import pytest
 
@@ -27,43 +26,28 @@ except ImportError as exc:
         pytest.fail(f"VILLAGE_REQUIRE_NATIVE=1 but the native core is not built: {exc}", pytrace=False)
     pytest.skip(f"the native core is not built (optional extension): {exc}", allow_module_level=True)
 
+from support import seeded_game
+
 from village_rules.data.components import FARMYARD, INFLUENCE, ActionSpace, Cube, Good, Travelling
 from village_rules.data.tally import Tally
 from village_rules.drivers.serialization import to_json
-from village_rules.engine.core import apply, chance_outcomes, legal_actions
-from village_rules.engine.setup import new_game
+from village_rules.engine.core import apply, legal_actions
 from village_rules.engine.travel_map import adjacent
-from village_rules.model.actions import Action, Travel, action_id, format_action
-from village_rules.model.chance import sample
+from village_rules.model.actions import Travel, action_id, format_action
 from village_rules.model.evolve import replace
 from village_rules.model.pending import ChooseAction, ChoosePayment
 from village_rules.model.state import GameState
-from village_rules.rules.variant import Variant
 
 Readings = tuple[tuple[str, str], ...]
 
 
-def _seeded_game(edition: str, players: int, seed: int, readings: Readings) -> tuple[GameState, list[Action]]:
-    """A random game of the reference from a fixed seed (as test_native_tie.py's)."""
-    rng = random.Random(seed)
-    state = initial = new_game(edition, players, seed, Variant(True, readings))
-    actions: list[Action] = []
-    while not state.is_terminal:
-        if state.is_chance:
-            action = sample(chance_outcomes(state), rng)
-        else:
-            legal = legal_actions(state)
-            action = legal[rng.randrange(len(legal))]
-        actions.append(action)
-        state = apply(state, action)
-    return initial, actions
 
 
 def _travel_states(readings: Readings) -> list[GameState]:
     """The travel action steps of two seeded games (one per edition) under `readings`."""
     found: list[GameState] = []
     for edition, players, seed in (("original-2011", 3, 5), ("big-box-2023", 4, 6)):
-        initial, actions = _seeded_game(edition, players, seed, readings)
+        initial, actions = seeded_game(edition, players, seed, readings)
         state = initial
         for action in actions:
             if isinstance(state.pending, ChooseAction) and state.pending.space is ActionSpace.TRAVEL:
@@ -173,6 +157,6 @@ class _WrongReward(NativeEngine):
 
 def test_a_wrong_city_reward_is_caught_and_named() -> None:
     with pytest.raises(TieDifferenceError) as caught:
-        compare_game(*_seeded_game("big-box-2023", 4, 6, ()), engine=_WrongReward())
+        compare_game(*seeded_game("big-box-2023", 4, 6, ()), engine=_WrongReward())
     assert caught.value.what == "state"
     assert ".prestige: native 4, reference 3" in caught.value.detail, caught.value.detail
