@@ -18,6 +18,8 @@ from village_rules.cli.main import main
 from village_rules.data.shipped import shipped_folder
 from village_rules.drivers.play import GameLog
 from village_rules.errors import InternalError
+from village_rules.proofs.gate.gate import Gate
+from village_rules.proofs.link.link import LinkResult
 from village_rules.proofs.link.regressions import REGRESSIONS
 from village_rules.proofs.table import stored as proofs_stored
 from village_rules.proofs.table.run import Result
@@ -188,6 +190,7 @@ def test_prove_starts_from_the_stored_witnesses_unless_told_not_to(
 
     monkeypatch.setattr(cli_prove, "stored_witness", stub_seed)
     monkeypatch.setattr(cli_prove, "prove", stub_prove)
+    monkeypatch.setattr(cli_prove, "open_gate", passing_gate)
     monkeypatch.chdir(tmp_path)
     args = ["prove", "end-market-other", "--edition", "big-box-2023", "--players", "2"]
     assert main([*args, "--out", str(tmp_path / "new")]) == 0
@@ -196,6 +199,13 @@ def test_prove_starts_from_the_stored_witnesses_unless_told_not_to(
     assert seen == [proofs_stored.WITNESSES, tmp_path / "mine", None]
     assert main([*args, "--no-hints", "--hints", "x"]) == 2  # a usage error, returned as exit 2
     assert "not allowed with argument" in capsys.readouterr().err
+
+
+def passing_gate(*_args: object, **_kwargs: object) -> Gate:
+    """A gate that passed without playing a game: for the command-line tests of what
+    `prove` does with its folders and hints, whose rows are stubbed too (the gate itself is
+    tested in tests/proofs/test_gate.py; played here it cost about 12 s a call)."""
+    return Gate(LinkResult(0, 0, None), {}, {}, frozenset())
 
 
 # --- broken stored artefacts are FAIL rows naming the file, and the report is still written --
@@ -294,6 +304,7 @@ def test_an_interrupted_prove_out_leaves_the_folder_as_it_was(
         raise KeyboardInterrupt
 
     monkeypatch.setattr(cli_prove, "prove", half_then_ctrl_c)
+    monkeypatch.setattr(cli_prove, "open_gate", passing_gate)
     args = ["prove", "end-market-other", "--edition", "big-box-2023", "--players", "2", "--no-hints"]
     assert main([*args, "--out", str(out)]) == 130
     assert sorted(p.name for p in out.iterdir()) == ["results.md"]
