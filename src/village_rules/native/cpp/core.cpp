@@ -487,35 +487,62 @@ class Game {
   // A random playout of the supported part from the current state, all in C++: seeded
   // draws (std::mt19937_64; model/chance.py sample's integer method), uniform choices;
   // stops at the first unsupported step or after max_steps. Returns (steps, decisions).
+  //
+  // The steps are worked on the state in place (no copy per step); the state it started
+  // from and the ids applied since are kept, so a step that fails half way (refused, or an
+  // error) is undone by replaying them: the state is then the last complete one, as `apply`
+  // leaves it. A refusal ends the playout; any other error is raised again.
   std::pair<long long, long long> playout_impl(unsigned long long seed, long long max_steps) {
     std::mt19937_64 rng(seed);
     long long steps = 0, decisions = 0;
     auto& legal_ids = playout_buf_;
+    auto& applied = playout_ids_;
+    applied.clear();
+    start_ = s_;
     while (steps < max_steps && !is_terminal()) {
       bool decision = !is_chance();
+      int id;
       try {
-        int id;
         if (!decision) {
           id = draw_outcome(rng);
         } else {
           legal_into(s_, legal_ids);
           id = legal_ids[rng() % legal_ids.size()];
         }
-        step(id);  // drawn from the outcomes or the legal ids just computed: no second check
       } catch (const NotSupportedError&) {
-        break;
+        break;  // nothing changed yet
       }
+      try {  // drawn from the outcomes or the legal ids just computed: no second check
+        Sub sub = perform(s_, id);
+        settle(s_, sub);
+      } catch (const NotSupportedError&) {
+        replay(applied);
+        break;
+      } catch (...) {
+        replay(applied);
+        throw;
+      }
+      applied.push_back(id);
       ++steps;
       decisions += decision ? 1 : 0;
     }
     return {steps, decisions};
   }
 
+  // the playout's start state again, then the ids it applied (each of which succeeded once)
+  void replay(const std::vector<int>& applied) {
+    s_ = start_;
+    for (int id : applied) {
+      Sub sub = perform(s_, id);
+      settle(s_, sub);
+    }
+  }
+
   // The playout's draw of the pending chance event, with no list of fractions: each outcome
   // as (id, count) in chance_of's order, counts over their total (proportional; a refill's
   // every tile counts 1). The same draw as sampling chance_of's reduced fractions: a ticket
   // rng() % den, den the lcm of the reduced denominators, each outcome taking
-  // numerator * (den / denominator) = count * den / total tickets; past the end, the last.
+  // numerator * (den / denominator) tickets in turn; past the end, the last.
   int draw_outcome(std::mt19937_64& rng) const {
     const State& s = s_;
     auto& counts = counts_buf_;
@@ -548,18 +575,22 @@ class Game {
       default:
         return std::get<0>(chance_of(s).at(0));  // FateReveal: refused there (NotSupportedError)
     }
-    long long total = 0;
-    for (const auto& c : counts) total += c.second;
-    long long den = 1;
+    // With G the gcd of the counts (it divides their total T): the lcm of the reduced
+    // denominators T / gcd(c, T) is T / G, and each outcome's tickets are c / G.
+    long long total = 0, common = 0;
     for (const auto& c : counts)
-      if (c.second > 0) den = std::lcm(den, total / std::gcd(static_cast<long long>(c.second), total));
+      if (c.second > 0) {
+        total += c.second;
+        common = std::gcd(common, static_cast<long long>(c.second));
+      }
+    if (total == 0) throw IllegalIdError("a chance event with no outcome");
+    long long den = total / common;
     long long ticket = static_cast<long long>(rng() % static_cast<unsigned long long>(den));
     int id = -1;
     for (const auto& c : counts) {
       if (c.second <= 0) continue;
-      long long g = std::gcd(static_cast<long long>(c.second), total);
       id = c.first;
-      ticket -= c.second / g * (den / (total / g));
+      ticket -= c.second / common;
       if (ticket < 0) return id;
     }
     if (id < 0) throw IllegalIdError("a chance event with no outcome");
@@ -569,6 +600,8 @@ class Game {
   std::shared_ptr<Tables> t_;
   State s_;
   State scratch_;  // the state a step is worked on (step); kept for its storage
+  State start_;    // the state the playout started from (playout_impl); kept for its storage
+  std::vector<int> playout_ids_;  // the ids the playout has applied since start_
   // buffers reused from step to step (each by one function only, never re-entered meanwhile)
   mutable std::vector<int> playout_buf_, settle_buf_, options_buf_;
   mutable std::vector<std::pair<int, int>> calls_buf_, counts_buf_;
