@@ -573,7 +573,7 @@ class Game {
         }
         break;
       default:
-        return std::get<0>(chance_of(s).at(0));  // FateReveal: refused there (NotSupportedError)
+        return draw_fractions(chance_of(s), rng);  // any other event (FateReveal: refused there)
     }
     // With G the gcd of the counts (it divides their total T): the lcm of the reduced
     // denominators T / gcd(c, T) is T / G, and each outcome's tickets are c / G.
@@ -595,6 +595,19 @@ class Game {
     }
     if (id < 0) throw IllegalIdError("a chance event with no outcome");
     return id;
+  }
+
+  // model/chance.py sample on chance_of's fractions: a ticket below the lcm of the denominators
+  static int draw_fractions(const std::vector<std::tuple<int, long long, long long>>& outs, std::mt19937_64& rng) {
+    if (outs.empty()) throw IllegalIdError("a chance event with no outcome");
+    long long den = 1;
+    for (const auto& o : outs) den = std::lcm(den, std::get<2>(o));
+    long long ticket = static_cast<long long>(rng() % static_cast<unsigned long long>(den));
+    for (const auto& o : outs) {
+      ticket -= std::get<1>(o) * (den / std::get<2>(o));
+      if (ticket < 0) return std::get<0>(o);
+    }
+    return std::get<0>(outs.back());
   }
 
   std::shared_ptr<Tables> t_;
