@@ -8,16 +8,21 @@ Prints, per round and as medians:
   chance_outcomes, apply; chance steps are played but not counted),
 - python-chess random-playout moves/s (`board.legal_moves`, `push` until
   `is_game_over()`), and the ratio of the two;
+- with the native core built (docs/native.md): its whole random playouts, from the set-up
+  to the end of the game, in seat decisions/s counted the same way (chance steps played, not
+  counted), each with its ratio to python-chess's moves/s of the same round: the core's own
+  loop in C++ (`Game.playout`: uniform choices and seeded draws in C++) and the same loop in
+  Python through the binding (`NativeEngine`: legal_actions, chance_outcomes, apply). Their
+  games are of 2 to 5 players (the core refuses solo, so `--players` is 2 to 5), set up by the
+  reference (a few seeded set-ups per round, both editions alternating) and loaded into the
+  core before each game, untimed: only the playouts are timed;
 - the invariant-checked throughput (what the fuzzer checks at every step: every state and
   transition invariant) as a fraction of bare, with and without the legal-set oracle;
 - the time to clone a state (`copy.deepcopy`), its pickled size, and the memory per held
-  state (tracemalloc over every state of one game, all kept alive);
-- with the native core built (docs/native.md): its seat decisions/s on the part of the game
-  it implements so far, driven from Python through the binding and as a loop in C++, beside
-  the reference's rate on the very same steps. Until the core plays whole games these are
-  *segments*: from the start of each round of some seeded games (the seeding draws, the
-  plain turns) up to the first step the core does not implement; the states they start from
-  are set up beforehand and not timed.
+  state (tracemalloc over every state of one game, all kept alive).
+The sides run one after another within each round (reference, python-chess, the native
+loop, the native binding, then the checked runs), so that load on a shared machine falls
+on all of them alike.
 """
 
 from __future__ import annotations
@@ -120,93 +125,64 @@ def timed(fn: Callable[[], object], number: int) -> float:
     return (time.perf_counter() - start) / number
 
 
-def native_segments(players: int, seed: int) -> list[tuple[GameState, list[int]]]:
-    """Start states for the native segments (the first state of every round of a seeded
-    game per edition) and the ids of the random segment the native core plays from each:
-    (state, ids), the ids then replayed on the reference for its side."""
-    from village_rules.model.actions import action_id  # noqa: PLC0415
+def native_setups(players: int, seed: int, count: int = 8) -> list[GameState]:
+    """The reference's set-ups the native playouts start from: `count` seeded games, both
+    editions alternating (as `village_rate` plays them), made once per round, untimed."""
+    return [new_game(EDITIONS[k % 2], min(players, 4 if k % 2 else 5), seed + k) for k in range(count)]
+
+
+def native_loop_rate(seconds: float, setups: list[GameState], seed: int) -> float:
+    """Seat decisions per second of the native core's own C++ loop (`Game.playout`) on whole
+    games for about `seconds` of playout time (each game's load into the core untimed)."""
     from village_rules.native import NativeEngine  # noqa: PLC0415 (optional: the native build)
 
-    starts: list[GameState] = []
-    for k, edition in enumerate(EDITIONS):
-        _, states = held_states(edition, min(players, 4 if k else 5), seed)
-        rounds = {s.round for s in states}
-        starts += [next(s for s in states if s.round == r) for r in sorted(rounds)]
+    engine = NativeEngine()
+    decisions = 0
+    elapsed = 0.0
+    game = 0
+    while elapsed < seconds:
+        engine.load_state(setups[game % len(setups)])  # not timed
+        start = time.perf_counter()
+        _, made = engine.game.playout(seed + game, 10**9)
+        elapsed += time.perf_counter() - start
+        if not engine.is_terminal:
+            raise RuntimeError(f"the native playout stopped before the end of game {game}")
+        decisions += made
+        game += 1
+    return decisions / elapsed
+
+
+def native_binding_rate(seconds: float, setups: list[GameState], seed: int) -> float:
+    """Seat decisions per second of whole random games played through the binding
+    (`NativeEngine`: the same loop as `village_rate`'s), each game's load untimed."""
+    from village_rules.native import NativeEngine  # noqa: PLC0415 (optional: the native build)
+
+    engine = NativeEngine()
     rng = random.Random(seed)
-    engine = NativeEngine()
-    out: list[tuple[GameState, list[int]]] = []
-    for start in starts:
-        engine.load_state(start)
-        ids: list[int] = []
-        state = start
-        while not state.is_terminal:
-            if state.is_chance:
-                action = sample(chance_outcomes(state), rng)
+    decisions = 0
+    elapsed = 0.0
+    game = 0
+    while elapsed < seconds:
+        engine.load_state(setups[game % len(setups)])  # not timed
+        game += 1
+        start = time.perf_counter()
+        while not engine.is_terminal:
+            if engine.is_chance:
+                engine.apply(sample(engine.chance_outcomes(), rng))
             else:
-                legal = legal_actions(state)
-                action = legal[rng.randrange(len(legal))]
-            try:
-                engine.apply(action_id(state.rules.data, action))
-            except RuntimeError:  # NotSupported: the segment ends here
-                break
-            ids.append(action_id(state.rules.data, action))
-            state = apply(state, action)
-        out.append((start, ids))
-    return out
+                ids = engine.legal_actions()
+                engine.apply(ids[rng.randrange(len(ids))])
+                decisions += 1
+        elapsed += time.perf_counter() - start
+    return decisions / elapsed
 
 
-def native_rates(
-    segments: list[tuple[GameState, list[int]]], repeat: int
-) -> dict[str, tuple[float, float]]:
-    """(steps/s, seat decisions/s) on the segments: the native core through the binding
-    (legal ids or chance outcomes asked at every step, as a playout does, then the id
-    applied), the reference on the same steps (legal_actions / chance_outcomes, apply), and
-    the native core's own C++ loop (seeded random segments from the same starts)."""
-    from village_rules.model.actions import action_from_id  # noqa: PLC0415
-    from village_rules.native import NativeEngine  # noqa: PLC0415
-
-    engine = NativeEngine()
-    native_time = reference_time = 0.0
-    steps = decisions = 0
-    for _ in range(repeat):
-        for start, ids in segments:
-            engine.load_state(start)  # not timed
-            game = engine.game
-            t0 = time.perf_counter()
-            for i in ids:
-                if game.is_chance():
-                    game.chance()
-                else:
-                    game.legal()
-                game.apply(i)
-            native_time += time.perf_counter() - t0
-            state = start
-            data = start.rules.data
-            t0 = time.perf_counter()
-            for i in ids:
-                if state.is_chance:
-                    chance_outcomes(state)
-                else:
-                    legal_actions(state)
-                    decisions += 1
-                state = apply(state, action_from_id(data, i))
-            reference_time += time.perf_counter() - t0
-            steps += len(ids)
-    loop_steps = loop_decisions = 0
-    loop_time = 0.0
-    for r in range(repeat):
-        for k, (start, _) in enumerate(segments):
-            engine.load_state(start)  # not timed
-            t0 = time.perf_counter()
-            done, made = engine.game.playout(1000 * r + k, 10_000)
-            loop_time += time.perf_counter() - t0
-            loop_steps += done
-            loop_decisions += made
-    return {
-        "native via binding": (steps / native_time, decisions / native_time),
-        "reference, same steps": (steps / reference_time, decisions / reference_time),
-        "native C++ loop": (loop_steps / loop_time, loop_decisions / loop_time),
-    }
+def native_built() -> bool:
+    try:
+        import village_rules.native  # noqa: F401, PLC0415 (optional: the native build)
+    except ImportError:
+        return False
+    return True
 
 
 def main() -> int:
@@ -215,23 +191,38 @@ def main() -> int:
     )
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--seconds", type=float, default=1.0, help="per side and round")
-    parser.add_argument("--players", type=int, default=4)
+    parser.add_argument("--players", type=int, default=4, choices=range(2, 6), metavar="{2..5}")
     args = parser.parse_args()
+    native = native_built()
     load = os.getloadavg()
     print(f"load average before: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f} on {os.cpu_count()} cores")
     print(f"{args.players}-player random playouts, both editions alternating; {args.seconds:.1f} s per side")
-    print(
-        f"{'round':>5} {'village dec/s':>14} {'chess moves/s':>14} {'ratio':>6}"
-        f" {'checked/bare':>13} {'no-oracle/bare':>15}"
-    )
+    if native:
+        print(
+            "native: whole games, seat decisions/s and x python-chess's moves/s of the round;"
+            " 'C++ loop' = Game.playout, 'binding' = NativeEngine from Python"
+        )
+    else:
+        print("native core: not built (docs/native.md): no native columns")
+    head = f"{'round':>5} {'village dec/s':>14} {'chess moves/s':>14} {'ratio':>6}"
+    if native:
+        head += f" {'C++ loop dec/s':>15} {'x chess':>8} {'binding dec/s':>14} {'x chess':>8}"
+    print(head + f" {'checked/bare':>13} {'no-oracle/bare':>15}")
     ratios: list[float] = []
     checked: list[float] = []
     no_oracle: list[float] = []
     villages: list[float] = []
     chesses: list[float] = []
+    natives: dict[str, list[float]] = {"C++ loop": [], "binding": []}
+    native_ratios: dict[str, list[float]] = {"C++ loop": [], "binding": []}
     for r in range(args.rounds):
         v = village_rate(args.seconds, args.players, 1000 * r)
         c = chess_rate(args.seconds, r)
+        rates: dict[str, float] = {}
+        if native:
+            setups = native_setups(args.players, 1000 * r)  # made before the timed runs
+            rates["C++ loop"] = native_loop_rate(args.seconds, setups, 1000 * r)
+            rates["binding"] = native_binding_rate(args.seconds, setups, 1000 * r)
         full = village_rate(args.seconds, args.players, 1000 * r, check="all")
         v2 = village_rate(args.seconds, args.players, 1000 * r)
         part = village_rate(args.seconds, args.players, 1000 * r, check="no-oracle")
@@ -246,6 +237,16 @@ def main() -> int:
             line += f"{c:>14.0f} {bare / c:>6.2f}"
         else:
             line += f"{'(no chess)':>14} {'-':>6}"
+        for name, width in (("C++ loop", 15), ("binding", 14)):
+            if name not in rates:
+                continue
+            natives[name].append(rates[name])
+            line += f" {rates[name]:>{width}.0f}"
+            if c is not None:
+                native_ratios[name].append(rates[name] / c)
+                line += f" {rates[name] / c:>7.1f}x"
+            else:
+                line += f" {'-':>8}"
         print(line + f" {full / bare:>13.2f} {part / bare:>15.2f}")
     print(f"median village-rules seat decisions/s: {statistics.median(villages):.0f}")
     if chesses:
@@ -253,6 +254,13 @@ def main() -> int:
         print(f"median ratio village/chess:            {statistics.median(ratios):.2f}")
     else:
         print("python-chess not installed (pip install -e '.[bench]'): no ratio")
+    for name, label in (("C++ loop", "native C++ loop"), ("binding", "native binding ")):
+        if natives[name]:
+            line = f"median {label} seat decisions/s: {statistics.median(natives[name]):.0f}"
+            if native_ratios[name]:
+                ratio = statistics.median(native_ratios[name])
+                line += f" ({ratio:.1f}x python-chess: the median of the rounds' ratios)"
+            print(line)
     print(f"median invariant-checked / bare:       {statistics.median(checked):.2f} (with the oracle)")
     print(f"median invariant-checked / bare:       {statistics.median(no_oracle):.2f} (without it)")
 
@@ -271,24 +279,6 @@ def main() -> int:
     for edition, players in (("big-box-2023", args.players), ("original-2011", min(args.players, 4))):
         per, count = memory_per_state(edition, players, 7)
         print(f"memory per held state ({edition}, {count} states): {per:.0f} bytes")
-    try:
-        import village_rules.native  # noqa: F401, PLC0415 (optional: the native build)
-    except ImportError:
-        print("native core: not built (docs/native.md): no native line")
-    else:
-        segments = native_segments(args.players, 7)
-        steps = sum(len(ids) for _, ids in segments)
-        rates = native_rates(segments, max(1, args.rounds))
-        chess = statistics.median(chesses) if chesses else None
-        print(
-            f"native segments: {len(segments)} round starts, {steps} steps up to the first unported"
-            " step (mostly seeding draws: steps/s counts chance steps too, decisions/s does not)"
-        )
-        for name, (per_step, per_decision) in rates.items():
-            versus = f"  steps/s = {per_step / chess:6.2f}x chess moves/s" if chess else ""
-            print(f"  {name:<22} steps/s: {per_step:>9.0f}  seat decisions/s: {per_decision:>8.0f}{versus}")
-        same = rates["native via binding"][0] / rates["reference, same steps"][0]
-        print(f"  native via binding / reference on the same steps: {same:.1f}x")
     load = os.getloadavg()
     print(f"load average after: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}")
     return 0

@@ -460,7 +460,7 @@ class Game {
 
   void apply(int id) {
     if (id < 0 || id >= t_->n_actions) throw IllegalIdError("action id " + std::to_string(id) + " is out of range");
-    State s = s_;
+    const State& s = s_;
     if (is_chance_kind(s.pending.kind)) {
       bool outcome = false;
       for (auto& o : chance_of(s)) outcome = outcome || std::get<0>(o) == id;
@@ -470,48 +470,154 @@ class Game {
     } else {
       require_legal(s, id);
     }
-    Sub sub = perform(s, id);
-    settle(s, sub);
-    s_ = std::move(s);
+    step(id);
+  }
+
+  // perform and settle an id already checked (legal, or an outcome): on a copy of the state
+  // (copy-assigned into scratch_, whose storage is reused: no allocation per step in a game),
+  // swapped in only once the step is done, so a refused step leaves the state unchanged
+  void step(int id) {
+    scratch_ = s_;
+    Sub sub = perform(scratch_, id);
+    settle(scratch_, sub);
+    std::swap(s_, scratch_);
   }
 
 
   // A random playout of the supported part from the current state, all in C++: seeded
   // draws (std::mt19937_64; model/chance.py sample's integer method), uniform choices;
   // stops at the first unsupported step or after max_steps. Returns (steps, decisions).
+  //
+  // The steps are worked on the state in place (no copy per step); the state it started
+  // from and the ids applied since are kept, so a step that fails half way (refused, or an
+  // error) is undone by replaying them: the state is then the last complete one, as `apply`
+  // leaves it. A refusal ends the playout; any other error is raised again.
   std::pair<long long, long long> playout_impl(unsigned long long seed, long long max_steps) {
     std::mt19937_64 rng(seed);
     long long steps = 0, decisions = 0;
+    auto& legal_ids = playout_buf_;
+    auto& applied = playout_ids_;
+    applied.clear();
+    start_ = s_;
     while (steps < max_steps && !is_terminal()) {
       bool decision = !is_chance();
+      int id;
       try {
-        int id;
         if (!decision) {
-          auto outs = chance();
-          long long den = 1;
-          for (auto& o : outs) den = std::lcm(den, std::get<2>(o));
-          long long ticket = static_cast<long long>(rng() % static_cast<unsigned long long>(den));
-          id = std::get<0>(outs.back());
-          for (auto& o : outs) {
-            ticket -= std::get<1>(o) * (den / std::get<2>(o));
-            if (ticket < 0) { id = std::get<0>(o); break; }
-          }
+          id = draw_outcome(rng);
         } else {
-          auto legal_ids = legal_of(s_);
+          legal_into(s_, legal_ids);
           id = legal_ids[rng() % legal_ids.size()];
         }
-        apply(id);
       } catch (const NotSupportedError&) {
-        break;
+        break;  // nothing changed yet
       }
+      try {  // drawn from the outcomes or the legal ids just computed: no second check
+        Sub sub = perform(s_, id);
+        settle(s_, sub);
+      } catch (const NotSupportedError&) {
+        replay(applied);
+        break;
+      } catch (...) {
+        replay(applied);
+        throw;
+      }
+      applied.push_back(id);
       ++steps;
       decisions += decision ? 1 : 0;
     }
     return {steps, decisions};
   }
 
+  // the playout's start state again, then the ids it applied (each of which succeeded once)
+  void replay(const std::vector<int>& applied) {
+    s_ = start_;
+    for (int id : applied) {
+      Sub sub = perform(s_, id);
+      settle(s_, sub);
+    }
+  }
+
+  // The playout's draw of the pending chance event, with no list of fractions: each outcome
+  // as (id, count) in chance_of's order, counts over their total (proportional; a refill's
+  // every tile counts 1). The same draw as sampling chance_of's reduced fractions: a ticket
+  // rng() % den, den the lcm of the reduced denominators, each outcome taking
+  // numerator * (den / denominator) tickets in turn; past the end, the last.
+  int draw_outcome(std::mt19937_64& rng) const {
+    const State& s = s_;
+    auto& counts = counts_buf_;
+    counts.clear();
+    switch (s.pending.kind) {
+      case SEED_DRAW:
+        for (int c : CUBES_SORTED)
+          if (s.green_bag[c]) counts.emplace_back(t_->draw_cube[c], s.green_bag[c]);
+        break;
+      case REFILL_DRAW:
+        for (int tile : s.customer_pile) counts.emplace_back(customer_id(tile), 1);
+        break;
+      case MASS_DRAW:
+        counts.emplace_back(t_->draw_monk, s.bag_monks);
+        for (size_t seat = 0; seat < s.players.size(); ++seat) {
+          const auto& members = s.players[seat].members;
+          for (size_t i = 0; i < members.size(); ++i) {
+            if (members[i] != t_->black_bag) continue;
+            int key = static_cast<int>(seat) * 100000 + t_->family_numbers.at(i);
+            auto id = t_->draw_member.find(key);
+            if (id == t_->draw_member.end()) throw IllegalIdError("no action id for a member drawn from the bag");
+            auto seen = std::find_if(counts.begin() + 1, counts.end(), [&](const auto& c) { return c.first == id->second; });
+            if (seen == counts.end())
+              counts.emplace_back(id->second, 1);
+            else
+              seen->second += 1;
+          }
+        }
+        break;
+      default:
+        return draw_fractions(chance_of(s), rng);  // any other event (FateReveal: refused there)
+    }
+    // With G the gcd of the counts (it divides their total T): the lcm of the reduced
+    // denominators T / gcd(c, T) is T / G, and each outcome's tickets are c / G.
+    long long total = 0, common = 0;
+    for (const auto& c : counts)
+      if (c.second > 0) {
+        total += c.second;
+        common = std::gcd(common, static_cast<long long>(c.second));
+      }
+    if (total == 0) throw IllegalIdError("a chance event with no outcome");
+    long long den = total / common;
+    long long ticket = static_cast<long long>(rng() % static_cast<unsigned long long>(den));
+    int id = -1;
+    for (const auto& c : counts) {
+      if (c.second <= 0) continue;
+      id = c.first;
+      ticket -= c.second / common;
+      if (ticket < 0) return id;
+    }
+    if (id < 0) throw IllegalIdError("a chance event with no outcome");
+    return id;
+  }
+
+  // model/chance.py sample on chance_of's fractions: a ticket below the lcm of the denominators
+  static int draw_fractions(const std::vector<std::tuple<int, long long, long long>>& outs, std::mt19937_64& rng) {
+    if (outs.empty()) throw IllegalIdError("a chance event with no outcome");
+    long long den = 1;
+    for (const auto& o : outs) den = std::lcm(den, std::get<2>(o));
+    long long ticket = static_cast<long long>(rng() % static_cast<unsigned long long>(den));
+    for (const auto& o : outs) {
+      ticket -= std::get<1>(o) * (den / std::get<2>(o));
+      if (ticket < 0) return std::get<0>(o);
+    }
+    return std::get<0>(outs.back());
+  }
+
   std::shared_ptr<Tables> t_;
   State s_;
+  State scratch_;  // the state a step is worked on (step); kept for its storage
+  State start_;    // the state the playout started from (playout_impl); kept for its storage
+  std::vector<int> playout_ids_;  // the ids the playout has applied since start_
+  // buffers reused from step to step (each by one function only, never re-entered meanwhile)
+  mutable std::vector<int> playout_buf_, settle_buf_, options_buf_;
+  mutable std::vector<std::pair<int, int>> calls_buf_, counts_buf_;
   bool debug_swap_ = false;
 
   int customer_id(int tile) const {
@@ -535,50 +641,51 @@ class Game {
   }
 
   std::vector<int> legal_of(const State& s) const {
+    std::vector<int> out;
+    legal_into(s, out);
+    return out;
+  }
+
+  // legal_of into `out` (cleared first): the playout and settle reuse one buffer each, so
+  // that asking for the legal ids allocates nothing once the buffer has grown
+  void legal_into(const State& s, std::vector<int>& out) const {
+    out.clear();
     const Pending& p = s.pending;
     switch (p.kind) {
       case CHOOSE_TURN:
-        return turn_candidates(s, p.seat);
+        return turn_candidates(s, p.seat, out);
       case CHOOSE_COMPENSATION_CUBE:
-      case CHOOSE_SUPPLY_CUBE: {  // PickCube(c) for c in INFLUENCE if the supply has one
-        std::vector<int> out;
+      case CHOOSE_SUPPLY_CUBE:  // PickCube(c) for c in INFLUENCE if the supply has one
         for (int c : INFLUENCE)
           if (s.supply_cubes[c]) out.push_back(t_->pick_cube[c]);
-        return out;
-      }
-      case CHOOSE_SUPPLY_GOOD: {  // PickGood(g) for g in Good if the supply has one
-        std::vector<int> out;
+        return;
+      case CHOOSE_SUPPLY_GOOD:  // PickGood(g) for g in Good if the supply has one
         for (int g = 0; g < N_GOODS; ++g)
           if (s.supply_goods[g]) out.push_back(t_->pick_good[g]);
-        return out;
-      }
+        return;
       case CHOOSE_ACTION:
-        return action_step(s, p.seat, p.space);
+        return action_step(s, p.seat, p.space, out);
       case CHOOSE_DYING:
-        return dying_legal(s, p.seat);
+        return dying_legal(s, p.seat, out);
       case CHOOSE_PAYMENT: {  // core._generate: the payment options of the pending action's costs
         auto paid_for = t_->ids.find(p.action);
         if (paid_for == t_->ids.end()) throw IllegalIdError("ChoosePayment names an unknown action: " + p.action);
-        return payment_ids(s, p.seat, paid_for->second, costs_of(s, p.seat, paid_for->second));
+        return payment_ids(s, p.seat, paid_for->second, costs_of(s, p.seat, paid_for->second), out);
       }
-      case CHOOSE_PRIVILEGE: {  // core._generate: the privileges up to the stage reached, then the skip
-        std::vector<int> out;
+      case CHOOSE_PRIVILEGE:  // core._generate: the privileges up to the stage reached, then the skip
         for (int k = 1; k <= p.max_stage; ++k)
           if (privilege_allowed(s, p.seat, k, p.max_stage) && privilege_pays_out(s, k))
             out.push_back(t_->privilege_ids.at(k));
         out.push_back(t_->skip);
-        return out;
-      }
+        return;
       case MARKET_CHOICE:
-        return market_legal(s, p.seat);
-      case MASS_BUY: {  // mass.buy_legal, then the skip (no payout: AMB-03 b refuses nothing)
-        std::vector<int> out;
+        return market_legal(s, p.seat, out);
+      case MASS_BUY:  // mass.buy_legal, then the skip (no payout: AMB-03 b refuses nothing)
         if (s.players.at(p.seat).coins >= t_->mass_coin_price) {
           for (int n : numbers_at(s, p.seat, t_->black_bag)) out.push_back(t_->buy_from_bag.at(n));
         }
         out.push_back(t_->skip);
-        return out;
-      }
+        return;
       case MASS_ADVANCE: {  // mass.advance_legal (stage, then number; grain per stage), then the skip
         std::map<int, std::vector<int>> on_stage;
         const auto& members = s.players.at(p.seat).members;
@@ -587,7 +694,6 @@ class Game {
           if (t_->places[members[i]] == P_CHURCH && stage >= 1 && stage < t_->church_stages)
             on_stage[stage].push_back(t_->family_numbers.at(i));
         }
-        std::vector<int> out;
         int grain = s.players.at(p.seat).grain;
         for (auto& [stage, numbers] : on_stage) {
           if (grain < t_->church_step_grain.at(stage - 1)) continue;
@@ -596,10 +702,10 @@ class Game {
           for (int n : numbers) out.push_back(t_->church_step.at(stage * 1000 + n));
         }
         out.push_back(t_->skip);
-        return out;
+        return;
       }
       case SEED_DRAW: case REFILL_DRAW: case MASS_DRAW: case FATE_REVEAL: case GAME_OVER:
-        return {};
+        return;
       default:
         throw NotSupportedError(std::string("legal actions at ") + KIND_NAMES[p.kind] + " are not in the native core yet");
     }
@@ -607,29 +713,30 @@ class Game {
 
   // engine/turn.py candidates: the takes space by space (the tally's sorted colours), then
   // the wells space by space, colour by colour (AMB-01), or the free final actions.
-  std::vector<int> turn_candidates(const State& s, int seat) const {
-    std::vector<int> out;
+  void turn_candidates(const State& s, int seat, std::vector<int>& out) const {
+    size_t first = out.size();
     for (int sp = 0; sp < N_SPACES; ++sp)
       for (int c : CUBES_SORTED)
         if (s.spaces[sp][c] > 0) out.push_back(t_->take[sp][c]);
-    if (!out.empty()) {
+    if (out.size() > first) {
       const Player& p = s.players.at(seat);
       int need = t_->well_cubes;
       int coins = s.amb01 != 'b' ? p.coins : 0;  // well_coins_allowed
       int least = s.amb01 == 'c' ? 0 : 1;
-      std::vector<int> colours;
+      std::array<int, 4> colours{};
+      size_t n = 0;
       for (int c : INFLUENCE)
-        if (p.cubes[c] >= least && p.cubes[c] + coins >= need) colours.push_back(c);
+        if (p.cubes[c] >= least && p.cubes[c] + coins >= need) colours[n++] = c;
       for (int sp = 0; sp < N_SPACES; ++sp)
-        for (int c : colours) out.push_back(t_->well[sp][c]);
+        for (size_t k = 0; k < n; ++k) out.push_back(t_->well[sp][colours[k]]);
     } else if (s.final_turns) {
       for (int sp = 0; sp < N_SPACES; ++sp) out.push_back(t_->free_[sp]);
     }
-    return out;
   }
 
   void require_legal(const State& s, int id) const {
-    auto ids = legal_of(s);
+    auto& ids = settle_buf_;  // (free: a step is checked before it is settled)
+    legal_into(s, ids);
     if (std::find(ids.begin(), ids.end(), id) == ids.end())
       throw IllegalIdError("action id " + std::to_string(id) + " is not legal at " + KIND_NAMES[s.pending.kind]);
   }
@@ -747,31 +854,28 @@ class Game {
 
   // engine/time_and_death.py death_candidates (DEATH-02, DEATH-05): the distinct places of
   // the visible members of the number that has to die, in member order
-  std::vector<int> dying_legal(const State& s, int seat) const {
+  // (appended to `out`; a place's Die id is its own, so a place already listed has its id there)
+  void dying_legal(const State& s, int seat, std::vector<int>& out) const {
     const auto& members = s.players.at(seat).members;
     int lowest = dying_number(s, seat);
-    if (lowest == NONE) return {};
-    std::vector<int> places, out;
+    if (lowest == NONE) return;
+    auto first = static_cast<std::ptrdiff_t>(out.size());
     for (size_t i = 0; i < members.size(); ++i) {
       int place = t_->places[members[i]];
       bool visible = place == P_FARMYARD || place == P_CRAFT || place == P_COUNCIL || place == P_CHURCH ||
                      place == P_TRAVEL;
-      if (visible && t_->family_numbers.at(i) == lowest &&
-          std::find(places.begin(), places.end(), members[i]) == places.end()) {
-        places.push_back(members[i]);
-        out.push_back(t_->die.at(members[i]));
-      }
+      if (!visible || t_->family_numbers.at(i) != lowest) continue;
+      int id = t_->die.at(members[i]);
+      if (std::find(out.begin() + first, out.end(), id) == out.end()) out.push_back(id);
     }
-    return out;
   }
 
   // --- the action step (engine/core.py _action_step): the space's generator, then the skip
 
-  std::vector<int> action_step(const State& s, int seat, int space) const {
-    std::vector<int> out;
+  void action_step(const State& s, int seat, int space, std::vector<int>& out) const {
     switch (space) {
       case FAMILY:
-        out = family_legal(s, seat);
+        family_legal(s, seat, out);
         break;  // nothing is paid out: no AMB-03 b check
       case GRAIN_HARVEST:
         if (harvest_precondition(s, seat)) {
@@ -780,16 +884,16 @@ class Game {
         }
         break;
       case CRAFTS:
-        out = crafts_legal(s, seat);
+        crafts_legal(s, seat, out);
         break;
       case CHURCH:
-        out = church_legal(s, seat);
+        church_legal(s, seat, out);
         break;  // entering pays nothing out: the AMB-03 b check refuses nothing
       case COUNCIL_CHAMBER:
-        out = council_legal(s, seat);
+        council_legal(s, seat, out);
         break;
       case TRAVEL:
-        out = travel_legal(s, seat);
+        travel_legal(s, seat, out);
         break;
       case MARKET:
         break;  // a hand-built ChooseAction at the market offers only the skip
@@ -797,17 +901,15 @@ class Game {
         throw IllegalIdError("ChooseAction names no action space (" + std::to_string(space) + ")");
     }
     out.push_back(t_->skip);
-    return out;
   }
 
   // engine/crafts.py legal (CRAFT-01..05; AMB-26 b: training alone), then the AMB-03 b payout
   // check (supply.payout_shortfall: a good for train, produce and buy; the mill's coins)
-  std::vector<int> crafts_legal(const State& s, int seat) const {
+  void crafts_legal(const State& s, int seat, std::vector<int>& out) const {
     const Player& p = s.players.at(seat);
     auto farm_numbers = numbers_at(s, seat, t_->farmyard);
     bool alone = s.amb26 == 'b';
     bool full = s.amb03 == 'b';
-    std::vector<int> out;
     for (const Craft& c : t_->crafts) {
       auto pays_out = [&](int good) { return !full || s.supply_goods[good] > 0; };
       if (!c.goods.empty()) {
@@ -829,14 +931,13 @@ class Game {
           if (pays_out(c.goods[g])) out.push_back(c.buy.at(g));
     }
     if (can_pay(t_->mill_cost, p, true) && !(full && s.supply_coins < t_->mill_coins)) out.push_back(t_->mill);
-    return out;
   }
 
   // engine/council_chamber.py legal (CNC-01, CNC-02, CNC-04): the placements (one per number
   // on the farmyard, if a cost can be paid), the advances stage by stage (payable once per
   // stage), the privileges up to the furthest stage reached; then the AMB-03 b payout check
   // (supply.payout_shortfall: the cubes of privilege 2, the good of privilege 3)
-  std::vector<int> council_legal(const State& s, int seat) const {
+  void council_legal(const State& s, int seat, std::vector<int>& out) const {
     const Player& p = s.players.at(seat);
     std::set<int> farm;
     std::map<int, std::set<int>> on_stage;
@@ -847,7 +948,6 @@ class Game {
       else if (t_->places[loc] == P_COUNCIL)
         on_stage[t_->stages[loc]].insert(t_->family_numbers.at(i));
     }
-    std::vector<int> out;
     if (!farm.empty() && payable(t_->council_place, p))
       for (int n : farm) out.push_back(t_->council_place_ids.at(n));
     for (int stage = 1; stage < t_->council_stages; ++stage) {
@@ -858,7 +958,6 @@ class Game {
     int top = on_stage.empty() ? 0 : on_stage.rbegin()->first;
     for (int k = 1; k <= top; ++k)
       if (privilege_allowed(s, seat, k, top) && privilege_pays_out(s, k)) out.push_back(t_->privilege_ids.at(k));
-    return out;
   }
 
   // council_chamber._payable: one of the cost alternatives can be paid (none: free)
@@ -923,9 +1022,9 @@ class Game {
   // the farmyard members number by number, from the village, then from each marked start;
   // then the travellers city by city; each path's cost tested once per origin. Then the
   // AMB-03 b payout check (supply.payout_shortfall: a city reward of coins or cubes due now)
-  std::vector<int> travel_legal(const State& s, int seat) const {
+  void travel_legal(const State& s, int seat, std::vector<int>& out) const {
     const Player& p = s.players.at(seat);
-    if (s.amb18 == 'b' && static_cast<int>(p.markers.size()) >= t_->travel_markers) return {};
+    if (s.amb18 == 'b' && static_cast<int>(p.markers.size()) >= t_->travel_markers) return;
     auto payable_from = [&](int origin) {
       std::vector<int> out;
       for (const auto& [c, cost] : t_->paths.at(origin))
@@ -937,7 +1036,7 @@ class Game {
       if (it == t_->travel_ids.end()) throw IllegalIdError("a journey with no action id");
       return it->second;
     };
-    std::vector<int> out;
+    size_t first = out.size();
     auto farm = numbers_at(s, seat, t_->farmyard);
     if (!farm.empty()) {
       auto from_village = payable_from(0);
@@ -957,12 +1056,10 @@ class Game {
         for (int c : destinations) out.push_back(id_of(origin, c, n));
     }
     if (s.amb03 == 'b') {
-      std::vector<int> paid;
-      for (int id : out)
-        if (travel_pays_out(s, seat, t_->decoded[id].b)) paid.push_back(id);
-      out = std::move(paid);
+      auto paid = std::remove_if(out.begin() + static_cast<std::ptrdiff_t>(first), out.end(),
+                                 [&](int id) { return !travel_pays_out(s, seat, t_->decoded[id].b); });
+      out.erase(paid, out.end());
     }
-    return out;
   }
 
   // supply.payout_shortfall for a journey (AMB-03 b): the city's coins or cubes, if due now
@@ -995,14 +1092,13 @@ class Game {
 
   // market_day.legal (MKT-02, MKT-03, MKT-04; AMB-06 c: MKT-09): each available customer the
   // seat can pay for, by tile, then the pass unless the market-day player must serve
-  std::vector<int> market_legal(const State& s, int seat) const {
+  void market_legal(const State& s, int seat, std::vector<int>& out) const {
     const Player& p = s.players.at(seat);
     bool free = is_free_sale(s, seat);
-    std::vector<int> tiles = available_tiles(s), out;
+    std::vector<int> tiles = available_tiles(s);
     for (int tile : tiles)
       if (can_pay(sale_cost(tile, free), p, true)) out.push_back(serve_id(tile));
     if (!must_serve(s, seat)) out.push_back(t_->pass);
-    return out;
   }
 
   static std::vector<int> available_tiles(const State& s) {
@@ -1121,41 +1217,41 @@ class Game {
   }
 
   // engine/church.py legal (CHU-01): one entry per number on the farmyard, if a cost can be paid
-  std::vector<int> church_legal(const State& s, int seat) const {
+  void church_legal(const State& s, int seat, std::vector<int>& out) const {
     auto numbers = numbers_at(s, seat, t_->farmyard);
-    if (numbers.empty()) return {};
+    if (numbers.empty()) return;
     const Player& p = s.players.at(seat);
     bool payable = t_->church_enter.empty();
     for (const Cost& c : t_->church_enter) payable = payable || can_pay(c, p, true);
-    if (!payable) return {};
-    std::vector<int> out;
+    if (!payable) return;
     for (int n : numbers) out.push_back(t_->church_enter_ids.at(n));
-    return out;
   }
 
   // engine/family.py legal: the birth first (an unborn member), then the calls home sorted
   // by the location's text and the number, once each (AMB-24 b: employed members only).
-  std::vector<int> family_legal(const State& s, int seat) const {
+  void family_legal(const State& s, int seat, std::vector<int>& out) const {
     const auto& members = s.players.at(seat).members;
-    std::vector<std::pair<std::string, int>> calls;
+    auto& calls = calls_buf_;  // (location id, number), sorted as (the location's text, number)
+    calls.clear();
     bool unborn = false;
     for (size_t i = 0; i < members.size(); ++i) {
       int place = t_->places[members[i]];
       unborn = unborn || place == P_UNBORN;
       bool allowed = s.amb24 == 'b' ? (place == P_CRAFT || place == P_COUNCIL)
                                     : (place == P_CRAFT || place == P_COUNCIL || place == P_CHURCH || place == P_TRAVEL);
-      if (allowed) calls.emplace_back(t_->locations[members[i]], t_->family_numbers.at(i));
+      if (allowed) calls.emplace_back(members[i], t_->family_numbers.at(i));
     }
-    std::sort(calls.begin(), calls.end());
+    std::sort(calls.begin(), calls.end(), [&](const auto& l, const auto& r) {
+      if (l.first != r.first) return t_->locations[l.first] < t_->locations[r.first];
+      return l.second < r.second;
+    });
     calls.erase(std::unique(calls.begin(), calls.end()), calls.end());
-    std::vector<int> out;
     if (unborn) out.push_back(t_->birth);
-    for (auto& [label, number] : calls) {
-      auto it = t_->call_home.find(t_->location_ids.at(label) * 1000 + number);
-      if (it == t_->call_home.end()) throw IllegalIdError("no action id for calling " + label + " home");
+    for (auto& [location, number] : calls) {
+      auto it = t_->call_home.find(location * 1000 + number);
+      if (it == t_->call_home.end()) throw IllegalIdError("no action id for calling " + t_->locations[location] + " home");
       out.push_back(it->second);
     }
-    return out;
   }
 
   // engine/harvest.py precondition: a member on the farmyard; AMB-02 b: room for all the grain
@@ -1476,7 +1572,8 @@ class Game {
   // false when it stops at a ChooseDying decision (then `dying` is set)
   bool resolve_deaths(State& s, int seat, Sub& dying) const {
     while (s.deaths_owed.at(seat) > 0) {
-      auto places = dying_legal(s, seat);
+      std::vector<int> places;
+      dying_legal(s, seat, places);
       if (places.empty()) {
         if (s.amb23 == 'b') return true;  // DEATH-07: owed until a member is visible
         s.deaths_owed.at(seat) = 0;       // DEATH-05
@@ -1680,10 +1777,9 @@ class Game {
 
   // core._payment_options: every affordable way to pay; at the well AMB-01 decides whether
   // coins may stand in (well_coins_allowed) and how many (well_payment_allowed)
-  std::vector<int> payment_ids(const State& s, int seat, int id, const std::vector<Cost>& alternatives) const {
+  void payment_ids(const State& s, int seat, int id, const std::vector<Cost>& alternatives, std::vector<int>& out) const {
     bool well = t_->decoded[id].verb == V_WELL;
     bool coins_ok = well ? s.amb01 != 'b' : true;
-    std::vector<int> out;
     for (size_t alt = 0; alt < alternatives.size(); ++alt) {
       for (const auto& coins : coin_splits(alternatives[alt], s.players.at(seat), coins_ok)) {
         int total = 0;
@@ -1694,14 +1790,15 @@ class Game {
         out.push_back(it->second);
       }
     }
-    return out;
   }
 
   // core._pay_or_ask: free actions take effect at once; one way to pay is taken; several are asked
   Sub pay_or_ask(State& s, int seat, int id) const {
     auto alternatives = costs_of(s, seat, id);
     if (alternatives.empty()) return effect(s, seat, id);
-    auto options = payment_ids(s, seat, id, alternatives);
+    auto& options = options_buf_;  // (pay_or_ask never runs inside itself)
+    options.clear();
+    payment_ids(s, seat, id, alternatives, options);
     if (options.size() == 1) {
       const Decoded& chosen = t_->decoded[options[0]];
       pay(s, seat, alternatives.at(chosen.a), chosen.coins);
@@ -1900,7 +1997,8 @@ class Game {
       if (sub.has) {
         s.pending = sub.p;
         if (is_chance_kind(s.pending.kind) || s.pending.kind == GAME_OVER) return;
-        auto options = legal_of(s);  // NotSupportedError for a step whose generator is not ported
+        auto& options = settle_buf_;
+        legal_into(s, options);  // NotSupportedError for a step whose generator is not ported
         if (options.size() > 1) return;
         if (options.empty()) {
           if (s.pending.kind == CHOOSE_SUPPLY_CUBE || s.pending.kind == CHOOSE_SUPPLY_GOOD) {
@@ -1909,7 +2007,8 @@ class Game {
           }
           throw IllegalIdError(std::string("no legal action at ") + KIND_NAMES[s.pending.kind]);
         }
-        sub = perform(s, options[0]);
+        int only = options[0];
+        sub = perform(s, only);
         continue;
       }
       sub = next_step(s);
