@@ -1,8 +1,8 @@
 """The native core is `conform`'s first client (issue 39 item 5): the conformance runner
 compares it with the reference in process and over the JSON-lines protocol
 (`python -m village_rules.conform.serve --engine village_rules.native:NativeEngine`), on
-every player count it plays (2 to 5: solo is refused at load, so `--players` leaves it out,
-and the run says what it left out), and a planted difference is caught, named and shrunk.
+every player count (1, the solo game against Carla, to 5: `--players` leaves nothing out),
+and a planted difference is caught, named and shrunk.
 
 Skipped with a reason when the extension is not built; with VILLAGE_REQUIRE_NATIVE=1 (CI's
 native install) a missing extension fails instead."""
@@ -26,24 +26,22 @@ from village_rules.conform.compare import LEGAL
 from village_rules.conform.inputs import GOLDEN, SEEDED, STATES, WITNESS
 from village_rules.conform.run import Selection, failure_text, left_out_text, run
 
-NATIVE_PLAYERS = (2, 3, 4, 5)
+NATIVE_PLAYERS = (1, 2, 3, 4, 5)
 SERVE = [sys.executable, "-m", "village_rules.conform.serve"]
 SERVE_NATIVE = [*SERVE, "--engine", "village_rules.native:NativeEngine"]
 
 
-@pytest.mark.slow  # about 80 s: the reference's side of 221 witnesses, 10 golden and 14 seeded games
+@pytest.mark.slow  # about 80 s: the reference's side of 237 witnesses, 10 golden and 14 seeded games
 def test_conform_finds_no_difference_in_process_on_every_game_kind() -> None:
     selection = Selection(kinds=(SEEDED, GOLDEN, WITNESS), games=14, players=NATIVE_PLAYERS)
     result = run(NativeEngine(), selection)
     assert result.failure is None, failure_text(result.failure)
     c = result.coverage
     assert c.games[SEEDED] == 14 and c.games[GOLDEN] == 10 and c.games[WITNESS] >= 200
-    assert len(c.combinations) == 7  # 2011: 2-4 players, 2023: 2-5
-    # the solo witnesses are left out, and said to be
-    assert result.left_out == {WITNESS: 16}
-    assert left_out_text(selection, result) == [
-        "  only 2,3,4,5 players (--players): left out 16 games of witnesses of other player counts"
-    ]
+    assert len(c.combinations) == 8  # 2011: 2-4 players, 2023: 1 (solo) to 5
+    # the solo witnesses are compared too: nothing is left out
+    assert result.left_out == {}
+    assert left_out_text(selection, result) == []
 
 
 @pytest.mark.slow  # about 20 s
@@ -57,8 +55,8 @@ def test_conform_finds_no_difference_over_the_protocol_and_on_explored_states() 
     assert result.failure is None, failure_text(result.failure)
     c = result.coverage
     assert (c.games[SEEDED], c.games[GOLDEN]) == (7, 2)
-    assert c.states == {"tiny": 1500}
-    assert result.left_out == {STATES: 1}  # solo's configuration
+    assert c.states == {"tiny": 1500, "solo": 1500}  # solo's configuration too
+    assert result.left_out == {}
 
 
 def test_a_planted_legal_order_is_caught_named_and_shrunk() -> None:

@@ -39,7 +39,6 @@ def make_tables(
     scoring: dict[str, list[int]],
     customer_points: dict[int, int],
 ) -> Tables: ...
-
 def set_solo_tables(
     tables: Tables,
     space_order: list[str],

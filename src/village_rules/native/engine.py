@@ -45,8 +45,8 @@ SUPPORTED = {
     "apply": "every step of a game of 2-5 players: the seeding, the turns at every space, the well and the "
     "free final actions, their payments and privileges, the market day, the deaths, the masses (the round's, "
     "AMB-33 b/c's before the final actions, AMB-45 b's in them, the final one),"
-    " the end and the final actions; in solo Carla's steps (her take, the fate tiles, her reactions, her deaths,"
-    " her market turns, her mass, her cubes back at a new round) and the solo end",
+    " the end and the final actions; in solo Carla's steps (her take, the fate tiles, her reactions,"
+    " her deaths, her market turns, her mass, her cubes back at a new round) and the solo end",
     "scores": "the final scoring's totals and the winners after the tie-breaks (AMB-29: a full tie shared);"
     " solo: Carla scores 0 and the player wins (SOLO-03, SOLO-30)",
 }
@@ -103,6 +103,7 @@ class GameSetupLike(Protocol):
     def readings(self) -> tuple[tuple[str, str], ...]: ...  # noqa: D102
     @property
     def starting_compensation(self) -> bool: ...  # noqa: D102
+
 
 @lru_cache(maxsize=16)
 def tables_for(data: EditionData) -> _core.Tables:
@@ -183,7 +184,10 @@ def tables_for(data: EditionData) -> _core.Tables:
             solo.track_spaces,
             [(slot.tile_set, slot.space) for slot in solo.fate_slots],
             [(name, [tile.value for tile in tiles]) for name, tiles in solo.fate_sets],
-            {space.value: "graveyard" if place is None else place.value for space, place in solo.death_places},
+            {
+                space.value: "graveyard" if place is None else place.value
+                for space, place in solo.death_places
+            },
         )
     return tables
 
@@ -191,6 +195,7 @@ def tables_for(data: EditionData) -> _core.Tables:
 def _cost(cost: Cost) -> tuple[int, int, int, list[int], list[int]]:
     """A cost as the native tables take it: time, grain, coins, cubes by Cube, goods by Good."""
     return (cost.time, cost.grain, cost.coins, [cost.cubes[c] for c in Cube], [cost.goods[g] for g in Good])
+
 
 class NativeEngine:
     """One current game in the native core, with the engine protocol's methods."""
@@ -307,6 +312,7 @@ class NativeEngine:
         full tie, AMB-29); None before."""
         game = self.game
         return game.winners() if game.is_terminal() else None
+
 
 def reference_json(state: GameState) -> str:
     """The reference's canonical JSON of a state (what `state_json` is compared with)."""
