@@ -41,7 +41,7 @@ def test_conform_finds_no_difference_in_process_on_every_game_kind() -> None:
     assert len(c.combinations) == 8  # 2011: 2-4 players, 2023: 1 (solo) to 5
     # the solo witnesses are compared too: nothing is left out
     assert result.left_out == {}
-    assert left_out_text(selection, result) == []
+    assert left_out_text(selection, result) == ["  only 1,2,3,4,5 players (--players): nothing left out"]
 
 
 @pytest.mark.slow  # about 20 s
@@ -57,6 +57,20 @@ def test_conform_finds_no_difference_over_the_protocol_and_on_explored_states() 
     assert (c.games[SEEDED], c.games[GOLDEN]) == (7, 2)
     assert c.states == {"tiny": 1500, "solo": 1500}  # solo's configuration too
     assert result.left_out == {}
+
+
+@pytest.mark.slow  # about 90 s (the reference's side and the explorer's graph of `solo`)
+def test_conform_finds_no_difference_in_solo() -> None:
+    """`conform --players 1`: seeded solo games, the 16 solo witnesses and the first 5,000
+    states of the `solo` configuration, every edge out of them applied."""
+    selection = Selection(
+        kinds=(SEEDED, WITNESS, STATES), games=14, configs=("solo",), states=5000, players=(1,)
+    )
+    result = run(NativeEngine(), selection)
+    assert result.failure is None, failure_text(result.failure)
+    c = result.coverage
+    assert (c.games[SEEDED], c.games[WITNESS]) == (14, 16)
+    assert c.states == {"solo": 5000}
 
 
 def test_a_planted_legal_order_is_caught_named_and_shrunk() -> None:
