@@ -2,15 +2,19 @@
 compares it with the reference in process and over the JSON-lines protocol
 (`python -m village_rules.conform.serve --engine village_rules.native:NativeEngine`), on
 every player count (1, the solo game against Carla, to 5: `--players` leaves nothing out),
-and a planted difference is caught, named and shrunk.
+and three planted differences (a legal-action order, a chance probability, a state field) are
+each caught, named and shrunk.
 
 Skipped with a reason when the extension is not built; with VILLAGE_REQUIRE_NATIVE=1 (CI's
 native install) a missing extension fails instead."""
 
 from __future__ import annotations
 
+import json
 import os
+import re
 import sys
+from fractions import Fraction
 
 import pytest
 
@@ -22,7 +26,7 @@ except ImportError as exc:
     pytest.skip(f"the native core is not built (optional extension): {exc}", allow_module_level=True)
 
 from village_rules.conform.client import ProtocolEngine
-from village_rules.conform.compare import LEGAL
+from village_rules.conform.compare import LEGAL, PROBABILITY, STATE
 from village_rules.conform.inputs import GOLDEN, SEEDED, STATES, WITNESS
 from village_rules.conform.run import Selection, failure_text, left_out_text, run
 
@@ -82,4 +86,62 @@ def test_a_planted_legal_order_is_caught_named_and_shrunk() -> None:
     assert failure.difference.kind == LEGAL
     text = "\n".join(failure_text(failure))
     assert "DIFFERENCE in seeded input seeded game 0" in text and "legal actions" in text
+    assert result.log is not None and len(result.log.actions) == failure.step  # a replayable game
+
+
+def _first_seat_grain(state_json: str) -> int:
+    grain: int = json.loads(state_json)["players"][0]["grain"]
+    return grain
+
+
+ARMED_AT_GRAIN = 3
+"""The planted differences act once the first seat holds this much grain: a condition a
+seeded game meets late and a shorter game can meet sooner, so the shrinker has work."""
+
+
+class _LikelierFirstOutcome(NativeEngine):
+    """A planted difference: once armed, the first outcome of every chance event with more
+    than one outcome made 1/1000 likelier (the core's answer, changed on its way out)."""
+
+    def chance_outcomes(self) -> list[tuple[int, Fraction]]:
+        outcomes = super().chance_outcomes()
+        if len(outcomes) > 1 and _first_seat_grain(self.game.to_json()) >= ARMED_AT_GRAIN:
+            first, p = outcomes[0]
+            outcomes[0] = (first, p + Fraction(1, 1000))
+        return outcomes
+
+
+class _OneGrainTooMany(NativeEngine):
+    """A planted difference: once armed, the first seat's grain written with a 1 in front (4
+    as 14) in the state the core writes."""
+
+    def state_json(self) -> str:
+        text = super().state_json()
+        return text.replace('"grain":', '"grain":1', 1) if _first_seat_grain(text) >= ARMED_AT_GRAIN else text
+
+
+@pytest.mark.parametrize(
+    ("engine", "kind", "detail"),
+    [
+        (_LikelierFirstOutcome, PROBABILITY, "(draw-"),
+        (_OneGrainTooMany, STATE, "$.players[0].grain: "),
+    ],
+    ids=["probability", "state-field"],
+)
+def test_a_planted_probability_and_state_field_are_caught_named_and_shrunk(
+    engine: type[NativeEngine], kind: str, detail: str
+) -> None:
+    result = run(engine(), Selection(kinds=(SEEDED,), games=1, players=(3,)))
+    failure = result.failure
+    assert failure is not None
+    assert failure.difference.kind == kind
+    assert detail in failure.difference.detail
+    if kind == PROBABILITY:  # names both exact probabilities: 1/1000 apart
+        found = re.search(r"reference (\d+/\d+), implementation (\d+/\d+)", failure.difference.detail)
+        assert found is not None and Fraction(found[2]) - Fraction(found[1]) == Fraction(1, 1000)
+    text = "\n".join(failure_text(failure))
+    assert "DIFFERENCE in seeded input seeded game 0" in text
+    # shrunk: the difference shows only once armed, and ddmin finds a shorter way there
+    assert 0 < failure.step < failure.found_at, text
+    assert f"shrunk from step {failure.found_at} to {failure.step}" in text
     assert result.log is not None and len(result.log.actions) == failure.step  # a replayable game
