@@ -1,24 +1,26 @@
 """Which steps the native core refuses, and how often, over seeded games (issue 39).
 
-Plays seeded random games of the reference (both editions, 2 to 5 players, the default
-readings) through the tie (`village_rules.native.tie.compare_game`) and prints every
-refused step by the core's NotSupportedError message, most frequent first: what to port
-next. Each refusal ends a stretch the core played by itself (the tie then loads the
-reference's state again), so every count is a "first refusal" of its stretch.
+Plays seeded random games of the reference (both editions, 1 to 5 players: 1 is the 2023
+edition's solo game against Carla; the default readings) through the tie
+(`village_rules.native.tie.compare_game`) and prints every refused step by the core's
+NotSupportedError message, most frequent first: what to port next. Each refusal ends a
+stretch the core played by itself (the tie then loads the reference's state again), so
+every count is a "first refusal" of its stretch.
 
     python scripts/native_refusals.py [--seeds N]
     python scripts/native_refusals.py --figures
     python scripts/native_refusals.py --speed [--seeds N]
 
 `--figures` prints docs/native.md's coverage table instead: seeded games (every edition and
-player count under the default readings and AMB-01 b and c, 2 seeds each), the golden games
-and the stored witnesses that are game logs, each compared by the tie (0 differences, or the
-first one raises).
+player count under the default readings and AMB-01 b and c, solo games also under each solo
+reading's other letter, 2 seeds each), the golden games and the stored witnesses that are game
+logs, each compared by the tie (0 differences, or the first one raises).
 
 `--speed` prints the whole-game playout speed (uniform random choices, seeded draws, from the
 set-up to the end) of the reference and of the native core in one run: through the binding
 (the same Python loop over `NativeEngine`) and as the core's own C++ loop (`Game.playout`),
-with their ratios to the reference. Figures of one run on one machine, not a timed test.
+with their ratios to the reference (2 to 5 players, as the figures in docs/native.md were
+measured). Figures of one run on one machine, not a timed test.
 """
 
 from __future__ import annotations
@@ -39,7 +41,23 @@ from village_rules.native import NativeEngine
 from village_rules.native.tie import TieCounts, compare_game
 from village_rules.rules.variant import Variant
 
-CONFIGS = (("original-2011", (2, 3, 4)), ("big-box-2023", (2, 3, 4, 5)))
+CONFIGS = (("original-2011", (2, 3, 4)), ("big-box-2023", (1, 2, 3, 4, 5)))
+"""Every edition and player count (1: the 2023 solo game; 2011 has no solo mode)."""
+SPEED_CONFIGS = (("original-2011", (2, 3, 4)), ("big-box-2023", (2, 3, 4, 5)))
+SOLO_READINGS = tuple(
+    ((amb, letter),)
+    for amb, letter in (
+        ("AMB-36", "b"),
+        ("AMB-37", "b"),
+        ("AMB-37", "c"),
+        ("AMB-38", "b"),
+        ("AMB-39", "b"),
+        ("AMB-41", "b"),
+        ("AMB-42", "b"),
+        ("AMB-43", "b"),
+    )
+)
+"""Each solo reading's other letter (specs/ambiguities.md), for the solo games of --figures."""
 
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -74,7 +92,8 @@ def figures() -> None:
     seeded = TieCounts()
     for edition, counts in CONFIGS:
         for players in counts:
-            for readings in ((), (("AMB-01", "b"),), (("AMB-01", "c"),)):
+            solo = SOLO_READINGS if players == 1 else ()
+            for readings in ((), (("AMB-01", "b"),), (("AMB-01", "c"),), *solo):
                 for seed in range(2):
                     seeded.add(compare_game(*seeded_game(edition, players, 1000 * seed + players, readings)))
     golden = TieCounts()
@@ -102,7 +121,9 @@ def figures() -> None:
 def speed(seeds: int) -> None:
     """Whole random playouts on the reference and natively, `seeds` games per edition and
     player count each: steps and seat decisions per second, and the ratios."""
-    setups = [(edition, n, seed) for edition, counts in CONFIGS for n in counts for seed in range(seeds)]
+    setups = [
+        (edition, n, seed) for edition, counts in SPEED_CONFIGS for n in counts for seed in range(seeds)
+    ]
     rows: list[tuple[str, int, int, float]] = []
 
     steps = decisions = 0

@@ -310,9 +310,10 @@ def test_the_state_json_of_the_reference_engine_is_to_json() -> None:
 def test_players_keeps_the_seeded_games_to_those_counts_and_says_what_it_left_out(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """`--players` (for an implementation that plays only some counts, such as the native
-    core without solo): the seeded games are drawn from those counts alone, and the stored
-    games of other counts are counted and printed as left out, never passed over silently."""
+    """`--players` (for an implementation that plays only some counts, as the native core
+    did before it played solo, or for a run on one count): the seeded games are drawn from
+    those counts alone, and the stored games of other counts are counted and printed as left
+    out, never passed over silently."""
     games = seeded_games(6, 0, player_counts=(3,))
     assert {g.setup.players for g in games} == {3}
     assert {g.setup.players for g in seeded_games(16, 0)} == {1, 2, 3, 4, 5}

@@ -34,7 +34,8 @@ def test_every_input_kind_agrees_over_the_protocol() -> None:  # about 25 s
 
 def test_the_golden_games_and_witnesses_agree_in_process() -> None:  # about 20 s
     # the first 60 witnesses: tests/native/test_native_conform.py runs every one, against the
-    # native core (2 to 5 players), at half the reference's cost of this self-comparison
+    # native core (every player count, solo included), at half the reference's cost of this
+    # self-comparison
     result = run(ReferenceEngine(), Selection(kinds=(GOLDEN, WITNESS), witnesses=60))
     assert result.failure is None, failure_text(result.failure)
     assert result.coverage.games[GOLDEN] == 10

@@ -1,9 +1,9 @@
 """The native core is `conform`'s first client (issue 39 item 5): the conformance runner
 compares it with the reference in process and over the JSON-lines protocol
 (`python -m village_rules.conform.serve --engine village_rules.native:NativeEngine`), on
-every player count it plays (2 to 5: solo is refused at load, so `--players` leaves it out,
-and the run says what it left out), and three planted differences (a legal-action order,
-a chance probability, a state field) are each caught, named and shrunk.
+every player count (1, the solo game against Carla, to 5: `--players` leaves nothing out),
+and three planted differences (a legal-action order, a chance probability, a state field) are
+each caught, named and shrunk.
 
 Skipped with a reason when the extension is not built; with VILLAGE_REQUIRE_NATIVE=1 (CI's
 native install) a missing extension fails instead."""
@@ -30,24 +30,22 @@ from village_rules.conform.compare import LEGAL, PROBABILITY, STATE
 from village_rules.conform.inputs import GOLDEN, SEEDED, STATES, WITNESS
 from village_rules.conform.run import Selection, failure_text, left_out_text, run
 
-NATIVE_PLAYERS = (2, 3, 4, 5)
+NATIVE_PLAYERS = (1, 2, 3, 4, 5)
 SERVE = [sys.executable, "-m", "village_rules.conform.serve"]
 SERVE_NATIVE = [*SERVE, "--engine", "village_rules.native:NativeEngine"]
 
 
-@pytest.mark.slow  # about 80 s: the reference's side of 221 witnesses, 10 golden and 14 seeded games
+@pytest.mark.slow  # about 80 s: the reference's side of 237 witnesses, 10 golden and 14 seeded games
 def test_conform_finds_no_difference_in_process_on_every_game_kind() -> None:
     selection = Selection(kinds=(SEEDED, GOLDEN, WITNESS), games=14, players=NATIVE_PLAYERS)
     result = run(NativeEngine(), selection)
     assert result.failure is None, failure_text(result.failure)
     c = result.coverage
     assert c.games[SEEDED] == 14 and c.games[GOLDEN] == 10 and c.games[WITNESS] >= 200
-    assert len(c.combinations) == 7  # 2011: 2-4 players, 2023: 2-5
-    # the solo witnesses are left out, and said to be
-    assert result.left_out == {WITNESS: 16}
-    assert left_out_text(selection, result) == [
-        "  only 2,3,4,5 players (--players): left out 16 games of witnesses of other player counts"
-    ]
+    assert len(c.combinations) == 8  # 2011: 2-4 players, 2023: 1 (solo) to 5
+    # the solo witnesses are compared too: nothing is left out
+    assert result.left_out == {}
+    assert left_out_text(selection, result) == ["  only 1,2,3,4,5 players (--players): nothing left out"]
 
 
 @pytest.mark.slow  # about 20 s
@@ -61,8 +59,22 @@ def test_conform_finds_no_difference_over_the_protocol_and_on_explored_states() 
     assert result.failure is None, failure_text(result.failure)
     c = result.coverage
     assert (c.games[SEEDED], c.games[GOLDEN]) == (7, 2)
-    assert c.states == {"tiny": 1500}
-    assert result.left_out == {STATES: 1}  # solo's configuration
+    assert c.states == {"tiny": 1500, "solo": 1500}  # solo's configuration too
+    assert result.left_out == {}
+
+
+@pytest.mark.slow  # about 90 s (the reference's side and the explorer's graph of `solo`)
+def test_conform_finds_no_difference_in_solo() -> None:
+    """`conform --players 1`: seeded solo games, the 16 solo witnesses and the first 5,000
+    states of the `solo` configuration, every edge out of them applied."""
+    selection = Selection(
+        kinds=(SEEDED, WITNESS, STATES), games=14, configs=("solo",), states=5000, players=(1,)
+    )
+    result = run(NativeEngine(), selection)
+    assert result.failure is None, failure_text(result.failure)
+    c = result.coverage
+    assert (c.games[SEEDED], c.games[WITNESS]) == (14, 16)
+    assert c.states == {"solo": 5000}
 
 
 def test_a_planted_legal_order_is_caught_named_and_shrunk() -> None:

@@ -7,9 +7,9 @@ of village_rules never needs it.
     engine.new_game_from(edition="original-2011", players=3, seed=7)
     engine.legal_actions()  # the reference's action ids, in the reference's order
 
-A game of 2 to 5 players runs natively from its set-up to its scores. What the core does not
-implement (the solo mode, refused at load) raises `NotSupportedError` (never a wrong answer);
-the tools fall back to the reference there.
+Every game (2 to 5 players, and the solo game against Carla) runs natively from its set-up
+to its scores. A step the core did not implement would raise `NotSupportedError` (never a
+wrong answer), and the tools would fall back to the reference there.
 """
 
 from __future__ import annotations

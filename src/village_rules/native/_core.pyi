@@ -1,4 +1,4 @@
-"""Type stub of the compiled native core (cpp/core.cpp); use it through village_rules.native."""
+"""Type stub of the compiled native core (cpp/core.cpp, cpp/solo.cpp); use it through village_rules.native."""
 
 from collections.abc import Mapping
 
@@ -39,6 +39,15 @@ def make_tables(
     scoring: dict[str, list[int]],
     customer_points: dict[int, int],
 ) -> Tables: ...
+def set_solo_tables(
+    tables: Tables,
+    space_order: list[str],
+    track_spaces: int,
+    fate_slots: list[tuple[str, int]],
+    fate_sets: list[tuple[str, list[str]]],
+    death_places: dict[str, str],
+) -> None:
+    """Add an edition's solo data (data/solo_data.py SoloData) to its native tables (cpp/solo.cpp)."""
 
 class Game:
     """One game's current state in the native core."""

@@ -38,15 +38,17 @@ IllegalIdError = _core.IllegalIdError
 
 SUPPORTED = {
     "editions": "both shipped editions and a user's own data file",
-    "players": "2-5 (solo refused at load)",
-    "readings": "every reading of a game of 2-5 players (the solo readings touch only the solo mode)",
-    "legal": "every decision step of a game of 2-5 players",
-    "chance": "SeedDraw, RefillDraw, MassDraw (FateReveal is solo)",
+    "players": "1 (solo, against Carla: the 2023 edition's solo mode) and 2-5",
+    "readings": "every reading, the solo readings (AMB-36..39, AMB-41..43) included",
+    "legal": "every decision step, the player's choice of Carla's cube (ChooseCarlaCube) included",
+    "chance": "SeedDraw, RefillDraw, MassDraw, FateReveal (solo)",
     "apply": "every step of a game of 2-5 players: the seeding, the turns at every space, the well and the "
     "free final actions, their payments and privileges, the market day, the deaths, the masses (the round's, "
     "AMB-33 b/c's before the final actions, AMB-45 b's in them, the final one),"
-    " the end and the final actions",
-    "scores": "the final scoring's totals and the winners after the tie-breaks (AMB-29: a full tie shared)",
+    " the end and the final actions; in solo Carla's steps (her take, the fate tiles, her reactions,"
+    " her deaths, her market turns, her mass, her cubes back at a new round) and the solo end",
+    "scores": "the final scoring's totals and the winners after the tie-breaks (AMB-29: a full tie shared);"
+    " solo: Carla scores 0 and the player wins (SOLO-03, SOLO-30)",
 }
 """What the native core implements, in words (docs/native.md has the same list)."""
 
@@ -69,12 +71,19 @@ READINGS_USED = (
     "AMB-26",
     "AMB-33",
     "AMB-34",
+    "AMB-36",
+    "AMB-37",
+    "AMB-38",
+    "AMB-39",
+    "AMB-41",
+    "AMB-42",
+    "AMB-43",
     "AMB-44",
     "AMB-45",
     "AMB-46",
 )
 """The readings the native core consults (each resolved by the reference: the choice or the
-edition's default); every other reading touches only the solo mode, refused at load."""
+edition's default); every other reading is fixed (no second reading) or a data value."""
 
 
 class GameSetupLike(Protocol):
@@ -95,6 +104,7 @@ class GameSetupLike(Protocol):
     @property
     def starting_compensation(self) -> bool: ...  # noqa: D102
 
+
 @lru_cache(maxsize=16)
 def tables_for(data: EditionData) -> _core.Tables:
     """The native tables of one edition data, built once from the loader's values."""
@@ -102,12 +112,12 @@ def tables_for(data: EditionData) -> _core.Tables:
     added: dict[int, list[int]] = {}
     for players in data.player_counts:
         if players < 2:
-            continue  # solo: not in the native core
+            continue  # solo: played on the 2-player card (its solo data below)
         card = data.setup_card(players)
         per_space = dict(card.cubes_per_space)
         cards[players] = [per_space.get(space, 0) for space in ActionSpace]
         added[players] = [card.cubes_added[c] for c in Cube]
-    return _core.make_tables(
+    tables = _core.make_tables(
         [format_action(a) for a in action_universe(data)],
         data.well_cubes,
         data.max_players,
@@ -166,11 +176,26 @@ def tables_for(data: EditionData) -> _core.Tables:
         },
         {c.id: c.points for c in data.customers},
     )
+    solo = data.solo
+    if solo is not None:  # the solo mode's data (2023 pp. 15-19): Carla's board and fate tiles
+        _core.set_solo_tables(
+            tables,
+            [space.value for space in solo.space_order],
+            solo.track_spaces,
+            [(slot.tile_set, slot.space) for slot in solo.fate_slots],
+            [(name, [tile.value for tile in tiles]) for name, tiles in solo.fate_sets],
+            {
+                space.value: "graveyard" if place is None else place.value
+                for space, place in solo.death_places
+            },
+        )
+    return tables
 
 
 def _cost(cost: Cost) -> tuple[int, int, int, list[int], list[int]]:
     """A cost as the native tables take it: time, grain, coins, cubes by Cube, goods by Good."""
     return (cost.time, cost.grain, cost.coins, [cost.cubes[c] for c in Cube], [cost.goods[g] for g in Good])
+
 
 class NativeEngine:
     """One current game in the native core, with the engine protocol's methods."""
@@ -230,7 +255,7 @@ class NativeEngine:
 
     def load(self, state_json: str) -> None:
         """Make the state written as `state_json` (the reference's `to_json`) current; the
-        reference's decoder checks it first. `NotSupportedError` for a solo game."""
+        reference's decoder checks it first."""
         self.load_state(from_json(state_json))
 
     def load_state(self, state: GameState) -> None:
@@ -287,6 +312,7 @@ class NativeEngine:
         full tie, AMB-29); None before."""
         game = self.game
         return game.winners() if game.is_terminal() else None
+
 
 def reference_json(state: GameState) -> str:
     """The reference's canonical JSON of a state (what `state_json` is compared with)."""

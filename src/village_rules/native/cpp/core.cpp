@@ -16,6 +16,7 @@
 #include <set>
 #include <sstream>
 
+#include "solo.hpp"
 #include "state.hpp"
 
 namespace py = pybind11;
@@ -157,15 +158,13 @@ bool is_chance_kind(int kind) {
 
 // --- the game ---------------------------------------------------------------------------
 
-class Game {
+class Game : public solo::Core {
  public:
   explicit Game(std::shared_ptr<Tables> tables) : t_(std::move(tables)) {}
 
   // The state as json.loads gives it from the reference's to_json; `rules_json` is the
   // reference's own text of the "rules" member (kept as it is: it holds the data's identity).
   void load(const py::dict& d, const std::string& rules_json, const std::map<std::string, std::string>& readings) {
-    if (d.contains("carla"))
-      throw NotSupportedError("the solo mode (Carla's board) is not in the native core yet");
     State s;
     s.rules_json = rules_json;
     auto letter = [&](const char* amb) {
@@ -194,6 +193,14 @@ class Game {
     s.amb44 = letter("AMB-44");
     s.amb45 = letter("AMB-45");
     s.amb46 = letter("AMB-46");
+    s.amb36 = letter("AMB-36");  // the solo readings
+    s.amb37 = letter("AMB-37");
+    s.amb38 = letter("AMB-38");
+    s.amb39 = letter("AMB-39");
+    s.amb41 = letter("AMB-41");
+    s.amb42 = letter("AMB-42");
+    s.amb43 = letter("AMB-43");
+    if (d.contains("carla")) solo::load(d["carla"].cast<py::dict>(), s, *t_);  // a solo game
     s.round = d["round"].cast<int>();
     s.start_player = d["start_player"].cast<int>();
     s.next_start_holder = as_int(d["next_start_holder"]);
@@ -226,7 +233,7 @@ class Game {
       s.players.push_back(std::move(p));
     }
     if (s.players.size() < 2)
-      throw NotSupportedError("a game of fewer than 2 players (solo) is not in the native core yet");
+      throw NotSupportedError("a game of fewer than 2 seats is not a game (a solo game has 2: Carla's is seat 1)");
     s.pending = pending_of(d["pending"].cast<py::dict>());
     s.turn = d["turn"].is_none() ? NONE : d["turn"]["seat"].cast<int>();
     if (!d["turn"].is_none()) {
@@ -266,6 +273,7 @@ class Game {
     const State& s = s_;
     Obj o;
     o.add("bag_monks", jint(s.bag_monks));
+    if (s.carla) o.add("carla", solo::to_json(*s.carla));
     o.add("customer_pile", jints(s.customer_pile));
     o.add("deaths_owed", jints(s.deaths_owed));
     o.add("end_triggered_by", jint(s.end_triggered_by));
@@ -360,6 +368,10 @@ class Game {
     if (!is_terminal()) throw IllegalIdError("the final scoring is only at the end of the game");
     std::vector<int> out;
     for (const Player& p : s_.players) {
+      if (s_.carla && &p - s_.players.data() == solo::CARLA) {  // SOLO-03: Carla scores nothing
+        out.push_back(0);
+        continue;
+      }
       int cities = static_cast<int>(std::min(p.markers.size(), t_->score_travel.size() - 1));
       int council = 0, church = 0, chronicled = 0, customers = 0;
       for (int m : p.members) {
@@ -379,6 +391,7 @@ class Game {
   // scoring.winners: the highest ranking_key (SCORE-07: the total, then the edition's
   // tie-breakers in order); more than one seat only after a full tie (a shared win, AMB-29)
   std::vector<int> winners() const {
+    if (s_.carla) return {solo::PLAYER};  // SOLO-30: the player's result is their rank
     std::vector<int> totals = scores();
     std::vector<std::vector<int>> keys;
     for (size_t seat = 0; seat < s_.players.size(); ++seat) {
@@ -448,8 +461,8 @@ class Game {
         }
         return proportional(counts);
       }
-      case FATE_REVEAL:
-        throw NotSupportedError("FateReveal (solo) is not in the native core yet");
+      case FATE_REVEAL:  // carla.fate_outcomes (solo)
+        return solo::fate_outcomes(s, *t_);
       default:
         return out;
     }
@@ -609,6 +622,11 @@ class Game {
     }
     return std::get<0>(outs.back());
   }
+  // solo::Core: the steps the solo mode shares with a game of several players
+  void solo_market_start(State& s, int seat) const override { market_start(s, seat); }
+  void solo_note_last_space(State& s, int seat, int dest) const override { note_last_space(s, seat, dest); }
+  int solo_chronicle_free(const State& s, int category) const override { return chronicle_free(s, category); }
+  int solo_graveyard_free(const State& s) const override { return graveyard_free(s); }
 
   std::shared_ptr<Tables> t_;
   State s_;
@@ -681,7 +699,7 @@ class Game {
       case MARKET_CHOICE:
         return market_legal(s, p.seat, out);
       case MASS_BUY:  // mass.buy_legal, then the skip (no payout: AMB-03 b refuses nothing)
-        if (s.players.at(p.seat).coins >= t_->mass_coin_price) {
+        if (!solo::is_carla(s, p.seat) && s.players.at(p.seat).coins >= t_->mass_coin_price) {  // SOLO-03
           for (int n : numbers_at(s, p.seat, t_->black_bag)) out.push_back(t_->buy_from_bag.at(n));
         }
         out.push_back(t_->skip);
@@ -695,6 +713,7 @@ class Game {
             on_stage[stage].push_back(t_->family_numbers.at(i));
         }
         int grain = s.players.at(p.seat).grain;
+        if (solo::is_carla(s, p.seat)) on_stage.clear();  // SOLO-03: Carla pays no grain
         for (auto& [stage, numbers] : on_stage) {
           if (grain < t_->church_step_grain.at(stage - 1)) continue;
           std::sort(numbers.begin(), numbers.end());
@@ -702,6 +721,11 @@ class Game {
           for (int n : numbers) out.push_back(t_->church_step.at(stage * 1000 + n));
         }
         out.push_back(t_->skip);
+        return;
+      }
+      case CHOOSE_CARLA_CUBE: {  // carla.choice_colours (solo)
+        const std::vector<int> ids = solo::choice_ids(s, *t_);
+        out.insert(out.end(), ids.begin(), ids.end());
         return;
       }
       case SEED_DRAW: case REFILL_DRAW: case MASS_DRAW: case FATE_REVEAL: case GAME_OVER:
@@ -1208,6 +1232,13 @@ class Game {
     for (int tile : s.market_waiting)
       if (tile != NONE) queue.push_back(tile);
     size_t next = 0;
+    if (s.carla && s.amb42 == 'b') {  // AMB-42 b (solo only): the customers left move up first
+      std::vector<int> left;
+      for (int tile : s.market_available)
+        if (tile != NONE) left.push_back(tile);
+      left.resize(s.market_available.size(), NONE);
+      s.market_available = left;
+    }
     for (int& tile : s.market_available)
       if (tile == NONE && next < queue.size()) tile = queue[next++];
     std::vector<int> waiting(queue.begin() + static_cast<long>(next), queue.end());
@@ -1320,6 +1351,7 @@ class Game {
       }
       case CHOOSE_TURN:
         if (a.verb == V_WELL) {  // core._perform: WELL-01, the turn begins when the well is chosen
+          if (s.carla) solo::after_well(s);  // solo: Carla takes no cube, no reaction (SOLO-25)
           s.turn = pending.seat;
           s.turn_took_last_cube = false;
           return pay_or_ask(s, pending.seat, id);
@@ -1367,6 +1399,13 @@ class Game {
         return mass_buy(s, pending.seat, a.a);
       case MASS_DRAW:  // mass.draw
         return mass_draw(s, a, pending.remaining);
+      case FATE_REVEAL:  // carla.reveal (solo)
+        solo::reveal(s, *t_, id);
+        return {};
+      case CHOOSE_CARLA_CUBE: {  // carla.take_chosen (solo)
+        solo::Step next = solo::take_chosen(s, *t_, id);
+        return Sub{next.has, next.p};
+      }
       default:
         throw NotSupportedError(std::string("apply at ") + KIND_NAMES[pending.kind] + " is not in the native core yet");
     }
@@ -1444,7 +1483,8 @@ class Game {
       s.monks_aside += 1;
     } else if (a.verb == V_DRAW_MEMBER) {
       size_t index = find_member(s, a.a, t_->black_bag, a.b);
-      s.players.at(a.a).members.at(index) = t_->church_location.at(1);
+      int stage = s.carla ? solo::entry_stage(s, *t_, a.a) : 1;  // SOLO-27
+      if (stage != NONE) s.players.at(a.a).members.at(index) = t_->church_location.at(stage);
     } else {
       throw IllegalIdError("not a draw from the black bag");
     }
@@ -1499,7 +1539,8 @@ class Game {
     for (const auto& [count, key] : counts)
       if (count == most && key > best) best = key;
     for (size_t seat = 0; seat < counts.size(); ++seat)
-      if (counts[seat].first == most && counts[seat].second == best) s.players[seat].prestige += t_->majority_prestige;
+      if (counts[seat].first == most && counts[seat].second == best && !solo::is_carla(s, static_cast<int>(seat)))
+        s.players[seat].prestige += t_->majority_prestige;  // SOLO-29: Carla receives none
   }
 
   // engine/core.py _end_of_mass: after the final mass the game is over (SCORE-01); after a
@@ -1525,6 +1566,7 @@ class Game {
     s.round += 1;
     s.start_player = start;
     s.next_start_holder = NONE;
+    if (s.carla) solo::new_round(s);  // solo: her cubes but the last go back (SOLO-26)
     begin_round(s);
     return some(s.pending);
   }
@@ -1546,6 +1588,18 @@ class Game {
     } else {
       s.players.at(seat).cubes[cube] += 1;
     }
+    if (s.carla) {  // solo: her take follows (SOLO-10); AMB-36 b: her steps before the action
+      solo::owe_take(s, space, cube);
+      if (s.amb36 == 'b') {
+        s.carla->action_waits = space;
+        return {};
+      }
+    }
+    return begin_action(s, seat, space);
+  }
+
+  // engine/turn.py begin_action: the space's action; at the market a market day (MKT-01)
+  Sub begin_action(State& s, int seat, int space) const {
     if (space == MARKET) {  // turn.begin_action: a market day must be held (MKT-01)
       market_start(s, seat);
       return {};
@@ -1668,6 +1722,7 @@ class Game {
       if (!later) return;
     }
     s.end_triggered_by = seat;
+    if (s.carla && s.market_day) s.carla->end_in_market_of = s.market_day->trigger;  // solo: whose market day
   }
 
   // --- paying (engine/payment.py; core._pay_or_ask, _pay_then_effect, _costs) ------------
@@ -2029,8 +2084,13 @@ class Game {
         }
         bool no_customers = true;  // market_day.is_over (MKT-05)
         for (int tile : s.market_available) no_customers = no_customers && tile == NONE;
-        if (!no_customers && static_cast<int>(s.market_day->passed.size()) != n)
+        if (!no_customers && static_cast<int>(s.market_day->passed.size()) != n) {
+          if (solo::is_carla(s, s.market_day->current)) {  // solo: Carla's chance is forced
+            solo::market_turn(s);
+            return {};
+          }
           return some(decision(MARKET_CHOICE, s.market_day->current));
+        }
         market_close(s);
       }
       if (!s.customer_pile.empty()) {  // market_day.next_refill
@@ -2054,8 +2114,19 @@ class Game {
     }
     if (s.turn != NONE) {
       int seat = s.turn;
+      if (s.carla && s.carla->action_waits != NONE) {  // solo, AMB-36 b: Carla's steps, then the action
+        auto owed = solo::next_step(s, *t_, *this);
+        if (owed) return Sub{owed->has, owed->p};
+        int held = s.carla->action_waits;
+        s.carla->action_waits = NONE;  // carla.release
+        return begin_action(s, seat, held);
+      }
       Sub dying;
       if (!resolve_deaths(s, seat, dying)) return dying;
+      if (s.carla) {  // solo: Carla's take, reaction and death
+        auto owed = solo::next_step(s, *t_, *this);
+        if (owed) return Sub{owed->has, owed->p};
+      }
       bool took_last_cube = s.turn_took_last_cube;
       s.turn = NONE;
       s.turn_took_last_cube = false;
@@ -2070,9 +2141,11 @@ class Game {
   std::vector<int> final_order(const State& s, int seat) const {
     int n = static_cast<int>(s.players.size());
     int trigger = s.end_triggered_by;
+    seat = solo::market_player(s, seat);  // (solo: the market day's player, else the end's trigger)
     std::vector<int> order;
     if (trigger == seat) {  // END-02: every other player once, clockwise
       for (int k = 1; k < n; ++k) order.push_back((seat + k) % n);
+      if (s.carla) solo::final_seats(order);  // SOLO-28: Carla takes no final action
       return order;
     }
     int first;  // END-04: every player once; AMB-09 a: from the market player's left, b (END-07):
@@ -2083,6 +2156,7 @@ class Game {
       default: throw NotSupportedError(std::string("AMB-09 reading '") + s.amb09 + "' is not in the native core");
     }
     for (int k = 0; k < n; ++k) order.push_back((first + k) % n);
+    if (s.carla) solo::final_seats(order);  // SOLO-28: Carla takes no final action
     return order;
   }
 
@@ -2114,6 +2188,7 @@ class Game {
     for (auto& space : s.spaces)
       for (int n : space) empty = empty && n == 0;
     if (empty) return mass_start(s, false);  // ROUND-01: the last cube taken, the round ends with a mass
+    if (s.carla) return some(decision(CHOOSE_TURN, solo::PLAYER));  // SOLO-07: the player takes every turn
     return some(decision(CHOOSE_TURN, (seat + 1) % static_cast<int>(s.players.size())));
   }
 };
@@ -2450,6 +2525,7 @@ PYBIND11_MODULE(_core, m) {
         py::arg("chronicle_open"), py::arg("graveyard_open"), py::arg("council_place"),
         py::arg("council_advance"), py::arg("council_advance_time"), py::arg("village"), py::arg("cities"),
         py::arg("paths"), py::arg("demand"), py::arg("later_sale"), py::arg("scoring"), py::arg("customer_points"));
+  village::solo::bind(m);
   py::class_<Game>(m, "Game")
       .def(py::init<std::shared_ptr<Tables>>())
       .def("load", &Game::load, py::arg("state"), py::arg("rules_json"), py::arg("readings"))

@@ -87,7 +87,19 @@ struct Mass {
   std::vector<int> stopped;
 };
 
+// Carla's board in a solo game (model/carla_board.py; the solo steps are in solo.cpp).
+enum FateTile { FATE_QUILL, FATE_BLANK, N_FATE_TILES };
+inline const std::array<const char*, N_FATE_TILES> FATE_NAMES = {"quill", "blank"};
+struct CarlaBoard {
+  int space = -1, last_cube = NONE;  // the cube space of her last cube (-1 before the first), its colour
+  std::vector<int> fate;             // per fate slot: FATE_* turned up, NONE while face down
+  int look_for = NONE, look_from = NONE, took_from = NONE;  // a Cube, a Space, a Space
+  bool reacted = false, quill = false, well_turn = false;
+  int end_in_market_of = NONE, action_waits = NONE;  // a seat, a Space (AMB-36 b)
+};
+
 struct State {
+  std::optional<CarlaBoard> carla;  // a solo game's (seat 1 is Carla's)
   std::string rules_json;  // the "rules" object as the reference writes it (never changed here)
   bool turn_took_last_cube = false;  // Turn.took_last_cube (AMB-45): a final action emptied the board
   int round = 0, start_player = 0, next_start_holder = NONE;
@@ -111,13 +123,16 @@ struct State {
   char amb01 = 'a', amb02 = 'a', amb03 = 'a', amb06 = 'a', amb08 = 'a', amb09 = 'a', amb10 = 'a', amb12 = 'a',
        amb15 = 'a', amb16 = 'a', amb17 = 'a', amb18 = 'a', amb19 = 'a', amb23 = 'a', amb24 = 'a', amb26 = 'a',
        amb33 = 'a', amb34 = 'a', amb44 = 'a', amb45 = 'a', amb46 = 'a';
+  // the solo readings (only a solo game consults them)
+  char amb36 = 'a', amb37 = 'a', amb38 = 'a', amb39 = 'a', amb41 = 'a', amb42 = 'a', amb43 = 'a';
 };
 
 // What a decoded action id means, for the actions the native core performs.
 enum Verb { V_OTHER, V_TAKE, V_WELL, V_FREE, V_SKIP, V_PICK_CUBE, V_PICK_GOOD, V_DRAW_CUBE,
             V_DRAW_CUSTOMER, V_DRAW_MONK, V_DRAW_MEMBER, V_HARVEST, V_BIRTH, V_CALL_HOME, V_DIE,
             V_BUY_FROM_BAG, V_CHURCH_STEP, V_PAY, V_TRAIN, V_PRODUCE, V_BUY, V_MILL, V_CHURCH_ENTER,
-            V_COUNCIL_PLACE, V_COUNCIL_ADVANCE, V_PRIVILEGE, V_TRAVEL, V_SERVE, V_PASS };
+            V_COUNCIL_PLACE, V_COUNCIL_ADVANCE, V_PRIVILEGE, V_TRAVEL, V_SERVE, V_PASS,
+            V_CARLA_CUBE, V_REVEAL_FATE };
 
 // What kind of place a location text names (data/components.py's Location classes).
 enum Place { P_UNBORN, P_FARMYARD, P_CRAFT, P_COUNCIL, P_CHURCH, P_TRAVEL, P_RESERVE, P_BAG,
@@ -157,6 +172,20 @@ struct Craft {
   std::map<int, std::vector<int>> train;        // number -> the train ids, one per good
   std::map<int, int> train_alone;               // number -> the id of training alone (AMB-26 b)
   std::vector<int> produce, buy;                // one id per good
+};
+
+// data/solo_data.py SoloData, as the solo steps read it (present only for an edition with a
+// solo mode), with the ids of the solo mode's actions (CarlaCube, RevealFate).
+struct SoloTables {
+  bool present = false;
+  std::vector<int> space_order;                  // Space values, clockwise on Carla's board
+  int track_spaces = 0;
+  std::vector<std::pair<int, int>> fate_slots;   // (tile set index, cube space)
+  std::vector<std::vector<int>> fate_sets;       // tile set index -> its tiles (FATE_*), in the data's order
+  std::array<int, N_SPACES> death_place{};       // Space -> Category, or -1: the graveyard
+  std::array<int, N_CUBES> carla_cube{};         // Cube -> the id of "carla-cube <colour>"
+  std::array<int, N_FATE_TILES> reveal{};        // FATE_* -> the id of "reveal-fate <tile>"
+  int church_reserve = -1;                       // the location id of "church-reserve"
 };
 
 // Per edition data: the action ids (from the reference's own action universe) and the few
@@ -233,6 +262,7 @@ struct Tables {
   std::vector<int> places;  // location id -> Place
   std::vector<int> stages;  // location id -> the stage of "church:N" / "council:N", else 0
   int black_bag = -1, unborn = -1, farmyard = -1;
+  SoloTables solo;  // the solo mode's data (solo.cpp set_solo_tables)
   int location(const std::string& text) {
     auto it = location_ids.find(text);
     if (it != location_ids.end()) return it->second;
