@@ -51,6 +51,23 @@ def test_the_reference_agrees_with_itself_in_process() -> None:
     assert c.steps[SEEDED] == 8 * 31  # each game cut after 30 actions, its 31 states compared
 
 
+def test_a_run_says_how_far_each_input_kind_got() -> None:
+    """A long run's heartbeat names the game or state it is at, not only the input kind
+    (a 10,000-game run said "0 input kinds" for 25 minutes)."""
+    told: list[tuple[str, int, int]] = []
+    selection = Selection(kinds=(SEEDED, STATES), games=3, max_steps=5, configs=("tiny",), states=1001)
+    result = run(ReferenceEngine(), selection, progress=lambda *said: told.append(said))
+    assert result.failure is None
+    assert told == [
+        ("conform: seeded games", 0, 3),
+        ("conform: seeded games", 1, 3),
+        ("conform: seeded games", 2, 3),
+        ("conform: states of tiny", 0, 1001),
+        ("conform: states of tiny", 500, 1001),
+        ("conform: states of tiny", 1000, 1001),
+    ]
+
+
 def test_every_state_of_tiny_s_first_levels_agrees_with_itself_in_process() -> None:
     result = run(ReferenceEngine(), Selection(kinds=(STATES,), configs=("tiny",), states=60))
     assert result.failure is None

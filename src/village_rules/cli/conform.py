@@ -174,9 +174,12 @@ def _conform(args: argparse.Namespace) -> int:
         return 1
     pack = PackWriter() if args.write_pack else None
     try:
-        with progress_bar(args.quiet, "input kinds") as bar:
-            done = iter(range(len(selection.kinds) + 1))
-            result = run(impl, selection, pack=pack, progress=lambda what: bar.update(next(done), None, what))
+        with progress_bar(args.quiet, "") as bar:
+
+            def progress(what: str, done: int, total: int) -> None:
+                bar.update(done, total, what)
+
+            result = run(impl, selection, pack=pack, progress=progress)
     finally:
         if isinstance(impl, ProtocolEngine):
             impl.__exit__()

@@ -105,25 +105,26 @@ def run(
     selection: Selection,
     *,
     pack: PackWriter | None = None,
-    progress: Callable[[str], None] | None = None,
+    progress: Callable[[str, int, int], None] | None = None,
 ) -> Result:
     """Compare `impl` with the reference over the selected inputs (only record the
-    reference's side, for a pack, when `impl` is None); stops at the first failure."""
+    reference's side, for a pack, when `impl` is None); stops at the first failure.
+    `progress(what, done, total)` is told how far each input kind got: games, or the states
+    of a configuration (a long run's heartbeat says it, not only which kind it is in)."""
     selection.check()
     runner = Runner(impl, recorder=pack, shrink_replays=selection.shrink_replays)
     result = Result(runner.coverage, pack=pack)
     for kind in KINDS:
         if kind not in selection.kinds:
             continue
-        if progress is not None:
-            progress(f"conform: {kind} ...")
         wanted = selection.players
         if kind == STATES:
             for name in selection.configs:
                 if wanted is not None and configuration(name).player_counts[0] not in wanted:
                     result.left_out[kind] = result.left_out.get(kind, 0) + 1
                     continue
-                if not walk(runner, name, selection.states, None if pack is None else pack.state):
+                tick = None if progress is None else _tick(progress, f"conform: {kind} of {name}")
+                if not walk(runner, name, selection.states, None if pack is None else pack.state, tick):
                     break
         else:
             if kind == SEEDED:
@@ -137,7 +138,9 @@ def run(
                 if len(kept) < len(games):
                     result.left_out[kind] = len(games) - len(kept)
                 games = kept
-            for game in games:
+            for done, game in enumerate(games):
+                if progress is not None:
+                    progress(f"conform: {kind} games", done, len(games))
                 if not runner.run_game(game):
                     break
         if runner.failure is not None:
@@ -145,6 +148,10 @@ def run(
             result.log, result.log_note = failure_log(runner.failure)
             break
     return result
+
+
+def _tick(progress: Callable[[str, int, int], None], what: str) -> Callable[[int, int], None]:
+    return lambda done, total: progress(what, done, total)
 
 
 def left_out_text(selection: Selection, result: Result) -> list[str]:

@@ -53,14 +53,20 @@ def configuration_graph(name: str) -> tuple[Configuration, Graph]:
     return config, present(graph, "conform.states", "the explored graph (graph=True)")
 
 
+TICK_STATES = 500
+"""How often a walk tells its progress (in states)."""
+
+
 def walk(
     runner: Runner,
     name: str,
     most: int | None,
     record: Callable[[StatesRecord], None] | None = None,
+    tick: Callable[[int, int], None] | None = None,
 ) -> bool:
     """Compare the first `most` states (all when None) of configuration `name`; False (and
-    `runner.failure` set) at the first difference."""
+    `runner.failure` set) at the first difference. `tick(done, total)` is told how far the
+    walk got, every `TICK_STATES` states."""
     config, graph = configuration_graph(name)
     data = config.data
     players = config.player_counts[0]
@@ -75,6 +81,8 @@ def walk(
     impl = runner.impl
     total = len(graph.edges) if most is None else min(most, len(graph.edges))
     for sid in range(total):
+        if tick is not None and sid % TICK_STATES == 0:
+            tick(sid, total)
         state = states.pop(sid)
         ref.set_state(state)
         r = observe(ref)
