@@ -83,7 +83,8 @@ def log_game(path: Path) -> tuple[GameState, list[Action]]:
 
 QUICK = [c for c in CONFIGS if not c[2] or c[1] == 3]
 """The default suite's share: every edition and count under the default readings, and the
-AMB-01 readings at 3 players; the slow test plays every configuration ten times."""
+AMB-01 readings at 3 players; the slow test plays every configuration five times (ten
+until 2026-12-06; conform's 10,000-game run, docs/conformance.md, is the breadth)."""
 
 
 @pytest.mark.parametrize(("edition", "players", "readings"), QUICK, ids=str)
@@ -97,7 +98,7 @@ def test_seeded_games_are_the_same_game(
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("seed", range(10))
+@pytest.mark.parametrize("seed", range(5))
 @pytest.mark.parametrize(("edition", "players", "readings"), CONFIGS, ids=str)
 def test_many_seeded_games_are_the_same_game(
     edition: str, players: int, readings: tuple[tuple[str, str], ...], seed: int
