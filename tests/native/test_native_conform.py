@@ -5,30 +5,23 @@ every player count (1, the solo game against Carla, to 5: `--players` leaves not
 and three planted differences (a legal-action order, a chance probability, a state field) are
 each caught, named and shrunk.
 
-Skipped with a reason when the extension is not built; with VILLAGE_REQUIRE_NATIVE=1 (CI's
-native install) a missing extension fails instead."""
+Skipped with a reason when the extension is not built, failed instead under
+VILLAGE_REQUIRE_NATIVE=1 (tests/native/conftest.py)."""
 
 from __future__ import annotations
 
 import json
-import os
 import re
 import sys
 from fractions import Fraction
 
 import pytest
 
-try:
-    from village_rules.native import NativeEngine
-except ImportError as exc:
-    if os.environ.get("VILLAGE_REQUIRE_NATIVE") == "1":
-        pytest.fail(f"VILLAGE_REQUIRE_NATIVE=1 but the native core is not built: {exc}", pytrace=False)
-    pytest.skip(f"the native core is not built (optional extension): {exc}", allow_module_level=True)
-
 from village_rules.conform.client import ProtocolEngine
 from village_rules.conform.compare import LEGAL, PROBABILITY, STATE
 from village_rules.conform.inputs import GOLDEN, SEEDED, STATES, WITNESS
 from village_rules.conform.run import Selection, failure_text, left_out_text, run
+from village_rules.native import NativeEngine
 
 NATIVE_PLAYERS = (1, 2, 3, 4, 5)
 SERVE = [sys.executable, "-m", "village_rules.conform.serve"]

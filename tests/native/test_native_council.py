@@ -6,23 +6,12 @@ every legal action applied natively and by the reference, the next states compar
 byte. The whole games are compared by test_native_tie.py; here each action of each council
 state is, not only the one the seeded game took.
 
-Skipped with a reason when the extension is not built; with VILLAGE_REQUIRE_NATIVE=1 (CI's
-native install) a missing extension fails instead."""
+Skipped with a reason when the extension is not built, failed instead under
+VILLAGE_REQUIRE_NATIVE=1 (tests/native/conftest.py)."""
 
 from __future__ import annotations
 
-import os
-
 import pytest
-
-try:
-    from village_rules.native import NativeEngine, NotSupportedError
-    from village_rules.native.tie import TieDifferenceError, compare_game
-except ImportError as exc:
-    if os.environ.get("VILLAGE_REQUIRE_NATIVE") == "1":
-        pytest.fail(f"VILLAGE_REQUIRE_NATIVE=1 but the native core is not built: {exc}", pytrace=False)
-    pytest.skip(f"the native core is not built (optional extension): {exc}", allow_module_level=True)
-
 from support import seeded_game
 
 from village_rules.data.components import FARMYARD, ActionSpace, Cube, Good, OnCouncil
@@ -33,13 +22,19 @@ from village_rules.model.actions import Privilege, Skip, action_id, format_actio
 from village_rules.model.evolve import replace
 from village_rules.model.pending import ChooseAction, ChoosePayment, ChoosePrivilege
 from village_rules.model.state import GameState
+from village_rules.native import NativeEngine, NotSupportedError
+from village_rules.native.tie import TieDifferenceError, compare_game
 
 
 def _council_states(readings: tuple[tuple[str, str], ...] = ()) -> list[GameState]:
     """The council chamber's action steps and privilege choices of seeded games of both editions."""
     found: list[GameState] = []
-    for edition, players, seed in (("original-2011", 2, 1), ("original-2011", 4, 2), ("big-box-2023", 3, 3),
-                                   ("big-box-2023", 5, 4)):
+    for edition, players, seed in (
+        ("original-2011", 2, 1),
+        ("original-2011", 4, 2),
+        ("big-box-2023", 3, 3),
+        ("big-box-2023", 5, 4),
+    ):
         initial, actions = seeded_game(edition, players, seed, readings)
         state = initial
         for action in actions:
@@ -136,9 +131,7 @@ def test_privileges_under_amb_03_b_leave_out_what_the_supply_cannot_pay() -> Non
         out_of_all = Tally(((Cube.PLAGUE, 3),))  # no influence cube, no good
         emptied = [replace(s, supply=replace(s.supply, goods=Tally(), cubes=out_of_all)) for s in states]
         _every_action_compared(emptied)
-        offered = {
-            format_action(a) for s in emptied for a in legal_actions(s) if isinstance(a, Privilege)
-        }
+        offered = {format_action(a) for s in emptied for a in legal_actions(s) if isinstance(a, Privilege)}
         if letter == "b":
             assert offered and not offered & {"privilege 2", "privilege 3"}, offered
         else:

@@ -8,25 +8,15 @@ emptied, or one cube left on it) and every legal action there is applied nativel
 reference; from each last cube taken, the game is played on at random to its end and compared
 step by step by the tie. The stored witnesses of AMB-45 are compared whole.
 
-Skipped with a reason when the extension is not built; with VILLAGE_REQUIRE_NATIVE=1 (CI's
-native install) a missing extension fails instead."""
+Skipped with a reason when the extension is not built, failed instead under
+VILLAGE_REQUIRE_NATIVE=1 (tests/native/conftest.py)."""
 
 from __future__ import annotations
 
-import os
 import random
 from pathlib import Path
 
 import pytest
-
-try:
-    from village_rules.native import NativeEngine
-    from village_rules.native.tie import TieCounts, TieDifferenceError, compare_game
-except ImportError as exc:
-    if os.environ.get("VILLAGE_REQUIRE_NATIVE") == "1":
-        pytest.fail(f"VILLAGE_REQUIRE_NATIVE=1 but the native core is not built: {exc}", pytrace=False)
-    pytest.skip(f"the native core is not built (optional extension): {exc}", allow_module_level=True)
-
 from support import seeded_game
 
 from village_rules.data.components import Cube
@@ -39,11 +29,11 @@ from village_rules.model.chance import sample
 from village_rules.model.evolve import replace
 from village_rules.model.pending import ChooseTurn
 from village_rules.model.state import GameState
+from village_rules.native import NativeEngine
+from village_rules.native.tie import TieCounts, TieDifferenceError, compare_game
 
 Readings = tuple[tuple[str, str], ...]
 WITNESSES = Path(__file__).resolve().parents[2] / "src" / "village_rules" / "readings" / "witnesses"
-
-
 
 
 def _play_on(state: GameState, first: Action, rng: random.Random) -> list[Action]:

@@ -8,25 +8,15 @@ day is over; AMB-08 b caps them: DEATH-08), AMB-06 b (MKT-10) and c (MKT-09), an
 death owed and with goods to sell) and compared step by step by the tie; the rule IDs the
 reference applied are collected. The whole games are compared by test_native_tie.py.
 
-Skipped with a reason when the extension is not built; with VILLAGE_REQUIRE_NATIVE=1 (CI's
-native install) a missing extension fails instead."""
+Skipped with a reason when the extension is not built, failed instead under
+VILLAGE_REQUIRE_NATIVE=1 (tests/native/conftest.py)."""
 
 from __future__ import annotations
 
-import os
 import random
 from pathlib import Path
 
 import pytest
-
-try:
-    from village_rules.native import NativeEngine
-    from village_rules.native.tie import TieCounts, TieDifferenceError, compare_game
-except ImportError as exc:
-    if os.environ.get("VILLAGE_REQUIRE_NATIVE") == "1":
-        pytest.fail(f"VILLAGE_REQUIRE_NATIVE=1 but the native core is not built: {exc}", pytrace=False)
-    pytest.skip(f"the native core is not built (optional extension): {exc}", allow_module_level=True)
-
 from support import seeded_game
 
 from village_rules.data.components import Good
@@ -39,10 +29,10 @@ from village_rules.model.chance import sample
 from village_rules.model.evolve import replace
 from village_rules.model.pending import ChooseTurn
 from village_rules.model.state import GameState
+from village_rules.native import NativeEngine
+from village_rules.native.tie import TieCounts, TieDifferenceError, compare_game
 
 Readings = tuple[tuple[str, str], ...]
-
-
 
 
 def _market_turns(readings: Readings) -> list[GameState]:

@@ -10,24 +10,14 @@ moving up are open) is compared, and every legal action or outcome at it is appl
 and by the reference; the stored witnesses of AMB-15, AMB-16 and AMB-33 are compared whole.
 The whole games are compared by test_native_tie.py.
 
-Skipped with a reason when the extension is not built; with VILLAGE_REQUIRE_NATIVE=1 (CI's
-native install) a missing extension fails instead."""
+Skipped with a reason when the extension is not built, failed instead under
+VILLAGE_REQUIRE_NATIVE=1 (tests/native/conftest.py)."""
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import pytest
-
-try:
-    from village_rules.native import NativeEngine
-    from village_rules.native.tie import TieDifferenceError, compare_game
-except ImportError as exc:
-    if os.environ.get("VILLAGE_REQUIRE_NATIVE") == "1":
-        pytest.fail(f"VILLAGE_REQUIRE_NATIVE=1 but the native core is not built: {exc}", pytrace=False)
-    pytest.skip(f"the native core is not built (optional extension): {exc}", allow_module_level=True)
-
 from support import seeded_game
 
 from village_rules.data.components import BLACK_BAG, CHURCH_RESERVE, FARMYARD, OnChurch
@@ -38,11 +28,11 @@ from village_rules.model.actions import action_id, format_action, parse_action
 from village_rules.model.evolve import replace
 from village_rules.model.pending import MassAdvance, MassBuy, MassDraw
 from village_rules.model.state import GameState
+from village_rules.native import NativeEngine
+from village_rules.native.tie import TieDifferenceError, compare_game
 
 Readings = tuple[tuple[str, str], ...]
 WITNESSES = Path(__file__).resolve().parents[2] / "src" / "village_rules" / "readings" / "witnesses"
-
-
 
 
 def _mass_states(readings: Readings) -> list[GameState]:

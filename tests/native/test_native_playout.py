@@ -6,22 +6,16 @@ denominators) and a decision a uniform index into the legal ids. The loop works 
 in place and draws chance events from counts, not fractions; this ties it to the stepped
 game whole games long, and shows that a difference (a planted legal order) is caught.
 
-Skipped with a reason when the extension is not built; with VILLAGE_REQUIRE_NATIVE=1 (CI's
-native install) a missing extension fails instead."""
+Skipped with a reason when the extension is not built, failed instead under
+VILLAGE_REQUIRE_NATIVE=1 (tests/native/conftest.py)."""
 
 from __future__ import annotations
 
-import os
 from math import lcm
 
 import pytest
 
-try:
-    from village_rules.native import NativeEngine
-except ImportError as exc:
-    if os.environ.get("VILLAGE_REQUIRE_NATIVE") == "1":
-        pytest.fail(f"VILLAGE_REQUIRE_NATIVE=1 but the native core is not built: {exc}", pytrace=False)
-    pytest.skip(f"the native core is not built (optional extension): {exc}", allow_module_level=True)
+from village_rules.native import NativeEngine
 
 _MASK = (1 << 64) - 1
 

@@ -7,23 +7,12 @@ seeded games every legal action is applied natively and by the reference and the
 winners of the end compared; the ends are varied by hand (every seat a copy of one, then one
 seat ahead on a single tie-breaker) so that the tie-breakers decide and a full tie is met.
 
-Skipped with a reason when the extension is not built; with VILLAGE_REQUIRE_NATIVE=1 (CI's
-native install) a missing extension fails instead."""
+Skipped with a reason when the extension is not built, failed instead under
+VILLAGE_REQUIRE_NATIVE=1 (tests/native/conftest.py)."""
 
 from __future__ import annotations
 
-import os
-
 import pytest
-
-try:
-    from village_rules.native import NativeEngine
-    from village_rules.native.tie import TieDifferenceError, compare_game
-except ImportError as exc:
-    if os.environ.get("VILLAGE_REQUIRE_NATIVE") == "1":
-        pytest.fail(f"VILLAGE_REQUIRE_NATIVE=1 but the native core is not built: {exc}", pytrace=False)
-    pytest.skip(f"the native core is not built (optional extension): {exc}", allow_module_level=True)
-
 from support import seeded_game
 
 from village_rules.data.components import FARMYARD, UNBORN
@@ -33,10 +22,10 @@ from village_rules.engine.scoring import score_breakdown, winners
 from village_rules.model.actions import action_id
 from village_rules.model.evolve import replace
 from village_rules.model.state import GameState
+from village_rules.native import NativeEngine
+from village_rules.native.tie import TieDifferenceError, compare_game
 
 GAMES = (("original-2011", 2, 1), ("original-2011", 4, 2), ("big-box-2023", 3, 3), ("big-box-2023", 5, 4))
-
-
 
 
 def _ends() -> list[tuple[GameState, GameState]]:

@@ -19,27 +19,17 @@ compared; the stored witnesses of the solo readings are compared whole; the rare
 are reached from states varied by hand; a user's data file with other solo data is played
 the same natively; and a planted difference is caught and named. More games are `slow`.
 
-Skipped with a reason when the extension is not built; with VILLAGE_REQUIRE_NATIVE=1 (CI's
-native install) a missing extension fails instead."""
+Skipped with a reason when the extension is not built, failed instead under
+VILLAGE_REQUIRE_NATIVE=1 (tests/native/conftest.py)."""
 
 from __future__ import annotations
 
 import json
-import os
 import random
 from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
-
-try:
-    from village_rules.native import NativeEngine
-    from village_rules.native.tie import TieDifferenceError, compare_game, first_difference
-except ImportError as exc:
-    if os.environ.get("VILLAGE_REQUIRE_NATIVE") == "1":
-        pytest.fail(f"VILLAGE_REQUIRE_NATIVE=1 but the native core is not built: {exc}", pytrace=False)
-    pytest.skip(f"the native core is not built (optional extension): {exc}", allow_module_level=True)
-
 from support import seeded_game
 
 from village_rules.data.components import CHURCH_RESERVE, FARMYARD, REMOVED, Location, OnChurch
@@ -54,6 +44,8 @@ from village_rules.model.actions import Action, action_id, format_action, parse_
 from village_rules.model.carla_board import CARLA
 from village_rules.model.evolve import replace
 from village_rules.model.state import GameState
+from village_rules.native import NativeEngine
+from village_rules.native.tie import TieDifferenceError, compare_game, first_difference
 from village_rules.rules.variant import Variant
 
 Readings = tuple[tuple[str, str], ...]

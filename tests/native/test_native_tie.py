@@ -3,27 +3,18 @@ games, of the golden games and of the stored witnesses compared step by step (th
 the state byte for byte, the seat to act, the legal ids in order, the chance outcomes with
 exact probabilities, and the next state of every step the core applies itself).
 
-Skipped with a reason when the extension is not built; with VILLAGE_REQUIRE_NATIVE=1 (CI's
-native install) a missing extension fails instead."""
+Skipped with a reason when the extension is not built, failed instead under
+VILLAGE_REQUIRE_NATIVE=1 (tests/native/conftest.py)."""
 
 from __future__ import annotations
 
 import json
-import os
 import random
 from fractions import Fraction
 from pathlib import Path
 
 import pytest
 from support import ROOT, TESTS
-
-try:
-    from village_rules.native import NativeEngine, NotSupportedError
-    from village_rules.native.tie import TieCounts, TieDifferenceError, compare_game, first_difference
-except ImportError as exc:
-    if os.environ.get("VILLAGE_REQUIRE_NATIVE") == "1":
-        pytest.fail(f"VILLAGE_REQUIRE_NATIVE=1 but the native core is not built: {exc}", pytrace=False)
-    pytest.skip(f"the native core is not built (optional extension): {exc}", allow_module_level=True)
 
 from village_rules.data.components import REMOVED, ActionSpace, is_alive
 from village_rules.data.loader import load_edition
@@ -38,6 +29,8 @@ from village_rules.model.chance import sample
 from village_rules.model.evolve import replace
 from village_rules.model.pending import ChooseAction, ChooseTurn
 from village_rules.model.state import GameState
+from village_rules.native import NativeEngine, NotSupportedError
+from village_rules.native.tie import TieCounts, TieDifferenceError, compare_game, first_difference
 from village_rules.rules.variant import Variant
 
 GOLDEN = sorted((TESTS / "golden" / "engine-golden").glob("*-seed*.json"))

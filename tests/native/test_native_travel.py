@@ -9,23 +9,12 @@ games are compared by test_native_tie.py; random seats seldom reach the readings
 the travel states are also varied by hand (a wagon and cubes to pay any path, the travellers
 called home, the markers on the village's neighbours, every marker placed).
 
-Skipped with a reason when the extension is not built; with VILLAGE_REQUIRE_NATIVE=1 (CI's
-native install) a missing extension fails instead."""
+Skipped with a reason when the extension is not built, failed instead under
+VILLAGE_REQUIRE_NATIVE=1 (tests/native/conftest.py)."""
 
 from __future__ import annotations
 
-import os
-
 import pytest
-
-try:
-    from village_rules.native import NativeEngine, NotSupportedError
-    from village_rules.native.tie import TieDifferenceError, compare_game
-except ImportError as exc:
-    if os.environ.get("VILLAGE_REQUIRE_NATIVE") == "1":
-        pytest.fail(f"VILLAGE_REQUIRE_NATIVE=1 but the native core is not built: {exc}", pytrace=False)
-    pytest.skip(f"the native core is not built (optional extension): {exc}", allow_module_level=True)
-
 from support import seeded_game
 
 from village_rules.data.components import FARMYARD, INFLUENCE, ActionSpace, Cube, Good, Travelling
@@ -37,10 +26,10 @@ from village_rules.model.actions import Travel, action_id, format_action
 from village_rules.model.evolve import replace
 from village_rules.model.pending import ChooseAction, ChoosePayment
 from village_rules.model.state import GameState
+from village_rules.native import NativeEngine, NotSupportedError
+from village_rules.native.tie import TieDifferenceError, compare_game
 
 Readings = tuple[tuple[str, str], ...]
-
-
 
 
 def _travel_states(readings: Readings) -> list[GameState]:
