@@ -14,7 +14,7 @@ processes (this one and its workers), which other work on the machine changes li
 second core buys on a machine to itself and what a loaded machine slows (say so beside
 the figures).
 
-With `--native`, instead: the native explorer's loop (`village_rules.native.explore`,
+With `--native`, instead: the native explorer's loop (`village_rules.explore.native`,
 C++) and the Python explorer's (one process, no invariants: the same count) on the same
 configuration, in one run: each one's states and distinct states per wall second and per
 CPU second, whether their counts tie, and the native rate over the Python one.
@@ -57,7 +57,7 @@ def _cpu_seconds() -> float:
 def native_beside_python(name: str) -> None:
     """Print the native loop's and the Python explorer's counts and rates on `name`."""
     try:
-        from village_rules.native.explore import differences, explore_counts  # noqa: PLC0415 (optional)
+        from village_rules.explore.native import differences, explore_counts  # noqa: PLC0415 (optional)
     except ImportError as exc:
         print(f"the native core is not built: {exc}")
         return

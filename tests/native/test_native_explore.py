@@ -18,7 +18,7 @@ import pytest
 from support import ROOT
 
 try:
-    from village_rules.native.explore import NativeExploration, differences, explore_counts, native_game
+    from village_rules.explore.native import NativeExploration, differences, explore_counts, native_game
 except ImportError as exc:
     if os.environ.get("VILLAGE_REQUIRE_NATIVE") == "1":
         pytest.fail(f"VILLAGE_REQUIRE_NATIVE=1 but the native core is not built: {exc}", pytrace=False)
@@ -128,7 +128,7 @@ def test_the_fingerprint_is_the_same_in_every_process() -> None:
         "from village_rules.explore.configs import configuration\n"
         "from village_rules.explore.search import roots\n"
         "from village_rules.native import _core\n"
-        "from village_rules.native.explore import native_game\n"
+        "from village_rules.explore.native import native_game\n"
         "print([_core.fingerprint(native_game(r.state)) for r in roots(configuration('tiny').data, 2)])\n"
     )
     env = {**os.environ, "PYTHONHASHSEED": "12345", "PYTHONPATH": str(ROOT / "src")}

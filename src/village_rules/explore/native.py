@@ -1,6 +1,8 @@
 """The native explorer's breadth-first loop (issue 40, item 1): every state of a reduced
-configuration visited in C++ over the native core (cpp/explore.cpp), counted as the Python
-explorer counts them (`village_rules.explore.search.explore` with `check=False`).
+configuration visited in C++ over the optional native core (village_rules/native/cpp/
+explore.cpp), counted as the Python explorer counts them (`search.explore` with
+`check=False`). Importable only where the extension was built (`village_rules.native`);
+it sits in the explore layer, above the native core, as it reads the explorer's roots.
 
 The roots are the reference's own (`search.roots`: every set-up deal), each loaded into the
 core from its canonical JSON (`NativeEngine.load_state`); the edges are every legal id and
@@ -10,7 +12,7 @@ writes, the same in every process. Why: the Python explorer walks about 6,500 st
 second, and the native core plays each step far faster; the counts tie the two
 (tests/native/test_native_explore.py), so a larger configuration can be counted natively.
 
-    from village_rules.native.explore import explore_counts
+    from village_rules.explore.native import explore_counts
     explore_counts("tiny").states  # 10,175, as explore(configuration("tiny").data, 2)
 """
 
