@@ -159,8 +159,8 @@ namespace {
 
 // seen.py SeenSet in C++: 64-bit fingerprints in one flat table, 0 meaning empty (the
 // fingerprint 0 stored as 1), filled to at most 80% and grown by half: 10 to 15 bytes per
-// state. The slot is the fingerprint scaled to the table's size (its high bits: any size,
-// no prime needed), probed linearly.
+// state. The slot is the fingerprint modulo the table's size (the fingerprint is mixed: any
+// size does, no prime needed), probed linearly.
 class SeenSet {
  public:
   SeenSet() : table_(size_t(4096 / 0.8) + 1, 0) { limit_ = size_t(table_.size() * 0.8); }
@@ -174,7 +174,7 @@ class SeenSet {
 
  private:
   static size_t slot(uint64_t key, size_t size) {
-    return static_cast<size_t>((static_cast<unsigned __int128>(key) * size) >> 64);
+    return static_cast<size_t>(key % size);
   }
   static bool insert(std::vector<uint64_t>& table, uint64_t key) {
     size_t size = table.size(), i = slot(key, size);
