@@ -43,8 +43,16 @@ def _native_modules() -> list[object]:
     return [
         Pybind11Extension(
             "village_rules.native._core",
-            ["src/village_rules/native/cpp/core.cpp", "src/village_rules/native/cpp/solo.cpp"],
-            depends=["src/village_rules/native/cpp/state.hpp", "src/village_rules/native/cpp/solo.hpp"],
+            [
+                "src/village_rules/native/cpp/core.cpp",
+                "src/village_rules/native/cpp/solo.cpp",
+                "src/village_rules/native/cpp/explore.cpp",
+            ],
+            depends=[
+                "src/village_rules/native/cpp/state.hpp",
+                "src/village_rules/native/cpp/solo.hpp",
+                "src/village_rules/native/cpp/explore.hpp",
+            ],
             cxx_std=17,
             optional=True,
         )

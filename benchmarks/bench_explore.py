@@ -2,6 +2,7 @@
 vary by machine and load).
 
     python benchmarks/bench_explore.py [--config small] [--games 20] [--workers 1 2]
+    python benchmarks/bench_explore.py --native [--config small]
 
 Prints, for a shipped reduced configuration: distinct states per second and edges per
 second with every invariant checked and without, and the seen-set's bytes per state, for
@@ -12,6 +13,11 @@ processes (this one and its workers), which other work on the machine changes li
 1 and 2 processes compare by what splitting costs; and in wall seconds, which is what the
 second core buys on a machine to itself and what a loaded machine slows (say so beside
 the figures).
+
+With `--native`, instead: the native explorer's loop (`village_rules.explore.native`,
+C++) and the Python explorer's (one process, no invariants: the same count) on the same
+configuration, in one run: each one's states and distinct states per wall second and per
+CPU second, whether their counts tie, and the native rate over the Python one.
 """
 
 from __future__ import annotations
@@ -48,12 +54,60 @@ def _cpu_seconds() -> float:
     return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
 
 
+def native_beside_python(name: str) -> None:
+    """Print the native loop's and the Python explorer's counts and rates on `name`."""
+    try:
+        from village_rules.explore.native import differences, explore_counts  # noqa: PLC0415 (optional)
+    except ImportError as exc:
+        print(f"the native core is not built: {exc}")
+        return
+    from village_rules.explore.search import explore  # noqa: PLC0415
+
+    config = configuration(name)
+    players = config.player_counts[0]
+    wall, cpu = time.perf_counter(), _cpu_seconds()
+    native = explore_counts(name, players)
+    native_wall, native_cpu = time.perf_counter() - wall, _cpu_seconds() - cpu
+    wall, cpu = time.perf_counter(), _cpu_seconds()
+    python = explore(config.data, players, check=False)
+    python_wall, python_cpu = time.perf_counter() - wall, _cpu_seconds() - cpu
+    figures = {
+        "roots": python.roots,
+        "states": python.states,
+        "edges": python.edges,
+        "depth": python.depth,
+        "terminal": dict(python.terminal),
+        "deadlocks": python.deadlocks,
+    }
+    for label, states, w, c in (
+        ("native (C++)", native.states, native_wall, native_cpu),
+        ("Python", python.states, python_wall, python_cpu),
+    ):
+        print(
+            f"{label:<13} {states:>9,} states {w:>8.2f} wall s {states / max(w, 1e-9):>10,.0f} states/wall s "
+            f"{states / max(c, 1e-9):>10,.0f} states/CPU s"
+        )
+    found = differences(native, figures)
+    print(f"counts: {'tied (' + str(native.figures()) + ')' if not found else 'DIFFER: ' + '; '.join(found)}")
+    print(
+        f"native / Python: {python_wall / max(native_wall, 1e-9):,.1f}x per wall second, "
+        f"{python_cpu / max(native_cpu, 1e-9):,.1f}x per CPU second "
+        f"(native loop alone {native.states_per_second:,.0f} states/s, set-up and loading excluded; "
+        f"{native.bytes_per_state:.1f} bytes/state)"
+    )
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--config", choices=shipped_names(), default="small")
     parser.add_argument("--games", type=positive_int, default=20, help="playouts for the anchor figures")
     parser.add_argument("--workers", type=positive_int, nargs="+", default=[1, 2], help="worker counts")
+    parser.add_argument("--native", action="store_true", help="the native loop beside the Python explorer")
     args = parser.parse_args()
+    if args.native:
+        print(f"configuration {args.config}: the native explorer's loop beside the Python explorer's")
+        native_beside_python(args.config)
+        return 0
     config = configuration(args.config)
     players = config.player_counts[0]
     print(f"configuration {args.config} ({config.data.edition}, {players} player(s))")

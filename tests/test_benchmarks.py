@@ -55,6 +55,22 @@ def test_bench_explore_prints_the_explorer_beside_the_playouts() -> None:
     assert re.search(r"random playouts, original-2011 2p +[\d,]+ steps/s \(the anchor\)", out), out
 
 
+def test_bench_explore_prints_the_native_loop_beside_the_python_explorer() -> None:
+    pytest.importorskip("village_rules.native", reason="the native core is not built (optional extension)")
+    out = subprocess.run(
+        [sys.executable, str(BENCHMARKS / "bench_explore.py"), "--native", "--config", "tiny"],
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=300,
+    ).stdout
+    states = f"{TINY_STATES:,}"
+    for side in ("native \\(C\\+\\+\\)", "Python"):
+        assert re.search(side + " +" + states + r" states .* states/wall s .* states/CPU s", out), out
+    assert "counts: tied (" in out, out
+    assert re.search(r"native / Python: [\d,.]+x per wall second", out), out
+
+
 def test_bench_checks_prints_every_figure() -> None:
     out = subprocess.run(
         [

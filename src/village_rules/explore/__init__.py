@@ -6,5 +6,6 @@ decides every catalogue query that reads one step; `seen` is its compact fingerp
 `witnesses` turns a path of the graph into a replayable game log; `monitors` and `pump`
 decide the queries that read further back (the score pump on the graph without prestige),
 `shape` the graph's cycles and end odds. `village-rules explore` runs it
-(docs/exploration.md).
+(docs/exploration.md). `native` counts the same states in C++ over the optional native
+core (docs/native.md); nothing here imports it.
 """

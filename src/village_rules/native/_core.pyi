@@ -1,6 +1,7 @@
 """Type stub of the compiled native core (cpp/core.cpp, cpp/solo.cpp); use it through village_rules.native."""
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from typing import Any
 
 class NotSupportedError(RuntimeError):
     """A step or configuration the native core does not implement yet."""
@@ -65,3 +66,17 @@ class Game:
     def set_debug_swap(self, on: bool) -> None: ...
     def scores(self) -> list[int]: ...
     def winners(self) -> list[int]: ...
+
+def explore(
+    roots: list[Game],
+    max_states: int,
+    plant: str = "",
+    check_json: bool = False,
+    progress: Callable[[int, int, int, int], None] | None = None,
+) -> dict[str, Any]:
+    """Every state reachable from the roots' states, breadth first (cpp/explore.cpp): the
+    counts (roots, states, edges, depth, terminal by what ended the game, deadlocks, engine
+    exceptions), the seen-set's bytes, the loop's wall seconds; `limit_reached` past `max_states`."""
+
+def fingerprint(game: Game) -> int:
+    """The 64-bit fingerprint of the game's state: every field but the round counter (cpp/explore.cpp)."""

@@ -7,6 +7,7 @@
 // state of seeded games, the golden games and the stored witnesses.
 
 #include <pybind11/pybind11.h>
+#include <pybind11/functional.h>
 #include <pybind11/stl.h>
 
 #include <algorithm>
@@ -16,6 +17,7 @@
 #include <set>
 #include <sstream>
 
+#include "explore.hpp"
 #include "solo.hpp"
 #include "state.hpp"
 
@@ -158,7 +160,7 @@ bool is_chance_kind(int kind) {
 
 // --- the game ---------------------------------------------------------------------------
 
-class Game : public solo::Core {
+class Game : public solo::Core, public village::explore::Core {
  public:
   explicit Game(std::shared_ptr<Tables> tables) : t_(std::move(tables)) {}
 
@@ -269,8 +271,9 @@ class Game : public solo::Core {
     s_ = std::move(s);
   }
 
-  std::string to_json() const {
-    const State& s = s_;
+  std::string to_json() const { return json_of(s_); }
+
+  std::string json_of(const State& s) const {
     Obj o;
     o.add("bag_monks", jint(s.bag_monks));
     if (s.carla) o.add("carla", solo::to_json(*s.carla));
@@ -627,6 +630,19 @@ class Game : public solo::Core {
   void solo_note_last_space(State& s, int seat, int dest) const override { note_last_space(s, seat, dest); }
   int solo_chronicle_free(const State& s, int category) const override { return chronicle_free(s, category); }
   int solo_graveyard_free(const State& s) const override { return graveyard_free(s); }
+  // explore::Core: the explorer's steps on the states it holds (explore.cpp)
+  const State& explore_root() const override { return s_; }
+  void explore_legal(const State& s, std::vector<int>& out) const override { legal_into(s, out); }
+  std::vector<std::tuple<int, long long, long long>> explore_chance(const State& s) const override {
+    return chance_of(s);
+  }
+  void explore_step(State& s, int id) const override {
+    Sub sub = perform(s, id);
+    settle(s, sub);
+  }
+  int explore_chronicle_free(const State& s, int category) const override { return chronicle_free(s, category); }
+  int explore_graveyard_free(const State& s) const override { return graveyard_free(s); }
+  std::string explore_json(const State& s) const override { return json_of(s); }
 
   std::shared_ptr<Tables> t_;
   State s_;
@@ -2540,4 +2556,23 @@ PYBIND11_MODULE(_core, m) {
       .def("scores", &Game::scores)
       .def("winners", &Game::winners)
       .def("set_debug_swap", &Game::set_debug_swap, py::arg("on"));
+  // the native explorer (explore.cpp): every state reachable from the roots, counted
+  m.def(
+      "explore",
+      [](const std::vector<Game*>& roots, long long max_states, const std::string& plant, bool check_json,
+         std::function<void(long long, long long, long long, long long)> progress) {
+        namespace ex = village::explore;
+        ex::Options options;
+        options.max_states = max_states;
+        options.plant = ex::plant_of(plant);
+        options.check_json = check_json;
+        options.progress = std::move(progress);
+        std::vector<const ex::Core*> cores(roots.begin(), roots.end());
+        return ex::to_dict(ex::run(cores, options));
+      },
+      py::arg("roots"), py::arg("max_states"), py::arg("plant") = "", py::arg("check_json") = false,
+      py::arg("progress") = py::none());
+  m.def(
+      "fingerprint", [](const Game& game) { return village::explore::fingerprint(game.explore_root()); },
+      py::arg("game"));
 }

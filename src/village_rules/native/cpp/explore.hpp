@@ -1,0 +1,68 @@
+// The native explorer's breadth-first loop (issue 40, item 1): every state of a reduced
+// configuration reachable from its set-ups, visited in C++ over the native core, with the
+// counts of village_rules.explore.search.explore (states, edges, levels, terminal states by
+// what ended the game, deadlocks). A line for line reading of that loop's counting, without
+// its invariants, queries, monitors or witnesses (explore.cpp says what they would need).
+#pragma once
+
+#include <pybind11/pybind11.h>
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "state.hpp"
+
+namespace village::explore {
+
+// What the explorer asks of the core (core.cpp's Game): its steps on a state it is handed,
+// so that the loop is written once, apart from the rules.
+struct Core {
+  virtual ~Core() = default;
+  virtual const State& explore_root() const = 0;  // the state loaded (one set-up)
+  virtual void explore_legal(const State& s, std::vector<int>& out) const = 0;  // legal ids, in order
+  virtual std::vector<std::tuple<int, long long, long long>> explore_chance(const State& s) const = 0;
+  virtual void explore_step(State& s, int id) const = 0;  // perform and settle an id known to be allowed
+  virtual int explore_chronicle_free(const State& s, int category) const = 0;
+  virtual int explore_graveyard_free(const State& s) const = 0;
+  virtual std::string explore_json(const State& s) const = 0;  // the reference's canonical JSON
+};
+
+// A planted bug (tests): a field left out of the fingerprint, so that it merges distinct
+// states and the counts must change. The players' life-time: not a function of the other
+// fields, as the supply's grain or coins are (their totals are fixed), nor as good as one
+// in the shipped configurations, as the prestige or the round counter are there.
+enum Plant { PLANT_NONE, PLANT_OMIT_PLAYER_LIFETIME };
+
+// The 64-bit fingerprint of a state: every field the canonical JSON writes, but the round
+// counter, folded word by word through splitmix64's mixer from a fixed start (the same in
+// every process and on every machine: no pointer, no seed).
+uint64_t fingerprint(const State& s, int plant = PLANT_NONE);
+
+struct Options {
+  long long max_states = 4000000;
+  int plant = PLANT_NONE;
+  bool check_json = false;  // also key every state by its JSON (round 0): a fingerprint that merges
+                            // or splits what the JSON does not is an error naming both states
+  std::function<void(long long, long long, long long, long long)> progress;  // depth, states, edges, frontier
+};
+
+struct Counts {
+  long long roots = 0, states = 0, edges = 0, depth = 0, deadlocks = 0, engine_exceptions = 0;
+  std::map<std::string, long long> terminal;  // distinct terminal states by what ended the game
+  long long seen_bytes = 0;
+  bool limit_reached = false;
+  long long frontier = 0;       // states still to expand when the limit was reached
+  std::string first_exception;  // the first engine exception's message
+  std::string json_error;       // check_json: the first merge or split, naming both states
+  double seconds = 0;           // wall seconds of the loop (the roots' loading excluded)
+};
+
+Counts run(const std::vector<const Core*>& roots, const Options& options);
+pybind11::dict to_dict(const Counts& counts);
+int plant_of(const std::string& name);  // "" or a Plant's name; invalid_argument otherwise
+
+}  // namespace village::explore

@@ -1,0 +1,142 @@
+"""The native explorer's breadth-first loop (issue 40, item 1; cpp/explore.cpp) tied to the
+Python explorer (`explore.search.explore`, without its checks): the same roots, states,
+edges, levels, terminal states by what ended the game and deadlocks on every configuration
+explored here; its fingerprint merges exactly the states whose JSON (round 0) is the same;
+and a fingerprint that merges two distinct states (a planted bug) is caught and named.
+
+Skipped with a reason when the extension is not built; with VILLAGE_REQUIRE_NATIVE=1 (CI's
+native install) a missing extension fails instead."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+from support import ROOT
+
+try:
+    from village_rules.explore.native import NativeExploration, differences, explore_counts, native_game
+except ImportError as exc:
+    if os.environ.get("VILLAGE_REQUIRE_NATIVE") == "1":
+        pytest.fail(f"VILLAGE_REQUIRE_NATIVE=1 but the native core is not built: {exc}", pytrace=False)
+    pytest.skip(f"the native core is not built (optional extension): {exc}", allow_module_level=True)
+
+from village_rules.explore.configs import configuration
+from village_rules.explore.search import ExplorationLimitError, explore, roots
+from village_rules.native import _core
+
+
+def python_figures(name: str) -> dict[str, object]:
+    """The Python explorer's figures of a shipped configuration (no invariants: a count alone)."""
+    config = configuration(name)
+    result = explore(config.data, config.player_counts[0], check=False)
+    return {
+        "roots": result.roots,
+        "states": result.states,
+        "edges": result.edges,
+        "depth": result.depth,
+        "terminal": dict(result.terminal),
+        "deadlocks": result.deadlocks,
+    }
+
+
+def assert_tied(native: NativeExploration, python: dict[str, object]) -> None:
+    assert native.engine_exceptions == 0, native.first_exception
+    assert differences(native, python) == [], f"{native.config}: {differences(native, python)}"
+    assert native.figures() == python
+
+
+@pytest.fixture(scope="module")
+def tiny_python() -> dict[str, object]:
+    return python_figures("tiny")
+
+
+def test_the_native_loop_counts_tiny_as_the_python_explorer_does(tiny_python: dict[str, object]) -> None:
+    native = explore_counts("tiny")
+    assert_tied(native, tiny_python)
+    assert 8 <= native.bytes_per_state <= 16  # seen.py's bound: 8-byte slots, 80% full at most
+    assert 0 < native.collision_probability < 1e-10
+
+
+def test_the_native_loop_counts_solo_as_the_python_explorer_does() -> None:
+    # one player against Carla: the solo steps (her board, the fate tiles) in the loop
+    assert_tied(explore_counts("solo"), python_figures("solo"))
+
+
+@pytest.mark.slow  # ~15 s: the Python explorer's two configurations of 3 x 10^4 states
+@pytest.mark.parametrize("name", ["small", "births"])
+def test_the_native_loop_counts_small_and_births_as_the_python_explorer_does(name: str) -> None:
+    assert_tied(explore_counts(name), python_figures(name))
+
+
+LARGE_FIGURES: dict[str, object] = {
+    # tests/explore/test_explore.py LARGE_PINNED (the Python explorer's, over 2 workers: about
+    # 190 s of one core), with no deadlock; natively 8 to 18 s
+    "roots": 1,
+    "states": 2_002_430,
+    "edges": 2_719_053,
+    "depth": 90,
+    "terminal": {"chronicle": 109_022, "chronicle and graveyard": 124_517, "graveyard": 146_682},
+    "deadlocks": 0,
+}
+
+
+@pytest.mark.slow  # 8-18 s: 2.0 million states
+def test_the_native_loop_counts_large_as_the_python_explorer_pinned_it() -> None:
+    assert_tied(explore_counts("large"), LARGE_FIGURES)
+
+
+def test_the_fingerprint_merges_exactly_the_states_whose_json_is_the_same() -> None:
+    # every state of tiny keyed by its JSON with the round 0 beside its fingerprint: no
+    # fingerprint shared by two JSONs, no JSON under two fingerprints
+    native = explore_counts("tiny", check_json=True)
+    assert native.json_error == ""
+    assert native.states == explore_counts("tiny").states
+
+
+def test_a_fingerprint_merging_distinct_states_is_caught_and_named(tiny_python: dict[str, object]) -> None:
+    # the planted bug leaves the players' life-time out of the fingerprint: states that
+    # differ only there are merged, so fewer states are counted
+    planted = explore_counts("tiny", plant="omit players.lifetime")
+    found = differences(planted, tiny_python)
+    assert found and found[0].startswith("states: native "), found
+    assert planted.states < int(str(tiny_python["states"]))
+    # keyed by their JSON too, the first two states merged are named: they differ in a
+    # player's life-time alone
+    error = explore_counts("tiny", plant="omit players.lifetime", check_json=True).json_error
+    head = "the fingerprint merges two distinct states: "
+    assert error.startswith(head), error[:200]
+    first, end = json.JSONDecoder().raw_decode(error, len(head))
+    assert error[end : end + 5] == " and "
+    second = json.loads(error[end + 5 :])
+    assert first != second
+    for player in (*first["players"], *second["players"]):
+        player["lifetime"] = 0
+    assert first == second
+    with pytest.raises(ValueError, match="unknown planted bug"):
+        explore_counts("tiny", plant="omit everything")
+
+
+def test_the_fingerprint_is_the_same_in_every_process() -> None:
+    # no seed, no pointer: a root's fingerprint computed under another PYTHONHASHSEED
+    data = configuration("tiny").data
+    here = [_core.fingerprint(native_game(r.state)) for r in roots(data, 2)]
+    code = (
+        "from village_rules.explore.configs import configuration\n"
+        "from village_rules.explore.search import roots\n"
+        "from village_rules.native import _core\n"
+        "from village_rules.explore.native import native_game\n"
+        "print([_core.fingerprint(native_game(r.state)) for r in roots(configuration('tiny').data, 2)])\n"
+    )
+    env = {**os.environ, "PYTHONHASHSEED": "12345", "PYTHONPATH": str(ROOT / "src")}
+    there = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
+    assert there.stdout.strip() == str(here)
+    assert len(set(here)) == len(here)
+
+
+def test_the_state_budget_stops_the_loop_as_the_python_explorer_does() -> None:
+    with pytest.raises(ExplorationLimitError, match="more than 100 distinct states"):
+        explore_counts("tiny", max_states=100)
