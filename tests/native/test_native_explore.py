@@ -4,8 +4,8 @@ edges, levels, terminal states by what ended the game and deadlocks on every con
 explored here; its fingerprint merges exactly the states whose JSON (round 0) is the same;
 and a fingerprint that merges two distinct states (a planted bug) is caught and named.
 
-Skipped with a reason when the extension is not built; with VILLAGE_REQUIRE_NATIVE=1 (CI's
-native install) a missing extension fails instead."""
+Skipped with a reason when the extension is not built, failed instead under
+VILLAGE_REQUIRE_NATIVE=1 (tests/native/conftest.py)."""
 
 from __future__ import annotations
 
@@ -17,14 +17,8 @@ import sys
 import pytest
 from support import ROOT
 
-try:
-    from village_rules.explore.native import NativeExploration, differences, explore_counts, native_game
-except ImportError as exc:
-    if os.environ.get("VILLAGE_REQUIRE_NATIVE") == "1":
-        pytest.fail(f"VILLAGE_REQUIRE_NATIVE=1 but the native core is not built: {exc}", pytrace=False)
-    pytest.skip(f"the native core is not built (optional extension): {exc}", allow_module_level=True)
-
 from village_rules.explore.configs import configuration
+from village_rules.explore.native import NativeExploration, differences, explore_counts, native_game
 from village_rules.explore.search import ExplorationLimitError, explore, roots
 from village_rules.native import _core
 
