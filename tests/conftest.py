@@ -18,12 +18,19 @@ about 75 s of CPU, in every `prove` run that proves a row unreachable. In the su
 check is left out unless a test is marked `gate_edges`: the edge check itself is tested
 on tiny (tests/explore/test_content_edges.py, tests/proofs/test_gate.py), and CI's
 `village-rules prove --expect` step runs the whole gate.
+
+The native core's tests (tests/native/) need the optional extension (docs/native.md). Where
+it is not built, each of their modules is skipped whole, with the reason, before it is
+imported; under VILLAGE_REQUIRE_NATIVE=1 (CI's native install, where a skip would hide a
+failed build) it fails instead (`NeedsNative`). `test_native_optional.py` tests this, without
+the extension, and runs everywhere.
 """
 
 from __future__ import annotations
 
 import os
-from collections.abc import Generator
+from collections.abc import Generator, Iterable
+from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, settings
@@ -70,3 +77,40 @@ def pytest_runtest_makereport(
             report.outcome = "failed"
             report.longrepr = f"VILLAGE_REQUIRE_TEXTS=1 but the rules texts are not given: {reason}"
     return report
+
+
+NATIVE_TESTS = Path(__file__).parent / "native"
+RUN_WITHOUT_THE_EXTENSION = frozenset({"test_native_optional.py"})
+
+
+def native_missing() -> str | None:
+    """Why `village_rules.native` cannot be imported (None when it can)."""
+    try:
+        import village_rules.native  # noqa: F401, PLC0415 (the question is whether it imports)
+    except ImportError as exc:
+        return str(exc)
+    return None
+
+
+class NeedsNative(pytest.Module):
+    """A test module of tests/native/, collected only where the native core is built."""
+
+    def collect(self) -> Iterable[pytest.Item | pytest.Collector]:
+        missing = native_missing()
+        if missing is not None:
+            if os.environ.get("VILLAGE_REQUIRE_NATIVE") == "1":
+                failed = f"VILLAGE_REQUIRE_NATIVE=1 but the native core is not built: {missing}"
+                pytest.fail(failed, pytrace=False)
+            skipped = f"the native core is not built (optional extension): {missing}"
+            pytest.skip(skipped, allow_module_level=True)
+        return super().collect()
+
+
+def pytest_pycollect_makemodule(module_path: Path, parent: pytest.Collector) -> pytest.Module | None:
+    """tests/native/'s test modules but those that run without the extension: `NeedsNative`."""
+    if module_path.parent != NATIVE_TESTS or module_path.name in RUN_WITHOUT_THE_EXTENSION:
+        return None
+    if not module_path.name.startswith("test_"):
+        return None
+    module: pytest.Module = NeedsNative.from_parent(parent, path=module_path)
+    return module

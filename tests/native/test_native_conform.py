@@ -6,7 +6,7 @@ and three planted differences (a legal-action order, a chance probability, a sta
 each caught, named and shrunk.
 
 Skipped with a reason when the extension is not built, failed instead under
-VILLAGE_REQUIRE_NATIVE=1 (tests/native/conftest.py)."""
+VILLAGE_REQUIRE_NATIVE=1 (tests/conftest.py)."""
 
 from __future__ import annotations
 

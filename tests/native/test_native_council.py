@@ -7,7 +7,7 @@ byte. The whole games are compared by test_native_tie.py; here each action of ea
 state is, not only the one the seeded game took.
 
 Skipped with a reason when the extension is not built, failed instead under
-VILLAGE_REQUIRE_NATIVE=1 (tests/native/conftest.py)."""
+VILLAGE_REQUIRE_NATIVE=1 (tests/conftest.py)."""
 
 from __future__ import annotations
 

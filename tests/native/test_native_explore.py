@@ -5,7 +5,7 @@ explored here; its fingerprint merges exactly the states whose JSON (round 0) is
 and a fingerprint that merges two distinct states (a planted bug) is caught and named.
 
 Skipped with a reason when the extension is not built, failed instead under
-VILLAGE_REQUIRE_NATIVE=1 (tests/native/conftest.py)."""
+VILLAGE_REQUIRE_NATIVE=1 (tests/conftest.py)."""
 
 from __future__ import annotations
 

@@ -9,7 +9,7 @@ reference; from each last cube taken, the game is played on at random to its end
 step by step by the tie. The stored witnesses of AMB-45 are compared whole.
 
 Skipped with a reason when the extension is not built, failed instead under
-VILLAGE_REQUIRE_NATIVE=1 (tests/native/conftest.py)."""
+VILLAGE_REQUIRE_NATIVE=1 (tests/conftest.py)."""
 
 from __future__ import annotations
 

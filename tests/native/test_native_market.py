@@ -9,7 +9,7 @@ death owed and with goods to sell) and compared step by step by the tie; the rul
 reference applied are collected. The whole games are compared by test_native_tie.py.
 
 Skipped with a reason when the extension is not built, failed instead under
-VILLAGE_REQUIRE_NATIVE=1 (tests/native/conftest.py)."""
+VILLAGE_REQUIRE_NATIVE=1 (tests/conftest.py)."""
 
 from __future__ import annotations
 

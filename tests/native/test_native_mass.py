@@ -11,7 +11,7 @@ and by the reference; the stored witnesses of AMB-15, AMB-16 and AMB-33 are comp
 The whole games are compared by test_native_tie.py.
 
 Skipped with a reason when the extension is not built, failed instead under
-VILLAGE_REQUIRE_NATIVE=1 (tests/native/conftest.py)."""
+VILLAGE_REQUIRE_NATIVE=1 (tests/conftest.py)."""
 
 from __future__ import annotations
 

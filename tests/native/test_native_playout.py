@@ -7,7 +7,7 @@ in place and draws chance events from counts, not fractions; this ties it to the
 game whole games long, and shows that a difference (a planted legal order) is caught.
 
 Skipped with a reason when the extension is not built, failed instead under
-VILLAGE_REQUIRE_NATIVE=1 (tests/native/conftest.py)."""
+VILLAGE_REQUIRE_NATIVE=1 (tests/conftest.py)."""
 
 from __future__ import annotations
 

@@ -8,7 +8,7 @@ winners of the end compared; the ends are varied by hand (every seat a copy of o
 seat ahead on a single tie-breaker) so that the tie-breakers decide and a full tie is met.
 
 Skipped with a reason when the extension is not built, failed instead under
-VILLAGE_REQUIRE_NATIVE=1 (tests/native/conftest.py)."""
+VILLAGE_REQUIRE_NATIVE=1 (tests/conftest.py)."""
 
 from __future__ import annotations
 

@@ -20,7 +20,7 @@ are reached from states varied by hand; a user's data file with other solo data 
 the same natively; and a planted difference is caught and named. More games are `slow`.
 
 Skipped with a reason when the extension is not built, failed instead under
-VILLAGE_REQUIRE_NATIVE=1 (tests/native/conftest.py)."""
+VILLAGE_REQUIRE_NATIVE=1 (tests/conftest.py)."""
 
 from __future__ import annotations
 

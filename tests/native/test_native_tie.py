@@ -4,7 +4,7 @@ the state byte for byte, the seat to act, the legal ids in order, the chance out
 exact probabilities, and the next state of every step the core applies itself).
 
 Skipped with a reason when the extension is not built, failed instead under
-VILLAGE_REQUIRE_NATIVE=1 (tests/native/conftest.py)."""
+VILLAGE_REQUIRE_NATIVE=1 (tests/conftest.py)."""
 
 from __future__ import annotations
 

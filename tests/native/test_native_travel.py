@@ -10,7 +10,7 @@ the travel states are also varied by hand (a wagon and cubes to pay any path, th
 called home, the markers on the village's neighbours, every marker placed).
 
 Skipped with a reason when the extension is not built, failed instead under
-VILLAGE_REQUIRE_NATIVE=1 (tests/native/conftest.py)."""
+VILLAGE_REQUIRE_NATIVE=1 (tests/conftest.py)."""
 
 from __future__ import annotations
 
