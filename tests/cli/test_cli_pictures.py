@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 
 import pytest
+from support import ROOT
 
 from village_rules.check.modes import GUIDED_PER_GAME
-from village_rules.check.steps import CheckOutcome, FuzzStep
+from village_rules.check.steps import CheckOutcome, CheckStep, FuzzStep, ProofsStep, default_steps
 from village_rules.cli import pictures as cli_pictures
 from village_rules.cli.main import main
 from village_rules.cli.pictures import state_at
@@ -21,6 +23,9 @@ from village_rules.model.actions import Action
 from village_rules.model.render import render
 from village_rules.model.state import GameState
 from village_rules.pictures.svg import state_svg
+from village_rules.proofs.table.stored import proof_files, witness_files
+
+WITNESSES = ROOT / "proofs" / "witnesses"
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
@@ -162,10 +167,25 @@ def test_show_refuses_at_for_a_saved_state_and_names_a_broken_one(
     assert "Traceback" not in err
 
 
-@pytest.mark.slow  # ~13 s: a whole `village-rules check` run (fuzz, proofs, readings, viewer pages)
+@pytest.mark.slow  # ~15 s: a whole `village-rules check` run (fuzz, proofs, readings, viewer pages)
 def test_check_prints_a_summary_and_writes_the_report(
-    capsys: pytest.CaptureFixture[str], tmp_path: Path
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    # The proofs step on a copy of 3 stored witnesses and 2 proofs: every one of them is
+    # rechecked by the README's main command in CI and by tests/check/test_check_stored.py;
+    # all of them here cost about 60 s on a loaded machine for the same lines of output.
+    stored = tmp_path / "stored"
+    stored.mkdir()
+    for path in witness_files(WITNESSES)[:3] + proof_files(WITNESSES)[:2]:
+        shutil.copy(path, stored / path.name)
+
+    def fewer_proofs(games: int, guided_actions: int | None) -> list[CheckStep]:
+        return [
+            ProofsStep(stored) if isinstance(s, ProofsStep) else s
+            for s in default_steps(games, guided_actions)
+        ]
+
+    monkeypatch.setattr(cli_pictures, "default_steps", fewer_proofs)
     out_dir = tmp_path / "rep"
     code, out, _ = run(capsys, "check", "--games", "3", "--workers", "1", "--report", str(out_dir))
     assert code == 0
@@ -173,8 +193,10 @@ def test_check_prints_a_summary_and_writes_the_report(
     assert "0 violation(s)" in out
     assert "guided against uniform fuzzing, 300 actions each" in out and "guided reached" in out
     assert f"report: {out_dir / 'index.html'}" in out
-    # fuzz, then the stored proof witnesses and divergence witnesses of this checkout
-    assert "[PASS] proofs: " in out and "0 failed" in out.split("[PASS] proofs: ")[1].splitlines()[0]
+    # fuzz, then the stored proof witnesses (here 3 and 2 proofs) and the divergence witnesses
+    proofs = out.split("[PASS] proofs: ")[1].splitlines()[0]
+    assert proofs.startswith("3 reachable verdicts replayed on the engine, 2 unreachable"), proofs
+    assert "0 failed" in proofs
     assert "[PASS] readings: " in out and "replayed under both readings: 0 failed" in out
     assert out.rstrip().splitlines()[-1].startswith("result: PASS - 3 step(s), 0 failed")
     assert (out_dir / "index.html").exists()

@@ -54,7 +54,7 @@ def timeless(out: str) -> str:
 
 
 FUZZ = ["fuzz", "--games", "3", "--seed", "4", "--workers", "1", "--out", "failures"]
-DIVERGE = ["diverge", "AMB-01", "--readings", "c,b", "--examples", "2"]
+DIVERGE = ["diverge", "AMB-26", "--examples", "1"]
 
 
 @pytest.mark.no_cover  # CPU-bound replays: not traced in the coverage run (tests/README.md, "Coverage")
