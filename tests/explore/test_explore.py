@@ -14,7 +14,14 @@ from pathlib import Path
 
 import pytest
 import z3
-from support import TINY_DEPTH, TINY_EDGES, TINY_STATES, loses_a_coin_at_the_market, planted_steps
+from support import (
+    LARGE_PINNED,
+    TINY_DEPTH,
+    TINY_EDGES,
+    TINY_STATES,
+    loses_a_coin_at_the_market,
+    planted_steps,
+)
 
 from village_rules.cli.main import main
 from village_rules.data.loader import load_edition
@@ -92,22 +99,6 @@ SLOW_PINNED: dict[tuple[str, int], dict[str, object]] = {
         "depth": 19,
         "terminal": {"chronicle": 2_198, "chronicle and graveyard": 3_980},
     },
-}
-
-
-LARGE_PINNED: dict[str, object] = {
-    # the large configuration (>= 10^6 states), counted over 2 worker processes without the
-    # invariants (its checked run is `village-rules explore large --workers 2`, docs/exploration.md);
-    # one process counts the same. 2,002,089 states and 2,718,371 edges until issue 43: its
-    # AMB-45 marker (`Turn.took_last_cube`, set on a final action that empties the board
-    # whatever the reading, read only under AMB-45 b) tells 341 states apart that were one,
-    # each with its 2 outgoing edges; the terminal states and the depth are unchanged, and
-    # the commit before issue 43's merge still counts the old figures (measured 2026-12-06)
-    "roots": 1,
-    "states": 2_002_430,
-    "edges": 2_719_053,
-    "depth": 90,
-    "terminal": {"chronicle": 109_022, "chronicle and graveyard": 124_517, "graveyard": 146_682},
 }
 
 

@@ -15,7 +15,7 @@ import subprocess
 import sys
 
 import pytest
-from support import ROOT
+from support import LARGE_PINNED, ROOT
 
 from village_rules.explore.configs import configuration
 from village_rules.explore.native import NativeExploration, differences, explore_counts, native_game
@@ -66,16 +66,8 @@ def test_the_native_loop_counts_small_and_births_as_the_python_explorer_does(nam
     assert_tied(explore_counts(name), python_figures(name))
 
 
-LARGE_FIGURES: dict[str, object] = {
-    # tests/explore/test_explore.py LARGE_PINNED (the Python explorer's, over 2 workers: about
-    # 190 s of one core), with no deadlock; natively 8 to 18 s
-    "roots": 1,
-    "states": 2_002_430,
-    "edges": 2_719_053,
-    "depth": 90,
-    "terminal": {"chronicle": 109_022, "chronicle and graveyard": 124_517, "graveyard": 146_682},
-    "deadlocks": 0,
-}
+LARGE_FIGURES: dict[str, object] = {**LARGE_PINNED, "deadlocks": 0}
+"""`support.LARGE_PINNED` (the Python explorer's pins), with no deadlock; natively 8 to 18 s."""
 
 
 @pytest.mark.slow  # 8-18 s: 2.0 million states
