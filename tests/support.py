@@ -49,8 +49,8 @@ TINY_EDGES = 11_369
 TINY_DEPTH = 30
 
 LARGE_PINNED: dict[str, object] = {
-    # pinned by both explorers: tests/explore/test_explore.py (Python) and
-    # tests/native/test_native_explore.py (native, the one CI runs: docs/exploration.md)
+    # pinned by both explorers' slow tests: tests/explore/test_explore.py (Python) and
+    # tests/native/test_native_explore.py (native)
     # the large configuration (>= 10^6 states), counted over 2 worker processes without the
     # invariants (its checked run is `village-rules explore large --workers 2`, docs/exploration.md);
     # one process counts the same. 2,002,089 states and 2,718,371 edges until issue 43: its
