@@ -31,14 +31,11 @@ import random
 import time
 from pathlib import Path
 
-from village_rules.drivers.play import GameLog
 from village_rules.engine.core import apply, chance_outcomes, legal_actions
 from village_rules.engine.setup import new_game
-from village_rules.model.actions import Action, parse_action
 from village_rules.model.chance import sample
-from village_rules.model.state import GameState
 from village_rules.native import NativeEngine
-from village_rules.native.tie import TieCounts, compare_game
+from village_rules.native.tie import TieCounts, compare_game, log_game, seeded_game
 from village_rules.rules.variant import Variant
 
 CONFIGS = (("original-2011", (2, 3, 4)), ("big-box-2023", (1, 2, 3, 4, 5)))
@@ -61,30 +58,6 @@ SOLO_READINGS = tuple(
 
 
 ROOT = Path(__file__).resolve().parent.parent
-
-
-def seeded_game(
-    edition: str, players: int, seed: int, readings: tuple[tuple[str, str], ...] = ()
-) -> tuple[GameState, list[Action]]:
-    """A random game of the reference from a fixed seed (as tests/native's seeded games)."""
-    rng = random.Random(seed)
-    state = initial = new_game(edition, players, seed, Variant(True, readings))
-    actions: list[Action] = []
-    while not state.is_terminal:
-        if state.is_chance:
-            action = sample(chance_outcomes(state), rng)
-        else:
-            legal = legal_actions(state)
-            action = legal[rng.randrange(len(legal))]
-        actions.append(action)
-        state = apply(state, action)
-    return initial, actions
-
-
-def log_game(path: Path) -> tuple[GameState, list[Action]]:
-    """A stored game log's initial state and actions."""
-    log = GameLog.from_json(path.read_text())
-    return log.initial_state(), [parse_action(a) for a in log.actions]
 
 
 def figures() -> None:

@@ -15,7 +15,6 @@
 from __future__ import annotations
 
 import os
-import random
 import resource
 import signal
 import subprocess
@@ -28,11 +27,9 @@ import pytest
 
 from village_rules.data.components import ActionSpace, Cube, Location
 from village_rules.drivers.scenario import acting, emptied, put_cubes
-from village_rules.engine.core import apply, apply_steps, chance_outcomes, legal_actions
+from village_rules.engine.core import apply, apply_steps
 from village_rules.engine.events import SubStep
-from village_rules.engine.setup import new_game
 from village_rules.model.actions import Action, Serve
-from village_rules.model.chance import sample
 from village_rules.model.evolve import replace as evolve
 from village_rules.model.state import GameState
 from village_rules.rules.variant import Variant
@@ -190,25 +187,3 @@ def six_grain_farmyard(state: GameState, seat: int, amount: int) -> GameState:
     amount = max(0, min(amount, room, state.supply.grain))
     state = evolve(state, supply=evolve(state.supply, grain=state.supply.grain - amount))
     return state.with_player(seat, evolve(p, grain=p.grain + amount))
-
-
-Readings = tuple[tuple[str, str], ...]
-
-
-def seeded_game(
-    edition: str, players: int, seed: int, readings: Readings = ()
-) -> tuple[GameState, list[Action]]:
-    """A random game of the reference from a fixed seed (the native core's tests compare
-    such games step by step): its initial state and every action to its end."""
-    rng = random.Random(seed)
-    state = initial = new_game(edition, players, seed, Variant(True, readings))
-    actions: list[Action] = []
-    while not state.is_terminal:
-        if state.is_chance:
-            action = sample(chance_outcomes(state), rng)
-        else:
-            legal = legal_actions(state)
-            action = legal[rng.randrange(len(legal))]
-        actions.append(action)
-        state = apply(state, action)
-    return initial, actions

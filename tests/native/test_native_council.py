@@ -12,7 +12,6 @@ VILLAGE_REQUIRE_NATIVE=1 (tests/conftest.py)."""
 from __future__ import annotations
 
 import pytest
-from support import seeded_game
 
 from village_rules.data.components import FARMYARD, ActionSpace, Cube, Good, OnCouncil
 from village_rules.data.tally import Tally
@@ -23,7 +22,7 @@ from village_rules.model.evolve import replace
 from village_rules.model.pending import ChooseAction, ChoosePayment, ChoosePrivilege
 from village_rules.model.state import GameState
 from village_rules.native import NativeEngine, NotSupportedError
-from village_rules.native.tie import TieDifferenceError, compare_game
+from village_rules.native.tie import TieDifferenceError, compare_game, seeded_game
 
 
 def _council_states(readings: tuple[tuple[str, str], ...] = ()) -> list[GameState]:

@@ -17,7 +17,6 @@ import random
 from pathlib import Path
 
 import pytest
-from support import seeded_game
 
 from village_rules.data.components import Good
 from village_rules.data.tally import Tally
@@ -30,7 +29,7 @@ from village_rules.model.evolve import replace
 from village_rules.model.pending import ChooseTurn
 from village_rules.model.state import GameState
 from village_rules.native import NativeEngine
-from village_rules.native.tie import TieCounts, TieDifferenceError, compare_game
+from village_rules.native.tie import TieCounts, TieDifferenceError, compare_game, seeded_game
 
 Readings = tuple[tuple[str, str], ...]
 

@@ -18,7 +18,6 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from support import seeded_game
 
 from village_rules.data.components import BLACK_BAG, CHURCH_RESERVE, FARMYARD, OnChurch
 from village_rules.drivers.play import GameLog
@@ -29,7 +28,7 @@ from village_rules.model.evolve import replace
 from village_rules.model.pending import MassAdvance, MassBuy, MassDraw
 from village_rules.model.state import GameState
 from village_rules.native import NativeEngine
-from village_rules.native.tie import TieDifferenceError, compare_game
+from village_rules.native.tie import TieDifferenceError, compare_game, seeded_game
 
 Readings = tuple[tuple[str, str], ...]
 WITNESSES = Path(__file__).resolve().parents[2] / "src" / "village_rules" / "readings" / "witnesses"

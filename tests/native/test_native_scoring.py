@@ -13,7 +13,6 @@ VILLAGE_REQUIRE_NATIVE=1 (tests/conftest.py)."""
 from __future__ import annotations
 
 import pytest
-from support import seeded_game
 
 from village_rules.data.components import FARMYARD, UNBORN
 from village_rules.drivers.serialization import to_json
@@ -23,7 +22,7 @@ from village_rules.model.actions import action_id
 from village_rules.model.evolve import replace
 from village_rules.model.state import GameState
 from village_rules.native import NativeEngine
-from village_rules.native.tie import TieDifferenceError, compare_game
+from village_rules.native.tie import TieDifferenceError, compare_game, seeded_game
 
 GAMES = (("original-2011", 2, 1), ("original-2011", 4, 2), ("big-box-2023", 3, 3), ("big-box-2023", 5, 4))
 

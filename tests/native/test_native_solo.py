@@ -30,7 +30,6 @@ from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
-from support import seeded_game
 
 from village_rules.data.components import CHURCH_RESERVE, FARMYARD, REMOVED, Location, OnChurch
 from village_rules.data.loader import load_edition
@@ -45,7 +44,7 @@ from village_rules.model.carla_board import CARLA
 from village_rules.model.evolve import replace
 from village_rules.model.state import GameState
 from village_rules.native import NativeEngine
-from village_rules.native.tie import TieDifferenceError, compare_game, first_difference
+from village_rules.native.tie import TieDifferenceError, compare_game, first_difference, seeded_game
 from village_rules.rules.variant import Variant
 
 Readings = tuple[tuple[str, str], ...]

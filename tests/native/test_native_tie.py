@@ -19,18 +19,24 @@ from support import ROOT, TESTS
 from village_rules.data.components import REMOVED, ActionSpace, is_alive
 from village_rules.data.loader import load_edition
 from village_rules.data.tally import Tally
-from village_rules.drivers.play import GameLog
 from village_rules.drivers.serialization import to_json
 from village_rules.engine.core import apply, chance_outcomes, legal_actions
 from village_rules.engine.scoring import score_breakdown, winners
 from village_rules.engine.setup import new_game
-from village_rules.model.actions import Action, action_id, format_action, parse_action
+from village_rules.model.actions import Action, action_id, format_action
 from village_rules.model.chance import sample
 from village_rules.model.evolve import replace
 from village_rules.model.pending import ChooseAction, ChooseTurn
 from village_rules.model.state import GameState
 from village_rules.native import NativeEngine, NotSupportedError
-from village_rules.native.tie import TieCounts, TieDifferenceError, compare_game, first_difference
+from village_rules.native.tie import (
+    TieCounts,
+    TieDifferenceError,
+    compare_game,
+    first_difference,
+    log_game,
+    seeded_game,
+)
 from village_rules.rules.variant import Variant
 
 GOLDEN = sorted((TESTS / "golden" / "engine-golden").glob("*-seed*.json"))
@@ -48,30 +54,6 @@ CONFIGS = [
     for players in counts
     for readings in ((), (("AMB-01", "b"),), (("AMB-01", "c"),))
 ]
-
-
-def seeded_game(
-    edition: str, players: int, seed: int, readings: tuple[tuple[str, str], ...]
-) -> tuple[GameState, list[Action]]:
-    """A random game of the reference from a fixed seed: uniform among the legal actions,
-    chance outcomes with their probabilities."""
-    rng = random.Random(seed)
-    state = initial = new_game(edition, players, seed, Variant(True, readings))
-    actions: list[Action] = []
-    while not state.is_terminal:
-        if state.is_chance:
-            action = sample(chance_outcomes(state), rng)
-        else:
-            legal = legal_actions(state)
-            action = legal[rng.randrange(len(legal))]
-        actions.append(action)
-        state = apply(state, action)
-    return initial, actions
-
-
-def log_game(path: Path) -> tuple[GameState, list[Action]]:
-    log = GameLog.from_json(path.read_text())
-    return log.initial_state(), [parse_action(a) for a in log.actions]
 
 
 QUICK = [c for c in CONFIGS if not c[2] or c[1] == 3]

@@ -15,7 +15,6 @@ VILLAGE_REQUIRE_NATIVE=1 (tests/conftest.py)."""
 from __future__ import annotations
 
 import pytest
-from support import seeded_game
 
 from village_rules.data.components import FARMYARD, INFLUENCE, ActionSpace, Cube, Good, Travelling
 from village_rules.data.tally import Tally
@@ -27,7 +26,7 @@ from village_rules.model.evolve import replace
 from village_rules.model.pending import ChooseAction, ChoosePayment
 from village_rules.model.state import GameState
 from village_rules.native import NativeEngine, NotSupportedError
-from village_rules.native.tie import TieDifferenceError, compare_game
+from village_rules.native.tie import TieDifferenceError, compare_game, seeded_game
 
 Readings = tuple[tuple[str, str], ...]
 

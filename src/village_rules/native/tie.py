@@ -16,16 +16,22 @@ engines as they are.
 from __future__ import annotations
 
 import json
+import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 
+from village_rules.drivers.play import GameLog
 from village_rules.drivers.serialization import to_json
 from village_rules.engine.core import apply, chance_outcomes, legal_actions
 from village_rules.engine.scoring import score_breakdown, winners
-from village_rules.model.actions import Action, action_from_id, action_id, format_action
+from village_rules.engine.setup import new_game
+from village_rules.model.actions import Action, action_from_id, action_id, format_action, parse_action
+from village_rules.model.chance import sample
 from village_rules.model.pending import ChooseAction
 from village_rules.model.state import GameState
 from village_rules.native.engine import NativeEngine, NotSupportedError
+from village_rules.rules.variant import Variant
 
 Json = None | bool | int | float | str | list["Json"] | dict[str, "Json"]
 
@@ -98,6 +104,32 @@ class TieCounts:
             f"{self.chance} chance events, {self.applied} steps applied natively, "
             f"{refused} questions not yet supported, {self.refused_games} games refused at load"
         )
+
+
+def seeded_game(
+    edition: str, players: int, seed: int, readings: Sequence[tuple[str, str]] = ()
+) -> tuple[GameState, list[Action]]:
+    """A random game of the reference from a fixed seed, to compare with `compare_game`: its
+    initial state and every action to its end (uniform among the legal actions, chance
+    outcomes with their probabilities, both drawn from `random.Random(seed)`)."""
+    rng = random.Random(seed)
+    state = initial = new_game(edition, players, seed, Variant(True, tuple(readings)))
+    actions: list[Action] = []
+    while not state.is_terminal:
+        if state.is_chance:
+            action = sample(chance_outcomes(state), rng)
+        else:
+            legal = legal_actions(state)
+            action = legal[rng.randrange(len(legal))]
+        actions.append(action)
+        state = apply(state, action)
+    return initial, actions
+
+
+def log_game(path: Path) -> tuple[GameState, list[Action]]:
+    """A stored game log's initial state and actions, to compare with `compare_game`."""
+    log = GameLog.from_json(path.read_text(encoding="utf-8"))
+    return log.initial_state(), [parse_action(a) for a in log.actions]
 
 
 def first_difference(native: str, reference: str) -> str:
