@@ -27,7 +27,7 @@ from village_rules.data.edition import EditionData
 from village_rules.drivers.serialization import state_to_dict
 from village_rules.explore.configs import configuration
 from village_rules.explore.search import MAX_STATES, ExplorationLimitError, roots
-from village_rules.explore.seen import collision_probability
+from village_rules.explore.seen import SeenFigures
 from village_rules.model.state import GameState
 from village_rules.native import _core
 from village_rules.native.engine import READINGS_USED, tables_for
@@ -42,7 +42,7 @@ Progress = Callable[[int, int, int, int], None]
 
 
 @dataclass
-class NativeExploration:
+class NativeExploration(SeenFigures):
     """What the native loop counted: the figures `search.Exploration` has without checks."""
 
     config: str
@@ -65,16 +65,6 @@ class NativeExploration:
     json_error: str = ""
     """With `check_json`: the first state the fingerprint merged with a distinct one, or
     split from an equal one, named by its JSON (empty: the fingerprint agreed everywhere)."""
-
-    @property
-    def bytes_per_state(self) -> float:
-        """The seen-set's bytes per distinct state."""
-        return self.seen_bytes / max(self.states, 1)
-
-    @property
-    def collision_probability(self) -> float:
-        """The chance that two distinct states shared a fingerprint (`seen.collision_probability`)."""
-        return collision_probability(self.states)
 
     @property
     def states_per_second(self) -> float:

@@ -31,7 +31,7 @@ from village_rules.engine.events import SubStep
 from village_rules.engine.setup import deal_outcomes, game_from_deal
 from village_rules.errors import ParameterError, VillageError
 from village_rules.explore.monitors import Monitor, Value, fold
-from village_rules.explore.seen import SeenSet, collision_probability
+from village_rules.explore.seen import SeenFigures, SeenSet
 from village_rules.model.actions import Action, format_action
 from village_rules.model.evolve import replace
 from village_rules.model.state import GameState
@@ -149,7 +149,7 @@ class QueryVerdict:
 
 
 @dataclass
-class Exploration:
+class Exploration(SeenFigures):
     """What a run found: the graph's size and shape, the checks' results, the queries."""
 
     players: int
@@ -175,16 +175,6 @@ class Exploration:
     (`explore(..., rules=True)`): what the configuration's games exercise, by exhaustion."""
     graph: Graph | None = None
     """The whole state graph, when asked for (`explore(..., graph=True)`)."""
-
-    @property
-    def bytes_per_state(self) -> float:
-        """The seen-set's bytes per distinct state."""
-        return self.seen_bytes / max(self.states, 1)
-
-    @property
-    def collision_probability(self) -> float:
-        """The chance that two distinct states shared a fingerprint (`seen.collision_probability`)."""
-        return collision_probability(self.states)
 
 
 @dataclass

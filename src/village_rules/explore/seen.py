@@ -119,6 +119,24 @@ def _is_prime(n: int) -> bool:
     return True
 
 
+class SeenFigures:
+    """What an exploration's seen set says of itself, from its `states` and `seen_bytes`
+    (the Python explorer's `Exploration` and the native one's `NativeExploration`)."""
+
+    states: int
+    seen_bytes: int
+
+    @property
+    def bytes_per_state(self) -> float:
+        """The seen-set's bytes per distinct state."""
+        return self.seen_bytes / max(self.states, 1)
+
+    @property
+    def collision_probability(self) -> float:
+        """The chance that two distinct states shared a fingerprint (`collision_probability`)."""
+        return collision_probability(self.states)
+
+
 def collision_probability(states: int, bits: int = 64) -> float:
     """The probability that two of `states` distinct states share a fingerprint, for
     fingerprints spread uniformly over `bits` bits: about n(n-1)/2 / 2**bits (TLC reports
