@@ -22,14 +22,13 @@ from village_rules.data.components import Cube
 from village_rules.data.tally import Tally
 from village_rules.drivers.play import GameLog
 from village_rules.drivers.serialization import to_json
-from village_rules.engine.core import apply, chance_outcomes, legal_actions
+from village_rules.engine.core import apply, legal_actions
 from village_rules.model.actions import Action, FreeAction, TakeCube, action_id, format_action, parse_action
-from village_rules.model.chance import sample
 from village_rules.model.evolve import replace
 from village_rules.model.pending import ChooseTurn
 from village_rules.model.state import GameState
 from village_rules.native import NativeEngine
-from village_rules.native.tie import TieCounts, TieDifferenceError, compare_game, seeded_game
+from village_rules.native.tie import TieCounts, TieDifferenceError, compare_game, random_actions, seeded_game
 
 Readings = tuple[tuple[str, str], ...]
 WITNESSES = Path(__file__).resolve().parents[2] / "src" / "village_rules" / "readings" / "witnesses"
@@ -37,17 +36,7 @@ WITNESSES = Path(__file__).resolve().parents[2] / "src" / "village_rules" / "rea
 
 def _play_on(state: GameState, first: Action, rng: random.Random) -> list[Action]:
     """`first`, then random actions and outcomes of the reference to the game's end."""
-    actions = [first]
-    state = apply(state, first)
-    while not state.is_terminal:
-        if state.is_chance:
-            action = sample(chance_outcomes(state), rng)
-        else:
-            legal = legal_actions(state)
-            action = legal[rng.randrange(len(legal))]
-        actions.append(action)
-        state = apply(state, action)
-    return actions
+    return [first, *random_actions(apply(state, first), rng)]
 
 
 def _final_turns(readings: Readings) -> list[GameState]:

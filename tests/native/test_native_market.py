@@ -20,11 +20,10 @@ import pytest
 
 from village_rules.data.components import Good
 from village_rules.data.tally import Tally
-from village_rules.drivers.play import GameLog
+from village_rules.drivers.play import GameLog, random_policy, step
 from village_rules.drivers.serialization import to_json
-from village_rules.engine.core import apply, chance_outcomes, legal_actions
+from village_rules.engine.core import apply, legal_actions
 from village_rules.model.actions import Action, TakeCube, Well, action_id, parse_action
-from village_rules.model.chance import sample
 from village_rules.model.evolve import replace
 from village_rules.model.pending import ChooseTurn
 from village_rules.model.state import GameState
@@ -73,11 +72,7 @@ def _market_days(readings: Readings, seed: int = 0) -> tuple[TieCounts, set[str]
         trace: list[str] = []
         state = apply(state, actions[0], trace)
         while state.market_day is not None and not state.is_terminal:
-            if state.is_chance:
-                action = sample(chance_outcomes(state), rng)
-            else:
-                legal = legal_actions(state)
-                action = legal[rng.randrange(len(legal))]
+            action = step(state, [random_policy] * len(state.players), rng)
             actions.append(action)
             state = apply(state, action, trace)
         rules.update(trace)

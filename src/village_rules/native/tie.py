@@ -21,13 +21,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from village_rules.drivers.play import GameLog
+from village_rules.drivers.play import GameLog, random_policy, step
 from village_rules.drivers.serialization import to_json
 from village_rules.engine.core import apply, chance_outcomes, legal_actions
 from village_rules.engine.scoring import score_breakdown, winners
 from village_rules.engine.setup import new_game
 from village_rules.model.actions import Action, action_from_id, action_id, format_action, parse_action
-from village_rules.model.chance import sample
 from village_rules.model.pending import ChooseAction
 from village_rules.model.state import GameState
 from village_rules.native.engine import NativeEngine, NotSupportedError
@@ -114,16 +113,19 @@ def seeded_game(
     outcomes with their probabilities, both drawn from `random.Random(seed)`)."""
     rng = random.Random(seed)
     state = initial = new_game(edition, players, seed, Variant(True, tuple(readings)))
+    return initial, random_actions(state, rng)
+
+
+def random_actions(state: GameState, rng: random.Random) -> list[Action]:
+    """The actions of a random game from `state` to its end, as `drivers.play.step` draws
+    them with `random_policy` at every seat (a chance outcome with its probability)."""
+    everyone = [random_policy] * len(state.players)
     actions: list[Action] = []
     while not state.is_terminal:
-        if state.is_chance:
-            action = sample(chance_outcomes(state), rng)
-        else:
-            legal = legal_actions(state)
-            action = legal[rng.randrange(len(legal))]
+        action = step(state, everyone, rng)
         actions.append(action)
         state = apply(state, action)
-    return initial, actions
+    return actions
 
 
 def log_game(path: Path) -> tuple[GameState, list[Action]]:
