@@ -44,7 +44,13 @@ from village_rules.model.carla_board import CARLA
 from village_rules.model.evolve import replace
 from village_rules.model.state import GameState
 from village_rules.native import NativeEngine
-from village_rules.native.tie import TieDifferenceError, compare_game, first_difference, seeded_game
+from village_rules.native.tie import (
+    TieDifferenceError,
+    compare_game,
+    first_difference,
+    played_natively,
+    seeded_game,
+)
 from village_rules.rules.variant import Variant
 
 Readings = tuple[tuple[str, str], ...]
@@ -290,13 +296,7 @@ def test_a_whole_solo_game_is_native_from_its_set_up_to_its_result() -> None:
     """A seeded solo game applied natively step by step from the reference's set-up (the core
     never loaded again) reaches the reference's end: Carla scores 0, the player wins; and the
     core's own C++ loop plays solo games to their end."""
-    initial, actions = seeded_game(EDITION, 1, 3)
-    state = initial
-    engine = NativeEngine()
-    engine.load_state(initial)
-    for action in actions:
-        engine.apply(action_id(state.rules.data, action))
-        state = apply(state, action)
+    engine, state = played_natively(*seeded_game(EDITION, 1, 3))
     assert engine.state_json() == to_json(state)
     _same_end(engine, state, "the end")
     assert engine.scores() == [score_breakdown(state)[0].total, 0] and engine.winners() == [0]

@@ -35,6 +35,7 @@ from village_rules.native.tie import (
     compare_game,
     first_difference,
     log_game,
+    played_natively,
     seeded_game,
 )
 from village_rules.rules.variant import Variant
@@ -254,13 +255,7 @@ def test_a_solo_game_is_loaded_and_played_natively() -> None:
 def test_a_whole_game_is_native_up_to_its_scores() -> None:
     """Nothing of a game is refused any more: a whole seeded game applied natively from its
     set-up reaches the reference's end, scores and winners (a solo one: test_native_solo.py)."""
-    initial, actions = seeded_game("big-box-2023", 3, 0, ())
-    state = initial
-    engine = NativeEngine()
-    engine.load_state(initial)
-    for action in actions:
-        engine.apply(action_id(state.rules.data, action))
-        state = apply(state, action)
+    engine, state = played_natively(*seeded_game("big-box-2023", 3, 0, ()))
     assert engine.is_terminal and engine.state_json() == to_json(state)
     assert engine.scores() == [b.total for b in score_breakdown(state)]
     assert engine.winners() == list(winners(state))

@@ -128,6 +128,18 @@ def random_actions(state: GameState, rng: random.Random) -> list[Action]:
     return actions
 
 
+def played_natively(initial: GameState, actions: Sequence[Action]) -> tuple[NativeEngine, GameState]:
+    """The game applied natively from `initial`, loaded once and never again, beside the
+    reference: the native engine at its end and the reference's last state."""
+    engine = NativeEngine()
+    engine.load_state(initial)
+    state = initial
+    for action in actions:
+        engine.apply(action_id(state.rules.data, action))
+        state = apply(state, action)
+    return engine, state
+
+
 def log_game(path: Path) -> tuple[GameState, list[Action]]:
     """A stored game log's initial state and actions, to compare with `compare_game`."""
     log = GameLog.from_json(path.read_text(encoding="utf-8"))
