@@ -137,6 +137,12 @@ def search_steps(
     return None, seed, steps
 
 
+SHORTEN_GAMES = 200
+"""Seeded games `prove` plays after the first witness, each cut one action below the
+shortest witness so far, to store the shortest it finds (issue 41: witnesses a person can
+read). A game cut short is cheap, so they cost less than the search that found the first."""
+
+
 def search(
     edition: str,
     players: int,
@@ -147,17 +153,38 @@ def search(
     first_seed: int = 0,
     hint: int | None = None,
     variant: Variant | None = None,
+    shorten: int = 0,
 ) -> tuple[Witness | None, int]:
     """Steered games on seed `hint` (a stored witness's seed, when given), then on seeds
     first_seed, first_seed + 1, ... (`games` of them, the hint skipped), until one meets
-    `goal`, all played by `variant` (default: each edition's own readings); returns the
-    witness (or None) and the number of games played."""
+    `goal`, all played by `variant` (default: each edition's own readings). With `shorten`,
+    the next `shorten` seeds of that order are played too, each game stopped one action
+    before the shortest witness so far, and the shortest witness is kept (the first found
+    among equals). Returns the witness (or None) and the number of games played.
+
+    Deterministic, and reproducible from the stored seed: a second search given the kept
+    witness's seed as `hint` plays it first, then seeds that the first search played too
+    (`first_seed` onwards, at most as many as it did), so it keeps the same witness."""
     rules = variant or Variant()
-    seeds = [] if hint is None else [hint]
-    seeds += [s for s in range(first_seed, first_seed + games + 1) if s != hint][:games]
-    for tried, seed in enumerate(seeds, start=1):
-        history = attempt(edition, players, seed, steer, goal, variant=rules)
-        if history is not None:
-            log = GameLog(edition, players, seed, tuple(format_action(a) for a in history.decisions), rules)
-            return Witness(log, tried, history), tried
-    return None, len(seeds)
+    order = [] if hint is None else [hint]
+    order += [s for s in range(first_seed, first_seed + games + shorten + 1) if s != hint]
+    best: tuple[History, int, int] | None = None
+    tried, stop = 0, games
+    for seed in order:
+        if tried >= stop:
+            break
+        tried += 1
+        limit = steer if best is None else Steer(steer.scorer, steer.randomness, best[0].step_count - 1)
+        if limit.max_actions <= 0:
+            break
+        history = attempt(edition, players, seed, limit, goal, variant=rules)
+        if history is None:
+            continue
+        if best is None:
+            stop = tried + shorten
+        best = (history, seed, tried)
+    if best is None:
+        return None, tried
+    history, seed, found_at = best
+    log = GameLog(edition, players, seed, tuple(format_action(a) for a in history.decisions), rules)
+    return Witness(log, found_at, history), tried

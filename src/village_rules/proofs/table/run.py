@@ -39,7 +39,7 @@ from village_rules.proofs.model.induction import RULE_PREDICATES, k_induction_co
 from village_rules.proofs.model.model import Constants
 from village_rules.proofs.model.solver import MAX_RLIMIT, RLIMIT, BmcResult, bmc, k_induction
 from village_rules.proofs.search.archive_steer import ArchiveBudget, ArchiveStats, archive_search
-from village_rules.proofs.search.search import Steer, Witness, search
+from village_rules.proofs.search.search import SHORTEN_GAMES, Steer, Witness, search
 from village_rules.proofs.search.shrink import MAX_STEPS, Shrunk, first_holds, judge_for, shrink
 from village_rules.rules.variant import Variant
 
@@ -144,15 +144,23 @@ def recorded_query(query: Query) -> tuple[str, str] | None:
 
 
 def budget_text(
-    bound: int, rlimit: int, games: int | None = None, steer: Steer | None = None, hint: int | None = None
+    bound: int,
+    rlimit: int,
+    games: int | None = None,
+    steer: Steer | None = None,
+    hint: int | None = None,
+    *,
+    shorten: int = 0,
 ) -> str:
     """The budgets of one row as `prove` prints and stores them: z3's, and the search's
-    when it ran (`games` seeded games of at most the steer's actions, after the hint)."""
+    when it ran (`games` seeded games of at most the steer's actions, after the hint; then,
+    for a row with a witness, `shorten` games looking for a shorter one)."""
     z3_part = f"bound {bound}, z3 rlimit {rlimit}"
     if games is None or steer is None:
         return z3_part
     seeds = f"seed {hint} (stored witness) + " if hint is not None else ""
-    return f"{z3_part}; {seeds}{games} games x {steer.max_actions} actions"
+    shorter = f", then {shorten} games for a shorter witness" if shorten else ""
+    return f"{z3_part}; {seeds}{games} games x {steer.max_actions} actions{shorter}"
 
 
 def prove(
@@ -237,7 +245,7 @@ def prove(
     if reused is not None:
         witness: Witness | None = reused
         tried = 1
-        spent = budget_text(bound, rlimit, budget, query.steer, hint)
+        spent = budget_text(bound, rlimit, budget, query.steer, hint, shorten=SHORTEN_GAMES)
     elif z3_steer and z3_steers(query, initial_state):
         # no hand-written steer: a Go-Explore search whose cells z3's macro target cuts
         # (docs/proofs.md, "The z3 steer"); `games` counts its seeded runs
@@ -255,8 +263,9 @@ def prove(
             budget,
             hint=hint,
             variant=query.variant,
+            shorten=SHORTEN_GAMES,
         )
-        spent = budget_text(bound, rlimit, budget, query.steer, hint)
+        spent = budget_text(bound, rlimit, budget, query.steer, hint, shorten=SHORTEN_GAMES if witness else 0)
     if reused is None and witness is not None:
         witness = replace(witness, log=replace(witness.log, query=recorded_query(query)))
         if shrink_steps is not None:
@@ -321,7 +330,14 @@ def _proved_row(
     replayed, tried = witness is not None, 0
     if witness is None:
         witness, tried = search(
-            edition, players, query.steer, query.concrete, PROVED_ROW_GAMES, hint=hint, variant=query.variant
+            edition,
+            players,
+            query.steer,
+            query.concrete,
+            PROVED_ROW_GAMES,
+            hint=hint,
+            variant=query.variant,
+            shorten=SHORTEN_GAMES,
         )
     searched = budget_text(bound, rlimit, PROVED_ROW_GAMES, query.steer, hint)
     if witness is None:
