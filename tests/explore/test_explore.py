@@ -16,8 +16,8 @@ import pytest
 import z3
 from support import (
     LARGE_PINNED,
-    TINY_DEPTH,
-    TINY_EDGES,
+    PINNED,
+    SLOW_PINNED,
     TINY_STATES,
     loses_a_coin_at_the_market,
     planted_steps,
@@ -49,29 +49,6 @@ from village_rules.model.state import GameState
 from village_rules.proofs.catalogue.catalogue import CATALOGUE, PATH, STEP, Query, by_name
 from village_rules.proofs.model import model
 
-PINNED: dict[tuple[str, int], dict[str, object]] = {
-    # config, players -> the reachable game's figures. A rule or data change that alters the
-    # reachable game changes these: check the change is meant, then pin the new figures.
-    ("tiny", 2): {
-        "roots": 2,
-        "states": TINY_STATES,
-        "edges": TINY_EDGES,
-        "depth": TINY_DEPTH,
-        "terminal": {"chronicle": 408, "chronicle and graveyard": 1_387},
-        # end-market-other (1a) is unreachable: the 12-action "witness" the explorer printed before
-        # triggered the end before the market day opened (tests/proofs/test_event_semantics.py)
-        "reachable": {"free-final-action", "shared-win", "grain-short-at-harvest"},
-    },
-    ("births", 2): {
-        "roots": 2,
-        "states": 32_250,
-        "edges": 36_638,
-        "depth": 27,
-        "terminal": {"chronicle": 1_420, "chronicle and graveyard": 4_338},
-        "reachable": {"free-final-action", "shared-win", "grain-short-at-harvest"},
-    },
-}
-
 TINY_RULES_EXPLORED = [
     # every rule ID some edge of tiny fires (docs/exploration.md)
     *("CHU-01", "CNC-01", "CNC-05", "CRAFT-01", "CRAFT-03", "CRAFT-04", "CRAFT-05"),
@@ -82,24 +59,6 @@ TINY_RULES_EXPLORED = [
 ]
 BIRTHS_RULES_EXPLORED = sorted([*TINY_RULES_EXPLORED, "FAM-01"])
 """Every rule ID some edge of `births` fires: tiny's and the birth (FAM-01)."""
-SLOW_PINNED: dict[tuple[str, int], dict[str, object]] = {
-    ("solo", 1): {
-        # issue 43: +1,032 states and edges, the round mass AMB-33 c (and AMB-45 b) now holds
-        # before the last mass when the player ends the game in the turn that empties the board
-        "roots": 2,
-        "states": 23_644,
-        "edges": 26_876,
-        "depth": 42,
-        "terminal": {"chronicle": 538, "chronicle and graveyard": 2_494, "graveyard": 868},
-    },
-    ("small", 2): {
-        "roots": 2,
-        "states": 31_598,
-        "edges": 41_800,
-        "depth": 19,
-        "terminal": {"chronicle": 2_198, "chronicle and graveyard": 3_980},
-    },
-}
 
 
 def _explore(name: str, players: int) -> search.Exploration:
@@ -377,13 +336,20 @@ def test_the_state_budget_stops_a_larger_game_with_a_clear_error() -> None:
 def test_the_command_line_explores_and_refuses_bad_input(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
-    assert main(["explore", "tiny", "--quiet", "--witnesses", str(tmp_path)]) == 0
+    assert main(["explore", "tiny", "--quiet", "--witnesses", str(tmp_path), "--expect"]) == 0
     out = capsys.readouterr().out
     assert f"states      {TINY_STATES:,} distinct" in out
+    assert "expect      matches the pinned figures" in out
+    # issue 40 item 6: what the verdicts are about, and which of them are vacuous there
+    assert "scope       verdicts about tiny only, not the whole original-2011 game; it has action spaces " \
+        "seeded 2 of 7 (grain harvest, market);" in out
     assert "end-market-trigger       unreachable by exhaustion" in out
     # the path queries with a monitor are decided on the product, the score pump without prestige
     assert "two-deaths-one-turn      reachable: shortest witness 7 actions" in out
-    assert "mass-one-buyer           unreachable by exhaustion" in out
+    # no edge of tiny buys out of the bag (MASS-02) or travels (TRV-01): those are vacuous there
+    assert "mass-one-buyer           vacuous: it needs MASS-02, which no edge" in out
+    assert "markers-out-new-city     vacuous: it needs TRV-01, which no edge" in out
+    assert "carla-two-customers      vacuous: it needs SOLO-10, which no edge" in out
     assert "score-pump               unreachable by exhaustion: no cycle" in out
     written = sorted(p.name for p in tmp_path.iterdir())
     monitored = {"two-deaths-one-turn", "mass-four-monks", "two-deaths-owed"}

@@ -29,8 +29,10 @@ from village_rules.explore.crosscheck import content_crosscheck, disagreements, 
 from village_rules.explore.memory import available as memory_available
 from village_rules.explore.monitors import MONITORS
 from village_rules.explore.parallel import ExplorationStoppedError, explore_parallel
+from village_rules.explore.pinned import differences, pinned
 from village_rules.explore.pump import PUMP, explore_pump
 from village_rules.explore.ray_pool import hash_seed, import_ray, session
+from village_rules.explore.scope import scope_line, vacuous
 from village_rules.explore.search import MAX_STATES, Exploration, QueryVerdict, Snapshot, explore, roots
 from village_rules.explore.shape import MAX_SYSTEM, Shape, shape
 from village_rules.explore.witnesses import witness_log, witness_name
@@ -140,6 +142,12 @@ def register(subparsers: Any) -> None:
         help="stop with an error (and the checkpoint, if any) when the explorer's processes hold more",
     )
     p.add_argument("--force", action="store_true", help="explore a data file that is not a reduced one")
+    p.add_argument(
+        "--expect",
+        action="store_true",
+        help="compare the run with the configuration's pinned figures (states, edges, depth, ends, "
+        "reachable queries) and exit 1 naming each that differs",
+    )
     p.add_argument("--list", action="store_true", help="list the shipped configurations and exit")
     add_quiet_flag(p)
     needs(p, "--ray-address", "--ray", "is for a run on Ray", lambda a: bool(a.ray))
@@ -150,7 +158,9 @@ def register(subparsers: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    """The `explore` subcommand; exit 0 when every check passed, 1 on a violation or deadlock."""
+    """The `explore` subcommand; exit 0 when every check passed; 1 on a violation, a deadlock,
+    no reachable end, a liveness failure (`--shape`) or a figure that differs from the pinned
+    ones (`--expect`)."""
     if args.list:
         for name in shipped_names():
             c = configuration(name)
@@ -165,6 +175,7 @@ def run(args: argparse.Namespace) -> int:
         raise ExploreArgumentError(
             f"explore --players: {config.name} is for {allowed} player(s), not {players}"
         )
+    pin = pinned(config.name, players) if args.expect else None  # refused before the work
     if args.z3 and players == 1:  # before exploring, not after
         raise ExploreArgumentError("explore --z3: the z3 model has no Carla (2 or more players)")
     _check_scale_options(args)
@@ -186,6 +197,7 @@ def run(args: argparse.Namespace) -> int:
                     graph=True,
                     refinement=args.refinement,
                     progress=progress,
+                    rules=True,
                 )
             else:
                 result = explore_parallel(
@@ -223,9 +235,23 @@ def run(args: argparse.Namespace) -> int:
         print(f"village-rules explore: {stopped}", file=sys.stderr)
         return SIGTERM_EXIT if asked.signal == signal.SIGTERM else SIGINT_EXIT
     print(report(config, result, time.perf_counter() - start))
+    failed = bool(result.violation_count or result.deadlocks)
+    if not result.terminal:
+        print("village-rules explore: no end of the game is reachable in this configuration", file=sys.stderr)
+        failed = True
     if graph_shape is not None:
         print(shape_report(graph_shape, end_frequencies(config, players, args.random_games)))
-    failed = bool(result.violation_count or result.deadlocks)
+        if graph_shape.stuck:
+            stuck = f"{graph_shape.stuck:,} states can no longer reach an end"
+            print(f"village-rules explore: liveness fails: {stuck}", file=sys.stderr)
+            failed = True
+    if pin is not None:
+        changed = differences(pin, result)
+        verdict = "DIFFERS from the pinned figures" if changed else "matches the pinned figures"
+        print(f"expect      {verdict}")
+        for line in changed:
+            print(f"  DIFFERS {line}")
+        failed = failed or bool(changed)
     if args.z3:
         wrong = disagreements(config.data, players, result)
         proves = model_proves(config.data, players, result)
@@ -365,7 +391,8 @@ def _check_scale_options(args: argparse.Namespace) -> None:
 
 
 def report(config: Configuration, r: Exploration, seconds: float) -> str:
-    """The run's summary: sizes, end types, checks and one line per query."""
+    """The run's summary: what its verdicts are about, sizes, end types, checks and one line
+    per query."""
     ends = ", ".join(f"{kind} {n:,}" for kind, n in sorted(r.terminal.items())) or "none"
     check = (
         f"every state invariant at {r.states_checked:,} states, every transition invariant on "
@@ -377,6 +404,7 @@ def report(config: Configuration, r: Exploration, seconds: float) -> str:
     lines = [
         f"village-rules explore {config.name} ({config.data.edition}, {r.players} player(s)): "
         f"every state reachable from {r.roots} set-up deal(s), breadth first",
+        scope_line(config.name, config.data, r.players),
         f"states      {r.states:,} distinct (64-bit fingerprints, collision probability "
         f"{r.collision_probability:.1e})",
         f"edges       {r.edges:,}",
@@ -387,7 +415,7 @@ def report(config: Configuration, r: Exploration, seconds: float) -> str:
         f"seen-set    {r.seen_bytes:,} bytes, {r.bytes_per_state:.1f} bytes per state",
         "queries:",
     ]
-    lines += [f"  {v.query:<24} {_verdict(v)}" for v in r.verdicts.values()]
+    lines += [f"  {v.query:<24} {_verdict(v, r.rules_fired)}" for v in r.verdicts.values()]
     for sid, v in r.violations:
         lines.append(f"VIOLATION at state {sid}: {v}")
     lines.append(f"explored in {seconds:.1f} s")
@@ -436,7 +464,13 @@ def end_frequencies(config: Configuration, players: int, games: int) -> dict[str
     return {end: n / games for end, n in tally.items()}
 
 
-def _verdict(v: QueryVerdict) -> str:
+def _verdict(v: QueryVerdict, fired: frozenset[str] | None) -> str:
+    missing = [] if v.reachable or fired is None else vacuous(by_name(v.query).needs, fired)
+    if missing:
+        return (
+            f"vacuous: it needs {', '.join(missing)}, which no edge of this configuration fires "
+            "(its absence says nothing about the rule it asks about)"
+        )
     if v.witness is not None:
         return (
             f"reachable: {v.reason}"

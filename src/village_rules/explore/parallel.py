@@ -102,6 +102,8 @@ class _Tally:
     states_checked: int = 0
     edges_checked: int = 0
     edges_refined: int = 0
+    fired: set[str] = field(default_factory=set)
+    """The rule IDs its edges fired (a query whose rules never fire is vacuous, `scope`)."""
 
 
 class _Worker:
@@ -128,6 +130,7 @@ class _Worker:
         self.frontier: list[Entry] = []
         self.candidates: list[Candidate] = []
         self.tally = _Tally()
+        self.checks.fired = self.tally.fired
         start = monitor.start if monitor is not None else None
         for i, root in enumerate(starts):
             if i % workers == index:
@@ -215,6 +218,7 @@ class _Worker:
         for key in keys:
             self.seen.add(key)
         self.checks.pending = {name: q for name, q in self.checks.pending.items() if name in pending}
+        self.checks.fired = self.tally.fired
         self.candidates = []
 
     def finish(self) -> tuple[_Tally, bytes, bytes, int]:
@@ -549,7 +553,9 @@ def _merge(  # noqa: PLR0917 (one call site, every argument named by its role)
     """The workers' tallies summed into `result`, and each query's witness from the parents."""
     parents: list[array[int]] = []
     moved: list[array[int]] = []
+    fired: set[str] = set()
     for tally, parent_bytes, move_bytes, nbytes in finished:
+        fired |= tally.fired
         result.edges += tally.edges
         result.deadlocks += tally.deadlocks
         result.terminal.update(tally.terminal)
@@ -568,6 +574,7 @@ def _merge(  # noqa: PLR0917 (one call site, every argument named by its role)
     del result.violations[MAX_VIOLATIONS:]
     result.states = states
     result.depth = depth
+    result.rules_fired = frozenset(fired)
 
     def parent_of(gid: int) -> tuple[int, int]:
         w, local = gid % workers, gid // workers

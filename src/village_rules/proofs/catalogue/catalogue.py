@@ -531,6 +531,7 @@ CATALOGUE: tuple[Query, ...] = (
         _end_in_market_day(by_trigger=False),
         Steer(_deadly, randomness=0.4),
         explain=_final_order_note,
+        needs=(RuleId.END_01, RuleId.MKT_01,),
     ),
     Query(
         "end-market-trigger",
@@ -540,6 +541,7 @@ CATALOGUE: tuple[Query, ...] = (
         _end_in_market_day(by_trigger=True),
         Steer(_market_death, randomness=0.2),
         explain=_final_order_note,
+        needs=(RuleId.END_01, RuleId.MKT_01,),
     ),
     Query(
         "free-final-action",
@@ -550,6 +552,7 @@ CATALOGUE: tuple[Query, ...] = (
         lambda v, k: z3.And(v["board"] == 0, v["final_left"] >= 0),
         _free_action,
         Steer(_deadly, randomness=0.5),
+        needs=(RuleId.END_01,),
     ),
     Query(
         "hidden-lowest-death",
@@ -567,6 +570,7 @@ CATALOGUE: tuple[Query, ...] = (
         # itself; the query asks what the other reading (b, the lowest *visible* member dies,
         # DEATH-09) allows, as 5b asks AMB-23 b's (docs/proofs.md, "Verdicts re-judged").
         variant=Variant(readings={"AMB-46": "b"}),
+        needs=(RuleId.DEATH_01,),
     ),
     Query(
         "short-seeding",
@@ -581,6 +585,7 @@ CATALOGUE: tuple[Query, ...] = (
         _short_seeding,
         Steer(_hoard, randomness=0.05, max_actions=6000),
         search_games=60,
+        needs=(RuleId.SEED_02,),
     ),
     Query(
         "two-deaths-one-turn",
@@ -593,6 +598,7 @@ CATALOGUE: tuple[Query, ...] = (
         unknown_because="proved unreachable under AMB-23 a (the default) over the rule-content model "
         "from the turn's time (two quill passes need 11 time in one turn, a turn costs at most 8), but "
         "only through the gate; under AMB-23 b it is reachable (query 5b)",
+        needs=(RuleId.DEATH_01,),
     ),
     Query(
         "mass-four-monks",
@@ -604,6 +610,7 @@ CATALOGUE: tuple[Query, ...] = (
         _four_monks,
         Steer(_score({}, {DrawMonk: 5.0}), randomness=0.0),
         horizon=PATH,
+        needs=(RuleId.MASS_03,),
     ),
     Query(
         "mass-one-buyer",
@@ -614,6 +621,7 @@ CATALOGUE: tuple[Query, ...] = (
         _one_buyer,
         Steer(_mass_buyer, randomness=0.1),
         horizon=PATH,
+        needs=(RuleId.MASS_02,),
     ),
     Query(
         "all-customers-served",
@@ -623,6 +631,7 @@ CATALOGUE: tuple[Query, ...] = (
         _all_served,
         Steer(_seller, randomness=0.1),
         search_games=60,
+        needs=(RuleId.MKT_01,),
     ),
     Query(
         "shared-win",
@@ -633,6 +642,7 @@ CATALOGUE: tuple[Query, ...] = (
         Steer(_tied, randomness=0.02),
         explain=_tie_note,
         search_games=60,
+        needs=(RuleId.END_06,),
     ),
     Query(
         "grain-short-at-harvest",
@@ -643,6 +653,7 @@ CATALOGUE: tuple[Query, ...] = (
         ),
         _grain_short,
         Steer(_harvester, randomness=0.1),
+        needs=(RuleId.HARV_02,),
     ),
     Query(
         "coins-short-at-mill",
@@ -651,6 +662,7 @@ CATALOGUE: tuple[Query, ...] = (
         lambda v, k: v["coins_supply"] < 2,
         _coins_short,
         Steer(_miller, randomness=0.0),
+        needs=(RuleId.CRAFT_04,),
     ),
     Query(
         "markers-out-new-city",
@@ -660,6 +672,7 @@ CATALOGUE: tuple[Query, ...] = (
         _markers_out,
         Steer(_traveller, randomness=0.0),
         search_games=60,
+        needs=(RuleId.TRV_01,),
     ),
     Query(
         "no-living-member-acts",
@@ -668,6 +681,7 @@ CATALOGUE: tuple[Query, ...] = (
         lambda v, k: any_seat(k, lambda s: z3.And(v["actor"] == s, v[f"alive_{s}"] == 0)),
         _nobody_home,
         Steer(_deadly, randomness=0.3),
+        needs=(RuleId.DEATH_01,),
     ),
 )
 
@@ -862,6 +876,7 @@ CATALOGUE = (
         _high_score,
         Steer(_scorer_points, randomness=0.2),
         explain=_score_note,
+        needs=(RuleId.END_06,),
     ),
 )
 

@@ -15,6 +15,7 @@ import z3
 from village_rules.proofs.model.model import Constants, Vars
 from village_rules.proofs.search.history import History
 from village_rules.proofs.search.search import Steer
+from village_rules.rule_ids import RuleId
 from village_rules.rules.variant import Variant
 
 STEP = "step"
@@ -56,6 +57,10 @@ class Query:
     """The readings its games are played by (default: each edition's own)."""
     unknown_because: str = ""
     """Why the search may find no witness (printed with an unknown verdict), if known."""
+    needs: tuple[RuleId, ...] = ()
+    """Rules every path meeting the query fires (a necessary condition, no more): where an
+    exhaustive exploration fires one of them on no edge, "unreachable" says nothing about
+    the situation and `explore` prints the query as vacuous (`explore.scope`)."""
     source: str = CATALOGUE_SOURCE
     """Where the query is defined: the catalogue, or the path of the user's module it was
     loaded from (`prove --queries FILE`, `user_queries.py`); its witnesses record it."""

@@ -344,6 +344,7 @@ def rule_queries(deadly: Scorer, two_deaths_in_a_turn: ConcretePredicate) -> tup
             Steer(_owed_deaths, randomness=0.1),
             horizon=PATH,
             variant=Variant(readings={"AMB-23": "b"}),
+            needs=(RuleId.DEATH_01,),
         ),
         Query(
             "death-during-mass",
@@ -354,6 +355,7 @@ def rule_queries(deadly: Scorer, two_deaths_in_a_turn: ConcretePredicate) -> tup
             Steer(_time_spender, randomness=0.3),
             search_games=10,
             unknown_because=RULES_FORBID,
+            needs=(RuleId.MASS_01, RuleId.DEATH_01,),
         ),
         Query(
             "market-day-during-mass",
@@ -364,6 +366,7 @@ def rule_queries(deadly: Scorer, two_deaths_in_a_turn: ConcretePredicate) -> tup
             Steer(_market_goer, randomness=0.3),
             search_games=10,
             unknown_because=RULES_FORBID,
+            needs=(RuleId.MASS_01, RuleId.MKT_01,),
         ),
         Query(
             "free-sale-not-first",
@@ -375,6 +378,7 @@ def rule_queries(deadly: Scorer, two_deaths_in_a_turn: ConcretePredicate) -> tup
             search_games=10,
             unknown_because=RULES_FORBID + " (under AMB-06 b it is reachable: query 16b)",
             horizon=PATH,
+            needs=(RuleId.MKT_01,),
         ),
         Query(
             "free-sale-amb-06-b",
@@ -385,6 +389,7 @@ def rule_queries(deadly: Scorer, two_deaths_in_a_turn: ConcretePredicate) -> tup
             Steer(_waiver, randomness=0.2),
             horizon=PATH,
             variant=Variant(readings={"AMB-06": "b"}),
+            needs=(RuleId.MKT_01,),
         ),
         Query(
             "trigger-final-action",
@@ -394,6 +399,7 @@ def rule_queries(deadly: Scorer, two_deaths_in_a_turn: ConcretePredicate) -> tup
             trigger_final_action,
             Steer(deadly, randomness=0.4),
             explain=_explain_final_action,
+            needs=(RuleId.END_01,),
         ),
         Query(
             "carla-two-customers",
@@ -406,6 +412,7 @@ def rule_queries(deadly: Scorer, two_deaths_in_a_turn: ConcretePredicate) -> tup
             search_games=20,
             unknown_because=RULES_FORBID + "; the z3 model has no solo mode",
             horizon=PATH,
+            needs=(RuleId.SOLO_10, RuleId.MKT_01,),
         ),
         Query(
             "act-after-pass",
@@ -417,5 +424,6 @@ def rule_queries(deadly: Scorer, two_deaths_in_a_turn: ConcretePredicate) -> tup
             search_games=10,
             unknown_because=RULES_FORBID,
             horizon=PATH,
+            needs=(RuleId.MKT_04,),
         ),
     )

@@ -1,0 +1,84 @@
+"""The pinned figures of the shipped configurations (`pins/counts.json`, package data), and
+the comparison `explore --expect` makes with them (issue 40, item 6).
+
+A shipped configuration's reachable game is a fact the project pins: a rule or data change
+that alters it must be noticed by whoever runs the explorer, not only by the library's tests.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+
+from village_rules.data.shipped import shipped_folder
+from village_rules.errors import VillageError
+from village_rules.explore.search import Exploration
+
+PINS = shipped_folder("village_rules.explore", "pins") / "counts.json"
+
+
+class NoPinnedFiguresError(VillageError):
+    """`--expect` for a configuration and player count with no pinned figures."""
+
+
+@dataclass(frozen=True, slots=True)
+class Pinned:
+    """One configuration's pinned figures at one player count."""
+
+    roots: int
+    states: int
+    edges: int
+    depth: int
+    terminal: dict[str, int]
+    reachable: frozenset[str] | None
+    """The catalogue queries with a witness, where pinned (None: not pinned); compared only
+    for the queries a run decided (a path query without its monitor is not decided)."""
+
+
+def pinned(name: str, players: int) -> Pinned:
+    """The pinned figures of shipped configuration `name` at `players` players;
+    `NoPinnedFiguresError` naming the pinned ones when there are none."""
+    table = json.loads(PINS.read_text(encoding="utf-8"))
+    key = f"{name}/{players}"
+    if key not in table:
+        known = ", ".join(k.replace("/", " at ") + " player(s)" for k in table if k != "about")
+        raise NoPinnedFiguresError(
+            f"explore --expect: no pinned figures for {name} at {players} player(s) (pinned: {known})"
+        )
+    row = table[key]
+    reachable = row.get("reachable")
+    return Pinned(
+        row["roots"],
+        row["states"],
+        row["edges"],
+        row["depth"],
+        dict(row["terminal"]),
+        None if reachable is None else frozenset(reachable),
+    )
+
+
+def differences(pin: Pinned, result: Exploration) -> list[str]:
+    """Each figure of `result` that differs from `pin`, as "what: pinned X, now Y"."""
+    now = {
+        "roots": result.roots,
+        "states": result.states,
+        "edges": result.edges,
+        "depth": result.depth,
+        "terminal": dict(sorted(result.terminal.items())),
+    }
+    was = {
+        "roots": pin.roots,
+        "states": pin.states,
+        "edges": pin.edges,
+        "depth": pin.depth,
+        "terminal": dict(sorted(pin.terminal.items())),
+    }
+    out = [f"{what}: pinned {was[what]}, now {now[what]}" for what in now if now[what] != was[what]]
+    if pin.reachable is not None:
+        reached = frozenset(name for name, v in result.verdicts.items() if v.reachable)
+        asked = frozenset(name for name, v in result.verdicts.items() if v.decided)
+        if reached != pin.reachable & asked:
+            out.append(
+                f"reachable queries: pinned {sorted(pin.reachable & asked)}, now {sorted(reached)}"
+            )
+    return out
