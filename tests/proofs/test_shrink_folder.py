@@ -3,6 +3,7 @@ their notes and the table's lengths with them, idempotent, and all-or-nothing.""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import shutil
 from pathlib import Path
@@ -11,6 +12,8 @@ import pytest
 
 from village_rules.cli.main import main
 from village_rules.drivers.play import GameLog
+from village_rules.model.actions import format_action
+from village_rules.proofs.search.search import attempt
 from village_rules.proofs.search.shrink import is_minimal, judge_for
 from village_rules.proofs.table import run
 from village_rules.proofs.table.stored import WITNESSES, check_witness, witness_query
@@ -20,11 +23,23 @@ STEM = "16b-free-sale-amb-06-b-big-box-2023-2p"
 
 
 def _folder(tmp_path: Path) -> Path:
+    """A `prove --out` folder whose witness is not shrunk: the stored witness (1-minimal
+    since issue 41's regeneration) replaced by the whole steered game of its seed up to the
+    query, as the search found it before the shrinker ran."""
     folder = tmp_path / "w"
     folder.mkdir()
     for suffix in (".json", ".md"):
         shutil.copy(WITNESSES / f"{STEM}{suffix}", folder)
     shutil.copy(WITNESSES / TABLE, folder)
+    stored = GameLog.from_json((folder / f"{STEM}.json").read_text(encoding="utf-8"))
+    query = witness_query(folder / f"{STEM}.json")
+    assert query is not None
+    e, n, seed = stored.edition, stored.players, stored.seed
+    found = attempt(e, n, seed, query.steer, query.concrete, variant=query.variant)
+    assert found is not None
+    unshrunk = dataclasses.replace(stored, actions=tuple(format_action(a) for a in found.decisions))
+    assert len(unshrunk.actions) > len(stored.actions)
+    (folder / f"{STEM}.json").write_text(unshrunk.to_json() + "\n", encoding="utf-8")
     return folder
 
 
