@@ -210,6 +210,8 @@ def test_prove_writes_a_witness_and_a_proof(tmp_path: Path, capsys: pytest.Captu
             str(tmp_path),
             "--shrink-steps",
             "0",
+            "--shorten-games",
+            "0",
         ]
     )
     assert code == 0
@@ -245,14 +247,17 @@ def test_end_in_someone_elses_market_day_gives_the_market_day_player_the_last_fi
 @pytest.mark.parametrize("name", ["two-deaths-one-turn", "markers-out-new-city", "all-customers-served"])
 def test_longer_bounds_never_claim_reachable_without_a_replayed_witness(name: str, tmp_path: Path) -> None:
     """At twice the default bound (K = 12) a row claimed reachable has a witness that
-    replays and meets the concrete predicate. The search budget, 150 games, is a few times
+    replays and meets the concrete predicate (the first witness found: no shortening games,
+    which cost over a minute of CI on the all-customers row). The search budget, 150 games, is a few times
     the catalogue's own (40-60): 1,500 games cost over two minutes of CI on the row that
     stays unknown whatever it is given (all customers served, 2011, 2 players) and decided
     nothing more. A witness found is kept as found (not shrunk: the shrinker's own tests are in
     test_shrink.py; shrinking here cost six minutes of CI on one row)."""
     query = by_name(name)
     for edition, players in (("original-2011", 2), ("big-box-2023", 3)):
-        result = prove(query, edition, players, bound=12, out=tmp_path, games=150, shrink_steps=None)
+        result = prove(
+            query, edition, players, bound=12, out=tmp_path, games=150, shrink_steps=None, shorten=0
+        )
         if result.verdict == REACHABLE:
             assert result.witness is not None
             log = GameLog.from_json(result.witness.read_text(encoding="utf-8"))
@@ -302,7 +307,7 @@ def test_the_worked_example_of_docs_proofs_md(tmp_path: Path) -> None:
     exec(code, namespace)
     query = namespace["FULL_BARN"]
     assert isinstance(query, type(CATALOGUE[0]))
-    result = prove(query, "big-box-2023", 3, out=tmp_path, games=50)
+    result = prove(query, "big-box-2023", 3, out=tmp_path, games=50, shorten=0)
     assert result.verdict == REACHABLE
     assert result.witness is not None and result.witness.is_file()
     assert main(["replay", str(result.witness)]) == 0
@@ -313,6 +318,8 @@ def test_prove_rejects_bad_options(capsys: pytest.CaptureFixture[str]) -> None:
     assert "no catalogue row" in capsys.readouterr().err
     assert main(["prove", "lasso", "--bound", "0"]) == 2
     assert "--bound: must be from 1 to" in capsys.readouterr().err
+    assert main(["prove", "lasso", "--shorten-games", "-1"]) == 2
+    assert "--shorten-games: must be from 0 to" in capsys.readouterr().err
 
 
 @pytest.mark.parametrize("path", sorted(WITNESSES.glob("13b-score-pump-*p.json")), ids=lambda p: p.stem)

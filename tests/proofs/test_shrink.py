@@ -1,7 +1,7 @@
 """The witness shrinker (`proofs/search/shrink.py`): it keeps the log legal and the query true at
 its end, it is deterministic, its result is 1-minimal under its own granularities, and
 `is_minimal` catches a log that is not (a planted removable tail, a planted removable
-turn). The stored witnesses' own minimality is a slow test, on those up to 150 actions."""
+turn). The stored witnesses' own minimality is a slow test, on those of up to 100 actions."""
 
 from __future__ import annotations
 
@@ -118,7 +118,7 @@ def test_a_stored_witness_shrinks_under_its_catalogue_judge() -> None:
     assert first_holds(result.log, judge_for(query)) is not None
 
 
-CHECKED_UP_TO = 150
+CHECKED_UP_TO = 100
 """Stored witnesses up to this many actions are checked again for 1-minimality in the slow
 step; a longer one's claim rests on the shrink that wrote it (its note), because checking
 it again costs about as much (10^5-10^6 engine steps each)."""

@@ -25,7 +25,7 @@ from village_rules.proofs.catalogue.user_queries import UserQueries, load_querie
 from village_rules.proofs.errors import ProveArgumentError
 from village_rules.proofs.gate.gate import GATE_HUNT_STEPS, EdgeCheck, Gate, open_gate
 from village_rules.proofs.model.solver import MAX_RLIMIT, RLIMIT
-from village_rules.proofs.search.search import Steer
+from village_rules.proofs.search.search import SHORTEN_GAMES, Steer
 from village_rules.proofs.search.shrink import MAX_STEPS
 from village_rules.proofs.table.run import MAX_BOUND, MAX_GAMES, Result, prove, stored_witness, witness_stem
 from village_rules.proofs.table.stored import WITNESSES
@@ -131,6 +131,14 @@ def register(subparsers: Any) -> None:
         default=MAX_STEPS,
         help=f"the shrinker's budget per witness, in engine steps (default {MAX_STEPS}; 0: a witness "
         "the search finds is not shrunk)",
+    )
+    p.add_argument(
+        "--shorten-games",
+        type=whole(0, MAX_GAMES),
+        default=SHORTEN_GAMES,
+        metavar="N",
+        help=f"once a row has a witness, seeded games played for a shorter one (default {SHORTEN_GAMES}; "
+        "0: the first witness found is kept)",
     )
     add_quiet_flag(p)
     p.set_defaults(func=run)
@@ -262,6 +270,7 @@ def _prove_rows(
                 z3_steer=args.z3_steer,
                 stored=log,
                 shrink_steps=args.shrink_steps or None,
+                shorten=args.shorten_games,
             )
             if out is not None and result.witness is not None:
                 result = replace(result, witness=out[1] / result.witness.name)

@@ -177,6 +177,7 @@ def prove(
     z3_steer: bool = False,
     stored: GameLog | None = None,
     shrink_steps: int | None = MAX_STEPS,
+    shorten: int = SHORTEN_GAMES,
 ) -> Result:
     """Decide `query`: k-induction over the rule-content model where the query has a rule
     predicate, else z3 BMC on the counts model then k-induction (unreachable), or the
@@ -189,8 +190,9 @@ def prove(
     hand-written steer is searched by the z3 archive steer (`archive_steer.py`), `games`
     counting its seeded runs (`Z3_STEER_RUNS` by default).
 
-    A witness the search finds is shrunk (`shrink.py`, at most `shrink_steps` engine steps;
-    None: not shrunk) before it is returned or written. Without `out`, a `stored` witness of
+    Once the search has a witness it plays `shorten` more seeded games for a shorter one
+    (`search.search`), and the witness is shrunk (`shrink.py`, at most `shrink_steps` engine
+    steps; None: not shrunk) before it is returned or written. Without `out`, a `stored` witness of
     the row that still replays to the query is taken as it is, without a search and without
     shrinking it again; its seed is the hint when it no longer does (with `out` the row is
     searched again from that seed). A proved row is searched too (`PROVED_ROW_GAMES` games,
@@ -245,7 +247,7 @@ def prove(
     if reused is not None:
         witness: Witness | None = reused
         tried = 1
-        spent = budget_text(bound, rlimit, budget, query.steer, hint, shorten=SHORTEN_GAMES)
+        spent = budget_text(bound, rlimit, budget, query.steer, hint, shorten=shorten)
     elif z3_steer and z3_steers(query, initial_state):
         # no hand-written steer: a Go-Explore search whose cells z3's macro target cuts
         # (docs/proofs.md, "The z3 steer"); `games` counts its seeded runs
@@ -263,9 +265,9 @@ def prove(
             budget,
             hint=hint,
             variant=query.variant,
-            shorten=SHORTEN_GAMES,
+            shorten=shorten,
         )
-        spent = budget_text(bound, rlimit, budget, query.steer, hint, shorten=SHORTEN_GAMES if witness else 0)
+        spent = budget_text(bound, rlimit, budget, query.steer, hint, shorten=shorten if witness else 0)
     if reused is None and witness is not None:
         witness = replace(witness, log=replace(witness.log, query=recorded_query(query)))
         if shrink_steps is not None:
