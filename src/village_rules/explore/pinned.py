@@ -57,23 +57,21 @@ def pinned(name: str, players: int) -> Pinned:
     )
 
 
+FIGURES = ("roots", "states", "edges", "depth", "terminal")
+"""The figures `--expect` compares, by their names on `Pinned` and on `Exploration`."""
+
+
+def _figures(of: Pinned | Exploration) -> dict[str, object]:
+    """`FIGURES` of a pin or a run (the ends as a dict in name order, as the pins hold them)."""
+    out: dict[str, object] = {name: getattr(of, name) for name in FIGURES}
+    out["terminal"] = dict(sorted(of.terminal.items()))
+    return out
+
+
 def differences(pin: Pinned, result: Exploration) -> list[str]:
     """Each figure of `result` that differs from `pin`, as "what: pinned X, now Y"."""
-    now = {
-        "roots": result.roots,
-        "states": result.states,
-        "edges": result.edges,
-        "depth": result.depth,
-        "terminal": dict(sorted(result.terminal.items())),
-    }
-    was = {
-        "roots": pin.roots,
-        "states": pin.states,
-        "edges": pin.edges,
-        "depth": pin.depth,
-        "terminal": dict(sorted(pin.terminal.items())),
-    }
-    out = [f"{what}: pinned {was[what]}, now {now[what]}" for what in now if now[what] != was[what]]
+    now, was = _figures(result), _figures(pin)
+    out = [f"{what}: pinned {was[what]}, now {now[what]}" for what in FIGURES if now[what] != was[what]]
     if pin.reachable is not None:
         reached = frozenset(name for name, v in result.verdicts.items() if v.reachable)
         asked = frozenset(name for name, v in result.verdicts.items() if v.decided)

@@ -117,6 +117,15 @@ def stored_seed(store: Path | None, query: Query, edition: str, players: int) ->
     return None if log is None else log.seed
 
 
+def _steered(  # noqa: PLR0917 (the row's query, edition and players, then the search's budgets)
+    query: Query, edition: str, players: int, games: int, hint: int | None, shorten: int
+) -> tuple[Witness | None, int]:
+    """The query's steered search for one row (`search.search`): `games` seeded games after
+    the hint, then `shorten` more for a shorter witness, under the query's own readings."""
+    steer, goal = query.steer, query.concrete
+    return search(edition, players, steer, goal, games, hint=hint, variant=query.variant, shorten=shorten)
+
+
 def _still_a_witness(log: GameLog, query: Query, edition: str, players: int) -> Witness | None:
     """A stored witness taken as it is (not searched for, not shrunk again) when it is one
     of this row: same edition, players and readings, and it replays to the query, which
@@ -236,6 +245,7 @@ def prove(
                 limits=(bound, rlimit),
                 out=out,
                 start=start,
+                shorten=shorten,
             )
         refused = f"a proof was found but is not printed: {why}; "
     # A model path (or none up to K but no proof either: the path may be longer than K):
@@ -257,16 +267,7 @@ def prove(
         )
         spent = f"{budget_text(bound, rlimit)}; {archive_budget_text(runs, ArchiveBudget(), stats)}"
     else:
-        witness, tried = search(
-            edition,
-            players,
-            query.steer,
-            query.concrete,
-            budget,
-            hint=hint,
-            variant=query.variant,
-            shorten=shorten,
-        )
+        witness, tried = _steered(query, edition, players, budget, hint, shorten)
         spent = budget_text(bound, rlimit, budget, query.steer, hint, shorten=shorten if witness else 0)
     if reused is None and witness is not None:
         witness = replace(witness, log=replace(witness.log, query=recorded_query(query)))
@@ -322,6 +323,7 @@ def _proved_row(
     limits: tuple[int, int],
     out: Path | None,
     start: float,
+    shorten: int,
 ) -> Result:
     """A row z3 proved unreachable and the gate let through: the witness search still runs
     (the stored witness replayed, then `PROVED_ROW_GAMES` steered games); a witness refutes
@@ -331,16 +333,7 @@ def _proved_row(
     witness = None if stored is None else _still_a_witness(stored, query, edition, players)
     replayed, tried = witness is not None, 0
     if witness is None:
-        witness, tried = search(
-            edition,
-            players,
-            query.steer,
-            query.concrete,
-            PROVED_ROW_GAMES,
-            hint=hint,
-            variant=query.variant,
-            shorten=SHORTEN_GAMES,
-        )
+        witness, tried = _steered(query, edition, players, PROVED_ROW_GAMES, hint, shorten)
     searched = budget_text(bound, rlimit, PROVED_ROW_GAMES, query.steer, hint)
     if witness is None:
         result = Result(
