@@ -93,7 +93,7 @@ def native_beside_python(name: str) -> None:
         f"native / Python: {python_wall / max(native_wall, 1e-9):,.1f}x per wall second, "
         f"{python_cpu / max(native_cpu, 1e-9):,.1f}x per CPU second "
         f"(native loop alone {native.states_per_second:,.0f} states/s, set-up and loading excluded; "
-        f"{native.bytes_per_state:.1f} bytes/state)"
+        f"seen set {native.bytes_per_state:.1f} bytes/state, 1 MiB of it the directory)"
     )
 
 

@@ -2572,6 +2572,7 @@ PYBIND11_MODULE(_core, m) {
       },
       py::arg("roots"), py::arg("max_states"), py::arg("plant") = "", py::arg("check_json") = false,
       py::arg("progress") = py::none());
+  village::explore::bind_seen(m);
   m.def(
       "fingerprint", [](const Game& game) { return village::explore::fingerprint(game.explore_root()); },
       py::arg("game"));

@@ -3,13 +3,13 @@
 // set-ups, loaded from the reference's JSON), the same edges (every legal id, every chance
 // outcome), the same identity of a state (everything but the round counter) and the same
 // counts. A state's identity here is a 64-bit fingerprint of the fields the canonical JSON
-// writes (`fingerprint`), kept in a flat open-addressing table of fingerprints (`SeenSet`).
+// writes (`fingerprint`), kept in a compact, quotiented set of fingerprints (`SeenSet`).
 //
 // What the rest of issue 40 would need of this loop: the invariants and the STEP queries
 // need the state before and after every edge (here `parent` and `child` in `run`) handed to
 // checks ported to C++ or called back in Python; the witnesses need each state's parent id
 // and move index (two arrays beside the levels, as search.py's _Parents); checkpoints need
-// the seen table's keys and the frontier's states written out (the JSON of each, or a
+// the seen set's keys (`SeenSet::keys`) and the frontier's states written out (the JSON of each, or a
 // binary form); Ray workers need the fingerprint's partition of the states (its high bits
 // are as uniform as its low bits).
 
@@ -17,6 +17,7 @@
 
 #include <pybind11/stl.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstring>
 #include <stdexcept>
@@ -157,48 +158,6 @@ uint64_t fingerprint(const State& s, int plant) {
 
 namespace {
 
-// seen.py SeenSet in C++: 64-bit fingerprints in one flat table, 0 meaning empty (the
-// fingerprint 0 stored as 1), filled to at most 80% and grown by half: 10 to 15 bytes per
-// state. The slot is the fingerprint modulo the table's size (the fingerprint is mixed: any
-// size does, no prime needed), probed linearly.
-class SeenSet {
- public:
-  SeenSet() : table_(size_t(4096 / 0.8) + 1, 0) { limit_ = size_t(table_.size() * 0.8); }
-  bool add(uint64_t fp) {
-    if (fp == 0) fp = 1;
-    if (!insert(table_, fp)) return false;
-    if (++count_ > limit_) grow();
-    return true;
-  }
-  long long nbytes() const { return static_cast<long long>(table_.size() * sizeof(uint64_t)); }
-
- private:
-  static size_t slot(uint64_t key, size_t size) {
-    return static_cast<size_t>(key % size);
-  }
-  static bool insert(std::vector<uint64_t>& table, uint64_t key) {
-    size_t size = table.size(), i = slot(key, size);
-    while (true) {
-      uint64_t at = table[i];
-      if (at == 0) {
-        table[i] = key;
-        return true;
-      }
-      if (at == key) return false;
-      if (++i == size) i = 0;
-    }
-  }
-  void grow() {
-    std::vector<uint64_t> bigger(size_t(table_.size() * 1.5), 0);
-    for (uint64_t key : table_)
-      if (key) insert(bigger, key);
-    table_.swap(bigger);
-    limit_ = size_t(table_.size() * 0.8);
-  }
-  std::vector<uint64_t> table_;
-  size_t count_ = 0, limit_ = 0;
-};
-
 // end_of_game.py ended_by: what filled up and so ended the game (END-01, AMB-12 b)
 std::string ended_by(const Core& core, const State& s) {
   int total = 0;
@@ -247,6 +206,97 @@ struct JsonCheck {
 };
 
 }  // namespace
+
+
+// ---- SeenSet (explore.hpp) ---------------------------------------------------------------
+
+namespace {
+constexpr int REMAINDER_BITS = 64 - SeenSet::SEGMENT_BITS;
+constexpr uint64_t REMAINDER_MASK = (uint64_t(1) << REMAINDER_BITS) - 1;
+constexpr double MAX_LOAD = 0.8;
+constexpr double GROWTH = 1.15;
+
+inline uint64_t load6(const uint8_t* p) {
+  uint64_t v = 0;
+  std::memcpy(&v, p, SeenSet::SLOT_BYTES);  // little-endian hosts: the low six bytes
+  return v;
+}
+inline void store6(uint8_t* p, uint64_t v) { std::memcpy(p, &v, SeenSet::SLOT_BYTES); }
+// the home slot of a remainder in a segment of `capacity` slots: its high bits scaled
+inline size_t home(uint64_t rem, uint32_t capacity) {
+  return static_cast<size_t>(((rem >> 16) * capacity) >> 32);
+}
+inline uint32_t limit_of(uint32_t capacity) { return static_cast<uint32_t>(capacity * MAX_LOAD); }
+}  // namespace
+
+SeenSet::SeenSet() : segments_(size_t(1) << SEGMENT_BITS), zeros_(size_t(1) << SEGMENT_BITS, false) {}
+
+bool SeenSet::add(uint64_t fp) {
+  size_t index = static_cast<size_t>(fp >> REMAINDER_BITS);
+  uint64_t rem = fp & REMAINDER_MASK;
+  if (rem == 0) {  // 0 marks an empty slot: the segment's zero remainder is a flag of its own
+    if (zeros_[index]) return false;
+    zeros_[index] = true;
+    ++count_;
+    return true;
+  }
+  Segment& seg = segments_[index];
+  if (seg.capacity > 0) {
+    size_t i = home(rem, seg.capacity);
+    while (true) {
+      uint64_t at = load6(seg.slots.get() + i * SLOT_BYTES);
+      if (at == 0) break;
+      if (at == rem) return false;
+      if (++i == seg.capacity) i = 0;
+    }
+  }
+  if (seg.count + 1 > limit_of(seg.capacity)) grow(seg);
+  place(seg, rem);
+  ++seg.count;
+  ++count_;
+  return true;
+}
+
+void SeenSet::place(Segment& seg, uint64_t rem) {
+  size_t i = home(rem, seg.capacity);
+  while (load6(seg.slots.get() + i * SLOT_BYTES) != 0)
+    if (++i == seg.capacity) i = 0;
+  store6(seg.slots.get() + i * SLOT_BYTES, rem);
+}
+
+void SeenSet::grow(Segment& seg) {
+  uint32_t capacity = std::max<uint32_t>(8, static_cast<uint32_t>(seg.capacity * GROWTH) + 1);
+  while (limit_of(capacity) < seg.count + 1) ++capacity;
+  Segment bigger;
+  bigger.capacity = capacity;
+  bigger.count = seg.count;
+  bigger.slots.reset(new uint8_t[size_t(capacity) * SLOT_BYTES]());
+  for (uint32_t i = 0; i < seg.capacity; ++i) {
+    uint64_t rem = load6(seg.slots.get() + size_t(i) * SLOT_BYTES);
+    if (rem) place(bigger, rem);
+  }
+  slot_bytes_ += (size_t(capacity) - seg.capacity) * SLOT_BYTES;
+  seg = std::move(bigger);
+}
+
+long long SeenSet::nbytes() const {
+  return static_cast<long long>(slot_bytes_ + segments_.size() * sizeof(Segment) + zeros_.size() / 8);
+}
+
+std::vector<uint64_t> SeenSet::keys() const {
+  std::vector<uint64_t> out;
+  out.reserve(count_);
+  for (size_t index = 0; index < segments_.size(); ++index) {
+    uint64_t top = uint64_t(index) << REMAINDER_BITS;
+    if (zeros_[index]) out.push_back(top);
+    const Segment& seg = segments_[index];
+    for (uint32_t i = 0; i < seg.capacity; ++i) {
+      uint64_t rem = load6(seg.slots.get() + size_t(i) * SLOT_BYTES);
+      if (rem) out.push_back(top | rem);
+    }
+  }
+  return out;
+}
 
 Counts run(const std::vector<const Core*>& roots, const Options& options) {
   Counts out;
@@ -334,6 +384,16 @@ Counts run(const std::vector<const Core*>& roots, const Options& options) {
   out.json_error = check.error;
   out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return out;
+}
+
+
+void bind_seen(py::module_& m) {
+  py::class_<SeenSet>(m, "SeenSet")
+      .def(py::init<>())
+      .def("add", &SeenSet::add, py::arg("fingerprint"))
+      .def("__len__", &SeenSet::size)
+      .def_property_readonly("nbytes", &SeenSet::nbytes)
+      .def("keys", &SeenSet::keys);
 }
 
 py::dict to_dict(const Counts& c) {

@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <memory>
 #include <string>
 #include <tuple>
 #include <vector>
@@ -41,6 +42,39 @@ enum Plant { PLANT_NONE, PLANT_OMIT_PLAYER_LIFETIME };
 // counter, folded word by word through splitmix64's mixer from a fixed start (the same in
 // every process and on every machine: no pointer, no seed).
 uint64_t fingerprint(const State& s, int plant = PLANT_NONE);
+
+// The seen set: every fingerprint met, in about 7 to 9 bytes each (10 at most from a
+// million states up; `nbytes`). Quotiented: the fingerprint's top 16 bits pick one of
+// 65,536 segments (the directory, about 1 MiB), and the segment keeps only the low 48 bits,
+// six bytes a slot, in its own open-addressing table (linear probing, at most 80% full,
+// grown by 15% at a time, so at least 69% full: 6 / 0.69 = 8.7 bytes a state). Segments
+// grow one at a time, so no step rehashes the whole set. Exact: a set of 64-bit values, with
+// a remainder of 0 (the empty slot's mark) kept as a flag of its segment. Why not one table
+// of 8-byte fingerprints (seen.py): 80% full and grown by half, it holds 10 to 15 bytes a
+// state, and 10^8 states need it within memory beside the frontier.
+class SeenSet {
+ public:
+  static constexpr int SEGMENT_BITS = 16;
+  static constexpr size_t SLOT_BYTES = 6;
+  SeenSet();
+  bool add(uint64_t fp);  // whether `fp` was new
+  long long size() const { return static_cast<long long>(count_); }
+  long long nbytes() const;  // the slots, the directory and the zero flags
+  std::vector<uint64_t> keys() const;  // every fingerprint held, by segment (for checkpoints)
+
+ private:
+  struct Segment {
+    std::unique_ptr<uint8_t[]> slots;  // `capacity` slots of SLOT_BYTES, 0 meaning empty
+    uint32_t count = 0, capacity = 0;
+  };
+  static void place(Segment& seg, uint64_t rem);
+  void grow(Segment& seg);
+  std::vector<Segment> segments_;
+  std::vector<bool> zeros_;
+  size_t count_ = 0, slot_bytes_ = 0;
+};
+
+void bind_seen(pybind11::module_& m);  // _core.SeenSet, for the tests of the set itself
 
 struct Options {
   long long max_states = 4000000;
