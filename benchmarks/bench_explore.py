@@ -15,9 +15,10 @@ second core buys on a machine to itself and what a loaded machine slows (say so 
 the figures).
 
 With `--native`, instead: the native explorer's loop (`village_rules.explore.native`,
-C++) and the Python explorer's (one process, no invariants: the same count) on the same
-configuration, in one run: each one's states and distinct states per wall second and per
-CPU second, whether their counts tie, and the native rate over the Python one.
+C++; with each `--workers` count of threads) and the Python explorer's (one process, no
+invariants: the same count) on the same configuration, in one run: each one's states and
+distinct states per wall second and per CPU second, whether their counts tie, and the
+native rates over the Python one.
 """
 
 from __future__ import annotations
@@ -54,8 +55,9 @@ def _cpu_seconds() -> float:
     return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
 
 
-def native_beside_python(name: str) -> None:
-    """Print the native loop's and the Python explorer's counts and rates on `name`."""
+def native_beside_python(name: str, workers: list[int]) -> None:
+    """Print the native loop's counts and rates on `name` for each thread count in
+    `workers`, and the Python explorer's (one process) beside them."""
     try:
         from village_rules.explore.native import differences, explore_counts  # noqa: PLC0415 (optional)
     except ImportError as exc:
@@ -65,9 +67,11 @@ def native_beside_python(name: str) -> None:
 
     config = configuration(name)
     players = config.player_counts[0]
-    wall, cpu = time.perf_counter(), _cpu_seconds()
-    native = explore_counts(name, players)
-    native_wall, native_cpu = time.perf_counter() - wall, _cpu_seconds() - cpu
+    natives = []
+    for count in workers:
+        wall, cpu = time.perf_counter(), _cpu_seconds()
+        native = explore_counts(name, players, workers=count)
+        natives.append((native, time.perf_counter() - wall, _cpu_seconds() - cpu))
     wall, cpu = time.perf_counter(), _cpu_seconds()
     python = explore(config.data, players, check=False)
     python_wall, python_cpu = time.perf_counter() - wall, _cpu_seconds() - cpu
@@ -79,22 +83,23 @@ def native_beside_python(name: str) -> None:
         "terminal": dict(python.terminal),
         "deadlocks": python.deadlocks,
     }
-    for label, states, w, c in (
-        ("native (C++)", native.states, native_wall, native_cpu),
-        ("Python", python.states, python_wall, python_cpu),
-    ):
+    rows = [(f"native, {n.workers} thr", n.states, w, c) for n, w, c in natives]
+    for label, states, w, c in [*rows, ("Python, 1 proc", python.states, python_wall, python_cpu)]:
         print(
-            f"{label:<13} {states:>9,} states {w:>8.2f} wall s {states / max(w, 1e-9):>10,.0f} states/wall s "
+            f"{label:<15} {states:>9,} states {w:>8.2f} wall s {states / max(w, 1e-9):>10,.0f} states/wall s "
             f"{states / max(c, 1e-9):>10,.0f} states/CPU s"
         )
-    found = differences(native, figures)
-    print(f"counts: {'tied (' + str(native.figures()) + ')' if not found else 'DIFFER: ' + '; '.join(found)}")
-    print(
-        f"native / Python: {python_wall / max(native_wall, 1e-9):,.1f}x per wall second, "
-        f"{python_cpu / max(native_cpu, 1e-9):,.1f}x per CPU second "
-        f"(native loop alone {native.states_per_second:,.0f} states/s, set-up and loading excluded; "
-        f"seen set {native.bytes_per_state:.1f} bytes/state, 1 MiB of it the directory)"
-    )
+    for native, native_wall, native_cpu in natives:
+        found = differences(native, figures)
+        print(
+            f"native, {native.workers} thread(s): counts "
+            f"{'tied' if not found else 'DIFFER: ' + '; '.join(found)}; "
+            f"{python_wall / max(native_wall, 1e-9):,.1f}x the Python explorer per wall second, "
+            f"{python_cpu / max(native_cpu, 1e-9):,.1f}x per CPU second "
+            f"(native loop alone {native.states_per_second:,.0f} states/s, set-up and loading excluded; "
+            f"seen set {native.bytes_per_state:.1f} bytes/state, 1 MiB a thread of it the directory)"
+        )
+    print(f"counts: {natives[0][0].figures()}")
 
 
 def main() -> int:
@@ -106,7 +111,7 @@ def main() -> int:
     args = parser.parse_args()
     if args.native:
         print(f"configuration {args.config}: the native explorer's loop beside the Python explorer's")
-        native_beside_python(args.config)
+        native_beside_python(args.config, args.workers)
         return 0
     config = configuration(args.config)
     players = config.player_counts[0]

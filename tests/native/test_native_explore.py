@@ -71,9 +71,9 @@ LARGE_FIGURES: dict[str, object] = {**LARGE_PINNED, "deadlocks": 0}
 """`support.LARGE_PINNED` (the Python explorer's pins), with no deadlock; natively 8 to 18 s."""
 
 
-@pytest.mark.slow  # 8-18 s: 2.0 million states
+@pytest.mark.slow  # 5-12 s: 2.0 million states, on two threads
 def test_the_native_loop_counts_large_as_the_python_explorer_pinned_it() -> None:
-    large = explore_counts("large")
+    large = explore_counts("large", workers=2)
     assert_tied(large, LARGE_FIGURES)
     assert large.bytes_per_state <= 10  # issue 40: a compact seen set, 10 bytes a state at most
 
@@ -129,3 +129,27 @@ def test_the_fingerprint_is_the_same_in_every_process() -> None:
 def test_the_state_budget_stops_the_loop_as_the_python_explorer_does() -> None:
     with pytest.raises(ExplorationLimitError, match="more than 100 distinct states"):
         explore_counts("tiny", max_states=100)
+    with pytest.raises(ExplorationLimitError, match="more than 100 distinct states"):
+        explore_counts("tiny", max_states=100, workers=2)
+
+
+@pytest.mark.parametrize("workers", [2, 3])
+def test_threads_that_share_each_level_count_what_one_does(
+    tiny_python: dict[str, object], workers: int
+) -> None:
+    # each thread owns the fingerprints whose segment is its number modulo the threads, and
+    # dedupes them alone: the counts are the sequential loop's and the Python explorer's
+    assert_tied(explore_counts("tiny", workers=workers), tiny_python)
+    assert explore_counts("solo", workers=workers).figures() == explore_counts("solo").figures()
+    # a planted merge merges the same states whichever thread owns them
+    planted = explore_counts("tiny", plant="omit players.lifetime").figures()
+    assert explore_counts("tiny", plant="omit players.lifetime", workers=workers).figures() == planted
+
+
+def test_a_thread_count_the_loop_cannot_take_is_refused() -> None:
+    with pytest.raises(ValueError, match="workers must be 1 to 64, not 0"):
+        explore_counts("tiny", workers=0)
+    with pytest.raises(ValueError, match="one worker only"):
+        explore_counts("tiny", workers=2, check_json=True)
+    with pytest.raises(ValueError, match="workers must be 1 to 64, not 0"):  # the core's own guard
+        _core.explore([native_game(roots(configuration("tiny").data, 2)[0].state)], 100, workers=0)

@@ -33,6 +33,9 @@ from village_rules.native import _core
 from village_rules.native.engine import READINGS_USED, tables_for
 from village_rules.rules.variant import Variant
 
+MAX_WORKERS = 64
+"""The most threads a native exploration takes (cpp/explore.cpp `run`)."""
+
 PLANTS = ("omit players.lifetime",)
 """The fingerprint bugs a test can plant (cpp/explore.hpp Plant): a field left out of the
 fingerprint, so that it merges distinct states."""
@@ -65,6 +68,8 @@ class NativeExploration(SeenFigures):
     json_error: str = ""
     """With `check_json`: the first state the fingerprint merged with a distinct one, or
     split from an equal one, named by its JSON (empty: the fingerprint agreed everywhere)."""
+    workers: int = 1
+    """The threads that shared each level."""
 
     @property
     def states_per_second(self) -> float:
@@ -101,6 +106,7 @@ def explore_counts(
     plant: str = "",
     check_json: bool = False,
     progress: Progress | None = None,
+    workers: int = 1,
 ) -> NativeExploration:
     """Count every state reachable from every set-up deal of `config` (a shipped
     configuration's name, or edition data), breadth first in C++: the figures of the
@@ -108,18 +114,25 @@ def explore_counts(
 
     `players` defaults to the configuration's first player count (1 for `solo`).
     `check_json` also keys every state by its JSON (round 0) and names the first state the
-    fingerprint merges or splits wrongly (`json_error`; slow, for tests). `plant` is a test
-    hook (`PLANTS`). Raises `ExplorationLimitError` past `max_states` distinct states."""
+    fingerprint merges or splits wrongly (`json_error`; slow, for tests; one worker only).
+    `workers` threads share each level, each the owner of a part of the fingerprints (their
+    segment modulo `workers`), as the Python explorer's processes are: the counts are the
+    same for any number. `plant` is a test hook (`PLANTS`). Raises `ExplorationLimitError`
+    past `max_states` distinct states."""
     if isinstance(config, str):
         name, data = config, configuration(config).data
     else:
         name, data = data_name(config), config
     if players is None:
         players = data.playable_counts[0]
+    if not 1 <= workers <= MAX_WORKERS:
+        raise ValueError(f"workers must be 1 to {MAX_WORKERS}, not {workers}")
+    if check_json and workers != 1:
+        raise ValueError("check_json keys every state in one table: it runs with one worker only")
     if plant and plant not in PLANTS:
         raise ValueError(f"unknown planted bug {plant!r} (known: {', '.join(PLANTS)})")
     games = [native_game(root.state) for root in roots(data, players, variant)]
-    raw = _core.explore(games, max_states, plant, check_json, progress)
+    raw = _core.explore(games, max_states, plant, check_json, progress, workers)
     if raw["limit_reached"]:
         raise ExplorationLimitError(max_states, int(raw["depth"]), int(raw["frontier"]))
     return NativeExploration(
@@ -136,6 +149,7 @@ def explore_counts(
         seen_bytes=int(raw["seen_bytes"]),
         seconds=float(raw["seconds"]),
         json_error=str(raw["json_error"]),
+        workers=int(raw["workers"]),
     )
 
 

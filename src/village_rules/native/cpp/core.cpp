@@ -643,6 +643,7 @@ class Game : public solo::Core, public village::explore::Core {
   int explore_chronicle_free(const State& s, int category) const override { return chronicle_free(s, category); }
   int explore_graveyard_free(const State& s) const override { return graveyard_free(s); }
   std::string explore_json(const State& s) const override { return json_of(s); }
+  std::unique_ptr<village::explore::Core> explore_clone() const override { return std::make_unique<Game>(*this); }
 
   std::shared_ptr<Tables> t_;
   State s_;
@@ -2560,18 +2561,19 @@ PYBIND11_MODULE(_core, m) {
   m.def(
       "explore",
       [](const std::vector<Game*>& roots, long long max_states, const std::string& plant, bool check_json,
-         std::function<void(long long, long long, long long, long long)> progress) {
+         std::function<void(long long, long long, long long, long long)> progress, int workers) {
         namespace ex = village::explore;
         ex::Options options;
         options.max_states = max_states;
         options.plant = ex::plant_of(plant);
         options.check_json = check_json;
         options.progress = std::move(progress);
+        options.workers = workers;
         std::vector<const ex::Core*> cores(roots.begin(), roots.end());
         return ex::to_dict(ex::run(cores, options));
       },
       py::arg("roots"), py::arg("max_states"), py::arg("plant") = "", py::arg("check_json") = false,
-      py::arg("progress") = py::none());
+      py::arg("progress") = py::none(), py::arg("workers") = 1);
   village::explore::bind_seen(m);
   m.def(
       "fingerprint", [](const Game& game) { return village::explore::fingerprint(game.explore_root()); },

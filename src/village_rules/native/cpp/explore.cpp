@@ -5,13 +5,15 @@
 // counts. A state's identity here is a 64-bit fingerprint of the fields the canonical JSON
 // writes (`fingerprint`), kept in a compact, quotiented set of fingerprints (`SeenSet`).
 //
+// Threads (`Options::workers`) share each level, each the owner of part of the fingerprints,
+// as the Python explorer's processes are (explore/parallel.py; `run` says how).
+//
 // What the rest of issue 40 would need of this loop: the invariants and the STEP queries
-// need the state before and after every edge (here `parent` and `child` in `run`) handed to
-// checks ported to C++ or called back in Python; the witnesses need each state's parent id
-// and move index (two arrays beside the levels, as search.py's _Parents); checkpoints need
-// the seen set's keys (`SeenSet::keys`) and the frontier's states written out (the JSON of each, or a
-// binary form); Ray workers need the fingerprint's partition of the states (its high bits
-// are as uniform as its low bits).
+// need the state before and after every edge (`expand`'s parent and child) handed to checks
+// ported to C++; the witnesses need each state's parent and move index (two arrays beside
+// the levels, as search.py's _Parents); checkpoints need the seen sets' keys
+// (`SeenSet::keys`) and the frontier's states written out; Ray actors would own segments of
+// the fingerprints across machines as the threads do here.
 
 #include "explore.hpp"
 
@@ -19,6 +21,11 @@
 
 #include <algorithm>
 #include <chrono>
+#include <condition_variable>
+#include <exception>
+#include <mutex>
+#include <thread>
+#include <utility>
 #include <cstring>
 #include <stdexcept>
 #include <unordered_map>
@@ -298,94 +305,251 @@ std::vector<uint64_t> SeenSet::keys() const {
   return out;
 }
 
+namespace {
+
+// A few threads that run one function together: `run(fn)` calls fn(w) for every worker w
+// (0 on the calling thread) and returns when all have; an exception in a worker is rethrown
+// on the caller. Persistent, so a batch costs two wake-ups, not two thread starts.
+class Pool {
+ public:
+  explicit Pool(int workers) : workers_(workers) {
+    for (int w = 1; w < workers; ++w) threads_.emplace_back([this, w] { loop(w); });
+  }
+  ~Pool() {
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      stop_ = true;
+      ++generation_;
+    }
+    wake_.notify_all();
+    for (auto& t : threads_) t.join();
+  }
+  void run(const std::function<void(int)>& fn) {
+    if (workers_ == 1) return fn(0);
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      fn_ = &fn;
+      pending_ = workers_ - 1;
+      ++generation_;
+    }
+    wake_.notify_all();
+    std::exception_ptr mine;
+    try {
+      fn(0);
+    } catch (...) {
+      mine = std::current_exception();
+    }
+    std::unique_lock<std::mutex> lock(mutex_);
+    done_.wait(lock, [this] { return pending_ == 0; });
+    fn_ = nullptr;
+    if (mine) std::rethrow_exception(mine);
+    if (error_) std::rethrow_exception(std::exchange(error_, nullptr));
+  }
+
+ private:
+  void loop(int w) {
+    unsigned long long seen = 0;
+    while (true) {
+      const std::function<void(int)>* fn;
+      {
+        std::unique_lock<std::mutex> lock(mutex_);
+        wake_.wait(lock, [&] { return generation_ != seen; });
+        seen = generation_;
+        if (stop_) return;
+        fn = fn_;
+      }
+      std::exception_ptr error;
+      try {
+        (*fn)(w);
+      } catch (...) {
+        error = std::current_exception();
+      }
+      {
+        std::lock_guard<std::mutex> lock(mutex_);
+        if (error && !error_) error_ = error;
+        if (--pending_ == 0) done_.notify_one();
+      }
+    }
+  }
+  int workers_;
+  std::vector<std::thread> threads_;
+  std::mutex mutex_;
+  std::condition_variable wake_, done_;
+  const std::function<void(int)>* fn_ = nullptr;
+  int pending_ = 0;
+  unsigned long long generation_ = 0;
+  bool stop_ = false;
+  std::exception_ptr error_;
+};
+
+// What one worker counted: summed over the workers at the end, in worker order.
+struct Tally {
+  long long edges = 0, deadlocks = 0, engine_exceptions = 0, states = 0;
+  std::map<std::string, long long> terminal;
+  std::string first_exception;
+  void exception(const std::exception& e) {
+    if (engine_exceptions++ == 0) first_exception = e.what();
+  }
+};
+
+struct Child {
+  uint64_t fp;
+  State state;
+};
+
+// The parents expanded together before their children are deduplicated: enough to keep
+// the workers busy between two barriers, few enough that the children held meanwhile (every
+// edge's state, duplicates included) stay a small part of the frontier's memory.
+constexpr size_t BATCH = 2048;
+
+}  // namespace
+
+// Breadth first by levels. With several workers each level goes in batches of parents, in
+// two phases: (a) each worker expands its slice of the batch, fingerprints every child and
+// sorts it by the fingerprint's owner (its segment modulo the workers); (b) each owner adds
+// the fingerprints it owns to its own seen set, in worker order, and keeps the new states.
+// No lock guards a seen set (each has one writer), and the states, edges, levels and
+// terminal counts are those of one worker; the order of a level's states is deterministic
+// for a given number of workers (the owners' new states, owner by owner), and with one
+// worker it is the sequential loop's (search.py's).
 Counts run(const std::vector<const Core*>& roots, const Options& options) {
   Counts out;
   out.roots = static_cast<long long>(roots.size());
   if (roots.empty()) return out;
-  const Core& core = *roots.front();  // the rules are the same for every root (one Tables, one variant)
+  const int workers = options.workers;
+  if (workers < 1 || workers > 64) throw std::invalid_argument("workers must be 1 to 64, not " + std::to_string(workers));
+  if (options.check_json && workers != 1)
+    throw std::invalid_argument("check_json keys every state in one table: it runs with one worker only");
   auto start = std::chrono::steady_clock::now();
-  SeenSet seen;
+  // every worker its own core (the core keeps scratch buffers) and its own seen set
+  std::vector<std::unique_ptr<Core>> clones;
+  std::vector<const Core*> cores{roots.front()};
+  for (int w = 1; w < workers; ++w) {
+    clones.push_back(roots.front()->explore_clone());
+    cores.push_back(clones.back().get());
+  }
+  std::vector<SeenSet> seen(static_cast<size_t>(workers));
+  auto owner = [workers](uint64_t fp) { return static_cast<int>((fp >> (64 - SeenSet::SEGMENT_BITS)) % workers); };
   JsonCheck check;
   check.rules = roots.front()->explore_root().rules_json;
-  std::vector<State> frontier, level;
+  std::vector<State> frontier;
   long long states = 0;
   for (const Core* root : roots) {
     State s = root->explore_root();
     s.rules_json.clear();  // one text for the run, not one per state kept
     uint64_t fp = fingerprint(s, options.plant);
-    bool added = seen.add(fp);
-    if (options.check_json) check.see(core, s, fp, added);
+    bool added = seen[static_cast<size_t>(owner(fp))].add(fp);
+    if (options.check_json) check.see(*cores[0], s, fp, added);
     if (added) {
       frontier.push_back(std::move(s));
       ++states;
     }
   }
-  std::vector<int> ids;
-  std::vector<std::tuple<int, long long, long long>> outcomes;
+  Pool pool(workers);
+  std::vector<Tally> tally(static_cast<size_t>(workers));
+  // outbox[w][o]: the children worker w expanded whose fingerprints worker o owns
+  std::vector<std::vector<std::vector<Child>>> outbox(
+      static_cast<size_t>(workers), std::vector<std::vector<Child>>(static_cast<size_t>(workers)));
+  std::vector<std::vector<State>> fresh(static_cast<size_t>(workers));  // each owner's new states
   long long depth = 0;
-  while (!frontier.empty()) {
-    level.clear();
-    for (const State& parent : frontier) {
-      ids.clear();
-      try {  // search.py moves
-        if (parent.pending.kind == GAME_OVER) {
-        } else if (parent.pending.kind == SEED_DRAW || parent.pending.kind == REFILL_DRAW ||
-                   parent.pending.kind == MASS_DRAW || parent.pending.kind == FATE_REVEAL) {
-          outcomes = core.explore_chance(parent);
-          for (const auto& o : outcomes) ids.push_back(std::get<0>(o));
-        } else {
-          core.explore_legal(parent, ids);
-        }
-      } catch (const std::exception& e) {  // the engine refused to go on: a finding, not a crash
-        if (out.engine_exceptions++ == 0) out.first_exception = e.what();
-        ++out.deadlocks;
+  auto expand = [&](const State& parent, int w) {
+    const Core& core = *cores[static_cast<size_t>(w)];
+    Tally& mine = tally[static_cast<size_t>(w)];
+    std::vector<int> ids;
+    try {  // search.py moves
+      if (parent.pending.kind == GAME_OVER) {
+      } else if (parent.pending.kind == SEED_DRAW || parent.pending.kind == REFILL_DRAW ||
+                 parent.pending.kind == MASS_DRAW || parent.pending.kind == FATE_REVEAL) {
+        for (const auto& o : core.explore_chance(parent)) ids.push_back(std::get<0>(o));
+      } else {
+        core.explore_legal(parent, ids);
+      }
+    } catch (const std::exception& e) {  // the engine refused to go on: a finding, not a crash
+      mine.exception(e);
+      ++mine.deadlocks;
+      return;
+    }
+    if (ids.empty()) {
+      if (parent.pending.kind == GAME_OVER)
+        ++mine.terminal[ended_by(core, parent)];
+      else
+        ++mine.deadlocks;
+      return;
+    }
+    for (int id : ids) {
+      State child = parent;
+      try {
+        core.explore_step(child, id);
+      } catch (const std::exception& e) {
+        mine.exception(e);
         continue;
       }
-      if (ids.empty()) {
-        if (parent.pending.kind == GAME_OVER)
-          ++out.terminal[ended_by(core, parent)];
-        else
-          ++out.deadlocks;
-        continue;
-      }
-      for (int id : ids) {
-        State child = parent;
-        try {
-          core.explore_step(child, id);
-        } catch (const std::exception& e) {
-          if (out.engine_exceptions++ == 0) out.first_exception = e.what();
-          continue;
-        }
-        ++out.edges;
-        uint64_t fp = fingerprint(child, options.plant);
-        bool added = seen.add(fp);
-        if (options.check_json) check.see(core, child, fp, added);
-        if (!added) continue;
-        level.push_back(std::move(child));
-        ++states;
-        if (states > options.max_states) {
-          out.limit_reached = true;
-          out.depth = depth + 1;
-          out.frontier = static_cast<long long>(level.size());
-          out.states = states;
-          out.seen_bytes = seen.nbytes();
-          out.json_error = check.error;
-          return out;
-        }
+      ++mine.edges;
+      uint64_t fp = fingerprint(child, options.plant);
+      if (options.check_json) {  // one worker: dedupe at once, as the sequential loop does
+        bool added = seen[0].add(fp);
+        check.see(core, child, fp, added);
+        if (added) fresh[0].push_back(std::move(child));
+      } else {
+        outbox[static_cast<size_t>(w)][static_cast<size_t>(owner(fp))].push_back({fp, std::move(child)});
       }
     }
+  };
+  auto keep = [&](int o) {  // phase (b): the owner's fingerprints, worker by worker
+    SeenSet& mine = seen[static_cast<size_t>(o)];
+    for (int w = 0; w < workers; ++w) {
+      auto& box = outbox[static_cast<size_t>(w)][static_cast<size_t>(o)];
+      for (Child& c : box)
+        if (mine.add(c.fp)) fresh[static_cast<size_t>(o)].push_back(std::move(c.state));
+      box.clear();
+    }
+  };
+  std::vector<State> level;
+  while (!frontier.empty()) {
+    level.clear();
+    for (size_t begin = 0; begin < frontier.size(); begin += BATCH) {
+      size_t end = std::min(frontier.size(), begin + BATCH);
+      pool.run([&](int w) {
+        size_t n = end - begin, from = begin + n * w / workers, to = begin + n * (w + 1) / workers;
+        for (size_t i = from; i < to; ++i) expand(frontier[i], w);
+      });
+      if (!options.check_json) pool.run(keep);
+      for (auto& kept : fresh) {
+        states += static_cast<long long>(kept.size());
+        for (State& s : kept) level.push_back(std::move(s));
+        kept.clear();
+      }
+      if (states > options.max_states) {
+        out.limit_reached = true;
+        out.depth = depth + 1;
+        out.frontier = static_cast<long long>(level.size());
+        break;
+      }
+    }
+    if (out.limit_reached) break;
     if (!level.empty()) ++depth;
     frontier.swap(level);
-    if (options.progress) options.progress(depth, states, out.edges, static_cast<long long>(frontier.size()));
+    if (options.progress) {
+      long long edges = 0;
+      for (const Tally& t : tally) edges += t.edges;
+      options.progress(depth, states, edges, static_cast<long long>(frontier.size()));
+    }
+  }
+  for (const Tally& t : tally) {
+    out.edges += t.edges;
+    out.deadlocks += t.deadlocks;
+    if (out.engine_exceptions == 0 && t.engine_exceptions > 0) out.first_exception = t.first_exception;
+    out.engine_exceptions += t.engine_exceptions;
+    for (const auto& [ended, n] : t.terminal) out.terminal[ended] += n;
   }
   out.states = states;
-  out.depth = depth;
-  out.seen_bytes = seen.nbytes();
+  if (!out.limit_reached) out.depth = depth;
+  for (const SeenSet& set : seen) out.seen_bytes += set.nbytes();
   out.json_error = check.error;
   out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  out.workers = workers;
   return out;
 }
-
 
 void bind_seen(py::module_& m) {
   py::class_<SeenSet>(m, "SeenSet")
@@ -411,6 +575,7 @@ py::dict to_dict(const Counts& c) {
   d["frontier"] = c.frontier;
   d["json_error"] = c.json_error;
   d["seconds"] = c.seconds;
+  d["workers"] = c.workers;
   return d;
 }
 

@@ -30,6 +30,7 @@ struct Core {
   virtual int explore_chronicle_free(const State& s, int category) const = 0;
   virtual int explore_graveyard_free(const State& s) const = 0;
   virtual std::string explore_json(const State& s) const = 0;  // the reference's canonical JSON
+  virtual std::unique_ptr<Core> explore_clone() const = 0;  // a copy for another worker thread
 };
 
 // A planted bug (tests): a field left out of the fingerprint, so that it merges distinct
@@ -78,6 +79,7 @@ void bind_seen(pybind11::module_& m);  // _core.SeenSet, for the tests of the se
 
 struct Options {
   long long max_states = 4000000;
+  int workers = 1;  // threads, each the owner of the fingerprints whose segment is its number modulo workers
   int plant = PLANT_NONE;
   bool check_json = false;  // also key every state by its JSON (round 0): a fingerprint that merges
                             // or splits what the JSON does not is an error naming both states
@@ -93,6 +95,7 @@ struct Counts {
   std::string first_exception;  // the first engine exception's message
   std::string json_error;       // check_json: the first merge or split, naming both states
   double seconds = 0;           // wall seconds of the loop (the roots' loading excluded)
+  int workers = 1;
 };
 
 Counts run(const std::vector<const Core*>& roots, const Options& options);
