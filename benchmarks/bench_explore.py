@@ -99,7 +99,8 @@ def native_beside_python(name: str, workers: list[int]) -> None:
             f"(native loop alone {native.states_per_second:,.0f} states/s, set-up and loading excluded; "
             f"seen set {native.bytes_per_state:.1f} bytes/state, 1 MiB a thread of it the directory)"
         )
-    print(f"counts: {natives[0][0].figures()}")
+    widest = natives[0][0]
+    print(f"counts: {widest.figures()}; the widest level packed in {widest.frontier_bytes:,} bytes")
 
 
 def main() -> int:

@@ -1,8 +1,10 @@
 """The native explorer's breadth-first loop (issue 40, item 1; cpp/explore.cpp) tied to the
 Python explorer (`explore.search.explore`, without its checks): the same roots, states,
 edges, levels, terminal states by what ended the game and deadlocks on every configuration
-explored here; its fingerprint merges exactly the states whose JSON (round 0) is the same;
-and a fingerprint that merges two distinct states (a planted bug) is caught and named.
+explored here, with one thread or several; its fingerprint merges exactly the states whose
+JSON (round 0) is the same, and its packed frontier gives back every state it holds; a
+fingerprint that merges two distinct states and a packing that loses a field (planted bugs)
+are each caught and named.
 
 Skipped with a reason when the extension is not built, failed instead under
 VILLAGE_REQUIRE_NATIVE=1 (tests/conftest.py)."""
@@ -78,12 +80,38 @@ def test_the_native_loop_counts_large_as_the_python_explorer_pinned_it() -> None
     assert large.bytes_per_state <= 10  # issue 40: a compact seen set, 10 bytes a state at most
 
 
-def test_the_fingerprint_merges_exactly_the_states_whose_json_is_the_same() -> None:
-    # every state of tiny keyed by its JSON with the round 0 beside its fingerprint: no
-    # fingerprint shared by two JSONs, no JSON under two fingerprints
-    native = explore_counts("tiny", check_json=True)
+@pytest.mark.parametrize("name", ["tiny", "solo"])
+def test_the_fingerprint_merges_exactly_the_states_whose_json_is_the_same(name: str) -> None:
+    # every state keyed by its JSON with the round 0 beside its fingerprint: no fingerprint
+    # shared by two JSONs, no JSON under two fingerprints; and every state unpacked from the
+    # frontier's bytes (cpp/pack.hpp) writes the JSON of the state packed
+    native = explore_counts(name, check_json=True)
     assert native.json_error == ""
-    assert native.states == explore_counts("tiny").states
+    assert native.figures() == explore_counts(name).figures()
+
+
+@pytest.mark.slow  # ~10 s: the JSON of 6 x 10^4 states
+@pytest.mark.parametrize("name", ["small", "births"])
+def test_every_state_of_small_and_births_packs_and_fingerprints_as_its_json(name: str) -> None:
+    assert explore_counts(name, check_json=True).json_error == ""
+
+
+def test_a_packing_that_loses_a_field_is_caught_and_named(tiny_python: dict[str, object]) -> None:
+    # the planted bug packs every state with its players' life-time dropped: the states
+    # expanded are not those reached, the counts part from the Python explorer's, and the
+    # JSON check names the first state packed and what came back
+    planted = explore_counts("tiny", plant="pack forgets players.lifetime")
+    assert differences(planted, tiny_python), planted.figures()
+    error = explore_counts("tiny", plant="pack forgets players.lifetime", check_json=True).json_error
+    head = "packing loses part of a state: packed "
+    assert error.startswith(head), error[:200]
+    packed, end = json.JSONDecoder().raw_decode(error, len(head))
+    unpacked = json.loads(error[end + len(", unpacked ") :])
+    assert [p["lifetime"] for p in unpacked["players"]] == [0] * len(unpacked["players"])
+    assert any(p["lifetime"] for p in packed["players"])
+    for player in packed["players"]:
+        player["lifetime"] = 0
+    assert packed == unpacked
 
 
 def test_a_fingerprint_merging_distinct_states_is_caught_and_named(tiny_python: dict[str, object]) -> None:

@@ -36,9 +36,10 @@ from village_rules.rules.variant import Variant
 MAX_WORKERS = 64
 """The most threads a native exploration takes (cpp/explore.cpp `run`)."""
 
-PLANTS = ("omit players.lifetime",)
-"""The fingerprint bugs a test can plant (cpp/explore.hpp Plant): a field left out of the
-fingerprint, so that it merges distinct states."""
+PLANTS = ("omit players.lifetime", "pack forgets players.lifetime")
+"""The bugs a test can plant (cpp/explore.hpp Plant): a field left out of the fingerprint,
+so that it merges distinct states; a packed frontier (cpp/pack.hpp) that loses a field, so
+that the states expanded are not the states reached."""
 
 Progress = Callable[[int, int, int, int], None]
 """Called after every breadth-first level with (depth, states, edges, frontier)."""
@@ -70,6 +71,8 @@ class NativeExploration(SeenFigures):
     split from an equal one, named by its JSON (empty: the fingerprint agreed everywhere)."""
     workers: int = 1
     """The threads that shared each level."""
+    frontier_bytes: int = 0
+    """The largest level's states, packed (cpp/pack.hpp), in bytes."""
 
     @property
     def states_per_second(self) -> float:
@@ -150,6 +153,7 @@ def explore_counts(
         seconds=float(raw["seconds"]),
         json_error=str(raw["json_error"]),
         workers=int(raw["workers"]),
+        frontier_bytes=int(raw["frontier_bytes"]),
     )
 
 

@@ -17,6 +17,8 @@
 
 #include "explore.hpp"
 
+#include "pack.hpp"
+
 #include <pybind11/stl.h>
 
 #include <algorithm>
@@ -75,8 +77,9 @@ struct Hasher {
 int plant_of(const std::string& name) {
   if (name.empty()) return PLANT_NONE;
   if (name == "omit players.lifetime") return PLANT_OMIT_PLAYER_LIFETIME;
-  throw std::invalid_argument("unknown planted fingerprint bug '" + name +
-                              "' (known: omit players.lifetime)");
+  if (name == "pack forgets players.lifetime") return PLANT_PACK_FORGETS_PLAYER_LIFETIME;
+  throw std::invalid_argument("unknown planted bug '" + name +
+                              "' (known: omit players.lifetime, pack forgets players.lifetime)");
 }
 
 // Every field core.cpp's to_json (and solo.cpp's) writes, with what it writes: a field the
@@ -209,6 +212,18 @@ struct JsonCheck {
     } else if (it != by_fp.end() && it->second != text) {
       error = "the fingerprint merges two distinct states: " + it->second + " and " + text;
     }
+  }
+  // whether the packed bytes give the state back (pack.hpp): unpacked into the run's base
+  void packed(const Core& core, const State& s, const uint8_t* bytes, const State& base) {
+    if (!error.empty()) return;
+    State back = base;
+    pack::unpack(bytes, back);
+    back.rules_json = rules;
+    State sent = s;
+    sent.rules_json = rules;
+    std::string text = core.explore_json(back), want = core.explore_json(sent);
+    if (text != want)  // the round included (not 0, as in `json`)
+      error = "packing loses part of a state: packed " + want + ", unpacked " + text;
   }
 };
 
@@ -392,9 +407,36 @@ struct Tally {
   }
 };
 
-struct Child {
-  uint64_t fp;
-  State state;
+// States packed one after another in one arena (pack.hpp), with where each starts: a level
+// of the frontier, a worker's children for one owner, an owner's new states.
+struct Packed {
+  std::vector<uint8_t> bytes;
+  std::vector<uint64_t> starts;
+  std::vector<uint64_t> fps;  // outboxes: each state's fingerprint
+  size_t size() const { return starts.size(); }
+  const uint8_t* at(size_t i) const { return bytes.data() + starts[i]; }
+  size_t length(size_t i) const { return (i + 1 < starts.size() ? starts[i + 1] : bytes.size()) - starts[i]; }
+  void add(const State& s, int plant) {
+    starts.push_back(bytes.size());
+    if (plant != PLANT_PACK_FORGETS_PLAYER_LIFETIME) return pack::pack(s, bytes);
+    State lossy = s;  // the planted bug: a packing that drops the players' life-time
+    for (Player& p : lossy.players) p.lifetime = 0;
+    pack::pack(lossy, bytes);
+  }
+  void copy(const Packed& from, size_t i) {
+    starts.push_back(bytes.size());
+    bytes.insert(bytes.end(), from.at(i), from.at(i) + from.length(i));
+  }
+  void append(const Packed& from) {  // every state of `from`, after these
+    uint64_t shift = bytes.size();
+    for (uint64_t start : from.starts) starts.push_back(start + shift);
+    bytes.insert(bytes.end(), from.bytes.begin(), from.bytes.end());
+  }
+  void clear() {
+    bytes.clear();
+    starts.clear();
+    fps.clear();
+  }
 };
 
 // The parents expanded together before their children are deduplicated: enough to keep
@@ -432,29 +474,34 @@ Counts run(const std::vector<const Core*>& roots, const Options& options) {
   auto owner = [workers](uint64_t fp) { return static_cast<int>((fp >> (64 - SeenSet::SEGMENT_BITS)) % workers); };
   JsonCheck check;
   check.rules = roots.front()->explore_root().rules_json;
-  std::vector<State> frontier;
+  // the states a worker unpacks into and steps on, reused: their readings are the roots'
+  State base = roots.front()->explore_root();
+  base.rules_json.clear();  // one text for the run, not one per state
+  std::vector<State> parents(static_cast<size_t>(workers), base), children(static_cast<size_t>(workers), base);
+  Packed frontier;
   long long states = 0;
   for (const Core* root : roots) {
     State s = root->explore_root();
-    s.rules_json.clear();  // one text for the run, not one per state kept
+    s.rules_json.clear();
     uint64_t fp = fingerprint(s, options.plant);
     bool added = seen[static_cast<size_t>(owner(fp))].add(fp);
     if (options.check_json) check.see(*cores[0], s, fp, added);
     if (added) {
-      frontier.push_back(std::move(s));
+      frontier.add(s, options.plant);
       ++states;
     }
   }
   Pool pool(workers);
   std::vector<Tally> tally(static_cast<size_t>(workers));
   // outbox[w][o]: the children worker w expanded whose fingerprints worker o owns
-  std::vector<std::vector<std::vector<Child>>> outbox(
-      static_cast<size_t>(workers), std::vector<std::vector<Child>>(static_cast<size_t>(workers)));
-  std::vector<std::vector<State>> fresh(static_cast<size_t>(workers));  // each owner's new states
+  std::vector<std::vector<Packed>> outbox(static_cast<size_t>(workers), std::vector<Packed>(static_cast<size_t>(workers)));
+  std::vector<Packed> fresh(static_cast<size_t>(workers));  // each owner's new states
   long long depth = 0;
-  auto expand = [&](const State& parent, int w) {
+  auto expand = [&](size_t index, int w) {
     const Core& core = *cores[static_cast<size_t>(w)];
     Tally& mine = tally[static_cast<size_t>(w)];
+    State& parent = parents[static_cast<size_t>(w)];
+    pack::unpack(frontier.at(index), parent);
     std::vector<int> ids;
     try {  // search.py moves
       if (parent.pending.kind == GAME_OVER) {
@@ -476,8 +523,9 @@ Counts run(const std::vector<const Core*>& roots, const Options& options) {
         ++mine.deadlocks;
       return;
     }
+    State& child = children[static_cast<size_t>(w)];
     for (int id : ids) {
-      State child = parent;
+      child = parent;  // assigned, not built: the vectors keep their storage
       try {
         core.explore_step(child, id);
       } catch (const std::exception& e) {
@@ -489,34 +537,39 @@ Counts run(const std::vector<const Core*>& roots, const Options& options) {
       if (options.check_json) {  // one worker: dedupe at once, as the sequential loop does
         bool added = seen[0].add(fp);
         check.see(core, child, fp, added);
-        if (added) fresh[0].push_back(std::move(child));
+        if (added) {
+          fresh[0].add(child, options.plant);
+          check.packed(core, child, fresh[0].at(fresh[0].size() - 1), base);
+        }
       } else {
-        outbox[static_cast<size_t>(w)][static_cast<size_t>(owner(fp))].push_back({fp, std::move(child)});
+        Packed& box = outbox[static_cast<size_t>(w)][static_cast<size_t>(owner(fp))];
+        box.add(child, options.plant);
+        box.fps.push_back(fp);
       }
     }
   };
   auto keep = [&](int o) {  // phase (b): the owner's fingerprints, worker by worker
     SeenSet& mine = seen[static_cast<size_t>(o)];
     for (int w = 0; w < workers; ++w) {
-      auto& box = outbox[static_cast<size_t>(w)][static_cast<size_t>(o)];
-      for (Child& c : box)
-        if (mine.add(c.fp)) fresh[static_cast<size_t>(o)].push_back(std::move(c.state));
+      Packed& box = outbox[static_cast<size_t>(w)][static_cast<size_t>(o)];
+      for (size_t i = 0; i < box.size(); ++i)
+        if (mine.add(box.fps[i])) fresh[static_cast<size_t>(o)].copy(box, i);
       box.clear();
     }
   };
-  std::vector<State> level;
-  while (!frontier.empty()) {
+  Packed level;
+  while (frontier.size() > 0) {
     level.clear();
     for (size_t begin = 0; begin < frontier.size(); begin += BATCH) {
       size_t end = std::min(frontier.size(), begin + BATCH);
       pool.run([&](int w) {
         size_t n = end - begin, from = begin + n * w / workers, to = begin + n * (w + 1) / workers;
-        for (size_t i = from; i < to; ++i) expand(frontier[i], w);
+        for (size_t i = from; i < to; ++i) expand(i, w);
       });
       if (!options.check_json) pool.run(keep);
-      for (auto& kept : fresh) {
+      for (Packed& kept : fresh) {
         states += static_cast<long long>(kept.size());
-        for (State& s : kept) level.push_back(std::move(s));
+        level.append(kept);
         kept.clear();
       }
       if (states > options.max_states) {
@@ -527,8 +580,9 @@ Counts run(const std::vector<const Core*>& roots, const Options& options) {
       }
     }
     if (out.limit_reached) break;
-    if (!level.empty()) ++depth;
-    frontier.swap(level);
+    if (level.size() > 0) ++depth;
+    out.frontier_bytes = std::max(out.frontier_bytes, static_cast<long long>(level.bytes.size()));
+    std::swap(frontier, level);
     if (options.progress) {
       long long edges = 0;
       for (const Tally& t : tally) edges += t.edges;
@@ -576,6 +630,7 @@ py::dict to_dict(const Counts& c) {
   d["json_error"] = c.json_error;
   d["seconds"] = c.seconds;
   d["workers"] = c.workers;
+  d["frontier_bytes"] = c.frontier_bytes;
   return d;
 }
 

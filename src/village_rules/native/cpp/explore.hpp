@@ -37,7 +37,9 @@ struct Core {
 // states and the counts must change. The players' life-time: not a function of the other
 // fields, as the supply's grain or coins are (their totals are fixed), nor as good as one
 // in the shipped configurations, as the prestige or the round counter are there.
-enum Plant { PLANT_NONE, PLANT_OMIT_PLAYER_LIFETIME };
+// Or a packing (pack.hpp) that loses the players' life-time, so that the unpacked states
+// differ from those packed.
+enum Plant { PLANT_NONE, PLANT_OMIT_PLAYER_LIFETIME, PLANT_PACK_FORGETS_PLAYER_LIFETIME };
 
 // The 64-bit fingerprint of a state: every field the canonical JSON writes, but the round
 // counter, folded word by word through splitmix64's mixer from a fixed start (the same in
@@ -96,6 +98,7 @@ struct Counts {
   std::string json_error;       // check_json: the first merge or split, naming both states
   double seconds = 0;           // wall seconds of the loop (the roots' loading excluded)
   int workers = 1;
+  long long frontier_bytes = 0;  // the largest level's packed states (pack.hpp), in bytes
 };
 
 Counts run(const std::vector<const Core*>& roots, const Options& options);

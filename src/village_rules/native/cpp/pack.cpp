@@ -1,0 +1,182 @@
+// pack.hpp: a State's fields as varints, in one fixed order (the struct's), written by
+// `Writer` and read back by `Reader` with the same visit (`fields`), so the two cannot
+// drift apart: one template walks the state for both.
+
+#include "pack.hpp"
+
+#include <cstring>
+
+namespace village::pack {
+
+namespace {
+
+struct Writer {
+  std::vector<uint8_t>& out;
+  void num(long long v) {
+    uint64_t z = (static_cast<uint64_t>(v) << 1) ^ static_cast<uint64_t>(v >> 63);  // zigzag
+    while (z >= 0x80) {
+      out.push_back(static_cast<uint8_t>(z | 0x80));
+      z >>= 7;
+    }
+    out.push_back(static_cast<uint8_t>(z));
+  }
+  void i(const int& v) { num(v); }
+  void b(const bool& v) { out.push_back(v ? 1 : 0); }
+  void text(const std::string& s) {
+    num(static_cast<long long>(s.size()));
+    out.insert(out.end(), s.begin(), s.end());
+  }
+  void ints(const std::vector<int>& xs) {
+    num(static_cast<long long>(xs.size()));
+    for (int x : xs) num(x);
+  }
+  template <size_t N>
+  void tally(const std::array<int, N>& xs) {
+    for (int x : xs) num(x);
+  }
+  template <class T, class F>
+  void optional(const std::optional<T>& o, F&& inner) {
+    b(o.has_value());
+    if (o) inner(*o);
+  }
+  template <class T, class F>
+  void list(const std::vector<T>& xs, F&& each) {
+    num(static_cast<long long>(xs.size()));
+    for (const T& x : xs) each(x);
+  }
+};
+
+struct Reader {
+  const uint8_t* at;
+  long long num() {
+    uint64_t z = 0;
+    int shift = 0;
+    while (true) {
+      uint8_t byte = *at++;
+      z |= static_cast<uint64_t>(byte & 0x7f) << shift;
+      if (byte < 0x80) break;
+      shift += 7;
+    }
+    return static_cast<long long>((z >> 1) ^ (~(z & 1) + 1));
+  }
+  void i(int& v) { v = static_cast<int>(num()); }
+  void b(bool& v) { v = *at++ != 0; }
+  void text(std::string& s) {
+    size_t n = static_cast<size_t>(num());
+    s.assign(reinterpret_cast<const char*>(at), n);
+    at += n;
+  }
+  void ints(std::vector<int>& xs) {
+    xs.resize(static_cast<size_t>(num()));
+    for (int& x : xs) x = static_cast<int>(num());
+  }
+  template <size_t N>
+  void tally(std::array<int, N>& xs) {
+    for (int& x : xs) x = static_cast<int>(num());
+  }
+  template <class T, class F>
+  void optional(std::optional<T>& o, F&& inner) {
+    bool there = false;
+    b(there);
+    if (!there) {
+      o.reset();
+      return;
+    }
+    if (!o) o.emplace();
+    inner(*o);
+  }
+  template <class T, class F>
+  void list(std::vector<T>& xs, F&& each) {
+    xs.resize(static_cast<size_t>(num()));
+    for (T& x : xs) each(x);
+  }
+};
+
+// Every field of a State but its readings and rules text, in one order, for both directions
+// (`S` is State or const State, `IO` a Writer or a Reader).
+template <class IO, class S>
+void fields(IO& io, S& s) {
+  io.optional(s.carla, [&](auto& c) {
+    io.i(c.space);
+    io.i(c.last_cube);
+    io.ints(c.fate);
+    io.i(c.look_for);
+    io.i(c.look_from);
+    io.i(c.took_from);
+    io.b(c.reacted);
+    io.b(c.quill);
+    io.b(c.well_turn);
+    io.i(c.end_in_market_of);
+    io.i(c.action_waits);
+  });
+  io.b(s.turn_took_last_cube);
+  io.i(s.round);
+  io.i(s.start_player);
+  io.i(s.next_start_holder);
+  io.tally(s.supply_cubes);
+  io.i(s.supply_coins);
+  io.i(s.supply_grain);
+  io.tally(s.supply_goods);
+  io.tally(s.green_bag);
+  for (auto& space : s.spaces) io.tally(space);
+  io.ints(s.market_available);
+  io.ints(s.market_waiting);
+  io.ints(s.customer_pile);
+  io.i(s.bag_monks);
+  io.i(s.monks_aside);
+  io.list(s.players, [&](auto& p) {
+    io.text(p.colour);
+    io.ints(p.members);
+    io.i(p.grain);
+    io.i(p.coins);
+    io.i(p.lifetime);
+    io.i(p.prestige);
+    io.tally(p.cubes);
+    io.tally(p.goods);
+    io.ints(p.customers);
+    io.list(p.markers, [&](auto& m) { io.text(m); });
+  });
+  auto& q = s.pending;
+  io.i(q.kind);
+  io.i(q.seat);
+  io.i(q.space);
+  io.i(q.remaining);
+  io.i(q.position);
+  io.i(q.max_stage);
+  io.i(q.slot);
+  io.text(q.action);
+  io.i(s.turn);
+  io.optional(s.market_day, [&](auto& m) {
+    io.i(m.trigger);
+    io.i(m.current);
+    io.i(m.held_deaths);
+    io.ints(m.passed);
+    io.b(m.trigger_sold);
+    io.b(m.closed);
+    io.b(m.first_pass_waived);
+  });
+  io.optional(s.mass, [&](auto& m) {
+    io.i(m.bought);
+    io.b(m.final);
+    io.b(m.in_final_actions);
+    io.ints(m.stopped);
+  });
+  io.ints(s.deaths_owed);
+  io.i(s.end_triggered_by);
+  io.optional(s.final_turns, [&](auto& f) { io.ints(f); });
+}
+
+}  // namespace
+
+void pack(const State& s, std::vector<uint8_t>& out) {
+  Writer w{out};
+  fields(w, s);
+}
+
+const uint8_t* unpack(const uint8_t* at, State& into) {
+  Reader r{at};
+  fields(r, into);
+  return r.at;
+}
+
+}  // namespace village::pack
