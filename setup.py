@@ -47,11 +47,13 @@ def _native_modules() -> list[object]:
                 "src/village_rules/native/cpp/core.cpp",
                 "src/village_rules/native/cpp/solo.cpp",
                 "src/village_rules/native/cpp/explore.cpp",
+                "src/village_rules/native/cpp/checks.cpp",
             ],
             depends=[
                 "src/village_rules/native/cpp/state.hpp",
                 "src/village_rules/native/cpp/solo.hpp",
                 "src/village_rules/native/cpp/explore.hpp",
+                "src/village_rules/native/cpp/checks.hpp",
             ],
             cxx_std=17,
             optional=True,
