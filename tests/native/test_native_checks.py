@@ -222,6 +222,16 @@ def _goods_vanish() -> GameState:
     return with_player(state, seat, goods=goods.remove(next(iter(goods))))
 
 
+def _pieces_the_edition_has_none_of() -> GameState:
+    """A set-up of `tiny` read against a copy of its data without plague cubes and goods."""
+    data = configuration("tiny").data
+    bare = replace(
+        data, plague_cubes=0, goods_each=0, fingerprint=f"{data.fingerprint}, no plague cubes or goods"
+    )
+    state = roots(data, 2)[0].state
+    return replace(state, rules=replace(state.rules, data=bare))
+
+
 def _markers_duplicated() -> GameState:
     state = big_box()
     seat = seat_with(state, lambda p: p.markers)
@@ -349,6 +359,7 @@ BROKEN: dict[str, Callable[[], GameState]] = {
     ),
     **{f"good {g.value} appears": partial(_good_appears, g) for g in Good},
     "good vanishes": _goods_vanish,
+    "pieces the edition has none of": _pieces_the_edition_has_none_of,
     "customer tile vanishes": lambda: replace(big_box(), customer_pile=big_box().customer_pile[1:]),
     "customer tile twice": lambda: with_player(
         big_box(),
