@@ -39,6 +39,7 @@ def make_tables(
     later_sale: tuple[int, int, int, list[int], list[int]],
     scoring: dict[str, list[int]],
     customer_points: dict[int, int],
+    market_rows: dict[int, tuple[int, int]],
 ) -> Tables: ...
 def set_solo_tables(
     tables: Tables,
@@ -66,6 +67,9 @@ class Game:
     def set_debug_swap(self, on: bool) -> None: ...
     def scores(self) -> list[int]: ...
     def winners(self) -> list[int]: ...
+    def violations(self, plant: str = "") -> list[tuple[str, str, str, str]]:
+        """Every violated state invariant of the current state (cpp/checks.cpp): (invariant,
+        component, expected, actual), as `checks.invariants.state_violations(state)` lists them."""
 
 def explore(
     roots: list[Game],

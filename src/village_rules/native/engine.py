@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Protocol
 
 from village_rules.data.components import ActionSpace, Category, Cube, Good, TieBreaker
-from village_rules.data.edition import Cost, EditionData
+from village_rules.data.edition import Cost, EditionData, Row
 from village_rules.data.loader import builtin_edition, load_edition
 from village_rules.drivers.serialization import from_json, state_to_dict, to_json
 from village_rules.engine.setup import game_from_deal, new_game
@@ -140,6 +140,14 @@ def tables_for(data: EditionData) -> _core.Tables:
             "privilege_cubes": data.privilege_cubes,
             "privilege_goods": data.privilege_goods,
             "travel_markers": data.travel_markers,
+            # what only the state invariants read (cpp/checks.cpp)
+            "supply_coins": data.supply_coins,
+            "supply_grain": data.supply_grain,
+            "goods_each": data.goods_each,
+            "influence_cubes_each": data.influence_cubes_each,
+            "plague_cubes": data.plague_cubes,
+            "monks": data.monks,
+            "min_players": data.min_players,
         },
         list(data.church_step_grain),
         cards,
@@ -175,6 +183,7 @@ def tables_for(data: EditionData) -> _core.Tables:
             "tie_breakers": [list(TieBreaker).index(t) for t in data.tie_breakers],
         },
         {c.id: c.points for c in data.customers},
+        {n: _market_rows(data, n) for n in data.player_counts if n >= 2},
     )
     solo = data.solo
     if solo is not None:  # the solo mode's data (2023 pp. 15-19): Carla's board and fate tiles
@@ -190,6 +199,13 @@ def tables_for(data: EditionData) -> _core.Tables:
             },
         )
     return tables
+
+
+def _market_rows(data: EditionData, players: int) -> tuple[int, int]:
+    """The market's available and waiting spaces at a player count (its layout's rows)."""
+    layout = data.market_layout(players)
+    available = sum(1 for space in layout if space.row is Row.AVAILABLE)
+    return available, len(layout) - available
 
 
 def _cost(cost: Cost) -> tuple[int, int, int, list[int], list[int]]:

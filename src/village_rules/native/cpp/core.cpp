@@ -17,6 +17,7 @@
 #include <set>
 #include <sstream>
 
+#include "checks.hpp"
 #include "explore.hpp"
 #include "solo.hpp"
 #include "state.hpp"
@@ -160,7 +161,7 @@ bool is_chance_kind(int kind) {
 
 // --- the game ---------------------------------------------------------------------------
 
-class Game : public solo::Core, public village::explore::Core {
+class Game : public solo::Core, public village::explore::Core, public village::checks::Core {
  public:
   explicit Game(std::shared_ptr<Tables> tables) : t_(std::move(tables)) {}
 
@@ -644,6 +645,24 @@ class Game : public solo::Core, public village::explore::Core {
   int explore_graveyard_free(const State& s) const override { return graveyard_free(s); }
   std::string explore_json(const State& s) const override { return json_of(s); }
   std::unique_ptr<village::explore::Core> explore_clone() const override { return std::make_unique<Game>(*this); }
+  // checks::Core: the legal ids and chance outcomes the state invariants read (checks.cpp);
+  // a broken state may name a seat the game does not have: refused, never read out of range
+  void checks_legal(const State& s, std::vector<int>& out) const override {
+    int n = static_cast<int>(s.players.size());
+    if (!(0 <= s.pending.seat && s.pending.seat < n))
+      throw std::invalid_argument("no legal actions for the pending step's seat " + std::to_string(s.pending.seat));
+    legal_into(s, out);
+  }
+  std::vector<std::tuple<int, long long, long long>> checks_chance(const State& s) const override {
+    return chance_of(s);
+  }
+  // checks.cpp state_violations on the current state, as 4-tuples of str
+  std::vector<std::tuple<std::string, std::string, std::string, std::string>> violations(const std::string& plant) const {
+    std::vector<std::tuple<std::string, std::string, std::string, std::string>> out;
+    for (auto& v : village::checks::state_violations(*t_, s_, *this, village::checks::plant_of(plant)))
+      out.emplace_back(std::move(v.invariant), std::move(v.component), std::move(v.expected), std::move(v.actual));
+    return out;
+  }
 
   std::shared_ptr<Tables> t_;
   State s_;
@@ -2253,8 +2272,18 @@ std::shared_ptr<Tables> make_tables(const std::vector<std::string>& universe, in
                                     const std::vector<CityTuple>& cities, const std::vector<PathTuple>& paths,
                                     const std::map<int, CostTuple>& demand, const CostTuple& later_sale,
                                     const std::map<std::string, std::vector<int>>& scoring,
-                                    const std::map<int, int>& customer_points) {
+                                    const std::map<int, int>& customer_points,
+                                    const std::map<int, std::pair<int, int>>& market_rows) {
   auto t = std::make_shared<Tables>();
+  // what only the state invariants read (checks.cpp)
+  t->supply_coins = numbers.at("supply_coins");
+  t->supply_grain = numbers.at("supply_grain");
+  t->goods_each = numbers.at("goods_each");
+  t->influence_cubes_each = numbers.at("influence_cubes_each");
+  t->plague_cubes = numbers.at("plague_cubes");
+  t->monks = numbers.at("monks");
+  t->min_players = numbers.at("min_players");
+  t->market_rows = market_rows;
   t->score_travel = scoring.at("travel");
   t->score_church = scoring.at("church");
   t->score_council = scoring.at("council");
@@ -2541,7 +2570,8 @@ PYBIND11_MODULE(_core, m) {
         py::arg("cubes_added"), py::arg("crafts"), py::arg("mill_cost"), py::arg("church_enter"),
         py::arg("chronicle_open"), py::arg("graveyard_open"), py::arg("council_place"),
         py::arg("council_advance"), py::arg("council_advance_time"), py::arg("village"), py::arg("cities"),
-        py::arg("paths"), py::arg("demand"), py::arg("later_sale"), py::arg("scoring"), py::arg("customer_points"));
+        py::arg("paths"), py::arg("demand"), py::arg("later_sale"), py::arg("scoring"), py::arg("customer_points"),
+        py::arg("market_rows"));
   village::solo::bind(m);
   py::class_<Game>(m, "Game")
       .def(py::init<std::shared_ptr<Tables>>())
@@ -2556,7 +2586,10 @@ PYBIND11_MODULE(_core, m) {
       .def("playout", &Game::playout, py::arg("seed"), py::arg("max_steps"))
       .def("scores", &Game::scores)
       .def("winners", &Game::winners)
-      .def("set_debug_swap", &Game::set_debug_swap, py::arg("on"));
+      .def("set_debug_swap", &Game::set_debug_swap, py::arg("on"))
+      .def("violations", &Game::violations, py::arg("plant") = "",
+           "Every violated state invariant of the current state (checks.cpp): (invariant, component, "
+           "expected, actual), as village_rules.checks.invariants.state_violations(state) lists them.");
   // the native explorer (explore.cpp): every state reachable from the roots, counted
   m.def(
       "explore",

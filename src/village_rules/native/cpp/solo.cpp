@@ -475,6 +475,7 @@ void set_solo_tables(const std::shared_ptr<Tables>& tables, const std::vector<st
   std::map<std::string, int> set_index;
   for (const auto& [name, tiles] : fate_sets) {
     set_index.emplace(name, static_cast<int>(solo.fate_sets.size()));
+    solo.fate_set_names.push_back(name);
     std::vector<int> row;
     for (const auto& tile : tiles) row.push_back(index_in(FATE_NAMES, tile, "fate tile"));
     solo.fate_sets.push_back(std::move(row));

@@ -185,6 +185,7 @@ struct SoloTables {
   std::array<int, N_SPACES> death_place{};       // Space -> Category, or -1: the graveyard
   std::array<int, N_CUBES> carla_cube{};         // Cube -> the id of "carla-cube <colour>"
   std::array<int, N_FATE_TILES> reveal{};        // FATE_* -> the id of "reveal-fate <tile>"
+  std::vector<std::string> fate_set_names;       // tile set index -> its name (the carla check names it)
   int church_reserve = -1;                       // the location id of "church-reserve"
 };
 
@@ -263,6 +264,11 @@ struct Tables {
   std::vector<int> stages;  // location id -> the stage of "church:N" / "council:N", else 0
   int black_bag = -1, unborn = -1, farmyard = -1;
   SoloTables solo;  // the solo mode's data (solo.cpp set_solo_tables)
+  // what only the state invariants read (checks.cpp; checks/invariants.py _totals and
+  // _market_rows): the pieces in the game, and the market rows by player count
+  int supply_coins = 0, supply_grain = 0, goods_each = 0, influence_cubes_each = 0, plague_cubes = 0, monks = 0;
+  int min_players = 0;
+  std::map<int, std::pair<int, int>> market_rows;  // by player count: (available spaces, waiting spaces)
   int location(const std::string& text) {
     auto it = location_ids.find(text);
     if (it != location_ids.end()) return it->second;
