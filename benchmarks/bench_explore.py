@@ -72,6 +72,11 @@ def native_beside_python(name: str, workers: list[int]) -> None:
         wall, cpu = time.perf_counter(), _cpu_seconds()
         native = explore_counts(name, players, workers=count)
         natives.append((native, time.perf_counter() - wall, _cpu_seconds() - cpu))
+    checked = []
+    for count in workers:
+        wall, cpu = time.perf_counter(), _cpu_seconds()
+        native = explore_counts(name, players, workers=count, check=True)
+        checked.append((native, time.perf_counter() - wall, _cpu_seconds() - cpu))
     wall, cpu = time.perf_counter(), _cpu_seconds()
     python = explore(config.data, players, check=False)
     python_wall, python_cpu = time.perf_counter() - wall, _cpu_seconds() - cpu
@@ -84,9 +89,10 @@ def native_beside_python(name: str, workers: list[int]) -> None:
         "deadlocks": python.deadlocks,
     }
     rows = [(f"native, {n.workers} thr", n.states, w, c) for n, w, c in natives]
+    rows += [(f"  checked, {n.workers} thr", n.states, w, c) for n, w, c in checked]
     for label, states, w, c in [*rows, ("Python, 1 proc", python.states, python_wall, python_cpu)]:
         print(
-            f"{label:<15} {states:>9,} states {w:>8.2f} wall s {states / max(w, 1e-9):>10,.0f} states/wall s "
+            f"{label:<20} {states:>9,} states {w:>8.2f} wall s {states / max(w, 1e-9):>10,.0f} states/wall s "
             f"{states / max(c, 1e-9):>10,.0f} states/CPU s"
         )
     for native, native_wall, native_cpu in natives:
@@ -98,6 +104,12 @@ def native_beside_python(name: str, workers: list[int]) -> None:
             f"{python_cpu / max(native_cpu, 1e-9):,.1f}x per CPU second "
             f"(native loop alone {native.states_per_second:,.0f} states/s, set-up and loading excluded; "
             f"seen set {native.bytes_per_state:.1f} bytes/state, 1 MiB a thread of it the directory)"
+        )
+    for native, _, _ in checked:
+        print(
+            f"native, {native.workers} thread(s), every state invariant checked (not yet the transitions): "
+            f"{native.states_checked:,} states checked, {native.violation_count} violations; "
+            f"native loop alone {native.states_per_second:,.0f} checked states/s"
         )
     widest = natives[0][0]
     print(f"counts: {widest.figures()}; the widest level packed in {widest.frontier_bytes:,} bytes")

@@ -15,10 +15,12 @@ import json
 import os
 import subprocess
 import sys
+from dataclasses import replace
 
 import pytest
 from support import LARGE_PINNED, ROOT
 
+from village_rules.checks.invariants import state_violations
 from village_rules.explore.configs import configuration
 from village_rules.explore.native import NativeExploration, differences, explore_counts, native_game
 from village_rules.explore.search import ExplorationLimitError, explore, roots
@@ -56,6 +58,34 @@ def test_the_native_loop_counts_tiny_as_the_python_explorer_does(tiny_python: di
     # the quotiented set (test_native_seen.py): at 10^4 states its 1 MiB directory is most of it
     assert 2**20 < native.seen_bytes < 2 * 2**20
     assert 0 < native.collision_probability < 1e-10
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_a_checked_exploration_checks_every_state_once(tiny_python: dict[str, object], workers: int) -> None:
+    # every state of tiny checked natively (cpp/checks.cpp, tied to the Python checker by
+    # test_native_checks.py): none breaks an invariant, as the Python explorer finds
+    checked = explore_counts("tiny", check=True, workers=workers)
+    assert_tied(checked, tiny_python)
+    assert checked.states_checked == checked.states
+    assert (checked.violation_count, checked.violations) == (0, [])
+    assert explore(configuration("tiny").data, 2).violation_count == 0
+    assert explore_counts("tiny").states_checked == 0  # unchecked unless asked
+
+
+def test_a_checked_exploration_names_the_violations_the_python_checker_finds() -> None:
+    # explored from a broken root (a coin too many in seat 0's farmyard): the first state
+    # named breaks what the Python checker says it breaks, in its words, and so does every
+    # state after it, as nothing takes the coin back out of the game
+    root = roots(configuration("tiny").data, 2)[0].state
+    broken = root.with_player(0, replace(root.players[0], coins=root.players[0].coins + 1))
+    want = [str(v) for v in state_violations(broken)]
+    assert want and want[0].startswith("conservation.coins [coins]")
+    raw = _core.explore([native_game(broken)], 10**6, check=True)
+    assert raw["violation_count"] == raw["states_checked"] == raw["states"] > 1000
+    first = str(raw["violations"][0])
+    assert first.startswith(want[0] + " in {"), first[:200]
+    assert json.loads(first[len(want[0]) + len(" in ") :])["players"][0]["coins"] == root.players[0].coins + 1
+    assert len(raw["violations"]) == 10  # the first ten named, every one counted
 
 
 def test_the_native_loop_counts_solo_as_the_python_explorer_does() -> None:

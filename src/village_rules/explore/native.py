@@ -73,6 +73,11 @@ class NativeExploration(SeenFigures):
     """The threads that shared each level."""
     frontier_bytes: int = 0
     """The largest level's states, packed (cpp/pack.hpp), in bytes."""
+    states_checked: int = 0
+    """With `check`: the states whose invariants the native checker ran (every state, once)."""
+    violation_count: int = 0
+    violations: list[str] = field(default_factory=list)
+    """The first violations found, each with its state's JSON (at most 10; all are counted)."""
 
     @property
     def states_per_second(self) -> float:
@@ -110,6 +115,7 @@ def explore_counts(
     check_json: bool = False,
     progress: Progress | None = None,
     workers: int = 1,
+    check: bool = False,
 ) -> NativeExploration:
     """Count every state reachable from every set-up deal of `config` (a shipped
     configuration's name, or edition data), breadth first in C++: the figures of the
@@ -120,8 +126,11 @@ def explore_counts(
     fingerprint merges or splits wrongly (`json_error`; slow, for tests; one worker only).
     `workers` threads share each level, each the owner of a part of the fingerprints (their
     segment modulo `workers`), as the Python explorer's processes are: the counts are the
-    same for any number. `plant` is a test hook (`PLANTS`). Raises `ExplorationLimitError`
-    past `max_states` distinct states."""
+    same for any number. `check` runs the state invariants natively on every state
+    (cpp/checks.cpp, tied to `checks.invariants.state_violations` by
+    tests/native/test_native_checks.py; not the transition invariants yet): the Python
+    explorer's `check=True` without its edge checks. `plant` is a test hook (`PLANTS`).
+    Raises `ExplorationLimitError` past `max_states` distinct states."""
     if isinstance(config, str):
         name, data = config, configuration(config).data
     else:
@@ -135,7 +144,7 @@ def explore_counts(
     if plant and plant not in PLANTS:
         raise ValueError(f"unknown planted bug {plant!r} (known: {', '.join(PLANTS)})")
     games = [native_game(root.state) for root in roots(data, players, variant)]
-    raw = _core.explore(games, max_states, plant, check_json, progress, workers)
+    raw = _core.explore(games, max_states, plant, check_json, progress, workers, check)
     if raw["limit_reached"]:
         raise ExplorationLimitError(max_states, int(raw["depth"]), int(raw["frontier"]))
     return NativeExploration(
@@ -154,6 +163,9 @@ def explore_counts(
         json_error=str(raw["json_error"]),
         workers=int(raw["workers"]),
         frontier_bytes=int(raw["frontier_bytes"]),
+        states_checked=int(raw["states_checked"]),
+        violation_count=int(raw["violation_count"]),
+        violations=[str(v) for v in raw["violations"]],
     )
 
 

@@ -78,6 +78,7 @@ def explore(
     check_json: bool = False,
     progress: Callable[[int, int, int, int], None] | None = None,
     workers: int = 1,
+    check: bool = False,
 ) -> dict[str, Any]:
     """Every state reachable from the roots' states, breadth first (cpp/explore.cpp): the
     counts (roots, states, edges, depth, terminal by what ended the game, deadlocks, engine

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cstdio>
+#include <functional>
 #include <map>
 #include <numeric>
 #include <optional>
@@ -165,9 +166,24 @@ bool contains(const std::vector<int>& xs, int x) { return std::find(xs.begin(), 
 
 // _conserved: per key of the edition's pieces (its order), then any key with pieces the
 // edition has none of, in the order the counting first met it (the tallies' order)
+// The keys met, in the order first met (at most N: no allocation, as the explorer checks
+// every state).
 template <size_t N>
-void conserved(Out& out, const char* name, const std::array<const char*, N>& names, const std::vector<int>& keys,
-               const std::array<int, N>& expected, const std::array<int, N>& counts, const std::vector<int>& met) {
+struct Met {
+  std::array<int, N> keys{};
+  size_t size = 0;
+  void add(int k) {
+    for (size_t i = 0; i < size; ++i)
+      if (keys[i] == k) return;
+    keys[size++] = k;
+  }
+  const int* begin() const { return keys.data(); }
+  const int* end() const { return keys.data() + size; }
+};
+
+template <size_t N>
+void conserved(Out& out, const char* name, const std::array<const char*, N>& names, const std::array<int, N>& keys,
+               const std::array<int, N>& expected, const std::array<int, N>& counts, const Met<N>& met) {
   for (int k : keys)
     if (expected[k] && counts[k] != expected[k])
       out.push_back({name, names[k], to_string(expected[k]) + " in the game", to_string(counts[k])});
@@ -177,10 +193,10 @@ void conserved(Out& out, const char* name, const std::array<const char*, N>& nam
 
 template <size_t N>
 void count_into(const std::array<int, N>& tally, const std::array<int, N>& sorted, std::array<int, N>& counts,
-                std::vector<int>& met) {
+                Met<N>& met) {
   for (int k : sorted) {
     if (!tally[k]) continue;  // a tally holds no zero count
-    if (!contains(met, k)) met.push_back(k);
+    met.add(k);
     counts[k] += tally[k];
   }
 }
@@ -188,7 +204,7 @@ void count_into(const std::array<int, N>& tally, const std::array<int, N>& sorte
 // cube_violations
 void cubes(const Tables& t, const State& s, Out& out) {
   std::array<int, N_CUBES> counts{}, expected{};
-  std::vector<int> met;
+  Met<N_CUBES> met;
   count_into(s.supply_cubes, CUBES_SORTED, counts, met);
   count_into(s.green_bag, CUBES_SORTED, counts, met);
   for (const auto& space : s.spaces) count_into(space, CUBES_SORTED, counts, met);
@@ -213,7 +229,7 @@ void grain(const Tables& t, const State& s, Out& out) {
 // goods_violations
 void goods(const Tables& t, const State& s, Out& out) {
   std::array<int, N_GOODS> counts{}, expected{};
-  std::vector<int> met;
+  Met<N_GOODS> met;
   count_into(s.supply_goods, GOODS_SORTED, counts, met);
   for (const Player& p : s.players) count_into(p.goods, GOODS_SORTED, counts, met);
   expected.fill(t.goods_each);
@@ -221,7 +237,31 @@ void goods(const Tables& t, const State& s, Out& out) {
 }
 
 // customer_violations: each tile exactly once, then the tiles the edition does not have
+bool customers_sound(const Tables& t, const State& s) {
+  // every place's tiles, each an edition's tile met once, and all of them: no violation
+  size_t n = 0;
+  thread_local std::vector<int> met;
+  met.clear();
+  auto see = [&](int tile) {  // NONE too is a tile here, unknown, as the listing counts it
+    ++n;
+    if (!t.customer_points.count(tile) || contains(met, tile)) return false;
+    met.push_back(tile);
+    return true;
+  };
+  for (int tile : s.customer_pile)
+    if (!see(tile)) return false;
+  for (int tile : s.market_available)  // the rows' empty spaces are NONE
+    if (tile != NONE && !see(tile)) return false;
+  for (int tile : s.market_waiting)
+    if (tile != NONE && !see(tile)) return false;
+  for (const Player& p : s.players)
+    for (int tile : p.customers)
+      if (!see(tile)) return false;
+  return n == t.customer_points.size();
+}
+
 void customers(const Tables& t, const State& s, Out& out) {
+  if (customers_sound(t, s)) return;  // the same answer as the listing below, without its map
   std::map<int, int> counts;  // sorted, as `seen` is
   for (int tile : s.customer_pile) counts[tile] += 1;
   for (int tile : s.market_available)
@@ -255,17 +295,18 @@ bool is_city(const Tables& t, const std::string& id) { return id != t.nodes.at(0
 void markers(const Tables& t, const State& s, Out& out) {
   for (size_t seat = 0; seat < s.players.size(); ++seat) {
     const auto& m = s.players[seat].markers;
-    std::string where = "seat " + to_string(seat);
+    auto where = [seat] { return "seat " + to_string(seat); };
     if (static_cast<int>(m.size()) > t.travel_markers)
-      out.push_back({MARKERS, where, "at most " + to_string(t.travel_markers), to_string(m.size())});
-    std::set<std::string> distinct(m.begin(), m.end());
-    if (distinct.size() != m.size() && s.amb19 != 'c')  // AMB-19 c places a marker on every arrival
-      out.push_back({MARKER_PLACES, where, "one marker per city", strs(m)});
+      out.push_back({MARKERS, where(), "at most " + to_string(t.travel_markers), to_string(m.size())});
+    bool distinct = std::is_sorted(m.begin(), m.end()) ? std::adjacent_find(m.begin(), m.end()) == m.end()
+                                                        : std::set<std::string>(m.begin(), m.end()).size() == m.size();
+    if (!distinct && s.amb19 != 'c')  // AMB-19 c places a marker on every arrival
+      out.push_back({MARKER_PLACES, where(), "one marker per city", strs(m)});
     std::vector<std::string> bad;
     for (const auto& city : m)
       if (!is_city(t, city)) bad.push_back(city);
-    if (!bad.empty()) out.push_back({MARKER_PLACES, where, "markers on cities only", str_list(bad)});
-    if (!std::is_sorted(m.begin(), m.end())) out.push_back({MARKER_PLACES, where, "markers sorted", strs(m)});
+    if (!bad.empty()) out.push_back({MARKER_PLACES, where(), "markers on cities only", str_list(bad)});
+    if (!std::is_sorted(m.begin(), m.end())) out.push_back({MARKER_PLACES, where(), "markers sorted", strs(m)});
   }
 }
 
@@ -282,17 +323,16 @@ void end_trigger(const State& s, bool full, Out& out) {
 
 // _valid_place: a stage of the council chamber or the church, a city, a crafts building
 bool valid_place(const Tables& t, int loc) {
-  const std::string& text = t.locations[loc];
   switch (t.places[loc]) {
     case P_COUNCIL:
       return 1 <= t.stages[loc] && t.stages[loc] <= t.council_stages;
     case P_CHURCH:
       return 1 <= t.stages[loc] && t.stages[loc] <= t.church_stages;
-    case P_TRAVEL:
-      return is_city(t, text.substr(text.find(':') + 1));
+    case P_TRAVEL:  // "travel:<id>" of a city: one id per text, so the cities' own locations
+      return contains(t.travel_location, loc);
     case P_CRAFT:
       for (const Craft& c : t.crafts)
-        if (c.building == text.substr(text.find(':') + 1)) return true;
+        if (c.location == loc) return true;
       return false;
     default:
       return false;
@@ -308,9 +348,9 @@ void members(const Tables& t, const State& s, Out& out) {
   for (size_t seat = 0; seat < s.players.size(); ++seat) {
     bool carla = s.carla.has_value() && seat == 1;
     const auto& ms = s.players[seat].members;
-    std::string where = "seat " + to_string(seat);
+    auto where = [seat] { return "seat " + to_string(seat); };
     if (static_cast<int>(ms.size()) != want)
-      out.push_back({MEMBERS, where, to_string(want) + " members", to_string(ms.size()) + " members"});
+      out.push_back({MEMBERS, where(), to_string(want) + " members", to_string(ms.size()) + " members"});
     for (size_t i = 0; i < ms.size(); ++i) {
       int loc = ms[i];
       switch (t.places[loc]) {
@@ -335,7 +375,7 @@ void members(const Tables& t, const State& s, Out& out) {
           break;
       }
       if (valid_place(t, loc)) continue;
-      std::string member_at = where + " member " + to_string(i);
+      std::string member_at = where() + " member " + to_string(i);
       if (t.places[loc] == P_UNKNOWN) {  // not a location the reference knows
         out.push_back({MEMBERS, member_at, "one location", repr(t.locations[loc])});
       } else {
@@ -383,7 +423,28 @@ void negative_items(const std::string& where, const std::array<int, N>& tally, c
   for (int k : sorted)
     if (tally[k] < 0) out.push_back({NON_NEGATIVE, where + " " + names[k], ">= 0", to_string(tally[k])});
 }
+template <size_t N>
+bool none_negative(const std::array<int, N>& tally) {
+  for (int x : tally)
+    if (x < 0) return false;
+  return true;
+}
+bool non_negative_sound(const State& s) {
+  if (s.round < 1 || s.supply_coins < 0 || s.supply_grain < 0 || s.bag_monks < 0 || s.monks_aside < 0) return false;
+  if (!none_negative(s.supply_cubes) || !none_negative(s.supply_goods) || !none_negative(s.green_bag)) return false;
+  for (const auto& space : s.spaces)
+    if (!none_negative(space)) return false;
+  for (const Player& p : s.players)
+    if (p.coins < 0 || p.grain < 0 || p.prestige < 0 || !none_negative(p.cubes) || !none_negative(p.goods))
+      return false;
+  for (int owed : s.deaths_owed)
+    if (owed < 0) return false;
+  if (s.mass && s.mass->bought < 0) return false;
+  if (s.market_day && s.market_day->held_deaths < 0) return false;
+  return true;
+}
 void non_negative(const State& s, Out& out) {
+  if (non_negative_sound(s)) return;  // every test below passes: the same answer, no text built
   auto need = [&](const std::string& component, int value, int least = 0) {
     if (value < least) out.push_back({NON_NEGATIVE, component, ">= " + to_string(least), to_string(value)});
   };
@@ -431,13 +492,13 @@ void seats(const Tables& t, const State& s, Out& out) {
   } else if (n < t.min_players || n > t.max_players) {
     out.push_back({SEATS, "players", to_string(t.min_players) + ".." + to_string(t.max_players), to_string(n)});
   }
-  auto seat = [&](const std::string& component, int value, bool optional = false) {
+  auto seat = [&](const char* component, int value, bool optional = false, const char* prefix = "") {
     if (value == NONE && optional) return;
     if (value == NONE || !(0 <= value && value < n))
-      out.push_back({SEATS, component, "a seat 0.." + to_string(n - 1), opt(value)});
+      out.push_back({SEATS, std::string(prefix) + component, "a seat 0.." + to_string(n - 1), opt(value)});
   };
   if (!is_chance_kind(s.pending.kind) && s.pending.kind != GAME_OVER)
-    seat(std::string("pending ") + KIND_NAMES[s.pending.kind], pending_seat(s.pending));
+    seat(KIND_NAMES[s.pending.kind], pending_seat(s.pending), false, "pending ");
   seat("start player", s.start_player);
   seat("next start holder", s.next_start_holder, true);
   seat("end triggered by", s.end_triggered_by, true);
@@ -463,8 +524,9 @@ void board(const Tables& t, const State& s, Out& out) {
     out.push_back({MARKET_LAYOUT, "available row", to_string(available) + " spaces", to_string(s.market_available.size())});
   if (static_cast<int>(s.market_waiting.size()) != waiting)
     out.push_back({MARKET_LAYOUT, "waiting row", to_string(waiting) + " spaces", to_string(s.market_waiting.size())});
-  std::set<int> sorted(s.customer_pile.begin(), s.customer_pile.end());
-  if (!std::equal(s.customer_pile.begin(), s.customer_pile.end(), sorted.begin(), sorted.end()))
+  // equal to its own sorted set: strictly increasing
+  if (std::adjacent_find(s.customer_pile.begin(), s.customer_pile.end(), std::greater_equal<int>()) !=
+      s.customer_pile.end())
     out.push_back({PILE_ORDER, "customer pile", "a sorted set of tiles", ints(s.customer_pile)});
   if (s.monks_aside && !s.mass)
     out.push_back({MONKS_ASIDE, "monks aside", "0 outside a mass", to_string(s.monks_aside)});
@@ -501,13 +563,17 @@ void chance(const Tables& t, const State& s, const Core& core, Out& out) {
     out.push_back({CHANCE, "outcomes", "at least one outcome", "none"});
     return;
   }
-  std::set<int> seen;
+  thread_local std::vector<int> seen;  // a handful of outcomes: a list, no allocation per state
+  seen.clear();
   long long common = 1;
   for (const auto& [id, n, d] : outcomes) common = std::lcm(common, d);
   long long numerator = 0;
   for (const auto& [id, n, d] : outcomes) {
     const std::string& text = t.texts.at(id);
-    if (!seen.insert(id).second) out.push_back({CHANCE, text, "distinct outcomes", "listed twice"});
+    if (contains(seen, id))
+      out.push_back({CHANCE, text, "distinct outcomes", "listed twice"});
+    else
+      seen.push_back(id);
     if (!(0 < n && n <= d)) out.push_back({CHANCE, text, "probability in (0, 1]", fraction(n, d)});
     numerator += n * (common / d);
   }

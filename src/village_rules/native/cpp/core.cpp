@@ -645,6 +645,9 @@ class Game : public solo::Core, public village::explore::Core, public village::c
   int explore_graveyard_free(const State& s) const override { return graveyard_free(s); }
   std::string explore_json(const State& s) const override { return json_of(s); }
   std::unique_ptr<village::explore::Core> explore_clone() const override { return std::make_unique<Game>(*this); }
+  void explore_violations(const State& s, std::vector<village::checks::Violation>& out) const override {
+    for (auto& v : village::checks::state_violations(*t_, s, *this)) out.push_back(std::move(v));
+  }
   // checks::Core: the legal ids and chance outcomes the state invariants read (checks.cpp);
   // a broken state may name a seat the game does not have: refused, never read out of range
   void checks_legal(const State& s, std::vector<int>& out) const override {
@@ -2594,7 +2597,7 @@ PYBIND11_MODULE(_core, m) {
   m.def(
       "explore",
       [](const std::vector<Game*>& roots, long long max_states, const std::string& plant, bool check_json,
-         std::function<void(long long, long long, long long, long long)> progress, int workers) {
+         std::function<void(long long, long long, long long, long long)> progress, int workers, bool check) {
         namespace ex = village::explore;
         ex::Options options;
         options.max_states = max_states;
@@ -2602,11 +2605,12 @@ PYBIND11_MODULE(_core, m) {
         options.check_json = check_json;
         options.progress = std::move(progress);
         options.workers = workers;
+        options.check = check;
         std::vector<const ex::Core*> cores(roots.begin(), roots.end());
         return ex::to_dict(ex::run(cores, options));
       },
       py::arg("roots"), py::arg("max_states"), py::arg("plant") = "", py::arg("check_json") = false,
-      py::arg("progress") = py::none(), py::arg("workers") = 1);
+      py::arg("progress") = py::none(), py::arg("workers") = 1, py::arg("check") = false);
   village::explore::bind_seen(m);
   m.def(
       "fingerprint", [](const Game& game) { return village::explore::fingerprint(game.explore_root()); },

@@ -399,7 +399,9 @@ class Pool {
 
 // What one worker counted: summed over the workers at the end, in worker order.
 struct Tally {
-  long long edges = 0, deadlocks = 0, engine_exceptions = 0, states = 0;
+  long long edges = 0, deadlocks = 0, engine_exceptions = 0, states = 0, checked = 0, violation_count = 0;
+  std::vector<std::string> violations;  // the first few, with their states
+  std::vector<checks::Violation> found;  // scratch
   std::map<std::string, long long> terminal;
   std::string first_exception;
   void exception(const std::exception& e) {
@@ -444,6 +446,9 @@ struct Packed {
 // edge's state, duplicates included) stay a small part of the frontier's memory.
 constexpr size_t BATCH = 2048;
 
+// The violations named in full (each with its state's JSON); the rest are counted.
+constexpr long long MAX_VIOLATIONS_KEPT = 10;
+
 }  // namespace
 
 // Breadth first by levels. With several workers each level goes in batches of parents, in
@@ -476,6 +481,7 @@ Counts run(const std::vector<const Core*>& roots, const Options& options) {
   check.rules = roots.front()->explore_root().rules_json;
   // the states a worker unpacks into and steps on, reused: their readings are the roots'
   State base = roots.front()->explore_root();
+  const std::string base_rules = base.rules_json;
   base.rules_json.clear();  // one text for the run, not one per state
   std::vector<State> parents(static_cast<size_t>(workers), base), children(static_cast<size_t>(workers), base);
   Packed frontier;
@@ -502,6 +508,19 @@ Counts run(const std::vector<const Core*>& roots, const Options& options) {
     Tally& mine = tally[static_cast<size_t>(w)];
     State& parent = parents[static_cast<size_t>(w)];
     pack::unpack(frontier.at(index), parent);
+    if (options.check) {  // every distinct state is expanded once: checked here, once
+      mine.found.clear();
+      core.explore_violations(parent, mine.found);
+      ++mine.checked;
+      for (const auto& v : mine.found) {
+        if (mine.violation_count++ < MAX_VIOLATIONS_KEPT) {
+          State named = parent;
+          named.rules_json = base_rules;
+          mine.violations.push_back(v.invariant + " [" + v.component + "]: expected " + v.expected + ", found " +
+                                    v.actual + " in " + core.explore_json(named));
+        }
+      }
+    }
     std::vector<int> ids;
     try {  // search.py moves
       if (parent.pending.kind == GAME_OVER) {
@@ -595,6 +614,10 @@ Counts run(const std::vector<const Core*>& roots, const Options& options) {
     if (out.engine_exceptions == 0 && t.engine_exceptions > 0) out.first_exception = t.first_exception;
     out.engine_exceptions += t.engine_exceptions;
     for (const auto& [ended, n] : t.terminal) out.terminal[ended] += n;
+    out.states_checked += t.checked;
+    out.violation_count += t.violation_count;
+    for (const auto& v : t.violations)
+      if (static_cast<long long>(out.violations.size()) < MAX_VIOLATIONS_KEPT) out.violations.push_back(v);
   }
   out.states = states;
   if (!out.limit_reached) out.depth = depth;
@@ -631,6 +654,9 @@ py::dict to_dict(const Counts& c) {
   d["seconds"] = c.seconds;
   d["workers"] = c.workers;
   d["frontier_bytes"] = c.frontier_bytes;
+  d["states_checked"] = c.states_checked;
+  d["violation_count"] = c.violation_count;
+  d["violations"] = c.violations;
   return d;
 }
 

@@ -15,6 +15,7 @@
 #include <tuple>
 #include <vector>
 
+#include "checks.hpp"
 #include "state.hpp"
 
 namespace village::explore {
@@ -31,6 +32,8 @@ struct Core {
   virtual int explore_graveyard_free(const State& s) const = 0;
   virtual std::string explore_json(const State& s) const = 0;  // the reference's canonical JSON
   virtual std::unique_ptr<Core> explore_clone() const = 0;  // a copy for another worker thread
+  // checks.cpp's state invariants of `s`, appended to `out`
+  virtual void explore_violations(const State& s, std::vector<checks::Violation>& out) const = 0;
 };
 
 // A planted bug (tests): a field left out of the fingerprint, so that it merges distinct
@@ -81,6 +84,7 @@ void bind_seen(pybind11::module_& m);  // _core.SeenSet, for the tests of the se
 
 struct Options {
   long long max_states = 4000000;
+  bool check = false;  // every state's invariants (checks.hpp), each distinct state once, as it is expanded
   int workers = 1;  // threads, each the owner of the fingerprints whose segment is its number modulo workers
   int plant = PLANT_NONE;
   bool check_json = false;  // also key every state by its JSON (round 0): a fingerprint that merges
@@ -98,6 +102,8 @@ struct Counts {
   std::string json_error;       // check_json: the first merge or split, naming both states
   double seconds = 0;           // wall seconds of the loop (the roots' loading excluded)
   int workers = 1;
+  long long states_checked = 0, violation_count = 0;
+  std::vector<std::string> violations;  // the first few, each "<violation> in <the state's JSON>"
   long long frontier_bytes = 0;  // the largest level's packed states (pack.hpp), in bytes
 };
 
