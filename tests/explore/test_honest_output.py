@@ -5,6 +5,7 @@ reachable or liveness fails, and `--expect` against the shipped pinned figures."
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 
 import pytest
@@ -128,3 +129,14 @@ def test_expect_without_pinned_figures_is_refused_before_the_work(capsys: pytest
     data_file = str(configuration("tiny").path)
     assert main(["explore", data_file, "--expect", "--quiet"]) == 2
     assert "no pinned figures for" in capsys.readouterr().err
+
+
+def test_the_native_engine_without_the_extension_is_refused_naming_it(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # where the optional extension is not built, `import village_rules.explore.native` fails
+    monkeypatch.setitem(sys.modules, "village_rules.explore.native", None)
+    assert main(["explore", "tiny", "--engine", "native", "--quiet"]) == 2
+    captured = capsys.readouterr()
+    assert "explore --engine native: the native core is not built" in captured.err
+    assert captured.out == ""

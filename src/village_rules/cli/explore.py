@@ -13,7 +13,7 @@ from collections import Counter
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from types import FrameType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from village_rules.cli.options import needs, whole
 from village_rules.cli.progress import Bar, add_quiet_flag, progress_bar
@@ -29,7 +29,7 @@ from village_rules.explore.crosscheck import content_crosscheck, disagreements, 
 from village_rules.explore.memory import available as memory_available
 from village_rules.explore.monitors import MONITORS
 from village_rules.explore.parallel import ExplorationStoppedError, explore_parallel
-from village_rules.explore.pinned import differences, pinned
+from village_rules.explore.pinned import Pinned, differences, pinned
 from village_rules.explore.pump import PUMP, explore_pump
 from village_rules.explore.ray_pool import hash_seed, import_ray, session
 from village_rules.explore.scope import scope_line, vacuous
@@ -37,6 +37,9 @@ from village_rules.explore.search import MAX_STATES, Exploration, QueryVerdict, 
 from village_rules.explore.shape import MAX_SYSTEM, Shape, shape
 from village_rules.explore.witnesses import witness_log, witness_name
 from village_rules.proofs.catalogue.catalogue import CATALOGUE, Query, by_name
+
+if TYPE_CHECKING:  # the optional extension: imported where it runs (`_run_native`)
+    from village_rules.explore.native import NativeExploration
 
 
 class ExploreArgumentError(VillageError):
@@ -48,6 +51,21 @@ MAX_RANDOM_GAMES = 1_000_000
 MAX_WORKERS = 256
 CHECKPOINT_EVERY = 500_000
 LASSO = "lasso"
+ENGINES = ("reference", "native")
+
+NATIVE_REFUSES = {
+    "shape": "--shape",
+    "refinement": "--refinement",
+    "z3": "--z3",
+    "witnesses": "--witnesses",
+    "ray": "--ray",
+    "checkpoint": "--checkpoint",
+    "resume": "--resume",
+    "max_memory": "--max-memory",
+    "query": "--query",
+}
+"""The options the native loop does not do yet (issue 40: queries, witnesses, shape,
+checkpoints, Ray, the z3 links), refused before the work rather than ignored."""
 
 
 def register(subparsers: Any) -> None:
@@ -149,6 +167,13 @@ def register(subparsers: Any) -> None:
         "reachable queries) and exit 1 naming each that differs",
     )
     p.add_argument("--list", action="store_true", help="list the shipped configurations and exit")
+    p.add_argument(
+        "--engine",
+        choices=ENGINES,
+        default="reference",
+        help="reference: the Python explorer (every check and query; the default); native: the C++ "
+        "loop (the native extra: counts and the state invariants, on --workers threads; no query yet)",
+    )
     add_quiet_flag(p)
     needs(p, "--ray-address", "--ray", "is for a run on Ray", lambda a: bool(a.ray))
     saving = "says how often to save"
@@ -176,6 +201,8 @@ def run(args: argparse.Namespace) -> int:
             f"explore --players: {config.name} is for {allowed} player(s), not {players}"
         )
     pin = pinned(config.name, players) if args.expect else None  # refused before the work
+    if args.engine == "native":
+        return _run_native(args, config, players, pin)
     if args.z3 and players == 1:  # before exploring, not after
         raise ExploreArgumentError("explore --z3: the z3 model has no Carla (2 or more players)")
     _check_scale_options(args)
@@ -367,6 +394,75 @@ def _stop_requests() -> Iterator[_Requests]:
     finally:
         for s, h in previous.items():
             signal.signal(s, h)
+
+
+def _run_native(args: argparse.Namespace, config: Configuration, players: int, pin: Pinned | None) -> int:
+    """`explore --engine native`: the C++ loop's counts and state invariants, on --workers
+    threads; refuses what it does not do yet, and the missing extension, before the work."""
+    given = [flag for name, flag in NATIVE_REFUSES.items() if getattr(args, name)]
+    if given:
+        raise ExploreArgumentError(
+            f"explore --engine native: {', '.join(given)} not native yet (issue 40); "
+            "run with --engine reference"
+        )
+    try:
+        from village_rules.explore.native import MAX_WORKERS, explore_counts  # noqa: PLC0415 (optional)
+    except ImportError as exc:
+        raise ExploreArgumentError(
+            f"explore --engine native: the native core is not built ({exc}); docs/native.md says how"
+        ) from exc
+    if args.workers > MAX_WORKERS:
+        raise ExploreArgumentError(
+            f"explore --engine native: at most {MAX_WORKERS} threads (--workers), not {args.workers}"
+        )
+    start = time.perf_counter()
+    result = explore_counts(
+        config.data, players, max_states=args.max_states, workers=args.workers, check=not args.no_check
+    )
+    print(native_report(config, result, time.perf_counter() - start))
+    failed = bool(result.violation_count or result.deadlocks or result.engine_exceptions)
+    if not result.terminal:
+        print("village-rules explore: no end of the game is reachable in this configuration", file=sys.stderr)
+        failed = True
+    if pin is not None:
+        changed = differences(pin, result)
+        print(f"expect      {'DIFFERS from the pinned figures' if changed else 'matches the pinned figures'}")
+        for line in changed:
+            print(f"  DIFFERS {line}")
+        failed = failed or bool(changed)
+    return 1 if failed else 0
+
+
+def native_report(config: Configuration, r: NativeExploration, seconds: float) -> str:
+    """The native run's summary, in `report`'s words, and what it did not decide."""
+    ends = ", ".join(f"{kind} {n:,}" for kind, n in sorted(r.terminal.items())) or "none"
+    check = (
+        f"every state invariant at {r.states_checked:,} states (natively, tied to the Python checker); "
+        f"the transition invariants not native yet: {r.violation_count} violation(s)"
+        if r.states_checked
+        else "not checked (--no-check)"
+    )
+    lines = [
+        f"village-rules explore {config.name} ({config.data.edition}, {r.players} player(s)): "
+        f"every state reachable from {r.roots} set-up deal(s), breadth first, natively on "
+        f"{r.workers} thread(s)",
+        scope_line(config.name, config.data, r.players),
+        f"states      {r.states:,} distinct (64-bit fingerprints, collision probability "
+        f"{r.collision_probability:.1e})",
+        f"edges       {r.edges:,}",
+        f"depth       {r.depth}",
+        f"terminal    {sum(r.terminal.values()):,}: {ends}",
+        f"deadlocks   {r.deadlocks}",
+        f"checks      {check}",
+        f"seen-set    {r.seen_bytes:,} bytes, {r.bytes_per_state:.1f} bytes per state; the widest level "
+        f"{r.frontier_bytes:,} bytes packed",
+        "queries     not decided: the native loop has no query yet (issue 40); run with --engine reference",
+    ]
+    if r.engine_exceptions:
+        lines.append(f"ENGINE EXCEPTIONS {r.engine_exceptions}: the first: {r.first_exception}")
+    lines += [f"VIOLATION {v}" for v in r.violations]
+    lines.append(f"explored in {seconds:.1f} s ({r.states_per_second:,.0f} states/s in the loop)")
+    return "\n".join(lines)
 
 
 def _check_scale_options(args: argparse.Namespace) -> None:

@@ -8,7 +8,9 @@ that alters it must be noticed by whoever runs the explorer, not only by the lib
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Protocol
 
 from village_rules.data.shipped import shipped_folder
 from village_rules.errors import VillageError
@@ -57,22 +59,44 @@ def pinned(name: str, players: int) -> Pinned:
     )
 
 
+class Counted(Protocol):
+    """What `--expect` compares of a run: the Python explorer's `Exploration`, or the native
+    loop's `NativeExploration` (which decides no query)."""
+
+    @property
+    def roots(self) -> int:
+        """The set-up deals explored from."""
+    @property
+    def states(self) -> int:
+        """The distinct states."""
+    @property
+    def edges(self) -> int:
+        """The edges."""
+    @property
+    def depth(self) -> int:
+        """The breadth-first levels below the roots."""
+    @property
+    def terminal(self) -> Mapping[str, int]:
+        """The distinct terminal states by what ended the game."""
+
+
 FIGURES = ("roots", "states", "edges", "depth", "terminal")
 """The figures `--expect` compares, by their names on `Pinned` and on `Exploration`."""
 
 
-def _figures(of: Pinned | Exploration) -> dict[str, object]:
+def _figures(of: Pinned | Counted) -> dict[str, object]:
     """`FIGURES` of a pin or a run (the ends as a dict in name order, as the pins hold them)."""
     out: dict[str, object] = {name: getattr(of, name) for name in FIGURES}
     out["terminal"] = dict(sorted(of.terminal.items()))
     return out
 
 
-def differences(pin: Pinned, result: Exploration) -> list[str]:
-    """Each figure of `result` that differs from `pin`, as "what: pinned X, now Y"."""
+def differences(pin: Pinned, result: Counted) -> list[str]:
+    """Each figure of `result` that differs from `pin`, as "what: pinned X, now Y" (the
+    reachable queries only for a run that decided queries: an `Exploration`)."""
     now, was = _figures(result), _figures(pin)
     out = [f"{what}: pinned {was[what]}, now {now[what]}" for what in FIGURES if now[what] != was[what]]
-    if pin.reachable is not None:
+    if pin.reachable is not None and isinstance(result, Exploration):
         reached = frozenset(name for name, v in result.verdicts.items() if v.reachable)
         asked = frozenset(name for name, v in result.verdicts.items() if v.decided)
         if reached != pin.reachable & asked:
