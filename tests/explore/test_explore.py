@@ -355,7 +355,12 @@ def test_the_command_line_explores_and_refuses_bad_input(
     monitored = {"two-deaths-one-turn", "mass-four-monks", "two-deaths-owed"}
     reached = {*PINNED["tiny", 2]["reachable"], *monitored}  # type: ignore[misc]
     assert written == sorted(f"tiny-2p-{q}.json" for q in reached)
-    assert main(["explore", "tiny", "--max-states", "100", "--quiet"]) == 2
+    assert main(["explore", "tiny", "--max-states", "100", "--quiet"]) == 2  # refused before the work
+    assert "tiny at 2 player(s) has 10,175 distinct states (pinned)" in capsys.readouterr().err
+    copy = tmp_path / "copy" / "tiny.json"  # the same data, not the shipped file: no pin
+    copy.parent.mkdir()
+    copy.write_bytes(configuration("tiny").path.read_bytes())
+    assert main(["explore", str(copy), "--max-states", "100", "--quiet"]) == 2  # stopped at the limit
     assert "more than 100 distinct states" in capsys.readouterr().err
     assert main(["explore", "tiny", "--players", "3"]) == 2
     assert "tiny is for 2 player(s), not 3" in capsys.readouterr().err

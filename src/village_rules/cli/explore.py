@@ -24,12 +24,12 @@ from village_rules.engine.end_of_game import ended_by
 from village_rules.engine.setup import new_game
 from village_rules.errors import VillageError
 from village_rules.explore.checkpoint import require_fixed_hash_seed
-from village_rules.explore.configs import Configuration, configuration, shipped_names
+from village_rules.explore.configs import CONFIGS, Configuration, configuration, shipped_names
 from village_rules.explore.crosscheck import content_crosscheck, disagreements, model_proves
 from village_rules.explore.memory import available as memory_available
 from village_rules.explore.monitors import MONITORS
 from village_rules.explore.parallel import ExplorationStoppedError, explore_parallel
-from village_rules.explore.pinned import Pinned, differences, pinned
+from village_rules.explore.pinned import Pinned, differences, pinned, pinned_states
 from village_rules.explore.pump import PUMP, explore_pump
 from village_rules.explore.ray_pool import hash_seed, import_ray, session
 from village_rules.explore.scope import scope_line, vacuous
@@ -201,6 +201,13 @@ def run(args: argparse.Namespace) -> int:
             f"explore --players: {config.name} is for {allowed} player(s), not {players}"
         )
     pin = pinned(config.name, players) if args.expect else None  # refused before the work
+    known = pinned_states(config.name, players) if config.path.parent == CONFIGS else None
+    if known is not None and known > args.max_states:  # a shipped size, known before the work
+        raise ExploreArgumentError(
+            f"explore --max-states {args.max_states:,}: {config.name} at {players} player(s) has "
+            f"{known:,} distinct states (pinned), more than the states allowed; raise --max-states "
+            f"to at least {known:,}"
+        )
     if args.engine == "native":
         return _run_native(args, config, players, pin)
     if args.z3 and players == 1:  # before exploring, not after

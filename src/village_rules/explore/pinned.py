@@ -80,6 +80,13 @@ class Counted(Protocol):
         """The distinct terminal states by what ended the game."""
 
 
+def pinned_states(name: str, players: int) -> int | None:
+    """The pinned count of distinct states of shipped configuration `name` at `players`
+    players, None where none is pinned: what a run will reach, known before it starts."""
+    row = json.loads(PINS.read_text(encoding="utf-8")).get(f"{name}/{players}")
+    return None if row is None else int(row["states"])
+
+
 FIGURES = ("roots", "states", "edges", "depth", "terminal")
 """The figures `--expect` compares, by their names on `Pinned` and on `Exploration`."""
 
