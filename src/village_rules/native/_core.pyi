@@ -57,6 +57,8 @@ class Game:
     def __init__(self, tables: Tables) -> None: ...
     def load(self, state: Mapping[str, object], rules_json: str, readings: dict[str, str]) -> None: ...
     def to_json(self) -> str: ...
+    def copy(self) -> Game:
+        """A copy of this game: the same state and tables, stepped apart from this one."""
     def is_terminal(self) -> bool: ...
     def is_chance(self) -> bool: ...
     def current_player(self) -> int: ...
@@ -70,6 +72,10 @@ class Game:
     def violations(self, plant: str = "") -> list[tuple[str, str, str, str]]:
         """Every violated state invariant of the current state (cpp/checks.cpp): (invariant,
         component, expected, actual), as `checks.invariants.state_violations(state)` lists them."""
+    def transition_violations(self, id: int, after: Game, plant: str = "") -> list[tuple[str, str, str, str]]:
+        """Every violated transition invariant of the step from this game's state by the action
+        `id` to `after`'s state (cpp/checks.cpp): (invariant, component, expected, actual), as
+        `checks.invariants.transition_violations(before, action, after)` lists them."""
 
 def explore(
     roots: list[Game],

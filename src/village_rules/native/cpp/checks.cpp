@@ -45,6 +45,15 @@ const char* const CHANCE = "structure.chance";
 const char* const PHASE = "structure.phase";
 const char* const END_TRIGGER = "structure.end_trigger";
 const char* const CARLA = "structure.carla";
+const char* const DEAD_STAY_DEAD = "transition.dead_stay_dead";
+const char* const NEVER_UNBORN = "transition.never_unborn";
+const char* const PRESTIGE = "transition.prestige";
+const char* const ROUND = "transition.round";
+const char* const CUSTOMERS_KEPT = "transition.customers_kept";
+const char* const MARKERS_KEPT = "transition.markers_kept";
+const char* const SAME_GAME = "transition.same_game";
+const char* const PLAGUE_TIME = "transition.plague_time";
+const char* const TRIGGER_NO_FINAL = "transition.trigger_no_final_action";
 
 using Out = std::vector<Violation>;
 using std::to_string;
@@ -96,6 +105,11 @@ std::string strs(const std::vector<std::string>& xs) {
   std::vector<std::string> items;
   for (const auto& x : xs) items.push_back(repr(x));
   return tuple_of(items);
+}
+std::string int_list(const std::vector<int>& xs) {  // repr(list of int): [], [1], [1, 2]
+  std::string out = "[";
+  for (size_t i = 0; i < xs.size(); ++i) out += (i ? ", " : "") + to_string(xs[i]);
+  return out + "]";
 }
 std::string str_list(const std::vector<std::string>& xs) {
   std::string out = "[";
@@ -696,12 +710,157 @@ void carla(const Tables& t, const State& s, Out& out) {
   if (!idle && s.turn == NONE) bad("Carla's steps", "owed only during the player's turn", carla_repr(c));
 }
 
+
+// --- transitions ------------------------------------------------------------------------
+//
+// _transition_violations(before, action, after, text), one pass. With `out` null it answers
+// whether any check fails, building no text (the reference's first pass, with text ""); with
+// `out` it lists every violation with its texts (the second pass, with the action named).
+
+int python_mod(int a, int m) { return ((a % m) + m) % m; }  // Python's a % m for m > 0
+
+int cubes_on_board(const State& s) {
+  int n = 0;
+  for (const auto& space : s.spaces) n += total(space);
+  return n;
+}
+
+// InChronicle | InGraveyard | Removed
+bool dead(const Tables& t, int loc) {
+  int place = t.places[loc];
+  return place == P_CHRONICLE || place == P_GRAVEYARD || place == P_REMOVED;
+}
+
+// _plague_time_violations (TURN-03): the taker's token moved the plague time, exactly when
+// the step took that cube alone, else a whole number (>= 1) of plague times
+bool plague_time(const Tables& t, const State& before, const State& after, const std::string& after_text,
+                 Out* out) {
+  // before.current_player(): a decision's pending seat; a chance step or the end has none
+  if (is_chance_kind(before.pending.kind) || before.pending.kind == GAME_OVER) return false;
+  const int seat = before.pending.seat;
+  if (!(0 <= seat && seat < static_cast<int>(before.players.size()))) return false;
+  if (before.carla && seat == 1) return false;  // before.is_carla(seat)
+  const int length = t.lifetime_track_length;
+  if (length <= 0) throw std::invalid_argument("a life-time track of no space");  // Python: ZeroDivisionError
+  const int moved = python_mod(after.players[seat].lifetime - before.players[seat].lifetime, length);
+  const int plague = t.plague_time;
+  const int expected = python_mod(plague, length);
+  const bool one_take = after.round == before.round && cubes_on_board(before) - cubes_on_board(after) == 1;
+  if (one_take) {
+    if (moved == expected) return false;
+  } else {
+    for (int k = 1; k <= length; ++k)
+      if (moved == python_mod(k * plague, length)) return false;
+  }
+  if (!out) return true;
+  std::string wanted = one_take ? "the token " + to_string(expected) + " spaces on"
+                                : "the token a whole number (>= 1) of " + to_string(plague) + " spaces on";
+  out->push_back({PLAGUE_TIME, "seat " + to_string(seat) + " " + after_text, wanted, to_string(moved) + " spaces on"});
+  return true;
+}
+
+// _trigger_final_violations (END-02): the seat that triggered the end in its own turn is
+// given no final action (games of several players only)
+bool trigger_final(const State& before, const State& after, const std::string& after_text, Out* out) {
+  if (before.carla || before.turn == NONE || after.end_triggered_by != before.turn) return false;
+  const int seat = before.turn;
+  static const std::vector<int> no_turns;
+  const std::vector<int>& final = after.final_turns ? *after.final_turns : no_turns;
+  const int acting = after.pending.kind == CHOOSE_TURN ? after.pending.seat : NONE;
+  if (!contains(final, seat) && acting != seat) return false;
+  if (!out) return true;
+  std::string order = acting != NONE ? "next " + to_string(acting) + ", then " + int_list(final) : int_list(final);
+  out->push_back({TRIGGER_NO_FINAL, "seat " + to_string(seat) + " " + after_text, "no final action for the trigger",
+                  order});
+  return true;
+}
+
+bool transition_pass(const Tables& t, const State& before, int id, const State& after, int plant, Out* out) {
+  // "after {text!r}", written only on the second pass
+  const std::string after_text = out ? "after " + repr(t.texts[id]) : std::string();
+  bool found = false;
+  // before.rules != after.rules: natively the rules are one per run (one Tables, the
+  // readings of the run's roots; the explorer clears every state's rules text, so there the
+  // texts are equal and the player counts decide); a state loaded from the reference keeps
+  // its "rules" object as the reference writes it (edition, fingerprint, readings, the data
+  // of a user's edition), so two such states of different rules differ here too
+  if (before.players.size() != after.players.size() || before.rules_json != after.rules_json) {
+    if (out) out->push_back({SAME_GAME, after_text, "the same rules and players", "a different game"});
+    return true;
+  }
+  if (after.round < before.round) {
+    if (!out) return true;
+    out->push_back({ROUND, after_text, ">= " + to_string(before.round), to_string(after.round)});
+    found = true;
+  }
+  const Decoded& action = t.decoded[id];
+  if (action.verb == V_TAKE && action.b == PLAGUE) {  // isinstance(action, TakeCube), its cube the plague
+    if (plague_time(t, before, after, after_text, out)) {
+      if (!out) return true;
+      found = true;
+    }
+  }
+  if (!before.final_turns && after.final_turns) {
+    if (trigger_final(before, after, after_text, out)) {
+      if (!out) return true;
+      found = true;
+    }
+  }
+  for (size_t seat = 0; seat < before.players.size(); ++seat) {
+    const Player& p = before.players[seat];
+    const Player& q = after.players[seat];
+    auto where = [&] { return "seat " + to_string(seat) + " " + after_text; };
+    if (plant != PLANT_SKIP_PRESTIGE && q.prestige < p.prestige) {
+      if (!out) return true;
+      out->push_back({PRESTIGE, where(), ">= " + to_string(p.prestige), to_string(q.prestige)});
+      found = true;
+    }
+    // q.customers[:len(p.customers)] != p.customers
+    const auto& served = p.customers;
+    if (q.customers.size() < served.size() || !std::equal(served.begin(), served.end(), q.customers.begin())) {
+      if (!out) return true;
+      out->push_back({CUSTOMERS_KEPT, where(), ints(p.customers) + " kept", ints(q.customers)});
+      found = true;
+    }
+    // p.markers != q.markers and not set(p.markers) <= set(q.markers)
+    if (p.markers != q.markers) {
+      bool kept = std::all_of(p.markers.begin(), p.markers.end(), [&](const std::string& city) {
+        return std::find(q.markers.begin(), q.markers.end(), city) != q.markers.end();
+      });
+      if (!kept) {
+        if (!out) return true;
+        out->push_back({MARKERS_KEPT, where(), strs(p.markers) + " kept", strs(q.markers)});
+        found = true;
+      }
+    }
+    const size_t n = std::min(p.members.size(), q.members.size());  // zip(strict=False)
+    for (size_t i = 0; i < n; ++i) {
+      const int a = p.members[i], b = q.members[i];
+      if (a == b) continue;  // one id per location text
+      if (dead(t, a)) {
+        if (!out) return true;
+        out->push_back({DEAD_STAY_DEAD, "seat " + to_string(seat) + " member " + to_string(i) + " " + after_text,
+                        t.locations[a], t.locations[b]});  // format_location: the interned text
+        found = true;
+      } else if (t.places[b] == P_UNBORN) {
+        if (!out) return true;
+        out->push_back({NEVER_UNBORN, "seat " + to_string(seat) + " member " + to_string(i) + " " + after_text,
+                        "born (" + t.locations[a] + ")", "unborn"});
+        found = true;
+      }
+    }
+  }
+  return found;
+}
+
 }  // namespace
 
 int plant_of(const std::string& name) {
   if (name.empty()) return PLANT_NONE;
   if (name == "skip conservation.coins") return PLANT_SKIP_COINS;
-  throw std::invalid_argument("unknown planted bug '" + name + "' (known: 'skip conservation.coins')");
+  if (name == "skip transition.prestige") return PLANT_SKIP_PRESTIGE;
+  throw std::invalid_argument("unknown planted bug '" + name +
+                              "' (known: 'skip conservation.coins', 'skip transition.prestige')");
 }
 
 std::vector<Violation> state_violations(const Tables& t, const State& s, const Core& core, int plant) {
@@ -723,6 +882,17 @@ std::vector<Violation> state_violations(const Tables& t, const State& s, const C
   chance(t, s, core, out);
   phase(s, out);
   carla(t, s, out);
+  return out;
+}
+
+std::vector<Violation> transition_violations(const Tables& t, const State& before, int action_id, const State& after,
+                                             int plant) {
+  if (!(0 <= action_id && action_id < static_cast<int>(t.texts.size())))
+    throw std::invalid_argument("action id " + to_string(action_id) + " is out of range 0.." +
+                                to_string(static_cast<int>(t.texts.size()) - 1));
+  Out out;  // empty: no allocation on a sound step
+  if (transition_pass(t, before, action_id, after, plant, nullptr))
+    transition_pass(t, before, action_id, after, plant, &out);  // again, with the action named
   return out;
 }
 

@@ -666,6 +666,20 @@ class Game : public solo::Core, public village::explore::Core, public village::c
       out.emplace_back(std::move(v.invariant), std::move(v.component), std::move(v.expected), std::move(v.actual));
     return out;
   }
+  // checks.cpp transition_violations of the step from this game's state by `id` to `after`'s,
+  // as 4-tuples of str. The two games share their tables (location and action ids mean the
+  // same in both) unless their rules or player counts differ: then the step is of another
+  // game (transition.same_game) and nothing else is read.
+  std::vector<std::tuple<std::string, std::string, std::string, std::string>> transition_violations(
+      int id, const Game& after, const std::string& plant) const {
+    int which = village::checks::plant_of(plant);
+    if (t_ != after.t_ && s_.players.size() == after.s_.players.size() && s_.rules_json == after.s_.rules_json)
+      throw std::invalid_argument("the two games have the same rules but not the same tables");
+    std::vector<std::tuple<std::string, std::string, std::string, std::string>> out;
+    for (auto& v : village::checks::transition_violations(*t_, s_, id, after.s_, which))
+      out.emplace_back(std::move(v.invariant), std::move(v.component), std::move(v.expected), std::move(v.actual));
+    return out;
+  }
 
   std::shared_ptr<Tables> t_;
   State s_;
@@ -2580,6 +2594,9 @@ PYBIND11_MODULE(_core, m) {
       .def(py::init<std::shared_ptr<Tables>>())
       .def("load", &Game::load, py::arg("state"), py::arg("rules_json"), py::arg("readings"))
       .def("to_json", &Game::to_json)
+      .def(
+          "copy", [](const Game& game) { return Game(game); },
+          "A copy of this game: the same state and tables, stepped apart from this one.")
       .def("is_terminal", &Game::is_terminal)
       .def("is_chance", &Game::is_chance)
       .def("current_player", &Game::current_player)
@@ -2592,7 +2609,12 @@ PYBIND11_MODULE(_core, m) {
       .def("set_debug_swap", &Game::set_debug_swap, py::arg("on"))
       .def("violations", &Game::violations, py::arg("plant") = "",
            "Every violated state invariant of the current state (checks.cpp): (invariant, component, "
-           "expected, actual), as village_rules.checks.invariants.state_violations(state) lists them.");
+           "expected, actual), as village_rules.checks.invariants.state_violations(state) lists them.")
+      .def("transition_violations", &Game::transition_violations, py::arg("id"), py::arg("after"),
+           py::arg("plant") = "",
+           "Every violated transition invariant of the step from this game's state by the action `id` to "
+           "`after`'s state (checks.cpp): (invariant, component, expected, actual), as "
+           "village_rules.checks.invariants.transition_violations(before, action, after) lists them.");
   // the native explorer (explore.cpp): every state reachable from the roots, counted
   m.def(
       "explore",
