@@ -66,7 +66,7 @@ def test_a_checked_exploration_checks_every_state_once(tiny_python: dict[str, ob
     # test_native_checks.py): none breaks an invariant, as the Python explorer finds
     checked = explore_counts("tiny", check=True, workers=workers)
     assert_tied(checked, tiny_python)
-    assert checked.states_checked == checked.states
+    assert (checked.states_checked, checked.edges_checked) == (checked.states, checked.edges)
     assert (checked.violation_count, checked.violations) == (0, [])
     assert explore(configuration("tiny").data, 2).violation_count == 0
     assert explore_counts("tiny").states_checked == 0  # unchecked unless asked

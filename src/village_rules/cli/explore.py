@@ -444,8 +444,8 @@ def native_report(config: Configuration, r: NativeExploration, seconds: float) -
     """The native run's summary, in `report`'s words, and what it did not decide."""
     ends = ", ".join(f"{kind} {n:,}" for kind, n in sorted(r.terminal.items())) or "none"
     check = (
-        f"every state invariant at {r.states_checked:,} states (natively, tied to the Python checker); "
-        f"the transition invariants not native yet: {r.violation_count} violation(s)"
+        f"every state invariant at {r.states_checked:,} states, every transition invariant on "
+        f"{r.edges_checked:,} edges (natively, tied to the Python checker): {r.violation_count} violation(s)"
         if r.states_checked
         else "not checked (--no-check)"
     )

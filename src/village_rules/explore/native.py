@@ -75,6 +75,8 @@ class NativeExploration(SeenFigures):
     """The largest level's states, packed (cpp/pack.hpp), in bytes."""
     states_checked: int = 0
     """With `check`: the states whose invariants the native checker ran (every state, once)."""
+    edges_checked: int = 0
+    """With `check`: the edges whose transition invariants it ran (every edge)."""
     violation_count: int = 0
     violations: list[str] = field(default_factory=list)
     """The first violations found, each with its state's JSON (at most 10; all are counted)."""
@@ -126,10 +128,10 @@ def explore_counts(
     fingerprint merges or splits wrongly (`json_error`; slow, for tests; one worker only).
     `workers` threads share each level, each the owner of a part of the fingerprints (their
     segment modulo `workers`), as the Python explorer's processes are: the counts are the
-    same for any number. `check` runs the state invariants natively on every state
-    (cpp/checks.cpp, tied to `checks.invariants.state_violations` by
-    tests/native/test_native_checks.py; not the transition invariants yet): the Python
-    explorer's `check=True` without its edge checks. `plant` is a test hook (`PLANTS`).
+    same for any number. `check` runs the state invariants natively on every state and the
+    transition invariants on every edge (cpp/checks.cpp, tied to `checks.invariants` by
+    tests/native/test_native_checks.py and test_native_transitions.py): the Python
+    explorer's `check=True`. `plant` is a test hook (`PLANTS`).
     Raises `ExplorationLimitError` past `max_states` distinct states."""
     if isinstance(config, str):
         name, data = config, configuration(config).data
@@ -164,6 +166,7 @@ def explore_counts(
         workers=int(raw["workers"]),
         frontier_bytes=int(raw["frontier_bytes"]),
         states_checked=int(raw["states_checked"]),
+        edges_checked=int(raw["edges_checked"]),
         violation_count=int(raw["violation_count"]),
         violations=[str(v) for v in raw["violations"]],
     )

@@ -648,6 +648,10 @@ class Game : public solo::Core, public village::explore::Core, public village::c
   void explore_violations(const State& s, std::vector<village::checks::Violation>& out) const override {
     for (auto& v : village::checks::state_violations(*t_, s, *this)) out.push_back(std::move(v));
   }
+  void explore_transition_violations(const State& before, int id, const State& after,
+                                     std::vector<village::checks::Violation>& out) const override {
+    for (auto& v : village::checks::transition_violations(*t_, before, id, after)) out.push_back(std::move(v));
+  }
   // checks::Core: the legal ids and chance outcomes the state invariants read (checks.cpp);
   // a broken state may name a seat the game does not have: refused, never read out of range
   void checks_legal(const State& s, std::vector<int>& out) const override {

@@ -399,7 +399,8 @@ class Pool {
 
 // What one worker counted: summed over the workers at the end, in worker order.
 struct Tally {
-  long long edges = 0, deadlocks = 0, engine_exceptions = 0, states = 0, checked = 0, violation_count = 0;
+  long long edges = 0, deadlocks = 0, engine_exceptions = 0, states = 0, checked = 0, edges_checked = 0,
+            violation_count = 0;
   std::vector<std::string> violations;  // the first few, with their states
   std::vector<checks::Violation> found;  // scratch
   std::map<std::string, long long> terminal;
@@ -552,6 +553,19 @@ Counts run(const std::vector<const Core*>& roots, const Options& options) {
         continue;
       }
       ++mine.edges;
+      if (options.check) {  // the step's transition invariants, on every edge
+        mine.found.clear();
+        core.explore_transition_violations(parent, id, child, mine.found);
+        ++mine.edges_checked;
+        for (const auto& v : mine.found) {
+          if (mine.violation_count++ < MAX_VIOLATIONS_KEPT) {
+            State named = parent;
+            named.rules_json = base_rules;
+            mine.violations.push_back(v.invariant + " [" + v.component + "]: expected " + v.expected + ", found " +
+                                      v.actual + " from " + core.explore_json(named));
+          }
+        }
+      }
       uint64_t fp = fingerprint(child, options.plant);
       if (options.check_json) {  // one worker: dedupe at once, as the sequential loop does
         bool added = seen[0].add(fp);
@@ -615,6 +629,7 @@ Counts run(const std::vector<const Core*>& roots, const Options& options) {
     out.engine_exceptions += t.engine_exceptions;
     for (const auto& [ended, n] : t.terminal) out.terminal[ended] += n;
     out.states_checked += t.checked;
+    out.edges_checked += t.edges_checked;
     out.violation_count += t.violation_count;
     for (const auto& v : t.violations)
       if (static_cast<long long>(out.violations.size()) < MAX_VIOLATIONS_KEPT) out.violations.push_back(v);
@@ -655,6 +670,7 @@ py::dict to_dict(const Counts& c) {
   d["workers"] = c.workers;
   d["frontier_bytes"] = c.frontier_bytes;
   d["states_checked"] = c.states_checked;
+  d["edges_checked"] = c.edges_checked;
   d["violation_count"] = c.violation_count;
   d["violations"] = c.violations;
   return d;

@@ -34,6 +34,9 @@ struct Core {
   virtual std::unique_ptr<Core> explore_clone() const = 0;  // a copy for another worker thread
   // checks.cpp's state invariants of `s`, appended to `out`
   virtual void explore_violations(const State& s, std::vector<checks::Violation>& out) const = 0;
+  // checks.cpp's transition invariants of the step `before` --id--> `after`, appended to `out`
+  virtual void explore_transition_violations(const State& before, int id, const State& after,
+                                             std::vector<checks::Violation>& out) const = 0;
 };
 
 // A planted bug (tests): a field left out of the fingerprint, so that it merges distinct
@@ -84,7 +87,8 @@ void bind_seen(pybind11::module_& m);  // _core.SeenSet, for the tests of the se
 
 struct Options {
   long long max_states = 4000000;
-  bool check = false;  // every state's invariants (checks.hpp), each distinct state once, as it is expanded
+  bool check = false;  // every state's invariants (checks.hpp), each distinct state once, as it is
+                       // expanded, and every edge's transition invariants
   int workers = 1;  // threads, each the owner of the fingerprints whose segment is its number modulo workers
   int plant = PLANT_NONE;
   bool check_json = false;  // also key every state by its JSON (round 0): a fingerprint that merges
@@ -102,7 +106,7 @@ struct Counts {
   std::string json_error;       // check_json: the first merge or split, naming both states
   double seconds = 0;           // wall seconds of the loop (the roots' loading excluded)
   int workers = 1;
-  long long states_checked = 0, violation_count = 0;
+  long long states_checked = 0, edges_checked = 0, violation_count = 0;
   std::vector<std::string> violations;  // the first few, each "<violation> in <the state's JSON>"
   long long frontier_bytes = 0;  // the largest level's packed states (pack.hpp), in bytes
 };
