@@ -108,7 +108,8 @@ def native_beside_python(name: str, workers: list[int]) -> None:
     for native, _, _ in checked:
         print(
             f"native, {native.workers} thread(s), every state and transition invariant checked: "
-            f"{native.states_checked:,} states and {native.edges_checked:,} edges, {native.violation_count} violations; "
+            f"{native.states_checked:,} states and {native.edges_checked:,} edges, "
+            f"{native.violation_count} violations; "
             f"native loop alone {native.states_per_second:,.0f} checked states/s"
         )
     widest = natives[0][0]
