@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from support import LARGE_PINNED, PINNED, ROOT, SLOW_PINNED
+from support import LARGE_PINNED, NATIVE_PINNED, PINNED, ROOT, SLOW_PINNED
 
 from village_rules.cli.main import main
 from village_rules.data.loader import builtin_edition
@@ -98,7 +98,7 @@ def test_a_configuration_where_nobody_dies_exits_1(
 
 def test_the_shipped_pins_are_the_tests_pins() -> None:
     """`explore --expect` and the library's tests pin the same figures."""
-    tests_pins = {**PINNED, **SLOW_PINNED, ("large", 2): LARGE_PINNED}
+    tests_pins = {**PINNED, **SLOW_PINNED, ("large", 2): LARGE_PINNED, **NATIVE_PINNED}
     for (name, players), pin in tests_pins.items():
         shipped = pinned(name, players)
         figures = {k: v for k, v in pin.items() if k in {"roots", "states", "edges", "depth", "terminal"}}

@@ -18,7 +18,7 @@ import sys
 from dataclasses import replace
 
 import pytest
-from support import LARGE_PINNED, ROOT
+from support import LARGE_PINNED, NATIVE_PINNED, ROOT
 
 from village_rules.checks.invariants import state_violations
 from village_rules.explore.configs import configuration
@@ -108,6 +108,19 @@ def test_the_native_loop_counts_large_as_the_python_explorer_pinned_it() -> None
     large = explore_counts("large", workers=2)
     assert_tied(large, LARGE_FIGURES)
     assert large.bytes_per_state <= 10  # issue 40: a compact seen set, 10 bytes a state at most
+
+
+@pytest.mark.slow  # 30-90 s on 2 cores: 1.5 x 10^7 states and 2.1 x 10^7 edges, every one checked
+def test_the_native_loop_explores_longer_with_every_invariant_as_pinned() -> None:
+    # issue 40, item 5: a configuration of >= 10^7 states, nearer the real game than large
+    # (a life-time track of 4, 2 customers), counted by the native loop alone (the Python
+    # explorer would take hours), every state and edge checked, within the memory it says
+    longer = explore_counts("longer", workers=2, check=True)
+    assert_tied(longer, {**NATIVE_PINNED["longer", 2], "deadlocks": 0})
+    assert longer.states >= 10**7
+    checked = (longer.states_checked, longer.edges_checked, longer.violation_count)
+    assert checked == (longer.states, longer.edges, 0)
+    assert longer.bytes_per_state <= 10
 
 
 @pytest.mark.parametrize("name", ["tiny", "solo"])
