@@ -15,14 +15,23 @@ import json
 import os
 import subprocess
 import sys
+from collections import deque
 from dataclasses import replace
 
 import pytest
 from support import LARGE_PINNED, NATIVE_PINNED, ROOT
 
 from village_rules.checks.invariants import state_violations
+from village_rules.engine.core import apply
+from village_rules.engine.end_of_game import ended_by
 from village_rules.explore.configs import configuration
-from village_rules.explore.native import NativeExploration, differences, explore_counts, native_game
+from village_rules.explore.native import (
+    NativeExploration,
+    differences,
+    explore_counts,
+    native_game,
+    shortest_end_actions,
+)
 from village_rules.explore.search import ExplorationLimitError, explore, roots
 from village_rules.native import _core
 
@@ -108,6 +117,47 @@ def test_the_native_loop_counts_large_as_the_python_explorer_pinned_it() -> None
     large = explore_counts("large", workers=2)
     assert_tied(large, LARGE_FIGURES)
     assert large.bytes_per_state <= 10  # issue 40: a compact seen set, 10 bytes a state at most
+
+
+def _shortest_ends(name: str) -> dict[str, int]:
+    """The Python explorer's graph of `name`, breadth first from its roots: what ended the
+    game -> the fewest actions to such an end."""
+    config = configuration(name)
+    graph = explore(config.data, config.player_counts[0], check=False, graph=True).graph
+    assert graph is not None
+    depth = {sid: 0 for sid, _ in graph.roots}
+    queue = deque(depth)
+    while queue:
+        sid = queue.popleft()
+        for target, _ in graph.edges[sid]:
+            if target not in depth:
+                depth[target] = depth[sid] + 1
+                queue.append(target)
+    out: dict[str, int] = {}
+    for sid, ended in graph.ends.items():
+        out[ended] = min(out.get(ended, depth[sid]), depth[sid])
+    return out
+
+
+@pytest.mark.parametrize(("name", "workers"), [("tiny", 1), ("tiny", 2), ("solo", 2)])
+def test_the_shortest_game_to_each_end_replays_on_the_reference(name: str, workers: int) -> None:
+    # each state's parent and move (6 bytes a state) give a shortest witness: replayed with the
+    # reference's apply from its root, it ends the game as said, in as few actions as the
+    # Python explorer's own graph allows
+    config = configuration(name)
+    players = config.player_counts[0]
+    native = explore_counts(name, workers=workers)
+    assert native.parents_bytes >= 6 * native.states
+    games = shortest_end_actions(config.data, native)
+    fewest = _shortest_ends(name)
+    assert set(games) == set(fewest) == set(native.terminal)
+    starts = roots(config.data, players)
+    for ended, (root, actions) in games.items():
+        state = starts[root].state
+        for action in actions:
+            state = apply(state, action)
+        assert state.is_terminal and ended_by(state) == ended, (ended, actions)
+        assert len(actions) == fewest[ended], ended
 
 
 @pytest.mark.slow  # 30-90 s on 2 cores: 1.5 x 10^7 states and 2.1 x 10^7 edges, every one checked

@@ -15,6 +15,7 @@ def test_the_native_engine_explores_tiny_and_matches_its_pins(capsys: pytest.Cap
     assert "breadth first, natively on 2 thread(s)" in out
     assert "scope       verdicts about tiny only, not the whole original-2011 game" in out
     assert "states      10,175 distinct" in out
+    assert "shortest    chronicle in 8 actions, chronicle and graveyard in 8 actions" in out
     assert "every state invariant at 10,175 states, every transition invariant on 11,369 edges" in out
     assert "queries     not decided: the native loop has no query yet" in out
     assert "expect      matches the pinned figures" in out

@@ -443,6 +443,7 @@ def _run_native(args: argparse.Namespace, config: Configuration, players: int, p
 def native_report(config: Configuration, r: NativeExploration, seconds: float) -> str:
     """The native run's summary, in `report`'s words, and what it did not decide."""
     ends = ", ".join(f"{kind} {n:,}" for kind, n in sorted(r.terminal.items())) or "none"
+    shortest = ", ".join(f"{kind} in {len(ids)} actions" for kind, (_, ids) in sorted(r.shortest_end.items()))
     check = (
         f"every state invariant at {r.states_checked:,} states, every transition invariant on "
         f"{r.edges_checked:,} edges (natively, tied to the Python checker): {r.violation_count} violation(s)"
@@ -459,10 +460,11 @@ def native_report(config: Configuration, r: NativeExploration, seconds: float) -
         f"edges       {r.edges:,}",
         f"depth       {r.depth}",
         f"terminal    {sum(r.terminal.values()):,}: {ends}",
+        f"shortest    {shortest or 'no end reached'}",
         f"deadlocks   {r.deadlocks}",
         f"checks      {check}",
         f"seen-set    {r.seen_bytes:,} bytes, {r.bytes_per_state:.1f} bytes per state; the widest level "
-        f"{r.frontier_bytes:,} bytes packed",
+        f"{r.frontier_bytes:,} bytes packed; parents {r.parents_bytes:,} bytes",
         "queries     not decided: the native loop has no query yet (issue 40); run with --engine reference",
     ]
     if r.engine_exceptions:

@@ -28,6 +28,7 @@ from village_rules.drivers.serialization import state_to_dict
 from village_rules.explore.configs import configuration
 from village_rules.explore.search import MAX_STATES, ExplorationLimitError, roots
 from village_rules.explore.seen import SeenFigures
+from village_rules.model.actions import Action, action_from_id
 from village_rules.model.state import GameState
 from village_rules.native import _core
 from village_rules.native.engine import READINGS_USED, tables_for
@@ -73,6 +74,11 @@ class NativeExploration(SeenFigures):
     """The threads that shared each level."""
     frontier_bytes: int = 0
     """The largest level's states, packed (cpp/pack.hpp), in bytes."""
+    parents_bytes: int = 0
+    """Each state's parent and move (6 bytes a state): what the shortest witnesses need."""
+    shortest_end: dict[str, tuple[int, list[int]]] = field(default_factory=dict)
+    """What ended the game -> a shortest game so ended: its root's index (`search.roots`)
+    and the action ids from that root's state (`shortest_end_actions` makes them actions)."""
     states_checked: int = 0
     """With `check`: the states whose invariants the native checker ran (every state, once)."""
     edges_checked: int = 0
@@ -165,11 +171,28 @@ def explore_counts(
         json_error=str(raw["json_error"]),
         workers=int(raw["workers"]),
         frontier_bytes=int(raw["frontier_bytes"]),
+        parents_bytes=int(raw["parents_bytes"]),
+        shortest_end={
+            str(ended): (int(root), [int(i) for i in ids])
+            for ended, (root, ids) in dict(raw["shortest_end"]).items()
+        },
         states_checked=int(raw["states_checked"]),
         edges_checked=int(raw["edges_checked"]),
         violation_count=int(raw["violation_count"]),
         violations=[str(v) for v in raw["violations"]],
     )
+
+
+def shortest_end_actions(
+    data: EditionData, exploration: NativeExploration
+) -> dict[str, tuple[int, list[Action]]]:
+    """The shortest game to each end the exploration reached, as the reference's actions:
+    what ended the game -> (the root's index among `search.roots(data, players)`, the actions
+    from its state), replayable with `apply` (tests/native/test_native_explore.py does)."""
+    return {
+        ended: (root, [action_from_id(data, i) for i in ids])
+        for ended, (root, ids) in exploration.shortest_end.items()
+    }
 
 
 def data_name(data: EditionData) -> str:

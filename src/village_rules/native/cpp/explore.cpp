@@ -402,6 +402,7 @@ struct Tally {
   long long edges = 0, deadlocks = 0, engine_exceptions = 0, states = 0, checked = 0, edges_checked = 0,
             violation_count = 0;
   std::vector<std::string> violations;  // the first few, with their states
+  std::map<std::string, uint64_t> first_end;  // what ended the game -> the lowest state id so ended
   std::vector<checks::Violation> found;  // scratch
   std::map<std::string, long long> terminal;
   std::string first_exception;
@@ -415,7 +416,9 @@ struct Tally {
 struct Packed {
   std::vector<uint8_t> bytes;
   std::vector<uint64_t> starts;
-  std::vector<uint64_t> fps;  // outboxes: each state's fingerprint
+  std::vector<uint64_t> fps;      // outboxes: each state's fingerprint
+  std::vector<uint32_t> parents;  // outboxes and new states: each state's parent's id
+  std::vector<uint16_t> moves;    // and the index of the move into it among the parent's
   size_t size() const { return starts.size(); }
   const uint8_t* at(size_t i) const { return bytes.data() + starts[i]; }
   size_t length(size_t i) const { return (i + 1 < starts.size() ? starts[i + 1] : bytes.size()) - starts[i]; }
@@ -429,6 +432,8 @@ struct Packed {
   void copy(const Packed& from, size_t i) {
     starts.push_back(bytes.size());
     bytes.insert(bytes.end(), from.at(i), from.at(i) + from.length(i));
+    parents.push_back(from.parents[i]);
+    moves.push_back(from.moves[i]);
   }
   void append(const Packed& from) {  // every state of `from`, after these
     uint64_t shift = bytes.size();
@@ -439,8 +444,54 @@ struct Packed {
     bytes.clear();
     starts.clear();
     fps.clear();
+    parents.clear();
+    moves.clear();
   }
 };
+
+// Every state's parent and the index of the move into it, by state id (the order states are
+// found in: deterministic for a number of workers), 6 bytes a state: what a shortest witness
+// needs (search.py's _Parents). A root's parent is ROOT and its move its index among the roots.
+constexpr uint32_t ROOT = 0xFFFFFFFFu;
+struct Parents {
+  std::vector<uint32_t> parent;
+  std::vector<uint16_t> move;
+  long long nbytes() const {
+    return static_cast<long long>(parent.capacity() * sizeof(uint32_t) + move.capacity() * sizeof(uint16_t));
+  }
+};
+
+// The moves of a state as the loop takes them: its chance outcomes or its legal ids, in order.
+void moves_of(const Core& core, const State& s, std::vector<int>& ids) {
+  ids.clear();
+  if (s.pending.kind == GAME_OVER) return;
+  if (s.pending.kind == SEED_DRAW || s.pending.kind == REFILL_DRAW || s.pending.kind == MASS_DRAW ||
+      s.pending.kind == FATE_REVEAL) {
+    for (const auto& o : core.explore_chance(s)) ids.push_back(std::get<0>(o));
+  } else {
+    core.explore_legal(s, ids);
+  }
+}
+
+// The shortest witness of state `id`: its root's index and the action ids from that root's
+// state, replayed move by move on the core (a move index becomes the id it stands for).
+std::pair<int, std::vector<int>> witness(const Parents& parents, uint64_t id, const std::vector<const Core*>& roots) {
+  std::vector<uint16_t> moves;
+  while (parents.parent[id] != ROOT) {
+    moves.push_back(parents.move[id]);
+    id = parents.parent[id];
+  }
+  int root = parents.move[id];
+  const Core& core = *roots[static_cast<size_t>(root)];
+  State s = core.explore_root();
+  std::vector<int> ids, out;
+  for (auto k = moves.rbegin(); k != moves.rend(); ++k) {
+    moves_of(core, s, ids);
+    out.push_back(ids.at(*k));
+    core.explore_step(s, out.back());
+  }
+  return {root, out};
+}
 
 // The parents expanded together before their children are deduplicated: enough to keep
 // the workers busy between two barriers, few enough that the children held meanwhile (every
@@ -466,6 +517,8 @@ Counts run(const std::vector<const Core*>& roots, const Options& options) {
   if (roots.empty()) return out;
   const int workers = options.workers;
   if (workers < 1 || workers > 64) throw std::invalid_argument("workers must be 1 to 64, not " + std::to_string(workers));
+  if (options.max_states >= static_cast<long long>(ROOT))  // a state id is 32 bits (Parents)
+    throw std::invalid_argument("max_states must be under 4,294,967,295, not " + std::to_string(options.max_states));
   if (options.check_json && workers != 1)
     throw std::invalid_argument("check_json keys every state in one table: it runs with one worker only");
   auto start = std::chrono::steady_clock::now();
@@ -486,8 +539,10 @@ Counts run(const std::vector<const Core*>& roots, const Options& options) {
   base.rules_json.clear();  // one text for the run, not one per state
   std::vector<State> parents(static_cast<size_t>(workers), base), children(static_cast<size_t>(workers), base);
   Packed frontier;
+  Parents parents_of;
   long long states = 0;
-  for (const Core* root : roots) {
+  for (size_t i = 0; i < roots.size(); ++i) {
+    const Core* root = roots[i];
     State s = root->explore_root();
     s.rules_json.clear();
     uint64_t fp = fingerprint(s, options.plant);
@@ -495,9 +550,12 @@ Counts run(const std::vector<const Core*>& roots, const Options& options) {
     if (options.check_json) check.see(*cores[0], s, fp, added);
     if (added) {
       frontier.add(s, options.plant);
+      parents_of.parent.push_back(ROOT);
+      parents_of.move.push_back(static_cast<uint16_t>(i));
       ++states;
     }
   }
+  uint64_t frontier_base = 0;  // the id of the frontier's first state
   Pool pool(workers);
   std::vector<Tally> tally(static_cast<size_t>(workers));
   // outbox[w][o]: the children worker w expanded whose fingerprints worker o owns
@@ -522,29 +580,29 @@ Counts run(const std::vector<const Core*>& roots, const Options& options) {
         }
       }
     }
+    const uint64_t self = frontier_base + index;
     std::vector<int> ids;
     try {  // search.py moves
-      if (parent.pending.kind == GAME_OVER) {
-      } else if (parent.pending.kind == SEED_DRAW || parent.pending.kind == REFILL_DRAW ||
-                 parent.pending.kind == MASS_DRAW || parent.pending.kind == FATE_REVEAL) {
-        for (const auto& o : core.explore_chance(parent)) ids.push_back(std::get<0>(o));
-      } else {
-        core.explore_legal(parent, ids);
-      }
+      moves_of(core, parent, ids);
+      if (ids.size() > 0xFFFF) throw std::length_error("more than 65,535 moves at one state");
     } catch (const std::exception& e) {  // the engine refused to go on: a finding, not a crash
       mine.exception(e);
       ++mine.deadlocks;
       return;
     }
     if (ids.empty()) {
-      if (parent.pending.kind == GAME_OVER)
-        ++mine.terminal[ended_by(core, parent)];
-      else
+      if (parent.pending.kind == GAME_OVER) {
+        std::string ended = ended_by(core, parent);
+        ++mine.terminal[ended];
+        auto [at, fresh_end] = mine.first_end.emplace(ended, self);
+        if (!fresh_end) at->second = std::min(at->second, self);
+      } else
         ++mine.deadlocks;
       return;
     }
     State& child = children[static_cast<size_t>(w)];
-    for (int id : ids) {
+    for (size_t k = 0; k < ids.size(); ++k) {
+      const int id = ids[k];
       child = parent;  // assigned, not built: the vectors keep their storage
       try {
         core.explore_step(child, id);
@@ -572,12 +630,16 @@ Counts run(const std::vector<const Core*>& roots, const Options& options) {
         check.see(core, child, fp, added);
         if (added) {
           fresh[0].add(child, options.plant);
+          fresh[0].parents.push_back(static_cast<uint32_t>(self));
+          fresh[0].moves.push_back(static_cast<uint16_t>(k));
           check.packed(core, child, fresh[0].at(fresh[0].size() - 1), base);
         }
       } else {
         Packed& box = outbox[static_cast<size_t>(w)][static_cast<size_t>(owner(fp))];
         box.add(child, options.plant);
         box.fps.push_back(fp);
+        box.parents.push_back(static_cast<uint32_t>(self));
+        box.moves.push_back(static_cast<uint16_t>(k));
       }
     }
   };
@@ -603,6 +665,8 @@ Counts run(const std::vector<const Core*>& roots, const Options& options) {
       for (Packed& kept : fresh) {
         states += static_cast<long long>(kept.size());
         level.append(kept);
+        parents_of.parent.insert(parents_of.parent.end(), kept.parents.begin(), kept.parents.end());
+        parents_of.move.insert(parents_of.move.end(), kept.moves.begin(), kept.moves.end());
         kept.clear();
       }
       if (states > options.max_states) {
@@ -615,6 +679,7 @@ Counts run(const std::vector<const Core*>& roots, const Options& options) {
     if (out.limit_reached) break;
     if (level.size() > 0) ++depth;
     out.frontier_bytes = std::max(out.frontier_bytes, static_cast<long long>(level.bytes.size()));
+    frontier_base += frontier.size();
     std::swap(frontier, level);
     if (options.progress) {
       long long edges = 0;
@@ -634,6 +699,15 @@ Counts run(const std::vector<const Core*>& roots, const Options& options) {
     for (const auto& v : t.violations)
       if (static_cast<long long>(out.violations.size()) < MAX_VIOLATIONS_KEPT) out.violations.push_back(v);
   }
+  std::map<std::string, uint64_t> first_end;
+  for (const Tally& t : tally)
+    for (const auto& [ended, id] : t.first_end) {
+      auto [at, added] = first_end.emplace(ended, id);
+      if (!added) at->second = std::min(at->second, id);
+    }
+  if (!out.limit_reached)
+    for (const auto& [ended, id] : first_end) out.shortest_end[ended] = witness(parents_of, id, roots);
+  out.parents_bytes = parents_of.nbytes();
   out.states = states;
   if (!out.limit_reached) out.depth = depth;
   for (const SeenSet& set : seen) out.seen_bytes += set.nbytes();
@@ -669,6 +743,8 @@ py::dict to_dict(const Counts& c) {
   d["seconds"] = c.seconds;
   d["workers"] = c.workers;
   d["frontier_bytes"] = c.frontier_bytes;
+  d["parents_bytes"] = c.parents_bytes;
+  d["shortest_end"] = c.shortest_end;
   d["states_checked"] = c.states_checked;
   d["edges_checked"] = c.edges_checked;
   d["violation_count"] = c.violation_count;

@@ -13,6 +13,7 @@
 #include <memory>
 #include <string>
 #include <tuple>
+#include <utility>
 #include <vector>
 
 #include "checks.hpp"
@@ -109,6 +110,9 @@ struct Counts {
   long long states_checked = 0, edges_checked = 0, violation_count = 0;
   std::vector<std::string> violations;  // the first few, each "<violation> in <the state's JSON>"
   long long frontier_bytes = 0;  // the largest level's packed states (pack.hpp), in bytes
+  long long parents_bytes = 0;   // each state's parent and move (6 bytes a state), for witnesses
+  // what ended the game -> a shortest game so ended: its root's index and the action ids
+  std::map<std::string, std::pair<int, std::vector<int>>> shortest_end;
 };
 
 Counts run(const std::vector<const Core*>& roots, const Options& options);
