@@ -46,30 +46,11 @@ inline uint64_t mix(uint64_t z) {
   return z ^ (z >> 31);
 }
 
-// A state's words folded in order, each through the mixer: a sequence's prefix-free encoding
-// (every list and string is preceded by its length, every optional by whether it is there)
-// so two different states give two different word sequences.
+// Words folded in order, each through the mixer, from a fixed start.
 struct Hasher {
   uint64_t h = 0x6a09e667f3bcc908ULL;  // a fixed start (sqrt(2)'s fraction, SHA-512's first word)
   void word(uint64_t w) { h = mix(h ^ w); }
   void num(long long v) { word(static_cast<uint64_t>(v)); }
-  void flag(bool b) { word(b ? 1 : 2); }
-  void ints(const std::vector<int>& xs) {
-    num(static_cast<long long>(xs.size()));
-    for (int x : xs) num(x);
-  }
-  template <size_t N>
-  void tally(const std::array<int, N>& xs) {
-    for (int x : xs) num(x);
-  }
-  void text(const std::string& s) {
-    num(static_cast<long long>(s.size()));
-    for (size_t i = 0; i < s.size(); i += 8) {
-      uint64_t w = 0;
-      std::memcpy(&w, s.data() + i, std::min<size_t>(8, s.size() - i));
-      word(w);
-    }
-  }
 };
 
 }  // namespace
@@ -82,88 +63,38 @@ int plant_of(const std::string& name) {
                               "' (known: omit players.lifetime, pack forgets players.lifetime)");
 }
 
-// Every field core.cpp's to_json (and solo.cpp's) writes, with what it writes: a field the
-// JSON leaves out in some state (a pending step's action outside ChoosePayment, a turn's
-// took_last_cube without a turn) is left out here in the same state. Not the round (no rule
-// reads it: search.py fingerprint), nor the rules and readings (one run has one).
-uint64_t fingerprint(const State& s, int plant) {
+// A state's identity: the bytes of its canonical packing after the round (pack.hpp: every
+// field the canonical JSON writes, only where it writes it; not the round, which no rule
+// reads: search.py fingerprint; nor the rules and readings: one run has one), folded eight
+// bytes at a time through splitmix64's mixer after their length. A packing is
+// self-delimiting, so two different states give two different byte strings.
+uint64_t fingerprint_bytes(const uint8_t* begin, const uint8_t* end) {
   Hasher f;
-  f.flag(s.carla.has_value());
-  if (s.carla) {
-    const CarlaBoard& c = *s.carla;
-    f.num(c.space);
-    f.num(c.last_cube);
-    f.ints(c.fate);
-    f.num(c.look_for);
-    f.num(c.look_from);
-    f.num(c.took_from);
-    f.flag(c.reacted);
-    f.flag(c.quill);
-    f.flag(c.well_turn);
-    f.num(c.end_in_market_of);
-    f.num(c.action_waits);
+  f.num(end - begin);
+  for (; end - begin >= 8; begin += 8) {
+    uint64_t w;
+    std::memcpy(&w, begin, 8);
+    f.word(w);
   }
-  f.num(s.start_player);
-  f.num(s.next_start_holder);
-  f.tally(s.supply_cubes);
-  f.num(s.supply_coins);
-  f.num(s.supply_grain);
-  f.tally(s.supply_goods);
-  f.tally(s.green_bag);
-  for (const auto& space : s.spaces) f.tally(space);
-  f.ints(s.market_available);
-  f.ints(s.market_waiting);
-  f.ints(s.customer_pile);
-  f.num(s.bag_monks);
-  f.num(s.monks_aside);
-  f.num(static_cast<long long>(s.players.size()));
-  for (const Player& p : s.players) {
-    f.text(p.colour);
-    f.ints(p.members);  // location ids: one Tables per run, so one id per location text
-    f.num(p.grain);
-    f.num(p.coins);
-    if (plant != PLANT_OMIT_PLAYER_LIFETIME) f.num(p.lifetime);
-    f.num(p.prestige);
-    f.tally(p.cubes);
-    f.tally(p.goods);
-    f.ints(p.customers);
-    f.num(static_cast<long long>(p.markers.size()));
-    for (const auto& m : p.markers) f.text(m);
+  if (begin < end) {
+    uint64_t w = 0;
+    std::memcpy(&w, begin, static_cast<size_t>(end - begin));
+    f.word(w);
   }
-  const Pending& q = s.pending;
-  f.num(q.kind);
-  f.num(q.seat);
-  f.num(q.space);
-  f.num(q.remaining);
-  f.num(q.position);
-  f.num(q.max_stage);
-  f.num(q.slot);
-  if (q.kind == CHOOSE_PAYMENT) f.text(q.action);
-  f.num(s.turn);
-  if (s.turn != NONE) f.flag(s.turn_took_last_cube);
-  f.flag(s.market_day.has_value());
-  if (s.market_day) {
-    const MarketDay& m = *s.market_day;
-    f.num(m.trigger);
-    f.num(m.current);
-    f.ints(m.passed);
-    f.flag(m.trigger_sold);
-    f.num(m.held_deaths);
-    f.flag(m.closed);
-    f.flag(m.first_pass_waived);
-  }
-  f.flag(s.mass.has_value());
-  if (s.mass) {
-    f.num(s.mass->bought);
-    f.flag(s.mass->final);
-    f.flag(s.mass->in_final_actions);
-    f.ints(s.mass->stopped);
-  }
-  f.ints(s.deaths_owed);
-  f.num(s.end_triggered_by);
-  f.flag(s.final_turns.has_value());
-  if (s.final_turns) f.ints(*s.final_turns);
   return f.h;
+}
+
+uint64_t fingerprint(const State& s, int plant) {
+  thread_local std::vector<uint8_t> bytes;
+  bytes.clear();
+  if (plant == PLANT_OMIT_PLAYER_LIFETIME) {  // the planted bug: the life-time left out
+    State lossy = s;
+    for (Player& p : lossy.players) p.lifetime = 0;
+    pack::pack(lossy, bytes);
+  } else {
+    pack::pack(s, bytes);
+  }
+  return fingerprint_bytes(pack::after_round(bytes.data()), bytes.data() + bytes.size());
 }
 
 namespace {
@@ -561,6 +492,7 @@ Counts run(const std::vector<const Core*>& roots, const Options& options) {
   // outbox[w][o]: the children worker w expanded whose fingerprints worker o owns
   std::vector<std::vector<Packed>> outbox(static_cast<size_t>(workers), std::vector<Packed>(static_cast<size_t>(workers)));
   std::vector<Packed> fresh(static_cast<size_t>(workers));  // each owner's new states
+  std::vector<std::vector<uint8_t>> scratch(static_cast<size_t>(workers));  // a child's bytes
   long long depth = 0;
   auto expand = [&](size_t index, int w) {
     const Core& core = *cores[static_cast<size_t>(w)];
@@ -624,8 +556,8 @@ Counts run(const std::vector<const Core*>& roots, const Options& options) {
           }
         }
       }
-      uint64_t fp = fingerprint(child, options.plant);
       if (options.check_json) {  // one worker: dedupe at once, as the sequential loop does
+        uint64_t fp = fingerprint(child, options.plant);
         bool added = seen[0].add(fp);
         check.see(core, child, fp, added);
         if (added) {
@@ -634,9 +566,22 @@ Counts run(const std::vector<const Core*>& roots, const Options& options) {
           fresh[0].moves.push_back(static_cast<uint16_t>(k));
           check.packed(core, child, fresh[0].at(fresh[0].size() - 1), base);
         }
-      } else {
+      } else {  // packed once: the bytes give the fingerprint, then go to its owner
+        std::vector<uint8_t>& bytes = scratch[static_cast<size_t>(w)];
+        bytes.clear();
+        uint64_t fp;
+        if (options.plant == PLANT_NONE) {
+          pack::pack(child, bytes);
+          fp = fingerprint_bytes(pack::after_round(bytes.data()), bytes.data() + bytes.size());
+        } else {
+          Packed lossy;  // a planted bug: packed and fingerprinted as the plant says
+          lossy.add(child, options.plant);
+          bytes = lossy.bytes;
+          fp = fingerprint(child, options.plant);
+        }
         Packed& box = outbox[static_cast<size_t>(w)][static_cast<size_t>(owner(fp))];
-        box.add(child, options.plant);
+        box.starts.push_back(box.bytes.size());
+        box.bytes.insert(box.bytes.end(), bytes.begin(), bytes.end());
         box.fps.push_back(fp);
         box.parents.push_back(static_cast<uint32_t>(self));
         box.moves.push_back(static_cast<uint16_t>(k));

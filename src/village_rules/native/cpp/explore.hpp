@@ -48,9 +48,9 @@ struct Core {
 // differ from those packed.
 enum Plant { PLANT_NONE, PLANT_OMIT_PLAYER_LIFETIME, PLANT_PACK_FORGETS_PLAYER_LIFETIME };
 
-// The 64-bit fingerprint of a state: every field the canonical JSON writes, but the round
-// counter, folded word by word through splitmix64's mixer from a fixed start (the same in
-// every process and on every machine: no pointer, no seed).
+// The 64-bit fingerprint of a state: the bytes of its canonical packing after the round
+// (pack.hpp), folded through splitmix64's mixer from a fixed start (the same in every process
+// and on every machine: no pointer, no seed).
 uint64_t fingerprint(const State& s, int plant = PLANT_NONE);
 
 // The seen set: every fingerprint met, in about 7 to 9 bytes each (10 at most from a

@@ -26,6 +26,13 @@ struct Writer {
     num(static_cast<long long>(s.size()));
     out.insert(out.end(), s.begin(), s.end());
   }
+  // a field the canonical JSON leaves out in some states: written as its default there, so
+  // that two states the JSON calls equal pack to the same bytes
+  void flag_if(const bool& v, bool written) { b(written && v); }
+  void text_if(const std::string& s, bool written) {
+    if (written) return text(s);
+    num(0);
+  }
   void ints(const std::vector<int>& xs) {
     num(static_cast<long long>(xs.size()));
     for (int x : xs) num(x);
@@ -66,6 +73,8 @@ struct Reader {
     s.assign(reinterpret_cast<const char*>(at), n);
     at += n;
   }
+  void flag_if(bool& v, bool) { b(v); }
+  void text_if(std::string& s, bool) { text(s); }
   void ints(std::vector<int>& xs) {
     xs.resize(static_cast<size_t>(num()));
     for (int& x : xs) x = static_cast<int>(num());
@@ -96,6 +105,7 @@ struct Reader {
 // (`S` is State or const State, `IO` a Writer or a Reader).
 template <class IO, class S>
 void fields(IO& io, S& s) {
+  io.i(s.round);  // first: a state's identity is every byte after it (explore.cpp fingerprint)
   io.optional(s.carla, [&](auto& c) {
     io.i(c.space);
     io.i(c.last_cube);
@@ -109,8 +119,7 @@ void fields(IO& io, S& s) {
     io.i(c.end_in_market_of);
     io.i(c.action_waits);
   });
-  io.b(s.turn_took_last_cube);
-  io.i(s.round);
+  io.flag_if(s.turn_took_last_cube, s.turn != NONE);  // the JSON writes it only with a turn
   io.i(s.start_player);
   io.i(s.next_start_holder);
   io.tally(s.supply_cubes);
@@ -144,7 +153,7 @@ void fields(IO& io, S& s) {
   io.i(q.position);
   io.i(q.max_stage);
   io.i(q.slot);
-  io.text(q.action);
+  io.text_if(q.action, q.kind == CHOOSE_PAYMENT);  // the JSON writes it only for a payment
   io.i(s.turn);
   io.optional(s.market_day, [&](auto& m) {
     io.i(m.trigger);
@@ -176,6 +185,12 @@ void pack(const State& s, std::vector<uint8_t>& out) {
 const uint8_t* unpack(const uint8_t* at, State& into) {
   Reader r{at};
   fields(r, into);
+  return r.at;
+}
+
+const uint8_t* after_round(const uint8_t* at) {
+  Reader r{at};
+  r.num();
   return r.at;
 }
 
