@@ -1,19 +1,20 @@
 // The native explorer's breadth-first loop (explore.hpp; issue 40, item 1), a reading of
-// village_rules/explore/search.py explore and expand with check=False: the same roots (the
-// set-ups, loaded from the reference's JSON), the same edges (every legal id, every chance
-// outcome), the same identity of a state (everything but the round counter) and the same
-// counts. A state's identity here is a 64-bit fingerprint of the fields the canonical JSON
-// writes (`fingerprint`), kept in a compact, quotiented set of fingerprints (`SeenSet`).
+// village_rules/explore/search.py explore and expand: the same roots (the set-ups, loaded
+// from the reference's JSON), the same edges (every legal id, every chance outcome), the same
+// identity of a state (everything but the round counter) and the same counts; with `check`,
+// every state and transition invariant (checks.hpp). A state's identity here is a 64-bit
+// fingerprint of its canonical packing (`fingerprint`, pack.hpp), kept in a compact,
+// quotiented set of fingerprints (`SeenSet`); the frontier is kept packed; each state's
+// parent and move give a shortest game to each end (`Parents`, `witness`).
 //
 // Threads (`Options::workers`) share each level, each the owner of part of the fingerprints,
 // as the Python explorer's processes are (explore/parallel.py; `run` says how).
 //
-// What the rest of issue 40 would need of this loop: the invariants and the STEP queries
-// need the state before and after every edge (`expand`'s parent and child) handed to checks
-// ported to C++; the witnesses need each state's parent and move index (two arrays beside
-// the levels, as search.py's _Parents); checkpoints need the seen sets' keys
-// (`SeenSet::keys`) and the frontier's states written out; Ray actors would own segments of
-// the fingerprints across machines as the threads do here.
+// What the rest of issue 40 would need of this loop: the catalogue's predicates and path
+// monitors ported to C++ and run on every edge (`expand`'s parent and child), with their
+// witnesses from `Parents`; checkpoints need the seen sets' keys (`SeenSet::keys`), the
+// parents and the frontier's bytes written out; Ray actors would own segments of the
+// fingerprints across machines as the threads do here.
 
 #include "explore.hpp"
 
