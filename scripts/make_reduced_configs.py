@@ -157,6 +157,21 @@ CONFIGS: dict[str, dict[str, Any]] = {
         plague=1,
         customers=2,
     ),
+    "longest": dict(
+        base="original-2011",
+        what="large with a life-time track of 5 and 3 customers (issue 40: >= 10^8 states, explored "
+        "natively): 2 players, 4 cubes a round (grain harvest, market, council chamber, church) from 1 "
+        "brown, 1 pink, 1 green and 1 plague, 2 influence cubes each, 2 members each, a life-time "
+        "track of 5, 1 chronicle space, 1 grave, 3 customers, 1 city",
+        players=(2, 2),
+        family=[1, 1],
+        lifetime=5,
+        spaces={"grain_harvest": 1, "market": 1, "council_chamber": 1, "church": 1},
+        colours={"brown": 1, "pink": 1, "green": 1},
+        influence=2,
+        plague=1,
+        customers=3,
+    ),
 }
 
 

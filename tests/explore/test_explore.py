@@ -410,7 +410,7 @@ def test_every_query_says_what_it_reads() -> None:
 
 
 def test_the_shipped_configurations_are_reduced_data_files_the_loader_accepts() -> None:
-    assert shipped_names() == ["births", "large", "longer", "small", "solo", "tiny"]
+    assert shipped_names() == ["births", "large", "longer", "longest", "small", "solo", "tiny"]
     for name in shipped_names():
         config = configuration(name)
         assert config.data.reduced, name
