@@ -165,7 +165,7 @@ def test_the_native_loop_explores_longer_with_every_invariant_as_pinned() -> Non
     # issue 40, item 5: a configuration of >= 10^7 states, nearer the real game than large
     # (a life-time track of 4, 2 customers), counted by the native loop alone (the Python
     # explorer would take hours), every state and edge checked, within the memory it says
-    longer = explore_counts("longer", workers=2, check=True)
+    longer = explore_counts("longer", workers=2, check=True, max_states=2 * 10**7)
     assert_tied(longer, {**NATIVE_PINNED["longer", 2], "deadlocks": 0})
     assert longer.states >= 10**7
     checked = (longer.states_checked, longer.edges_checked, longer.violation_count)
