@@ -13,12 +13,21 @@ VILLAGE_REQUIRE_NATIVE=1 (tests/conftest.py)."""
 
 from __future__ import annotations
 
-import random
 from collections.abc import Callable
 from dataclasses import replace
 from functools import cache, partial
 
 import pytest
+from test_invariants import (  # its broken states' builders: the same states, broken the same way
+    _play,
+    big_box,
+    final_actions,
+    in_mass,
+    move_members,
+    original,
+    seat_with,
+    with_player,
+)
 
 from village_rules.checks import invariants as inv
 from village_rules.checks.invariants import state_violations
@@ -41,11 +50,9 @@ from village_rules.data.components import (
 )
 from village_rules.data.solo_data import FateTile
 from village_rules.data.tally import Tally
-from village_rules.drivers.play import play_logged
-from village_rules.engine.core import apply, chance_outcomes, legal_actions
+from village_rules.engine.core import apply
 from village_rules.explore.configs import configuration
 from village_rules.explore.search import fingerprint, moves, roots
-from village_rules.model.chance import sample
 from village_rules.model.pending import (
     ChooseAction,
     ChooseDying,
@@ -53,11 +60,10 @@ from village_rules.model.pending import (
     GameOver,
     MarketChoice,
     MassBuy,
-    MassDraw,
     RefillDraw,
     SeedDraw,
 )
-from village_rules.model.state import GameState, MarketDay, Mass, PlayerState, Turn
+from village_rules.model.state import GameState, MarketDay, Mass, Turn
 from village_rules.native.checks import PLANTS, native_state_violations, violation_differences
 
 NOT_NATIVE = {
@@ -128,44 +134,6 @@ def test_every_state_of_small_and_births_has_the_same_violations_natively(name: 
 # --- broken states: tests/checks/test_invariants.py's -------------------------------------
 
 
-def _play(edition: str, players: int, seed: int, steps: int) -> GameState:
-    state, log = play_logged(edition, players, seed, max_steps=steps)
-    assert len(log.actions) == steps
-    return state
-
-
-@cache
-def big_box() -> GameState:
-    """2023, 4 players, round 4 (test_invariants.big_box)."""
-    return _play("big-box-2023", 4, 5, 276)
-
-
-@cache
-def original() -> GameState:
-    """2011, 3 players, round 3 (test_invariants.original)."""
-    return _play("original-2011", 3, 4, 182)
-
-
-@cache
-def final_actions() -> GameState:
-    """2011, 2 players: a final action with no cube left on the board (test_invariants.final_actions)."""
-    state = _play("original-2011", 2, 62, 243)
-    assert isinstance(state.pending, ChooseTurn) and state.final_turns is not None
-    assert state.cubes_on_board() == 0
-    return state
-
-
-@cache
-def in_mass() -> GameState:
-    """The first mass draw after the big-box state (test_invariants.in_mass)."""
-    state = big_box()
-    rng = random.Random(3)
-    while not isinstance(state.pending, MassDraw):
-        action = sample(chance_outcomes(state), rng) if state.is_chance else legal_actions(state)[-1]
-        state = apply(state, action)
-    return state
-
-
 @cache
 def solo_mid_game() -> GameState:
     """2023 solo, between turns with Carla's board in use: cubes on it, a fate tile face up."""
@@ -182,27 +150,6 @@ def solo_mid_game() -> GameState:
         ):
             return state
     raise AssertionError("no solo state with Carla's board in use")
-
-
-def with_player(state: GameState, seat: int, **changes: object) -> GameState:
-    return state.with_player(seat, replace(state.players[seat], **changes))  # type: ignore[arg-type]
-
-
-def seat_with(state: GameState, want: Callable[[PlayerState], object]) -> int:
-    return next(seat for seat, p in enumerate(state.players) if want(p))
-
-
-def move_members(state: GameState, seat: int | None, source: type, to: Location, count: int) -> GameState:
-    """test_invariants.move_members: `count` members at a `source` place moved to `to`."""
-    for s in range(state.num_players) if seat is None else (seat,):
-        members = list(state.players[s].members)
-        for i, loc in enumerate(members):
-            if count and isinstance(loc, source):
-                members[i] = to
-                count -= 1
-        state = with_player(state, s, members=tuple(members))
-    assert count == 0, "not enough members to move"
-    return state
 
 
 def _cube_appears(game: Callable[[], GameState], colour: Cube) -> GameState:

@@ -20,9 +20,18 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 from dataclasses import replace
-from functools import cache, partial
+from functools import partial
 
 import pytest
+from test_invariants import (  # its broken states' builders: the same states, broken the same way
+    _plague_take,
+    _play,
+    big_box,
+    original,
+    seat_with,
+    set_member,
+    with_player,
+)
 
 from village_rules.checks import invariants as inv
 from village_rules.checks.invariants import Violation, transition_violations
@@ -31,7 +40,6 @@ from village_rules.data.components import (
     GRAVEYARD,
     UNBORN,
     Category,
-    Cube,
     InChronicle,
     InGraveyard,
     Location,
@@ -42,10 +50,10 @@ from village_rules.engine.core import apply, chance_outcomes, legal_actions
 from village_rules.explore.configs import configuration
 from village_rules.explore.native import native_game
 from village_rules.explore.search import fingerprint, moves, roots
-from village_rules.model.actions import Action, Skip, TakeCube, action_id, parse_action
+from village_rules.model.actions import Action, Skip, action_id, parse_action
 from village_rules.model.chance import sample
 from village_rules.model.pending import ChooseTurn
-from village_rules.model.state import GameState, PlayerState
+from village_rules.model.state import GameState
 from village_rules.native import _core
 from village_rules.native.checks import (
     TRANSITION_PLANTS,
@@ -157,38 +165,6 @@ def test_every_step_of_a_seeded_game_ties(edition: str, players: int, seed: int)
 # --- broken transitions: tests/checks/test_invariants.py's ----------------------------------
 
 
-def _play(edition: str, players: int, seed: int, steps: int) -> GameState:
-    state, log = play_logged(edition, players, seed, max_steps=steps)
-    assert len(log.actions) == steps
-    return state
-
-
-@cache
-def big_box() -> GameState:
-    """2023, 4 players, round 4 (test_invariants.big_box)."""
-    return _play("big-box-2023", 4, 5, 276)
-
-
-@cache
-def original() -> GameState:
-    """2011, 3 players, round 3 (test_invariants.original)."""
-    return _play("original-2011", 3, 4, 182)
-
-
-def with_player(state: GameState, seat: int, **changes: object) -> GameState:
-    return state.with_player(seat, replace(state.players[seat], **changes))  # type: ignore[arg-type]
-
-
-def seat_with(state: GameState, want: Callable[[PlayerState], object]) -> int:
-    return next(seat for seat, p in enumerate(state.players) if want(p))
-
-
-def set_member(state: GameState, seat: int, index: int, to: Location) -> GameState:
-    members = list(state.players[seat].members)
-    members[index] = to
-    return with_player(state, seat, members=tuple(members))
-
-
 SKIP: Action = Skip()
 
 
@@ -257,22 +233,6 @@ def _everything_at_once(before: GameState) -> GameState:
         if isinstance(loc, InGraveyard | InChronicle)
     )
     return set_member(after, seat, i, FARMYARD)
-
-
-def _plague_take(edition: str, players: int, seed: int) -> tuple[GameState, Action]:
-    """test_invariants._plague_take: a state where the acting seat can take a plague cube."""
-    rng = random.Random(seed)
-    state = _play(edition, players, seed, 0)
-    for _ in range(5_000):
-        if state.is_chance:
-            state = apply(state, sample(chance_outcomes(state), rng))
-            continue
-        legal = legal_actions(state)
-        plague = [a for a in legal if isinstance(a, TakeCube) and a.cube is Cube.PLAGUE]
-        if plague and not state.is_carla(state.current_player()):
-            return state, plague[0]
-        state = apply(state, rng.choice(legal))
-    raise AssertionError("no plague cube to take")
 
 
 def _plague_spent(edition: str, players: int, spent: int) -> Step:

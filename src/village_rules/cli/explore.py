@@ -423,9 +423,19 @@ def _run_native(args: argparse.Namespace, config: Configuration, players: int, p
             f"explore --engine native: at most {MAX_WORKERS} threads (--workers), not {args.workers}"
         )
     start = time.perf_counter()
-    result = explore_counts(
-        config.data, players, max_states=args.max_states, workers=args.workers, check=not args.no_check
-    )
+    with _stop_requests() as asked:
+        try:
+            result = explore_counts(
+                config.data,
+                players,
+                max_states=args.max_states,
+                workers=args.workers,
+                check=not args.no_check,
+                stop=asked.is_set,
+            )
+        except ExplorationStoppedError as stop:
+            print(f"village-rules explore: {stop}", file=sys.stderr)
+            return SIGTERM_EXIT if asked.signal == signal.SIGTERM else SIGINT_EXIT
     print(native_report(config, result, time.perf_counter() - start))
     failed = bool(result.violation_count or result.deadlocks or result.engine_exceptions)
     if not result.terminal:

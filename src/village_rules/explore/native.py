@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from village_rules.data.edition import EditionData
 from village_rules.drivers.serialization import state_to_dict
 from village_rules.explore.configs import configuration
+from village_rules.explore.parallel import ExplorationStoppedError
 from village_rules.explore.search import MAX_STATES, ExplorationLimitError, roots
 from village_rules.explore.seen import SeenFigures
 from village_rules.model.actions import Action, action_from_id
@@ -124,6 +125,7 @@ def explore_counts(
     progress: Progress | None = None,
     workers: int = 1,
     check: bool = False,
+    stop: Callable[[], bool] | None = None,
 ) -> NativeExploration:
     """Count every state reachable from every set-up deal of `config` (a shipped
     configuration's name, or edition data), breadth first in C++: the figures of the
@@ -137,7 +139,9 @@ def explore_counts(
     same for any number. `check` runs the state invariants natively on every state and the
     transition invariants on every edge (cpp/checks.cpp, tied to `checks.invariants` by
     tests/native/test_native_checks.py and test_native_transitions.py): the Python
-    explorer's `check=True`. `plant` is a test hook (`PLANTS`).
+    explorer's `check=True`. `stop` is asked between batches of 2,048 states (after Python's
+    signal handlers have run): true stops the run with `ExplorationStoppedError` (the command
+    line's Ctrl-C and SIGTERM). `plant` is a test hook (`PLANTS`).
     Raises `ExplorationLimitError` past `max_states` distinct states."""
     if isinstance(config, str):
         name, data = config, configuration(config).data
@@ -152,9 +156,15 @@ def explore_counts(
     if plant and plant not in PLANTS:
         raise ValueError(f"unknown planted bug {plant!r} (known: {', '.join(PLANTS)})")
     games = [native_game(root.state) for root in roots(data, players, variant)]
-    raw = _core.explore(games, max_states, plant, check_json, progress, workers, check)
+    raw = _core.explore(games, max_states, plant, check_json, progress, workers, check, stop)
     if raw["limit_reached"]:
         raise ExplorationLimitError(max_states, int(raw["depth"]), int(raw["frontier"]))
+    if raw["stopped"]:
+        raise ExplorationStoppedError(
+            f"stopped on request at depth {int(raw['depth'])} after {int(raw['states']):,} distinct states "
+            "(the native loop keeps no checkpoint: run it again to finish)",
+            None,
+        )
     return NativeExploration(
         config=name,
         players=players,

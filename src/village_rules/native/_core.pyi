@@ -85,6 +85,7 @@ def explore(
     progress: Callable[[int, int, int, int], None] | None = None,
     workers: int = 1,
     check: bool = False,
+    stop: Callable[[], bool] | None = None,
 ) -> dict[str, Any]:
     """Every state reachable from the roots' states, breadth first (cpp/explore.cpp): the
     counts (roots, states, edges, depth, terminal by what ended the game, deadlocks, engine

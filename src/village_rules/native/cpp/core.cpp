@@ -2623,7 +2623,8 @@ PYBIND11_MODULE(_core, m) {
   m.def(
       "explore",
       [](const std::vector<Game*>& roots, long long max_states, const std::string& plant, bool check_json,
-         std::function<void(long long, long long, long long, long long)> progress, int workers, bool check) {
+         std::function<void(long long, long long, long long, long long)> progress, int workers, bool check,
+         std::function<bool()> stop) {
         namespace ex = village::explore;
         ex::Options options;
         options.max_states = max_states;
@@ -2632,11 +2633,17 @@ PYBIND11_MODULE(_core, m) {
         options.progress = std::move(progress);
         options.workers = workers;
         options.check = check;
+        if (stop)  // between batches, on this (the main) thread: Python's signal handlers run first
+          options.stop = [stop]() {
+            if (PyErr_CheckSignals() != 0) throw py::error_already_set();
+            return stop();
+          };
         std::vector<const ex::Core*> cores(roots.begin(), roots.end());
         return ex::to_dict(ex::run(cores, options));
       },
       py::arg("roots"), py::arg("max_states"), py::arg("plant") = "", py::arg("check_json") = false,
-      py::arg("progress") = py::none(), py::arg("workers") = 1, py::arg("check") = false);
+      py::arg("progress") = py::none(), py::arg("workers") = 1, py::arg("check") = false,
+      py::arg("stop") = py::none());
   village::explore::bind_seen(m);
   m.def(
       "fingerprint", [](const Game& game) { return village::explore::fingerprint(game.explore_root()); },

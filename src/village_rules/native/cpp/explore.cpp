@@ -495,6 +495,17 @@ Counts run(const std::vector<const Core*>& roots, const Options& options) {
   std::vector<Packed> fresh(static_cast<size_t>(workers));  // each owner's new states
   std::vector<std::vector<uint8_t>> scratch(static_cast<size_t>(workers));  // a child's bytes
   long long depth = 0;
+  // the violations just found (`found`), counted, the first few named with the state
+  // they are in, or the edge's source, by its JSON
+  auto record = [&](Tally& mine, const Core& core, const State& at, const char* where) {
+    for (const auto& v : mine.found) {
+      if (mine.violation_count++ >= MAX_VIOLATIONS_KEPT) continue;
+      State named = at;
+      named.rules_json = base_rules;
+      mine.violations.push_back(v.invariant + " [" + v.component + "]: expected " + v.expected + ", found " +
+                                v.actual + where + core.explore_json(named));
+    }
+  };
   auto expand = [&](size_t index, int w) {
     const Core& core = *cores[static_cast<size_t>(w)];
     Tally& mine = tally[static_cast<size_t>(w)];
@@ -504,14 +515,7 @@ Counts run(const std::vector<const Core*>& roots, const Options& options) {
       mine.found.clear();
       core.explore_violations(parent, mine.found);
       ++mine.checked;
-      for (const auto& v : mine.found) {
-        if (mine.violation_count++ < MAX_VIOLATIONS_KEPT) {
-          State named = parent;
-          named.rules_json = base_rules;
-          mine.violations.push_back(v.invariant + " [" + v.component + "]: expected " + v.expected + ", found " +
-                                    v.actual + " in " + core.explore_json(named));
-        }
-      }
+      record(mine, core, parent, " in ");
     }
     const uint64_t self = frontier_base + index;
     std::vector<int> ids;
@@ -548,14 +552,7 @@ Counts run(const std::vector<const Core*>& roots, const Options& options) {
         mine.found.clear();
         core.explore_transition_violations(parent, id, child, mine.found);
         ++mine.edges_checked;
-        for (const auto& v : mine.found) {
-          if (mine.violation_count++ < MAX_VIOLATIONS_KEPT) {
-            State named = parent;
-            named.rules_json = base_rules;
-            mine.violations.push_back(v.invariant + " [" + v.component + "]: expected " + v.expected + ", found " +
-                                      v.actual + " from " + core.explore_json(named));
-          }
-        }
+        record(mine, core, parent, " from ");
       }
       if (options.check_json) {  // one worker: dedupe at once, as the sequential loop does
         uint64_t fp = fingerprint(child, options.plant);
@@ -621,8 +618,14 @@ Counts run(const std::vector<const Core*>& roots, const Options& options) {
         out.frontier = static_cast<long long>(level.size());
         break;
       }
+      if (options.stop && options.stop()) {  // Ctrl-C or SIGTERM (the command line's `stop`)
+        out.stopped = true;
+        out.depth = depth + 1;
+        out.frontier = static_cast<long long>(level.size());
+        break;
+      }
     }
-    if (out.limit_reached) break;
+    if (out.limit_reached || out.stopped) break;
     if (level.size() > 0) ++depth;
     out.frontier_bytes = std::max(out.frontier_bytes, static_cast<long long>(level.bytes.size()));
     frontier_base += frontier.size();
@@ -651,11 +654,11 @@ Counts run(const std::vector<const Core*>& roots, const Options& options) {
       auto [at, added] = first_end.emplace(ended, id);
       if (!added) at->second = std::min(at->second, id);
     }
-  if (!out.limit_reached)
+  if (!out.limit_reached && !out.stopped)
     for (const auto& [ended, id] : first_end) out.shortest_end[ended] = witness(parents_of, id, roots);
   out.parents_bytes = parents_of.nbytes();
   out.states = states;
-  if (!out.limit_reached) out.depth = depth;
+  if (!out.limit_reached && !out.stopped) out.depth = depth;
   for (const SeenSet& set : seen) out.seen_bytes += set.nbytes();
   out.json_error = check.error;
   out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -684,6 +687,7 @@ py::dict to_dict(const Counts& c) {
   d["terminal"] = c.terminal;
   d["seen_bytes"] = c.seen_bytes;
   d["limit_reached"] = c.limit_reached;
+  d["stopped"] = c.stopped;
   d["frontier"] = c.frontier;
   d["json_error"] = c.json_error;
   d["seconds"] = c.seconds;

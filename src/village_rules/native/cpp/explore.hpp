@@ -95,6 +95,7 @@ struct Options {
   bool check_json = false;  // also key every state by its JSON (round 0): a fingerprint that merges
                             // or splits what the JSON does not is an error naming both states
   std::function<void(long long, long long, long long, long long)> progress;  // depth, states, edges, frontier
+  std::function<bool()> stop;  // asked between batches: true stops the loop there (Counts::stopped)
 };
 
 struct Counts {
@@ -102,6 +103,7 @@ struct Counts {
   std::map<std::string, long long> terminal;  // distinct terminal states by what ended the game
   long long seen_bytes = 0;
   bool limit_reached = false;
+  bool stopped = false;         // `stop` said so: the counts are a part run's
   long long frontier = 0;       // states still to expand when the limit was reached
   std::string first_exception;  // the first engine exception's message
   std::string json_error;       // check_json: the first merge or split, naming both states
