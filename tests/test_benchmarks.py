@@ -65,10 +65,14 @@ def test_bench_explore_prints_the_native_loop_beside_the_python_explorer() -> No
         timeout=300,
     ).stdout
     states = f"{TINY_STATES:,}"
-    for side in ("native \\(C\\+\\+\\)", "Python"):
+    for side in ("native, 1 thr", "native, 2 thr", "checked, 1 thr", "checked, 2 thr", "Python, 1 proc"):
         assert re.search(side + " +" + states + r" states .* states/wall s .* states/CPU s", out), out
-    assert "counts: tied (" in out, out
-    assert re.search(r"native / Python: [\d,.]+x per wall second", out), out
+    for threads in (1, 2):
+        tied = f"native, {threads} thread(s): counts tied; "
+        assert re.search(re.escape(tied) + r"[\d,.]+x the Python explorer per wall second", out), out
+        checked = f"native, {threads} thread(s), every state and transition invariant checked: "
+        assert f"{checked}{states} states" in out and "0 violations" in out, out
+    assert "counts: {'roots': 2, 'states': 10175" in out, out
 
 
 def test_bench_checks_prints_every_figure() -> None:

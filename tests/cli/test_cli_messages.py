@@ -199,7 +199,8 @@ def test_explore_of_an_unknown_configuration_lists_the_known_ones(capsys: pytest
     code, out, err = run(capsys, "explore", "nosuch")
     assert code == 2 and out == ""
     assert err.startswith(
-        "village-rules: unknown configuration nosuch (known: births, large, small, solo, tiny"
+        "village-rules: unknown configuration nosuch "
+        "(known: births, large, longer, longest, small, solo, tiny"
     )
     assert "or a path to a data file" in err and "<top level>" not in err
 
