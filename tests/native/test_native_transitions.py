@@ -17,13 +17,13 @@ VILLAGE_REQUIRE_NATIVE=1 (tests/conftest.py)."""
 
 from __future__ import annotations
 
-import random
 from collections.abc import Callable
 from dataclasses import replace
 from functools import partial
 
 import pytest
 from test_invariants import (  # its broken states' builders: the same states, broken the same way
+    _final_actions_laid_down,
     _plague_take,
     _play,
     big_box,
@@ -46,12 +46,11 @@ from village_rules.data.components import (
     OnChurch,
 )
 from village_rules.drivers.play import play_logged
-from village_rules.engine.core import apply, chance_outcomes, legal_actions
+from village_rules.engine.core import apply
 from village_rules.explore.configs import configuration
 from village_rules.explore.native import native_game
 from village_rules.explore.search import fingerprint, moves, roots
 from village_rules.model.actions import Action, Skip, action_id, parse_action
-from village_rules.model.chance import sample
 from village_rules.model.pending import ChooseTurn
 from village_rules.model.state import GameState
 from village_rules.native import _core
@@ -257,25 +256,6 @@ def _plague_two_turns_later() -> Step:
     after = replace(after, round=after.round + 1)
     lifetime = (before.players[seat].lifetime + 2 * plague + 1) % length
     return before, take, after.with_player(seat, replace(after.players[seat], lifetime=lifetime))
-
-
-def _final_actions_laid_down(edition: str, players: int, seed: int) -> Step:
-    """test_invariants._final_actions_laid_down: the step laying down the final actions,
-    triggered by the player whose turn it is."""
-    rng = random.Random(seed)
-    state = _play(edition, players, seed, 0)
-    for _ in range(20_000):
-        if state.is_terminal:
-            break
-        action = sample(chance_outcomes(state), rng) if state.is_chance else rng.choice(legal_actions(state))
-        after = apply(state, action)
-        turn = state.turn
-        if state.final_turns is None and after.final_turns is not None:
-            if turn is not None and after.end_triggered_by == turn.seat:
-                return state, action, after
-            break
-        state = after
-    raise AssertionError("no end triggered by the player whose turn it was")
 
 
 def _trigger_given_final(edition: str, players: int, seed: int) -> Step:
