@@ -142,37 +142,20 @@ CONFIGS: dict[str, dict[str, Any]] = {
         plague=1,
         customers=1,
     ),
-    "longer": dict(
-        base="original-2011",
-        what="large with a life-time track of 4 and 2 customers (issue 40: >= 10^7 states, explored "
-        "natively): 2 players, 4 cubes a round (grain harvest, market, council chamber, church) from 1 "
-        "brown, 1 pink, 1 green and 1 plague, 2 influence cubes each, 2 members each, a life-time "
-        "track of 4, 1 chronicle space, 1 grave, 2 customers, 1 city",
-        players=(2, 2),
-        family=[1, 1],
-        lifetime=4,
-        spaces={"grain_harvest": 1, "market": 1, "council_chamber": 1, "church": 1},
-        colours={"brown": 1, "pink": 1, "green": 1},
-        influence=2,
-        plague=1,
-        customers=2,
-    ),
-    "longest": dict(
-        base="original-2011",
-        what="large with a life-time track of 5 and 3 customers (issue 40: >= 10^8 states, explored "
-        "natively): 2 players, 4 cubes a round (grain harvest, market, council chamber, church) from 1 "
-        "brown, 1 pink, 1 green and 1 plague, 2 influence cubes each, 2 members each, a life-time "
-        "track of 5, 1 chronicle space, 1 grave, 3 customers, 1 city",
-        players=(2, 2),
-        family=[1, 1],
-        lifetime=5,
-        spaces={"grain_harvest": 1, "market": 1, "council_chamber": 1, "church": 1},
-        colours={"brown": 1, "pink": 1, "green": 1},
-        influence=2,
-        plague=1,
-        customers=3,
-    ),
 }
+
+# Nearer the real game (issue 40, item 5): `large` with a longer life-time track and more
+# customers, explored by the native explorer alone.
+_NEARER = "2 players, 4 cubes a round (grain harvest, market, council chamber, church) from 1 brown, 1 pink, "
+for _name, _track, _customers, _size in (("longer", 4, 2, "10^7"), ("longest", 5, 3, "10^8")):
+    CONFIGS[_name] = {
+        **CONFIGS["large"],
+        "what": f"large with a life-time track of {_track} and {_customers} customers (issue 40: >= {_size} "
+        f"states, explored natively): {_NEARER}1 green and 1 plague, 2 influence cubes each, 2 members each, "
+        f"a life-time track of {_track}, 1 chronicle space, 1 grave, {_customers} customers, 1 city",
+        "lifetime": _track,
+        "customers": _customers,
+    }
 
 
 def main() -> None:

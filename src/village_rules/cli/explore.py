@@ -29,7 +29,7 @@ from village_rules.explore.crosscheck import content_crosscheck, disagreements, 
 from village_rules.explore.memory import available as memory_available
 from village_rules.explore.monitors import MONITORS
 from village_rules.explore.parallel import ExplorationStoppedError, explore_parallel
-from village_rules.explore.pinned import Pinned, differences, pinned, pinned_states
+from village_rules.explore.pinned import Counted, Pinned, differences, pinned, pinned_states
 from village_rules.explore.pump import PUMP, explore_pump
 from village_rules.explore.ray_pool import hash_seed, import_ray, session
 from village_rules.explore.scope import scope_line, vacuous
@@ -270,9 +270,7 @@ def run(args: argparse.Namespace) -> int:
         return SIGTERM_EXIT if asked.signal == signal.SIGTERM else SIGINT_EXIT
     print(report(config, result, time.perf_counter() - start))
     failed = bool(result.violation_count or result.deadlocks)
-    if not result.terminal:
-        print("village-rules explore: no end of the game is reachable in this configuration", file=sys.stderr)
-        failed = True
+    failed = _no_end(result) or failed
     if graph_shape is not None:
         print(shape_report(graph_shape, end_frequencies(config, players, args.random_games)))
         if graph_shape.stuck:
@@ -280,12 +278,7 @@ def run(args: argparse.Namespace) -> int:
             print(f"village-rules explore: liveness fails: {stuck}", file=sys.stderr)
             failed = True
     if pin is not None:
-        changed = differences(pin, result)
-        verdict = "DIFFERS from the pinned figures" if changed else "matches the pinned figures"
-        print(f"expect      {verdict}")
-        for line in changed:
-            print(f"  DIFFERS {line}")
-        failed = failed or bool(changed)
+        failed = _differs(pin, result) or failed
     if args.z3:
         wrong = disagreements(config.data, players, result)
         proves = model_proves(config.data, players, result)
@@ -438,21 +431,42 @@ def _run_native(args: argparse.Namespace, config: Configuration, players: int, p
             return SIGTERM_EXIT if asked.signal == signal.SIGTERM else SIGINT_EXIT
     print(native_report(config, result, time.perf_counter() - start))
     failed = bool(result.violation_count or result.deadlocks or result.engine_exceptions)
+    failed = _no_end(result) or failed
+    if pin is not None:
+        failed = _differs(pin, result) or failed
+    return 1 if failed else 0
+
+
+def _no_end(result: Counted) -> bool:
+    """Say so on stderr when no end of the game was reached (exit 1: issue 40, item 6)."""
     if not result.terminal:
         print("village-rules explore: no end of the game is reachable in this configuration", file=sys.stderr)
-        failed = True
-    if pin is not None:
-        changed = differences(pin, result)
-        print(f"expect      {'DIFFERS from the pinned figures' if changed else 'matches the pinned figures'}")
-        for line in changed:
-            print(f"  DIFFERS {line}")
-        failed = failed or bool(changed)
-    return 1 if failed else 0
+    return not result.terminal
+
+
+def _differs(pin: Pinned, result: Counted) -> bool:
+    """Print `--expect`'s verdict and each figure that differs from the pin; whether any does."""
+    changed = differences(pin, result)
+    print(f"expect      {'DIFFERS from the pinned figures' if changed else 'matches the pinned figures'}")
+    for line in changed:
+        print(f"  DIFFERS {line}")
+    return bool(changed)
+
+
+def _sizes(r: Exploration | NativeExploration) -> list[str]:
+    """Either explorer's report lines of the graph's size and its ends."""
+    ends = ", ".join(f"{kind} {n:,}" for kind, n in sorted(r.terminal.items())) or "none"
+    return [
+        f"states      {r.states:,} distinct (64-bit fingerprints, collision probability "
+        f"{r.collision_probability:.1e})",
+        f"edges       {r.edges:,}",
+        f"depth       {r.depth}",
+        f"terminal    {sum(r.terminal.values()):,}: {ends}",
+    ]
 
 
 def native_report(config: Configuration, r: NativeExploration, seconds: float) -> str:
     """The native run's summary, in `report`'s words, and what it did not decide."""
-    ends = ", ".join(f"{kind} {n:,}" for kind, n in sorted(r.terminal.items())) or "none"
     shortest = ", ".join(f"{kind} in {len(ids)} actions" for kind, (_, ids) in sorted(r.shortest_end.items()))
     check = (
         f"every state invariant at {r.states_checked:,} states, every transition invariant on "
@@ -465,11 +479,7 @@ def native_report(config: Configuration, r: NativeExploration, seconds: float) -
         f"every state reachable from {r.roots} set-up deal(s), breadth first, natively on "
         f"{r.workers} thread(s)",
         scope_line(config.name, config.data, r.players),
-        f"states      {r.states:,} distinct (64-bit fingerprints, collision probability "
-        f"{r.collision_probability:.1e})",
-        f"edges       {r.edges:,}",
-        f"depth       {r.depth}",
-        f"terminal    {sum(r.terminal.values()):,}: {ends}",
+        *_sizes(r),
         f"shortest    {shortest or 'no end reached'}",
         f"deadlocks   {r.deadlocks}",
         f"checks      {check}",
@@ -508,7 +518,6 @@ def _check_scale_options(args: argparse.Namespace) -> None:
 def report(config: Configuration, r: Exploration, seconds: float) -> str:
     """The run's summary: what its verdicts are about, sizes, end types, checks and one line
     per query."""
-    ends = ", ".join(f"{kind} {n:,}" for kind, n in sorted(r.terminal.items())) or "none"
     check = (
         f"every state invariant at {r.states_checked:,} states, every transition invariant on "
         f"{r.edges_checked:,} edges: {r.violation_count} violation(s)"
@@ -520,11 +529,7 @@ def report(config: Configuration, r: Exploration, seconds: float) -> str:
         f"village-rules explore {config.name} ({config.data.edition}, {r.players} player(s)): "
         f"every state reachable from {r.roots} set-up deal(s), breadth first",
         scope_line(config.name, config.data, r.players),
-        f"states      {r.states:,} distinct (64-bit fingerprints, collision probability "
-        f"{r.collision_probability:.1e})",
-        f"edges       {r.edges:,}",
-        f"depth       {r.depth}",
-        f"terminal    {sum(r.terminal.values()):,}: {ends}",
+        *_sizes(r),
         f"deadlocks   {r.deadlocks}",
         f"checks      {check}{refined}",
         f"seen-set    {r.seen_bytes:,} bytes, {r.bytes_per_state:.1f} bytes per state",

@@ -85,17 +85,25 @@ uint64_t fingerprint_bytes(const uint8_t* begin, const uint8_t* end) {
   return f.h;
 }
 
+namespace {
+// `s` packed onto `out`, or, for a planted bug (tests), a copy with the players' life-time
+// dropped: left out of the fingerprint (PLANT_OMIT_...) or of the frontier (PLANT_PACK_...).
+void pack_planted(const State& s, bool drop_lifetime, std::vector<uint8_t>& out) {
+  if (!drop_lifetime) return pack::pack(s, out);
+  State lossy = s;
+  for (Player& p : lossy.players) p.lifetime = 0;
+  pack::pack(lossy, out);
+}
+uint64_t fingerprint_packed(const std::vector<uint8_t>& bytes) {
+  return fingerprint_bytes(pack::after_round(bytes.data()), bytes.data() + bytes.size());
+}
+}  // namespace
+
 uint64_t fingerprint(const State& s, int plant) {
   thread_local std::vector<uint8_t> bytes;
   bytes.clear();
-  if (plant == PLANT_OMIT_PLAYER_LIFETIME) {  // the planted bug: the life-time left out
-    State lossy = s;
-    for (Player& p : lossy.players) p.lifetime = 0;
-    pack::pack(lossy, bytes);
-  } else {
-    pack::pack(s, bytes);
-  }
-  return fingerprint_bytes(pack::after_round(bytes.data()), bytes.data() + bytes.size());
+  pack_planted(s, plant == PLANT_OMIT_PLAYER_LIFETIME, bytes);
+  return fingerprint_packed(bytes);
 }
 
 namespace {
@@ -331,7 +339,7 @@ class Pool {
 
 // What one worker counted: summed over the workers at the end, in worker order.
 struct Tally {
-  long long edges = 0, deadlocks = 0, engine_exceptions = 0, states = 0, checked = 0, edges_checked = 0,
+  long long edges = 0, deadlocks = 0, engine_exceptions = 0, checked = 0, edges_checked = 0,
             violation_count = 0;
   std::vector<std::string> violations;  // the first few, with their states
   std::map<std::string, uint64_t> first_end;  // what ended the game -> the lowest state id so ended
@@ -356,10 +364,7 @@ struct Packed {
   size_t length(size_t i) const { return (i + 1 < starts.size() ? starts[i + 1] : bytes.size()) - starts[i]; }
   void add(const State& s, int plant) {
     starts.push_back(bytes.size());
-    if (plant != PLANT_PACK_FORGETS_PLAYER_LIFETIME) return pack::pack(s, bytes);
-    State lossy = s;  // the planted bug: a packing that drops the players' life-time
-    for (Player& p : lossy.players) p.lifetime = 0;
-    pack::pack(lossy, bytes);
+    pack_planted(s, plant == PLANT_PACK_FORGETS_PLAYER_LIFETIME, bytes);
   }
   void copy(const Packed& from, size_t i) {
     starts.push_back(bytes.size());
@@ -567,16 +572,9 @@ Counts run(const std::vector<const Core*>& roots, const Options& options) {
       } else {  // packed once: the bytes give the fingerprint, then go to its owner
         std::vector<uint8_t>& bytes = scratch[static_cast<size_t>(w)];
         bytes.clear();
-        uint64_t fp;
-        if (options.plant == PLANT_NONE) {
-          pack::pack(child, bytes);
-          fp = fingerprint_bytes(pack::after_round(bytes.data()), bytes.data() + bytes.size());
-        } else {
-          Packed lossy;  // a planted bug: packed and fingerprinted as the plant says
-          lossy.add(child, options.plant);
-          bytes = lossy.bytes;
-          fp = fingerprint(child, options.plant);
-        }
+        pack_planted(child, options.plant == PLANT_PACK_FORGETS_PLAYER_LIFETIME, bytes);
+        uint64_t fp = options.plant == PLANT_OMIT_PLAYER_LIFETIME ? fingerprint(child, options.plant)
+                                                                   : fingerprint_packed(bytes);
         Packed& box = outbox[static_cast<size_t>(w)][static_cast<size_t>(owner(fp))];
         box.starts.push_back(box.bytes.size());
         box.bytes.insert(box.bytes.end(), bytes.begin(), bytes.end());
