@@ -324,6 +324,7 @@ def test_a_checkpoint_of_the_python_explorer_is_refused_and_the_reverse(tmp_path
 def test_resuming_without_the_file_is_refused(tmp_path: Path) -> None:
     assert "cannot be read: No such file or directory" in refused(tmp_path / "none.ckpt")
     assert "cannot be read" in refused(tmp_path)  # a folder
+    assert "is not a regular file" in refused(Path("/dev/zero"))  # refused, not read
 
 
 def test_the_core_refuses_a_header_that_is_not_the_runs(tmp_path: Path) -> None:

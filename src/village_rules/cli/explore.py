@@ -370,9 +370,10 @@ class _Requests(threading.Event):
 
 
 @contextlib.contextmanager
-def _stop_requests() -> Iterator[_Requests]:
-    """For the length of a run: the first Ctrl-C or SIGTERM asks the explorer to stop at the
-    end of its level (saving its checkpoint, if it has one); a second stops it at once."""
+def _stop_requests(at: str = "the end of this breadth-first level") -> Iterator[_Requests]:
+    """For the length of a run: the first Ctrl-C or SIGTERM asks the explorer to stop at `at`
+    (the Python explorer's level's end, the native loop's next batch boundary), saving its
+    checkpoint if it has one; a second stops it at once."""
     asked = _Requests()
     if threading.current_thread() is not threading.main_thread():
         yield asked
@@ -387,8 +388,7 @@ def _stop_requests() -> Iterator[_Requests]:
         asked.signal = signum
         asked.set()
         print(
-            "\nvillage-rules explore: stopping at the end of this breadth-first level "
-            "(again to stop at once, saving nothing)",
+            f"\nvillage-rules explore: stopping at {at} (again to stop at once, saving nothing)",
             file=sys.stderr,
             flush=True,
         )
@@ -424,7 +424,7 @@ def _run_native(args: argparse.Namespace, config: Configuration, players: int, p
     if args.checkpoint is not None:
         check_writable(args.checkpoint)
     start = time.perf_counter()
-    with _stop_requests() as asked:
+    with _stop_requests("the end of this batch of states") as asked:
         try:
             result = explore_counts(
                 config.data,

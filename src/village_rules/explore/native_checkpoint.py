@@ -91,10 +91,13 @@ def check_resumable(path: Path, identity: dict[str, object]) -> None:
     the native core's build among them) or a truncated body. The body's checksum is checked
     by the C++ loop, over all of it, before it is used (`explore_counts`)."""
     require_build_id(path)
-    try:
-        with path.open("rb") as f:
+    try:  # not blocking: a FIFO is refused, not waited on
+        with os.fdopen(os.open(path, os.O_RDONLY | os.O_NONBLOCK), "rb") as f:
             if not stat.S_ISREG(os.fstat(f.fileno()).st_mode):
-                raise CheckpointError(path, "not a regular file")
+                raise CheckpointError(
+                    path,
+                    "is not a regular file (a device, FIFO or socket): a checkpoint is always a regular file",
+                )
             first = f.readline(len(NATIVE_MAGIC) + 1)
             if first.startswith(PYTHON_MAGIC.rstrip(b"\n")):
                 raise CheckpointError(
