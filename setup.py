@@ -14,11 +14,19 @@ twice over:
   prints a warning and `pip install .` still installs the pure-Python package.
 `import village_rules` never needs it; `import village_rules.native` says clearly when it
 is missing (docs/native.md).
+
+The extension is told the SHA-256 of its C++ sources (`VILLAGE_NATIVE_SOURCES`,
+`_core.build_id()`): a native explorer checkpoint names the build that wrote it and another
+build's is refused. The sources, not the built file: the same sources make the same
+fingerprints, packed states and move order whatever the compiler or machine, and a rebuild
+of unchanged sources must not orphan a checkpoint, while any change to them must.
 """
 
 from __future__ import annotations
 
+import hashlib
 import os
+from pathlib import Path
 
 from setuptools import find_packages, setup
 
@@ -29,6 +37,19 @@ STORED_RESULTS = {
     "village_rules.proofs.regressions": "proofs/regressions",
 }
 """Each data package of the proof catalogue's stored results -> its folder in the clone."""
+
+
+NATIVE_SOURCES = "src/village_rules/native/cpp"
+
+
+def _sources_hash() -> str:
+    """The SHA-256 of every C++ source and header of the native core, by name and content."""
+    digest = hashlib.sha256()
+    folder = Path(__file__).resolve().parent / NATIVE_SOURCES
+    for path in sorted(folder.glob("*.[ch]pp")):
+        content = path.read_bytes()
+        digest.update(f"{path.name}\0{len(content)}\0".encode() + content)
+    return digest.hexdigest()
 
 
 def _native_modules() -> list[object]:
@@ -49,6 +70,7 @@ def _native_modules() -> list[object]:
                 "src/village_rules/native/cpp/explore.cpp",
                 "src/village_rules/native/cpp/pack.cpp",
                 "src/village_rules/native/cpp/checks.cpp",
+                "src/village_rules/native/cpp/checkpoint.cpp",
             ],
             depends=[
                 "src/village_rules/native/cpp/state.hpp",
@@ -56,7 +78,9 @@ def _native_modules() -> list[object]:
                 "src/village_rules/native/cpp/explore.hpp",
                 "src/village_rules/native/cpp/pack.hpp",
                 "src/village_rules/native/cpp/checks.hpp",
+                "src/village_rules/native/cpp/checkpoint.hpp",
             ],
+            define_macros=[("VILLAGE_NATIVE_SOURCES", f'"{_sources_hash()}"')],
             cxx_std=17,
             optional=True,
         )

@@ -39,7 +39,7 @@ def test_the_native_engine_counts_without_checks_when_asked(capsys: pytest.Captu
     [
         (["--shape"], "--shape"),
         (["--z3", "--query", "1a"], "--z3, --query"),
-        (["--checkpoint", "run.ckpt"], "--checkpoint"),
+        (["--ray"], "--ray"),
         (["--workers", "65"], "at most 64 threads (--workers), not 65"),
     ],
 )

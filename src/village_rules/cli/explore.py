@@ -59,13 +59,10 @@ NATIVE_REFUSES = {
     "z3": "--z3",
     "witnesses": "--witnesses",
     "ray": "--ray",
-    "checkpoint": "--checkpoint",
-    "resume": "--resume",
-    "max_memory": "--max-memory",
     "query": "--query",
 }
-"""The options the native loop does not do yet (issue 40: queries, witnesses, shape,
-checkpoints, Ray, the z3 links), refused before the work rather than ignored."""
+"""The options the native loop does not do yet (issue 40: queries, witnesses, shape, Ray,
+the z3 links), refused before the work rather than ignored."""
 
 
 def register(subparsers: Any) -> None:
@@ -142,7 +139,7 @@ def register(subparsers: Any) -> None:
         type=Path,
         metavar="FILE",
         help="save the run here every --checkpoint-every states, on Ctrl-C/SIGTERM and at a budget "
-        "(needs PYTHONHASHSEED set, the same when resuming)",
+        "(the reference engine needs PYTHONHASHSEED set, the same when resuming; the native one does not)",
     )
     p.add_argument(
         "--checkpoint-every",
@@ -152,12 +149,19 @@ def register(subparsers: Any) -> None:
         help="with --checkpoint: save at the first level boundary after every N states "
         f"(default {CHECKPOINT_EVERY:,})",
     )
-    p.add_argument("--resume", type=Path, metavar="FILE", help="continue a run saved with --checkpoint")
+    p.add_argument(
+        "--resume",
+        type=Path,
+        metavar="FILE",
+        help="continue a run saved with --checkpoint by the same engine (a damaged file, or one of another "
+        "configuration, player count, options or build, is refused before the work)",
+    )
     p.add_argument(
         "--max-memory",
         type=whole(1, 1 << 30),
         metavar="MIB",
-        help="stop with an error (and the checkpoint, if any) when the explorer's processes hold more",
+        help="stop with an error (and the checkpoint, if any) when the explorer's processes hold more; "
+        "a shipped configuration whose pinned states cannot fit is refused before the work",
     )
     p.add_argument("--force", action="store_true", help="explore a data file that is not a reduced one")
     p.add_argument(
@@ -172,7 +176,8 @@ def register(subparsers: Any) -> None:
         choices=ENGINES,
         default="reference",
         help="reference: the Python explorer (every check and query; the default); native: the C++ "
-        "loop (the native extra: counts and the state invariants, on --workers threads; no query yet)",
+        "loop (the native extra: counts and the state invariants, on --workers threads, with "
+        "--checkpoint, --resume and --max-memory; no query yet)",
     )
     add_quiet_flag(p)
     needs(p, "--ray-address", "--ray", "is for a run on Ray", lambda a: bool(a.ray))
@@ -365,9 +370,10 @@ class _Requests(threading.Event):
 
 
 @contextlib.contextmanager
-def _stop_requests() -> Iterator[_Requests]:
-    """For the length of a run: the first Ctrl-C or SIGTERM asks the explorer to stop at the
-    end of its level (saving its checkpoint, if it has one); a second stops it at once."""
+def _stop_requests(at: str = "the end of this breadth-first level") -> Iterator[_Requests]:
+    """For the length of a run: the first Ctrl-C or SIGTERM asks the explorer to stop at `at`
+    (the Python explorer's level's end, the native loop's next batch boundary), saving its
+    checkpoint if it has one; a second stops it at once."""
     asked = _Requests()
     if threading.current_thread() is not threading.main_thread():
         yield asked
@@ -382,8 +388,7 @@ def _stop_requests() -> Iterator[_Requests]:
         asked.signal = signum
         asked.set()
         print(
-            "\nvillage-rules explore: stopping at the end of this breadth-first level "
-            "(again to stop at once, saving nothing)",
+            f"\nvillage-rules explore: stopping at {at} (again to stop at once, saving nothing)",
             file=sys.stderr,
             flush=True,
         )
@@ -415,8 +420,11 @@ def _run_native(args: argparse.Namespace, config: Configuration, players: int, p
         raise ExploreArgumentError(
             f"explore --engine native: at most {MAX_WORKERS} threads (--workers), not {args.workers}"
         )
+    _check_native_memory(args, config, players)
+    if args.checkpoint is not None:
+        check_writable(args.checkpoint)
     start = time.perf_counter()
-    with _stop_requests() as asked:
+    with _stop_requests("the end of this batch of states") as asked:
         try:
             result = explore_counts(
                 config.data,
@@ -425,6 +433,10 @@ def _run_native(args: argparse.Namespace, config: Configuration, players: int, p
                 workers=args.workers,
                 check=not args.no_check,
                 stop=asked.is_set,
+                checkpoint=args.checkpoint,
+                checkpoint_every=args.checkpoint_every,
+                resume=args.resume,
+                max_memory=None if args.max_memory is None else args.max_memory * 2**20,
             )
         except ExplorationStoppedError as stop:
             print(f"village-rules explore: {stop}", file=sys.stderr)
@@ -435,6 +447,30 @@ def _run_native(args: argparse.Namespace, config: Configuration, players: int, p
     if pin is not None:
         failed = _differs(pin, result) or failed
     return 1 if failed else 0
+
+
+def _check_native_memory(args: argparse.Namespace, config: Configuration, players: int) -> None:
+    """Refuse `--max-memory` before the work where it cannot be kept: no /proc to read the
+    memory from, or a shipped configuration whose pinned state count needs more than the
+    budget for its seen sets and parents alone (`explore.native.memory_floor`)."""
+    if args.max_memory is None:
+        return
+    if not memory_available():
+        raise ExploreArgumentError(
+            "explore --max-memory: this system does not report processes' memory (/proc)"
+        )
+    from village_rules.explore.native import memory_floor  # noqa: PLC0415 (optional, imported by the caller)
+
+    known = pinned_states(config.name, players) if config.path.parent == CONFIGS else None
+    if known is None:
+        return
+    floor = memory_floor(known, args.workers)
+    if floor > args.max_memory * 2**20:
+        raise ExploreArgumentError(
+            f"explore --max-memory {args.max_memory:,}: {config.name} at {players} player(s) has {known:,} "
+            f"distinct states (pinned), which need at least {-(-floor // 2**20):,} MiB natively (the seen "
+            "set and the parents alone); raise --max-memory or explore a smaller configuration"
+        )
 
 
 def _no_end(result: Counted) -> bool:
@@ -487,6 +523,13 @@ def native_report(config: Configuration, r: NativeExploration, seconds: float) -
         f"{r.frontier_bytes:,} bytes packed; parents {r.parents_bytes:,} bytes",
         "queries     not decided: the native loop has no query yet (issue 40); run with --engine reference",
     ]
+    saved = []
+    if r.resumed_states is not None:
+        saved.append(f"resumed at depth {r.resumed_depth} with {r.resumed_states:,} distinct states")
+    if r.checkpoints_written:
+        saved.append(f"written {r.checkpoints_written} time(s), the last {r.checkpoint_bytes:,} bytes")
+    if saved:
+        lines.append(f"checkpoint  {'; '.join(saved)}")
     if r.engine_exceptions:
         lines.append(f"ENGINE EXCEPTIONS {r.engine_exceptions}: the first: {r.first_exception}")
     lines += [f"VIOLATION {v}" for v in r.violations]

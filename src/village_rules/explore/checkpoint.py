@@ -34,6 +34,9 @@ from village_rules.errors import VillageError
 from village_rules.rules.variant import Variant
 
 MAGIC = b"village-rules explore checkpoint 1\n"
+NATIVE_MAGIC = b"village-rules native explore checkpoint\n"
+"""The first line of the native explorer's checkpoints (explore/native_checkpoint.py): such a
+file is named as the native one's, here and there."""
 MAX_CHECKPOINT_BYTES = 16 * 2**30
 """The largest checkpoint read (16 GiB): far beyond a run of the explorer's state ceiling.
 Checkpoints are read only from regular files (`read_file_bytes(regular=True)`): before,
@@ -148,6 +151,11 @@ def read(path: Path, identity: dict[str, object]) -> Checkpoint:
         raise CheckpointError(path, exc.problem) from None
     except OSError as exc:
         raise CheckpointError(path, f"cannot be read: {exc.strerror or exc}") from None
+    if blob.startswith(NATIVE_MAGIC):
+        raise CheckpointError(
+            path,
+            "written by the native explorer (--engine native), not this one: resume it with --engine native",
+        )
     if not blob.startswith(MAGIC):
         raise CheckpointError(path, "not an explore checkpoint (its first line is not the checkpoint header)")
     digest, _, payload = blob[len(MAGIC) :].partition(b"\n")

@@ -19,14 +19,20 @@ second, and the native core plays each step far faster; the counts tie the two
 from __future__ import annotations
 
 import json
+import os
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from village_rules.data.edition import EditionData
 from village_rules.drivers.serialization import state_to_dict
+from village_rules.errors import OutputError
+from village_rules.explore.checkpoint import CheckpointError
 from village_rules.explore.configs import configuration
-from village_rules.explore.parallel import ExplorationStoppedError
+from village_rules.explore.memory import resident_bytes
+from village_rules.explore.native_checkpoint import check_resumable, header, require_build_id, run_identity
+from village_rules.explore.parallel import ExplorationStoppedError, MemoryBudgetError
 from village_rules.explore.search import MAX_STATES, ExplorationLimitError, roots
 from village_rules.explore.seen import SeenFigures
 from village_rules.model.actions import Action, action_from_id
@@ -45,6 +51,23 @@ that the states expanded are not the states reached."""
 
 Progress = Callable[[int, int, int, int], None]
 """Called after every breadth-first level with (depth, states, edges, frontier)."""
+
+CHECKPOINT_EVERY = 500_000
+"""The default states between two periodic checkpoints (the Python explorer's too)."""
+
+FLOOR_BYTES_PER_STATE = 13.5
+"""The least memory a state costs the native loop, whatever the run: 7.5 bytes in the seen set
+at its fullest (6-byte slots, at most 80% full) and 6 for its parent and move. The packed
+frontier, the threads' buffers and the interpreter come on top (`large`'s 2.0 million states
+peak at about 55 bytes a state, the interpreter included), so a budget below this floor
+cannot be met (`memory_floor`)."""
+
+
+def memory_floor(states: int, workers: int) -> int:
+    """The least resident memory, in bytes, a native run of `states` distinct states on
+    `workers` threads needs for its seen sets and parents alone (each thread's seen set has a
+    1 MiB directory): a `max_memory` below it is refused before the work."""
+    return int(states * FLOOR_BYTES_PER_STATE) + workers * 2**20
 
 
 @dataclass
@@ -87,6 +110,15 @@ class NativeExploration(SeenFigures):
     violation_count: int = 0
     violations: list[str] = field(default_factory=list)
     """The first violations found, each with its state's JSON (at most 10; all are counted)."""
+    checkpoints_written: int = 0
+    """With `checkpoint`: the files written (at the level boundaries after every
+    `checkpoint_every` states)."""
+    checkpoint_bytes: int = 0
+    """The last checkpoint's size in bytes."""
+    resumed_states: int | None = None
+    """With `resume`: the distinct states the checkpoint held (None: started from the roots)."""
+    resumed_depth: int | None = None
+    """With `resume`: the levels the checkpoint had finished."""
 
     @property
     def states_per_second(self) -> float:
@@ -126,6 +158,10 @@ def explore_counts(
     workers: int = 1,
     check: bool = False,
     stop: Callable[[], bool] | None = None,
+    checkpoint: Path | None = None,
+    checkpoint_every: int = CHECKPOINT_EVERY,
+    resume: Path | None = None,
+    max_memory: int | None = None,
 ) -> NativeExploration:
     """Count every state reachable from every set-up deal of `config` (a shipped
     configuration's name, or edition data), breadth first in C++: the figures of the
@@ -142,7 +178,17 @@ def explore_counts(
     explorer's `check=True`. `stop` is asked between batches of 2,048 states (after Python's
     signal handlers have run): true stops the run with `ExplorationStoppedError` (the command
     line's Ctrl-C and SIGTERM). `plant` is a test hook (`PLANTS`).
-    Raises `ExplorationLimitError` past `max_states` distinct states."""
+    Raises `ExplorationLimitError` past `max_states` distinct states.
+
+    With `checkpoint`, the run is saved there (atomically: the old file or the whole new
+    one) at the first level boundary after every `checkpoint_every` distinct states, and
+    where it stops early (`stop`, `max_states`, `max_memory`: the error says it was saved).
+    `resume` goes on from such a file to exactly the counts, checks and shortest games of an
+    uninterrupted run (on another thread count the same counts, and shortest games of the
+    same lengths); a file that cannot continue this run is refused before the work
+    (`CheckpointError`, naming the problem: `native_checkpoint.check_resumable`). With
+    `max_memory` (bytes), the run stops with `MemoryBudgetError` at the first batch after
+    which this process holds more (explore/memory.py; not checked where /proc is missing)."""
     if isinstance(config, str):
         name, data = config, configuration(config).data
     else:
@@ -155,16 +201,65 @@ def explore_counts(
         raise ValueError("check_json keys every state in one table: it runs with one worker only")
     if plant and plant not in PLANTS:
         raise ValueError(f"unknown planted bug {plant!r} (known: {', '.join(PLANTS)})")
-    games = [native_game(root.state) for root in roots(data, players, variant)]
-    raw = _core.explore(games, max_states, plant, check_json, progress, workers, check, stop)
-    if raw["limit_reached"]:
-        raise ExplorationLimitError(max_states, int(raw["depth"]), int(raw["frontier"]))
-    if raw["stopped"]:
-        raise ExplorationStoppedError(
-            f"stopped on request at depth {int(raw['depth'])} after {int(raw['states']):,} distinct states "
-            "(the native loop keeps no checkpoint: run it again to finish)",
-            None,
+    if check_json and (checkpoint is not None or resume is not None):
+        raise ValueError("check_json keeps every state's JSON, which a checkpoint does not hold")
+    if checkpoint_every < 1:
+        raise ValueError(f"checkpoint_every must be at least 1 state, not {checkpoint_every}")
+    starts = roots(data, players, variant)
+    saving = None
+    if checkpoint is not None or resume is not None:
+        identity = run_identity(data, players, starts, check=check, plant=plant)
+        if resume is not None:  # before the work: the header here, the whole body in C++
+            check_resumable(resume, identity)
+        if checkpoint is not None:
+            require_build_id(checkpoint)
+            try:  # the C++ writer makes its temporary file beside the checkpoint
+                checkpoint.parent.mkdir(parents=True, exist_ok=True)
+            except OSError as exc:
+                raise OutputError(str(checkpoint), f"cannot be written: {exc.strerror or exc}") from None
+        saving = _core.Checkpointing(
+            save="" if checkpoint is None else os.fspath(checkpoint),
+            every=checkpoint_every,
+            resume="" if resume is None else os.fspath(resume),
+            header=header(identity),
         )
+    over: list[int] = []  # the resident bytes that passed `max_memory`
+
+    def asked() -> bool:  # between batches, on this thread
+        if stop is not None and stop():
+            return True
+        if max_memory is not None:
+            held = resident_bytes([os.getpid()])
+            if held is not None and held > max_memory:
+                over.append(held)
+                return True
+        return False
+
+    games = [native_game(root.state) for root in starts]
+    try:
+        raw = _core.explore(games, max_states, plant, check_json, progress, workers, check, asked, saving)
+    except _core.CheckpointDamagedError as exc:
+        raise CheckpointError(resume or Path(), str(exc)) from None
+    except _core.CheckpointUnwritableError as exc:
+        raise OutputError(str(checkpoint), str(exc)) from None
+    kept = (
+        f"; checkpoint written to {checkpoint}: continue with --resume {checkpoint}"
+        if raw["saved"]
+        else "; nothing saved (without --checkpoint FILE the native loop keeps no checkpoint: "
+        "give one to be able to resume)"
+    )
+    where = f"at depth {int(raw['depth'])} after {int(raw['states']):,} distinct states"
+    if raw["limit_reached"]:
+        saved = kept if raw["saved"] else ""
+        raise ExplorationLimitError(max_states, int(raw["depth"]), int(raw["frontier"]), saved)
+    if raw["stopped"] and over and max_memory is not None:
+        raise MemoryBudgetError(
+            f"the native explorer holds {over[0] / 2**20:,.0f} MiB, more than --max-memory "
+            f"{max_memory / 2**20:,.0f} MiB, {where}{kept}"
+        )
+    if raw["stopped"]:
+        saved_to = checkpoint if raw["saved"] else None
+        raise ExplorationStoppedError(f"stopped on request {where}{kept}", saved_to)
     return NativeExploration(
         config=name,
         players=players,
@@ -190,6 +285,10 @@ def explore_counts(
         edges_checked=int(raw["edges_checked"]),
         violation_count=int(raw["violation_count"]),
         violations=[str(v) for v in raw["violations"]],
+        checkpoints_written=int(raw["checkpoints_written"]),
+        checkpoint_bytes=int(raw["checkpoint_bytes"]),
+        resumed_states=None if int(raw["resumed_states"]) < 0 else int(raw["resumed_states"]),
+        resumed_depth=None if int(raw["resumed_depth"]) < 0 else int(raw["resumed_depth"]),
     )
 
 

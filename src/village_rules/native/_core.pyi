@@ -86,10 +86,37 @@ def explore(
     workers: int = 1,
     check: bool = False,
     stop: Callable[[], bool] | None = None,
+    checkpoint: Checkpointing | None = None,
 ) -> dict[str, Any]:
     """Every state reachable from the roots' states, breadth first (cpp/explore.cpp): the
     counts (roots, states, edges, depth, terminal by what ended the game, deadlocks, engine
-    exceptions), the seen-set's bytes, the loop's wall seconds; `limit_reached` past `max_states`."""
+    exceptions), the seen-set's bytes, the loop's wall seconds; `limit_reached` past `max_states`.
+    With `checkpoint`: saved and resumed (`saved`, `checkpoints_written`, `checkpoint_bytes`,
+    `resumed_states`, `resumed_depth`)."""
+
+class Checkpointing:
+    """A native run's checkpoint options (cpp/explore.hpp): the file to save to ("" none),
+    the states between two saves, the file to resume from ("" none), and the header (the
+    run's identity) written first and required of the file resumed."""
+
+    def __init__(self, save: str = "", every: int = 500000, resume: str = "", header: str = "") -> None: ...
+    @property
+    def save(self) -> str: ...
+    @property
+    def every(self) -> int: ...
+    @property
+    def resume(self) -> str: ...
+    @property
+    def header(self) -> str: ...
+
+class CheckpointDamagedError(ValueError):
+    """A checkpoint that cannot be resumed (truncated, altered, malformed, another header)."""
+
+class CheckpointUnwritableError(OSError):
+    """A checkpoint that could not be written (the old file, if any, is unchanged)."""
+
+def build_id() -> str:
+    """The SHA-256 of the C++ sources compiled into this extension (setup.py); '' without it."""
 
 def fingerprint(game: Game) -> int:
     """The 64-bit fingerprint of the game's state: every field but the round counter (cpp/explore.cpp)."""

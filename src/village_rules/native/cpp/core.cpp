@@ -2620,11 +2620,12 @@ PYBIND11_MODULE(_core, m) {
            "`after`'s state (checks.cpp): (invariant, component, expected, actual), as "
            "village_rules.checks.invariants.transition_violations(before, action, after) lists them.");
   // the native explorer (explore.cpp): every state reachable from the roots, counted
+  village::explore::bind_checkpoints(m);
   m.def(
       "explore",
       [](const std::vector<Game*>& roots, long long max_states, const std::string& plant, bool check_json,
          std::function<void(long long, long long, long long, long long)> progress, int workers, bool check,
-         std::function<bool()> stop) {
+         std::function<bool()> stop, const village::explore::Checkpointing* checkpoint) {
         namespace ex = village::explore;
         ex::Options options;
         options.max_states = max_states;
@@ -2633,6 +2634,7 @@ PYBIND11_MODULE(_core, m) {
         options.progress = std::move(progress);
         options.workers = workers;
         options.check = check;
+        if (checkpoint) options.checkpoint = *checkpoint;
         if (stop)  // between batches, on this (the main) thread: Python's signal handlers run first
           options.stop = [stop]() {
             if (PyErr_CheckSignals() != 0) throw py::error_already_set();
@@ -2643,7 +2645,7 @@ PYBIND11_MODULE(_core, m) {
       },
       py::arg("roots"), py::arg("max_states"), py::arg("plant") = "", py::arg("check_json") = false,
       py::arg("progress") = py::none(), py::arg("workers") = 1, py::arg("check") = false,
-      py::arg("stop") = py::none());
+      py::arg("stop") = py::none(), py::arg("checkpoint") = py::none());
   village::explore::bind_seen(m);
   m.def(
       "fingerprint", [](const Game& game) { return village::explore::fingerprint(game.explore_root()); },

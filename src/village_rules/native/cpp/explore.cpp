@@ -10,14 +10,19 @@
 // Threads (`Options::workers`) share each level, each the owner of part of the fingerprints,
 // as the Python explorer's processes are (explore/parallel.py; `run` says how).
 //
+// Checkpoints (`Options::checkpoint`, checkpoint.hpp): the loop's state at a batch boundary
+// (the seen sets' fingerprints, the parents, the states still to expand and the level being
+// built, the tallies) written at the first level boundary after every N states and where
+// the run stops early, and read back before any work on resume.
+//
 // What the rest of issue 40 would need of this loop: the catalogue's predicates and path
 // monitors ported to C++ and run on every edge (`expand`'s parent and child), with their
-// witnesses from `Parents`; checkpoints need the seen sets' keys (`SeenSet::keys`), the
-// parents and the frontier's bytes written out; Ray actors would own segments of the
-// fingerprints across machines as the threads do here.
+// witnesses from `Parents`; Ray actors would own segments of the fingerprints across
+// machines as the threads do here.
 
 #include "explore.hpp"
 
+#include "checkpoint.hpp"
 #include "pack.hpp"
 
 #include <pybind11/stl.h>
@@ -260,6 +265,15 @@ std::vector<uint64_t> SeenSet::keys() const {
   return out;
 }
 
+bool SeenSet::segment(size_t index, std::vector<uint64_t>& out) const {
+  const Segment& seg = segments_[index];
+  for (uint32_t i = 0; i < seg.capacity; ++i) {
+    uint64_t rem = load6(seg.slots.get() + size_t(i) * SLOT_BYTES);
+    if (rem) out.push_back(rem);
+  }
+  return zeros_[index];
+}
+
 namespace {
 
 // A few threads that run one function together: `run(fn)` calls fn(w) for every worker w
@@ -438,6 +452,196 @@ constexpr size_t BATCH = 2048;
 // The violations named in full (each with its state's JSON); the rest are counted.
 constexpr long long MAX_VIOLATIONS_KEPT = 10;
 
+// ---- Checkpoints (checkpoint.hpp holds the file's frame) ------------------------------------
+//
+// The loop's state at a batch boundary, all `run` needs to go on as if it had not stopped.
+// The body, in order: the threads that wrote it, the levels done, the states found, the id
+// of the first state still to expand, the widest level's bytes; each thread's tally; the
+// seen sets' fingerprints, segment by segment (a count, then each remainder in 6 bytes, as
+// the set holds them); every state's parent and move, by state id (the parent as a zigzag
+// delta from the one before, 1 to 3 bytes, and the move as a varint, 1); then the states
+// still to expand and those of the level being built, packed (pack.hpp) after their lengths.
+
+// Where the loop is: the scalars of a checkpoint.
+struct Position {
+  long long depth = 0, states = 0, widest = 0;
+  uint64_t base = 0;  // the id of the first state still to expand
+};
+
+void write_tally(checkpoint::Writer& out, const Tally& t) {
+  for (long long n : {t.edges, t.deadlocks, t.engine_exceptions, t.checked, t.edges_checked, t.violation_count})
+    out.varint(static_cast<uint64_t>(n));
+  out.text(t.first_exception);
+  out.varint(t.violations.size());
+  for (const std::string& v : t.violations) out.text(v);
+  out.varint(t.terminal.size());
+  for (const auto& [ended, n] : t.terminal) {
+    out.text(ended);
+    out.varint(static_cast<uint64_t>(n));
+  }
+  out.varint(t.first_end.size());
+  for (const auto& [ended, id] : t.first_end) {
+    out.text(ended);
+    out.varint(id);
+  }
+}
+
+void read_tally(checkpoint::Reader& in, Tally& t, long long states) {
+  auto number = [&in]() {
+    uint64_t n = in.varint();
+    if (n > (uint64_t(1) << 62)) in.damaged("malformed: a count out of range");
+    return static_cast<long long>(n);
+  };
+  t.edges = number();
+  t.deadlocks = number();
+  t.engine_exceptions = number();
+  t.checked = number();
+  t.edges_checked = number();
+  t.violation_count = number();
+  t.first_exception = in.text();
+  for (uint64_t n = in.count(1, "violations"); n > 0; --n) t.violations.push_back(in.text());
+  for (uint64_t n = in.count(2, "kinds of end"); n > 0; --n) {
+    std::string ended = in.text();
+    t.terminal[ended] = number();
+  }
+  for (uint64_t n = in.count(2, "first ends"); n > 0; --n) {
+    std::string ended = in.text();
+    uint64_t id = in.varint();
+    if (id >= static_cast<uint64_t>(states)) in.damaged("malformed: an end at a state it does not hold");
+    t.first_end[ended] = id;
+  }
+}
+
+void merge_tally(Tally& into, const Tally& t) {  // in thread order, as `run` sums them
+  into.edges += t.edges;
+  into.deadlocks += t.deadlocks;
+  if (into.engine_exceptions == 0 && t.engine_exceptions > 0) into.first_exception = t.first_exception;
+  into.engine_exceptions += t.engine_exceptions;
+  into.checked += t.checked;
+  into.edges_checked += t.edges_checked;
+  into.violation_count += t.violation_count;
+  for (const auto& v : t.violations)
+    if (static_cast<long long>(into.violations.size()) < MAX_VIOLATIONS_KEPT) into.violations.push_back(v);
+  for (const auto& [ended, n] : t.terminal) into.terminal[ended] += n;
+  for (const auto& [ended, id] : t.first_end) {
+    auto [at, added] = into.first_end.emplace(ended, id);
+    if (!added) at->second = std::min(at->second, id);
+  }
+}
+
+void write_packed(checkpoint::Writer& out, const Packed& states, size_t from) {
+  out.varint(states.size() - from);
+  for (size_t i = from; i < states.size(); ++i) out.varint(states.length(i));
+  if (from < states.size())
+    out.bytes(states.at(from), states.bytes.size() - static_cast<size_t>(states.starts[from]));
+}
+
+void read_packed(checkpoint::Reader& in, Packed& states) {
+  uint64_t n = in.count(2, "packed states");  // a length and at least a byte each
+  uint64_t total = 0;
+  states.starts.reserve(static_cast<size_t>(n));
+  for (uint64_t i = 0; i < n; ++i) {
+    uint64_t length = in.varint();
+    if (length == 0 || length > in.left() - total) in.damaged("malformed: a packed state's length");
+    states.starts.push_back(total);
+    total += length;
+  }
+  states.bytes.resize(static_cast<size_t>(total));
+  in.bytes(states.bytes.data(), states.bytes.size());
+}
+
+constexpr size_t SEGMENTS = size_t(1) << SeenSet::SEGMENT_BITS;
+
+// Writes the checkpoint: the states of `frontier` from `from` on are still to be expanded,
+// `level` is the level being built (empty at a level boundary). Returns the file's size.
+long long save_run(const Checkpointing& cp, const Position& at, const std::vector<Tally>& tally,
+                   const std::vector<SeenSet>& seen, const Parents& parents, const Packed& frontier, size_t from,
+                   const Packed& level) {
+  checkpoint::Writer out(cp.save, cp.header);
+  out.varint(tally.size());
+  for (long long n : {at.depth, at.states, at.widest}) out.varint(static_cast<uint64_t>(n));
+  out.varint(at.base + from);
+  for (const Tally& t : tally) write_tally(out, t);
+  std::vector<uint64_t> rems;
+  for (size_t index = 0; index < SEGMENTS; ++index) {  // a segment's owner: its number modulo the threads
+    rems.clear();
+    bool zero = seen[index % seen.size()].segment(index, rems);
+    out.varint(rems.size() * 2 + (zero ? 1 : 0));
+    for (uint64_t rem : rems) {
+      uint8_t six[8];
+      std::memcpy(six, &rem, 8);  // little-endian: the low six bytes, as the set stores them
+      out.bytes(six, SeenSet::SLOT_BYTES);
+    }
+  }
+  int64_t before = 0;
+  for (size_t i = 0; i < parents.parent.size(); ++i) {
+    int64_t p = parents.parent[i] == ROOT ? 0 : int64_t(parents.parent[i]) + 1;
+    out.zigzag(p - before);
+    before = p;
+    out.varint(parents.move[i]);
+  }
+  write_packed(out, frontier, from);
+  write_packed(out, level, 0);
+  return out.commit();
+}
+
+// Reads a checkpoint into a run of `tally.size()` threads (another count than the writer's
+// is fine: each fingerprint goes to its owner here, the tallies are summed into the first
+// thread's). Refuses (checkpoint::DamagedError) anything that does not hold together.
+Position load_run(const Checkpointing& cp, size_t roots, std::vector<Tally>& tally, std::vector<SeenSet>& seen,
+                  Parents& parents, Packed& frontier, Packed& level) {
+  checkpoint::Reader in(cp.resume, cp.header);
+  const uint64_t writers = in.varint();
+  if (writers < 1 || writers > 64) in.damaged("malformed: written by " + std::to_string(writers) + " threads");
+  Position at;
+  at.depth = static_cast<long long>(in.varint());
+  at.states = static_cast<long long>(in.varint());
+  at.widest = static_cast<long long>(in.varint());
+  at.base = in.varint();
+  if (at.states < 1 || at.states >= static_cast<long long>(ROOT) || at.depth < 0 || at.widest < 0 ||
+      at.base > static_cast<uint64_t>(at.states))
+    in.damaged("malformed: its counts do not hold together");
+  std::vector<Tally> saved(static_cast<size_t>(writers));
+  for (Tally& t : saved) read_tally(in, t, at.states);
+  if (saved.size() == tally.size())
+    tally = std::move(saved);
+  else
+    for (const Tally& t : saved) merge_tally(tally.front(), t);
+  uint64_t keys = 0;
+  for (size_t index = 0; index < SEGMENTS; ++index) {
+    uint64_t v = in.varint(), n = v >> 1, top = uint64_t(index) << REMAINDER_BITS;
+    if (n > in.left() / SeenSet::SLOT_BYTES) in.damaged("malformed: a segment larger than its body");
+    SeenSet& set = seen[index % seen.size()];
+    if ((v & 1) != 0) set.add(top);
+    for (uint64_t k = 0; k < n; ++k) {
+      uint64_t rem = 0;
+      in.bytes(reinterpret_cast<uint8_t*>(&rem), SeenSet::SLOT_BYTES);
+      if (rem == 0 || !set.add(top | rem)) in.damaged("malformed: a fingerprint twice in its seen set");
+    }
+    keys += n + (v & 1);
+  }
+  if (keys != static_cast<uint64_t>(at.states))
+    in.damaged("malformed: " + std::to_string(keys) + " fingerprints for " + std::to_string(at.states) + " states");
+  parents.parent.reserve(static_cast<size_t>(at.states));
+  parents.move.reserve(static_cast<size_t>(at.states));
+  int64_t before = 0;
+  for (long long i = 0; i < at.states; ++i) {
+    int64_t delta = in.zigzag(), p = before + delta;
+    uint64_t move = in.varint();
+    // a parent is found before its child, and a root's move is its index among the roots
+    if (p < 0 || p > i || (p == 0 ? move >= roots : move > 0xFFFF)) in.damaged("malformed: a state's parent");
+    before = p;
+    parents.parent.push_back(p == 0 ? ROOT : static_cast<uint32_t>(p - 1));
+    parents.move.push_back(static_cast<uint16_t>(move));
+  }
+  read_packed(in, frontier);
+  read_packed(in, level);
+  if (at.base + frontier.size() + level.size() != static_cast<uint64_t>(at.states))
+    in.damaged("malformed: its states still to expand do not end where its states do");
+  in.finish();
+  return at;
+}
+
 }  // namespace
 
 // Breadth first by levels. With several workers each level goes in batches of parents, in
@@ -458,6 +662,14 @@ Counts run(const std::vector<const Core*>& roots, const Options& options) {
     throw std::invalid_argument("max_states must be under 4,294,967,295, not " + std::to_string(options.max_states));
   if (options.check_json && workers != 1)
     throw std::invalid_argument("check_json keys every state in one table: it runs with one worker only");
+  const bool saving = !options.checkpoint.save.empty(), resuming = !options.checkpoint.resume.empty();
+  if (options.check_json && (saving || resuming))
+    throw std::invalid_argument("check_json keeps every state's JSON, which a checkpoint does not hold");
+  if ((saving || resuming) && options.checkpoint.header.empty())
+    throw std::invalid_argument("a checkpoint needs the run's header (its identity)");
+  if (saving && options.checkpoint.every < 1)
+    throw std::invalid_argument("checkpoint every must be at least 1 state, not " +
+                                std::to_string(options.checkpoint.every));
   auto start = std::chrono::steady_clock::now();
   // every worker its own core (the core keeps scratch buffers) and its own seen set
   std::vector<std::unique_ptr<Core>> clones;
@@ -475,31 +687,47 @@ Counts run(const std::vector<const Core*>& roots, const Options& options) {
   const std::string base_rules = base.rules_json;
   base.rules_json.clear();  // one text for the run, not one per state
   std::vector<State> parents(static_cast<size_t>(workers), base), children(static_cast<size_t>(workers), base);
-  Packed frontier;
+  Packed frontier, level;  // the states to expand, and the level being built from them
   Parents parents_of;
-  long long states = 0;
-  for (size_t i = 0; i < roots.size(); ++i) {
-    const Core* root = roots[i];
-    State s = root->explore_root();
-    s.rules_json.clear();
-    uint64_t fp = fingerprint(s, options.plant);
-    bool added = seen[static_cast<size_t>(owner(fp))].add(fp);
-    if (options.check_json) check.see(*cores[0], s, fp, added);
-    if (added) {
-      frontier.add(s, options.plant);
-      parents_of.parent.push_back(ROOT);
-      parents_of.move.push_back(static_cast<uint16_t>(i));
-      ++states;
+  long long states = 0, depth = 0;
+  uint64_t frontier_base = 0;  // the id of the frontier's first state
+  std::vector<Tally> tally(static_cast<size_t>(workers));
+  const Checkpointing& cp = options.checkpoint;
+  if (!cp.resume.empty()) {  // before any work: a damaged checkpoint is refused here, whole
+    Position at = load_run(cp, roots.size(), tally, seen, parents_of, frontier, level);
+    states = at.states;
+    depth = at.depth;
+    frontier_base = at.base;
+    out.frontier_bytes = at.widest;
+    out.resumed_states = states;
+    out.resumed_depth = depth;
+  } else {
+    for (size_t i = 0; i < roots.size(); ++i) {
+      const Core* root = roots[i];
+      State s = root->explore_root();
+      s.rules_json.clear();
+      uint64_t fp = fingerprint(s, options.plant);
+      bool added = seen[static_cast<size_t>(owner(fp))].add(fp);
+      if (options.check_json) check.see(*cores[0], s, fp, added);
+      if (added) {
+        frontier.add(s, options.plant);
+        parents_of.parent.push_back(ROOT);
+        parents_of.move.push_back(static_cast<uint16_t>(i));
+        ++states;
+      }
     }
   }
-  uint64_t frontier_base = 0;  // the id of the frontier's first state
+  long long next_save = states + cp.every;  // the periodic checkpoint's next due count
+  auto save = [&](size_t from) {  // the states of the frontier from `from` on are still to expand
+    Position at{depth, states, out.frontier_bytes, frontier_base};
+    out.checkpoint_bytes = save_run(cp, at, tally, seen, parents_of, frontier, from, level);
+    ++out.checkpoints_written;
+  };
   Pool pool(workers);
-  std::vector<Tally> tally(static_cast<size_t>(workers));
   // outbox[w][o]: the children worker w expanded whose fingerprints worker o owns
   std::vector<std::vector<Packed>> outbox(static_cast<size_t>(workers), std::vector<Packed>(static_cast<size_t>(workers)));
   std::vector<Packed> fresh(static_cast<size_t>(workers));  // each owner's new states
   std::vector<std::vector<uint8_t>> scratch(static_cast<size_t>(workers));  // a child's bytes
-  long long depth = 0;
   // the violations just found (`found`), counted, the first few named with the state
   // they are in, or the edge's source, by its JSON
   auto record = [&](Tally& mine, const Core& core, const State& at, const char* where) {
@@ -593,9 +821,9 @@ Counts run(const std::vector<const Core*>& roots, const Options& options) {
       box.clear();
     }
   };
-  Packed level;
-  while (frontier.size() > 0) {
-    level.clear();
+  // A level: its batches, then the boundary. A resumed run starts inside one, with its
+  // frontier the states still to expand and `level` the states it found before it stopped.
+  while (true) {
     for (size_t begin = 0; begin < frontier.size(); begin += BATCH) {
       size_t end = std::min(frontier.size(), begin + BATCH);
       pool.run([&](int w) {
@@ -610,16 +838,17 @@ Counts run(const std::vector<const Core*>& roots, const Options& options) {
         parents_of.move.insert(parents_of.move.end(), kept.moves.begin(), kept.moves.end());
         kept.clear();
       }
-      if (states > options.max_states) {
-        out.limit_reached = true;
+      // the state budget, then `stop` (Ctrl-C, SIGTERM, the memory budget: the command
+      // line's): the run ends here, saved here if it has a checkpoint file
+      out.limit_reached = states > options.max_states;
+      out.stopped = !out.limit_reached && options.stop && options.stop();
+      if (out.limit_reached || out.stopped) {
         out.depth = depth + 1;
         out.frontier = static_cast<long long>(level.size());
-        break;
-      }
-      if (options.stop && options.stop()) {  // Ctrl-C or SIGTERM (the command line's `stop`)
-        out.stopped = true;
-        out.depth = depth + 1;
-        out.frontier = static_cast<long long>(level.size());
+        if (!cp.save.empty()) {
+          save(end);
+          out.saved = true;
+        }
         break;
       }
     }
@@ -628,10 +857,16 @@ Counts run(const std::vector<const Core*>& roots, const Options& options) {
     out.frontier_bytes = std::max(out.frontier_bytes, static_cast<long long>(level.bytes.size()));
     frontier_base += frontier.size();
     std::swap(frontier, level);
+    level.clear();
     if (options.progress) {
       long long edges = 0;
       for (const Tally& t : tally) edges += t.edges;
       options.progress(depth, states, edges, static_cast<long long>(frontier.size()));
+    }
+    if (frontier.size() == 0) break;
+    if (!cp.save.empty() && states >= next_save) {  // the first level boundary after every `every` states
+      save(0);
+      while (next_save <= states) next_save += cp.every;
     }
   }
   for (const Tally& t : tally) {
@@ -673,6 +908,22 @@ void bind_seen(py::module_& m) {
       .def("keys", &SeenSet::keys);
 }
 
+void bind_checkpoints(py::module_& m) {
+  py::class_<Checkpointing>(m, "Checkpointing")
+      .def(py::init([](std::string save, long long every, std::string resume, std::string header) {
+             return Checkpointing{std::move(save), every, std::move(resume), std::move(header)};
+           }),
+           py::arg("save") = "", py::arg("every") = 500000, py::arg("resume") = "", py::arg("header") = "")
+      .def_readonly("save", &Checkpointing::save)
+      .def_readonly("every", &Checkpointing::every)
+      .def_readonly("resume", &Checkpointing::resume)
+      .def_readonly("header", &Checkpointing::header);
+  m.def("build_id", &checkpoint::build_id,
+        "The SHA-256 of the C++ sources compiled into this extension (setup.py); '' when built without it.");
+  py::register_exception<checkpoint::DamagedError>(m, "CheckpointDamagedError", PyExc_ValueError);
+  py::register_exception<checkpoint::WriteError>(m, "CheckpointUnwritableError", PyExc_OSError);
+}
+
 py::dict to_dict(const Counts& c) {
   py::dict d;
   d["roots"] = c.roots;
@@ -697,6 +948,11 @@ py::dict to_dict(const Counts& c) {
   d["edges_checked"] = c.edges_checked;
   d["violation_count"] = c.violation_count;
   d["violations"] = c.violations;
+  d["checkpoints_written"] = c.checkpoints_written;
+  d["checkpoint_bytes"] = c.checkpoint_bytes;
+  d["saved"] = c.saved;
+  d["resumed_states"] = c.resumed_states;
+  d["resumed_depth"] = c.resumed_depth;
   return d;
 }
 

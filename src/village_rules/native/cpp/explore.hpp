@@ -70,7 +70,10 @@ class SeenSet {
   bool add(uint64_t fp);  // whether `fp` was new
   long long size() const { return static_cast<long long>(count_); }
   long long nbytes() const;  // the slots, the directory and the zero flags
-  std::vector<uint64_t> keys() const;  // every fingerprint held, by segment (for checkpoints)
+  std::vector<uint64_t> keys() const;  // every fingerprint held, by segment
+  // segment `index`'s fingerprints but the one with remainder 0, as remainders, appended to
+  // `out`, and whether it holds that one (a checkpoint writes the set segment by segment)
+  bool segment(size_t index, std::vector<uint64_t>& out) const;
 
  private:
   struct Segment {
@@ -85,6 +88,20 @@ class SeenSet {
 };
 
 void bind_seen(pybind11::module_& m);  // _core.SeenSet, for the tests of the set itself
+// _core.Checkpointing (the options above), _core.build_id() and the exceptions a
+// checkpoint raises (_core.CheckpointDamagedError, _core.CheckpointUnwritableError)
+void bind_checkpoints(pybind11::module_& m);
+
+// Saving the run and resuming it (checkpoint.hpp for the file; explore.cpp `run` for when).
+// The header is the run's identity, given by the caller (explore/native_checkpoint.py): a
+// checkpoint is resumed only by a run with the same header, byte for byte.
+struct Checkpointing {
+  std::string save;        // "": none; else the file written at the first level boundary after
+                           // every `every` states, and where the run stops early (stop, budget)
+  long long every = 500000;
+  std::string resume;      // "": start from the roots; else the checkpoint to go on from
+  std::string header;
+};
 
 struct Options {
   long long max_states = 4000000;
@@ -96,6 +113,7 @@ struct Options {
                             // or splits what the JSON does not is an error naming both states
   std::function<void(long long, long long, long long, long long)> progress;  // depth, states, edges, frontier
   std::function<bool()> stop;  // asked between batches: true stops the loop there (Counts::stopped)
+  Checkpointing checkpoint;
 };
 
 struct Counts {
@@ -115,6 +133,11 @@ struct Counts {
   long long parents_bytes = 0;   // each state's parent and move (6 bytes a state), for witnesses
   // what ended the game -> a shortest game so ended: its root's index and the action ids
   std::map<std::string, std::pair<int, std::vector<int>>> shortest_end;
+  long long checkpoints_written = 0;  // files written (Options::checkpoint.save)
+  long long checkpoint_bytes = 0;     // the last one's size
+  bool saved = false;                 // the run stopped early and saved where it stopped
+  long long resumed_states = -1;      // resumed: the states and levels the checkpoint held
+  long long resumed_depth = -1;
 };
 
 Counts run(const std::vector<const Core*>& roots, const Options& options);
