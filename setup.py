@@ -56,6 +56,7 @@ def _native_modules() -> list[object]:
                 "src/village_rules/native/cpp/explore.hpp",
                 "src/village_rules/native/cpp/pack.hpp",
                 "src/village_rules/native/cpp/checks.hpp",
+                "src/village_rules/native/cpp/events.hpp",
             ],
             cxx_std=17,
             optional=True,
