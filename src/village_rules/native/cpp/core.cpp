@@ -496,6 +496,51 @@ class Game : public solo::Core, public village::explore::Core, public village::c
     }
   }
 
+  // --- the rule events of a step (engine/core.py apply_steps; events.hpp) ---------------
+
+  // `apply`, with the step's sub-steps: (action id, forced, events), each event (rule, seat,
+  // turn_of, market_player, mass, end_by, round) with None where the reference has None.
+  // The same checks and errors as `apply` (the state unchanged on an error).
+  py::list apply_steps(int id) {
+    check_id(id);
+    Events ev;
+    ev.dropped = event_plant_;
+    ev.open(id, false);
+    ev_ = &ev;
+    try {
+      step(id);
+    } catch (...) {
+      ev_ = nullptr;
+      throw;
+    }
+    ev_ = nullptr;
+    auto opt = [](int v) -> py::object { return v == NONE ? py::object(py::none()) : py::object(py::int_(v)); };
+    py::list out;
+    for (size_t k = 0; k < ev.steps.size(); ++k) {
+      size_t end = k + 1 < ev.steps.size() ? ev.steps[k + 1].first : ev.events.size();
+      py::list events;
+      for (size_t e = ev.steps[k].first; e < end; ++e) {
+        const Event& x = ev.events[e];
+        events.append(py::make_tuple(py::str(x.rule), opt(x.seat), opt(x.turn_of), opt(x.market_player),
+                                     py::bool_(x.mass), opt(x.end_by), x.round));
+      }
+      out.append(py::make_tuple(ev.steps[k].action, py::bool_(ev.steps[k].forced), events));
+    }
+    return out;
+  }
+
+  // A planted bug for the tests (EVENT_PLANTS): "drop MKT-01" leaves that rule's events out
+  // of apply_steps; "" plants nothing.
+  void set_event_plant(const std::string& name) {
+    if (name.empty()) {
+      event_plant_.clear();
+    } else if (name == "drop MKT-01") {
+      event_plant_ = "MKT-01";
+    } else {
+      throw std::invalid_argument("unknown event plant '" + name + "' (known: 'drop MKT-01', or '' for none)");
+    }
+  }
+
   // Context.fire: record `rule` at `s` for `seat` while apply_steps asks for the events
   void fire(const char* rule, const State& s, int seat = NONE) const { village::fire(ev_, rule, s, seat); }
 
@@ -704,6 +749,7 @@ class Game : public solo::Core, public village::explore::Core, public village::c
   mutable std::vector<std::pair<int, int>> calls_buf_, counts_buf_;
   bool debug_swap_ = false;
   Events* ev_ = nullptr;     // the rule events asked for (apply_steps only); null: none recorded
+  std::string event_plant_;  // a planted bug: a rule whose events apply_steps leaves out (tests)
 
   int customer_id(int tile) const {
     auto it = t_->draw_customer.find(tile);
@@ -2744,6 +2790,11 @@ PYBIND11_MODULE(_core, m) {
       .def("legal", &Game::legal)
       .def("chance", &Game::chance)
       .def("apply", &Game::apply, py::arg("id"))
+      .def("apply_steps", &Game::apply_steps, py::arg("id"),
+           "apply, with the step's sub-steps (engine/core.py apply_steps): (action id, forced, events), each "
+           "event (rule, seat, turn_of, market_player, mass, end_by, round), None where the reference has None.")
+      .def("set_event_plant", &Game::set_event_plant, py::arg("name"),
+           "A planted bug (tests): 'drop MKT-01' leaves that rule's events out of apply_steps; '' none.")
       .def("playout", &Game::playout, py::arg("seed"), py::arg("max_steps"))
       .def("scores", &Game::scores)
       .def("winners", &Game::winners)
