@@ -198,6 +198,16 @@ def tie_fuzz_game(plan: FuzzGame, coverage: Coverage, plant: str = "") -> None:
 
 DEFAULT_GAMES = 100
 
+RARE = {
+    RuleId.SOLO_23: "a steered game (fuzz.steered): all of Carla's 1s and 2s die first",
+    RuleId.DEATH_08: "a steered game: AMB-23 b keeps a death owed, a second pass meets the AMB-08 b cap",
+    RuleId.END_04: "the AMB-09 witnesses: the end triggered by another than the market-day player",
+    RuleId.END_07: "the AMB-09 b and c witnesses: the final actions from another first player",
+    RuleId.END_10: "the AMB-44 b witness: the later last space takes the end over in one market day",
+    RuleId.CNC_08: "council members raised to stages 3 and 4 (test_native_council): privilege 4",
+}
+"""The rule IDs seeded games seldom fire, and the input that fires each here."""
+
 
 def test_seeded_fuzz_games_report_the_same_events_natively() -> None:
     coverage = Coverage()
@@ -206,7 +216,10 @@ def test_seeded_fuzz_games_report_the_same_events_natively() -> None:
     missing = sorted(FIRED - set(coverage.rules))
     print(f"{DEFAULT_GAMES} games: {coverage.describe()}; not fired: {missing}")
     assert coverage.steps > 25_000 and coverage.forced > 10_000
-    assert len(missing) <= len(FIRED) // 10, f"fired too few rule IDs; not fired: {missing}"
+    # with the rare events' test below: every rule ID of a reference fire site is compared
+    assert set(missing) <= set(RARE), (
+        f"not fired, and not among the rare events: {sorted(set(missing) - set(RARE))}"
+    )
 
 
 @pytest.mark.slow
@@ -242,16 +255,6 @@ def tie_every_action(states: Sequence[GameState], where: str, coverage: Coverage
                 state.pending, ChooseAction
             ):
                 todo.append((k, after))
-
-
-RARE = {
-    RuleId.SOLO_23: "a steered game (fuzz.steered): all of Carla's 1s and 2s die first",
-    RuleId.DEATH_08: "a steered game: AMB-23 b keeps a death owed, a second pass meets the AMB-08 b cap",
-    RuleId.END_07: "the AMB-09 b and c witnesses: the final actions from another first player",
-    RuleId.END_10: "the AMB-44 b witness: the later last space takes the end over in one market day",
-    RuleId.CNC_08: "council members raised to stages 3 and 4 (test_native_council): privilege 4",
-}
-"""The rule IDs seeded games seldom fire, and the input that fires each here."""
 
 
 def test_the_rare_events_are_the_same_natively() -> None:
