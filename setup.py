@@ -79,6 +79,7 @@ def _native_modules() -> list[object]:
                 "src/village_rules/native/cpp/pack.hpp",
                 "src/village_rules/native/cpp/checks.hpp",
                 "src/village_rules/native/cpp/checkpoint.hpp",
+                "src/village_rules/native/cpp/events.hpp",
             ],
             define_macros=[("VILLAGE_NATIVE_SOURCES", f'"{_sources_hash()}"')],
             cxx_std=17,

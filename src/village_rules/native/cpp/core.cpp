@@ -18,6 +18,7 @@
 #include <sstream>
 
 #include "checks.hpp"
+#include "events.hpp"
 #include "explore.hpp"
 #include "solo.hpp"
 #include "state.hpp"
@@ -476,6 +477,12 @@ class Game : public solo::Core, public village::explore::Core, public village::c
   // Works on a copy: a step that turns out not to be supported leaves the state unchanged.
 
   void apply(int id) {
+    check_id(id);
+    step(id);
+  }
+
+  // apply's check: the id is an outcome of the pending chance event, or legal at the decision
+  void check_id(int id) const {
     if (id < 0 || id >= t_->n_actions) throw IllegalIdError("action id " + std::to_string(id) + " is out of range");
     const State& s = s_;
     if (is_chance_kind(s.pending.kind)) {
@@ -487,8 +494,55 @@ class Game : public solo::Core, public village::explore::Core, public village::c
     } else {
       require_legal(s, id);
     }
-    step(id);
   }
+
+  // --- the rule events of a step (engine/core.py apply_steps; events.hpp) ---------------
+
+  // `apply`, with the step's sub-steps: (action id, forced, events), each event (rule, seat,
+  // turn_of, market_player, mass, end_by, round) with None where the reference has None.
+  // The same checks and errors as `apply` (the state unchanged on an error).
+  py::list apply_steps(int id) {
+    check_id(id);
+    Events ev;
+    ev.dropped = event_plant_;
+    ev.open(id, false);
+    ev_ = &ev;
+    try {
+      step(id);
+    } catch (...) {
+      ev_ = nullptr;
+      throw;
+    }
+    ev_ = nullptr;
+    auto opt = [](int v) -> py::object { return v == NONE ? py::object(py::none()) : py::object(py::int_(v)); };
+    py::list out;
+    for (size_t k = 0; k < ev.steps.size(); ++k) {
+      size_t end = k + 1 < ev.steps.size() ? ev.steps[k + 1].first : ev.events.size();
+      py::list events;
+      for (size_t e = ev.steps[k].first; e < end; ++e) {
+        const Event& x = ev.events[e];
+        events.append(py::make_tuple(py::str(x.rule), opt(x.seat), opt(x.turn_of), opt(x.market_player),
+                                     py::bool_(x.mass), opt(x.end_by), x.round));
+      }
+      out.append(py::make_tuple(ev.steps[k].action, py::bool_(ev.steps[k].forced), events));
+    }
+    return out;
+  }
+
+  // A planted bug for the tests (EVENT_PLANTS): "drop MKT-01" leaves that rule's events out
+  // of apply_steps; "" plants nothing.
+  void set_event_plant(const std::string& name) {
+    if (name.empty()) {
+      event_plant_.clear();
+    } else if (name == "drop MKT-01") {
+      event_plant_ = "MKT-01";
+    } else {
+      throw std::invalid_argument("unknown event plant '" + name + "' (known: 'drop MKT-01', or '' for none)");
+    }
+  }
+
+  // Context.fire: record `rule` at `s` for `seat` while apply_steps asks for the events
+  void fire(const char* rule, const State& s, int seat = NONE) const { village::fire(ev_, rule, s, seat); }
 
   // perform and settle an id already checked (legal, or an outcome): on a copy of the state
   // (copy-assigned into scratch_, whose storage is reused: no allocation per step in a game),
@@ -694,6 +748,8 @@ class Game : public solo::Core, public village::explore::Core, public village::c
   mutable std::vector<int> playout_buf_, settle_buf_, options_buf_;
   mutable std::vector<std::pair<int, int>> calls_buf_, counts_buf_;
   bool debug_swap_ = false;
+  Events* ev_ = nullptr;     // the rule events asked for (apply_steps only); null: none recorded
+  std::string event_plant_;  // a planted bug: a rule whose events apply_steps leaves out (tests)
 
   int customer_id(int tile) const {
     auto it = t_->draw_customer.find(tile);
@@ -1242,29 +1298,38 @@ class Game : public solo::Core, public village::explore::Core, public village::c
 
   // market_day.start (MKT-01): the market day begins with its trigger player, who holds the
   // deaths owed so far until it is over (AMB-27)
-  static void market_start(State& s, int seat) {
+  void market_start(State& s, int seat) const {
+    fire("MKT-01", s, seat);
     MarketDay day;
     day.trigger = seat;
     day.current = seat;
     day.held_deaths = s.deaths_owed.at(seat);
     s.deaths_owed.at(seat) = 0;
     day.passed = sitting_out(s, seat);
+    if (!day.passed.empty()) fire("MKT-08", s);  // AMB-34 b: players who have had their final action sit out
     s.market_day = day;
   }
 
   // market_day._effect: a pass (MKT-04; AMB-06 b: MKT-10, the first-chance pass waived) or a
   // sale (MKT-02 / MKT-03); then the next seat that has not passed
-  static void market_effect(State& s, int seat, const Decoded& a) {
+  void market_effect(State& s, int seat, const Decoded& a) const {
     MarketDay& day = *s.market_day;
     if (a.verb == V_PASS) {
       bool waived = s.amb06 == 'b' && seat == day.trigger && !day.trigger_sold && !day.first_pass_waived;
       if (waived) {
+        fire("MKT-10", s, seat);  // AMB-06 b: the first-chance pass does not count
         day.first_pass_waived = true;
       } else {
+        fire("MKT-04", s, seat);
         day.passed.push_back(seat);
         std::sort(day.passed.begin(), day.passed.end());
       }
     } else {
+      if (ev_) {
+        bool free_sale = is_free_sale(s, seat);
+        if (free_sale && s.amb06 == 'c') fire("MKT-09", s, seat);  // AMB-06 c: the first chance is a sale
+        fire(free_sale ? "MKT-02" : "MKT-03", s, seat);
+      }
       s.players.at(seat).customers.push_back(a.a);
       for (int& tile : s.market_available)
         if (tile == a.a) tile = NONE;
@@ -1284,7 +1349,8 @@ class Game : public solo::Core, public village::explore::Core, public village::c
 
   // market_day.close (MKT-06): the waiting customers move up in order onto the empty
   // available spaces, the rest of the line moves forward (AMB-42 b is solo only)
-  static void market_close(State& s) {
+  void market_close(State& s) const {
+    fire("MKT-06", s);
     std::vector<int> queue;
     for (int tile : s.market_waiting)
       if (tile != NONE) queue.push_back(tile);
@@ -1384,9 +1450,11 @@ class Game : public solo::Core, public village::explore::Core, public village::c
     const Pending pending = s.pending;
     switch (pending.kind) {
       case SEED_DRAW:
+        fire("SEED-02", s);
         draw_onto_space(s, a.a);
         return some(s.pending);
       case CHOOSE_COMPENSATION_CUBE:
+        fire("SET-10", s);
         take_supply_cube(s, pending.seat, a.a);
         begin_round(s);
         return some(s.pending);
@@ -1402,25 +1470,31 @@ class Game : public solo::Core, public village::explore::Core, public village::c
         return {};
       }
       case REFILL_DRAW: {  // market_day.place_refill (MKT-07)
+        fire("MKT-07", s);
         s.market_waiting.at(pending.position) = a.a;
         s.customer_pile.erase(std::remove(s.customer_pile.begin(), s.customer_pile.end(), a.a), s.customer_pile.end());
         return {};
       }
       case CHOOSE_TURN:
         if (a.verb == V_WELL) {  // core._perform: WELL-01, the turn begins when the well is chosen
-          if (s.carla) solo::after_well(s);  // solo: Carla takes no cube, no reaction (SOLO-25)
+          fire("WELL-01", s, pending.seat);
+          if (s.carla) solo::after_well(s, ev_);  // solo: Carla takes no cube, no reaction (SOLO-25)
           s.turn = pending.seat;
           s.turn_took_last_cube = false;
           return pay_or_ask(s, pending.seat, id);
         }
         if (a.verb == V_FREE) {  // turn.effect (END-03): a free final action on the empty board; its turn begins
+          fire("END-03", s, pending.seat);
           s.turn = pending.seat;
           s.turn_took_last_cube = false;
           return effect(s, pending.seat, id);
         }
         return take_and_begin(s, pending.seat, a.a, a.b);
       case CHOOSE_ACTION:
-        if (a.verb == V_SKIP) return {};  // TURN-02
+        if (a.verb == V_SKIP) {
+          fire("TURN-02", s, pending.seat);
+          return {};
+        }
         return pay_or_ask(s, pending.seat, id);
       case CHOOSE_PAYMENT: {  // core._pay_then_effect with the chosen way to pay
         auto paid_for = t_->ids.find(pending.action);
@@ -1435,6 +1509,7 @@ class Game : public solo::Core, public village::explore::Core, public village::c
       case MARKET_CHOICE:  // core._perform: a sale is paid for (or asked how), a pass is free
         return pay_or_ask(s, pending.seat, id);
       case CHOOSE_DYING:  // core._perform: DEATH-02, the chosen member dies
+        fire("DEATH-02", s, pending.seat);
         kill(s, pending.seat, a.a);
         return {};
       case CHOOSE_SUPPLY_GOOD: {  // core._perform: common.take_good, then more while the supply holds any
@@ -1457,10 +1532,10 @@ class Game : public solo::Core, public village::explore::Core, public village::c
       case MASS_DRAW:  // mass.draw
         return mass_draw(s, a, pending.remaining);
       case FATE_REVEAL:  // carla.reveal (solo)
-        solo::reveal(s, *t_, id);
+        solo::reveal(s, *t_, id, ev_);
         return {};
       case CHOOSE_CARLA_CUBE: {  // carla.take_chosen (solo)
-        solo::Step next = solo::take_chosen(s, *t_, id);
+        solo::Step next = solo::take_chosen(s, *t_, id, ev_);
         return Sub{next.has, next.p};
       }
       default:
@@ -1472,6 +1547,7 @@ class Game : public solo::Core, public village::explore::Core, public village::c
 
   // mass.start (MASS-01): the mass begins; the start player may buy first
   Sub mass_start(State& s, bool final) const {
+    fire("MASS-01", s);
     Mass mass;
     mass.final = final;
     s.mass = mass;
@@ -1481,6 +1557,7 @@ class Game : public solo::Core, public village::explore::Core, public village::c
   // mass.buy (MASS-02): pay the coin, the member goes to stage 1; after the last piece bought,
   // no drawing; AMB-15 b (MASS-07): one member per purchase, then the next buyer
   Sub mass_buy(State& s, int seat, int number) const {
+    fire("MASS-02", s);
     size_t index = find_member(s, seat, t_->black_bag, number);
     Player& p = s.players.at(seat);
     p.coins -= t_->mass_coin_price;
@@ -1488,7 +1565,10 @@ class Game : public solo::Core, public village::explore::Core, public village::c
     s.mass->bought += 1;
     p.members.at(index) = t_->church_location.at(1);
     if (s.mass->bought >= t_->mass_pieces) return mass_after_draws(s);
-    if (s.amb15 == 'b') return mass_next_still_buying(s, seat);
+    if (s.amb15 == 'b') {
+      fire("MASS-07", s);  // AMB-15 b: one member per purchase, then the next buyer
+      return mass_next_still_buying(s, seat);
+    }
     return some(decision(MASS_BUY, seat));
   }
 
@@ -1535,12 +1615,13 @@ class Game : public solo::Core, public village::explore::Core, public village::c
 
   // mass.draw (MASS-03): a drawn monk is set aside, a drawn member goes to the church
   Sub mass_draw(State& s, const Decoded& a, int remaining) const {
+    fire("MASS-03", s);
     if (a.verb == V_DRAW_MONK) {
       s.bag_monks -= 1;
       s.monks_aside += 1;
     } else if (a.verb == V_DRAW_MEMBER) {
       size_t index = find_member(s, a.a, t_->black_bag, a.b);
-      int stage = s.carla ? solo::entry_stage(s, *t_, a.a) : 1;  // SOLO-27
+      int stage = s.carla ? solo::entry_stage(s, *t_, a.a, ev_) : 1;  // SOLO-27
       if (stage != NONE) s.players.at(a.a).members.at(index) = t_->church_location.at(stage);
     } else {
       throw IllegalIdError("not a draw from the black bag");
@@ -1557,6 +1638,7 @@ class Game : public solo::Core, public village::explore::Core, public village::c
 
   // mass.step_up (MASS-04): the grain shown between the stages, one stage up; the seat again
   Sub mass_step_up(State& s, int seat, int stage, int number) const {
+    fire("MASS-04", s);
     int price = t_->church_step_grain.at(stage - 1);
     size_t index = find_member(s, seat, t_->church_location.at(stage), number);
     Player& p = s.players.at(seat);
@@ -1578,6 +1660,7 @@ class Game : public solo::Core, public village::explore::Core, public village::c
   // a tie goes to the furthest-forward member, still tied each of them (AMB-16 a); AMB-16 b
   // (MASS-06): the tied players' next members, in order, break the tie further
   void mass_award_majority(State& s) const {
+    fire("MASS-05", s);
     bool next_members = s.amb16 == 'b';
     std::vector<std::pair<size_t, std::vector<int>>> counts;  // (count, key) by seat
     size_t most = 0;
@@ -1595,9 +1678,19 @@ class Game : public solo::Core, public village::explore::Core, public village::c
     std::vector<int> best;
     for (const auto& [count, key] : counts)
       if (count == most && key > best) best = key;
-    for (size_t seat = 0; seat < counts.size(); ++seat)
-      if (counts[seat].first == most && counts[seat].second == best && !solo::is_carla(s, static_cast<int>(seat)))
-        s.players[seat].prestige += t_->majority_prestige;  // SOLO-29: Carla receives none
+    if (ev_ && next_members) {  // AMB-16 b: the furthest members tie; the next ones decide (MASS-06)
+      int furthest = 0;
+      for (const auto& [count, key] : counts) furthest += count == most && key.front() == best.front();
+      if (furthest > 1) fire("MASS-06", s);
+    }
+    for (size_t seat = 0; seat < counts.size(); ++seat) {
+      if (counts[seat].first != most || counts[seat].second != best) continue;
+      if (solo::is_carla(s, static_cast<int>(seat))) {
+        fire("SOLO-29", s);  // Carla receives none
+        continue;
+      }
+      s.players[seat].prestige += t_->majority_prestige;
+    }
   }
 
   // engine/core.py _end_of_mass: after the final mass the game is over (SCORE-01); after a
@@ -1606,24 +1699,30 @@ class Game : public solo::Core, public village::explore::Core, public village::c
   // final mass; else the next round (ROUND-02: the start player's marker, then the seeding)
   Sub end_of_mass(State& s) const {
     if (s.mass->final) {
+      fire("SCORE-01", s);
       s.mass.reset();
       return some(Pending{});  // GameOver
     }
     bool left = s.final_turns && !s.final_turns->empty();
     bool no_new_round = s.end_triggered_by != NONE && (s.mass->in_final_actions || s.amb33 == 'c' || !left);
     if (no_new_round) {  // end_of_game.final_actions_after_round_mass
+      if (!left) {
+        fire("END-06", s);
+        s.mass.reset();
+        return mass_start(s, true);
+      }
       s.mass.reset();
-      if (!left) return mass_start(s, true);  // END-06
       int seat = s.final_turns->front();  // end_of_game.after_reseeding
       s.final_turns->erase(s.final_turns->begin());
       return some(decision(CHOOSE_TURN, seat));
     }
+    fire("ROUND-02", s);
     int start = s.next_start_holder == NONE ? s.start_player : s.next_start_holder;
     s.mass.reset();
     s.round += 1;
     s.start_player = start;
     s.next_start_holder = NONE;
-    if (s.carla) solo::new_round(s);  // solo: her cubes but the last go back (SOLO-26)
+    if (s.carla) solo::new_round(s, ev_);  // solo: her cubes but the last go back (SOLO-26)
     begin_round(s);
     return some(s.pending);
   }
@@ -1631,6 +1730,8 @@ class Game : public solo::Core, public village::explore::Core, public village::c
   // engine/turn.py effect of a TakeCube: take_cube (TURN-01; a plague cube goes back to
   // the supply and costs time, TURN-03), then begin_action.
   Sub take_and_begin(State& s, int seat, int space, int cube) const {
+    fire("TURN-01", s, seat);
+    if (cube == PLAGUE) fire("TURN-03", s, seat);
     s.spaces[space][cube] -= 1;
     s.turn = seat;
     // engine/shared.py last_cube_in_final_action (AMB-45): a final action that leaves the board
@@ -1646,7 +1747,7 @@ class Game : public solo::Core, public village::explore::Core, public village::c
       s.players.at(seat).cubes[cube] += 1;
     }
     if (s.carla) {  // solo: her take follows (SOLO-10); AMB-36 b: her steps before the action
-      solo::owe_take(s, space, cube);
+      solo::owe_take(s, space, cube, ev_);
       if (s.amb36 == 'b') {
         s.carla->action_waits = space;
         return {};
@@ -1668,15 +1769,23 @@ class Game : public solo::Core, public village::explore::Core, public village::c
 
   // engine/time_and_death.py spend_time (TIME-01, DEATH-01) with cap_owed (AMB-08)
   void spend_time(State& s, int seat, int amount) const {
+    fire("TIME-01", s, seat);
     Player& p = s.players.at(seat);
     int length = t_->lifetime_track_length;
     int moved = p.lifetime + amount;
     int passes = moved / length;
     p.lifetime = moved % length;
-    if (passes) {
-      int owed = s.deaths_owed.at(seat);
-      s.deaths_owed.at(seat) = (s.amb08 == 'b' && owed + passes > 1) ? 1 : owed + passes;
+    for (int k = 0; k < passes; ++k) fire("DEATH-01", s, seat);
+    if (passes) s.deaths_owed.at(seat) = cap_owed(s, s.deaths_owed.at(seat), passes);
+  }
+
+  // engine/time_and_death.py cap_owed: AMB-08 a, one death per pass; b (DEATH-08), at most one owed
+  int cap_owed(const State& s, int owed, int more) const {
+    if (s.amb08 == 'b' && owed + more > 1) {
+      fire("DEATH-08", s);
+      return 1;
     }
+    return owed + more;
   }
 
   // engine/time_and_death.py resolve_deaths (DEATH-02, DEATH-05, DEATH-07 under AMB-23 b):
@@ -1686,8 +1795,12 @@ class Game : public solo::Core, public village::explore::Core, public village::c
       std::vector<int> places;
       dying_legal(s, seat, places);
       if (places.empty()) {
-        if (s.amb23 == 'b') return true;  // DEATH-07: owed until a member is visible
-        s.deaths_owed.at(seat) = 0;       // DEATH-05
+        if (s.amb23 == 'b') {
+          fire("DEATH-07", s, seat);  // AMB-23 b: owed until a member is visible
+          return true;
+        }
+        fire("DEATH-05", s, seat);
+        s.deaths_owed.at(seat) = 0;
         return true;
       }
       if (places.size() > 1) {
@@ -1713,16 +1826,33 @@ class Game : public solo::Core, public village::explore::Core, public village::c
       }
     }
     if (index == p.members.size()) throw IllegalIdError("no member of the dying number at " + t_->locations[location]);
+    if (ev_) {  // AMB-46 b (DEATH-09): a lower number alive but hidden (the black bag) is passed over
+      for (size_t i = 0; i < p.members.size(); ++i) {
+        int place = t_->places[p.members[i]];
+        bool alive = place != P_UNBORN && place != P_CHRONICLE && place != P_GRAVEYARD && place != P_REMOVED;
+        bool visible = place == P_FARMYARD || place == P_CRAFT || place == P_COUNCIL || place == P_CHURCH ||
+                       place == P_TRAVEL;
+        if (alive && !visible && t_->family_numbers.at(i) < lowest) {
+          fire("DEATH-09", s, seat);
+          break;
+        }
+      }
+    }
     int category = category_of(location);
     int dest;
-    if (s.end_triggered_by != NONE && s.amb10 == 'b')
-      dest = t_->removed;  // END-05 under AMB-10 b
-    else if (chronicle_free(s, category) > 0)
-      dest = t_->chronicle_location[category];  // DEATH-03
-    else if (graveyard_free(s) > 0)
-      dest = t_->graveyard;  // DEATH-04
-    else
-      dest = t_->removed;  // END-05
+    if (s.end_triggered_by != NONE && s.amb10 == 'b') {
+      fire("END-05", s, seat);  // AMB-10 b: every death after the end trigger leaves the game
+      dest = t_->removed;
+    } else if (chronicle_free(s, category) > 0) {
+      fire("DEATH-03", s, seat);
+      dest = t_->chronicle_location[category];
+    } else if (graveyard_free(s) > 0) {
+      fire("DEATH-04", s, seat);
+      dest = t_->graveyard;
+    } else {
+      fire("END-05", s, seat);
+      dest = t_->removed;
+    }
     p.members[index] = dest;
     s.deaths_owed.at(seat) -= 1;
     note_last_space(s, seat, dest);
@@ -1777,6 +1907,9 @@ class Game : public solo::Core, public village::explore::Core, public village::c
       // later_filler_counts (AMB-44 b): only during a market day, the final actions not settled
       bool later = s.amb44 == 'b' && s.market_day.has_value() && !s.final_turns.has_value();
       if (!later) return;
+      fire("END-10", s, seat);  // AMB-44 b: the later last space decides who triggered the end
+    } else {
+      fire("END-01", s, seat);
     }
     s.end_triggered_by = seat;
     if (s.carla && s.market_day) s.carla->end_in_market_of = s.market_day->trigger;  // solo: whose market day
@@ -1926,6 +2059,7 @@ class Game : public solo::Core, public village::explore::Core, public village::c
     Player& p = s.players.at(seat);
     int total_coins = cost.coins;
     for (int n : coins) total_coins += n;
+    if (total_coins != cost.coins) fire("COIN-01", s);  // coins stand in for some cubes
     p.grain -= cost.grain;
     p.coins -= total_coins;
     s.supply_grain += cost.grain;
@@ -1959,6 +2093,9 @@ class Game : public solo::Core, public village::explore::Core, public village::c
           return some(next);
         }
       case V_HARVEST: {  // harvest.effect: take_grain of the yield (common.take_grain)
+        fire("HARV-01", s);
+        fire("HARV-02", s);
+        if (ev_ && p.grain + harvest_yield(s, seat) > t_->grain_capacity) fire("HARV-03", s);  // at most 5 grain
         int room = t_->grain_capacity - p.grain;
         int amount = std::max(0, std::min({harvest_yield(s, seat), room, s.supply_grain}));
         s.supply_grain -= amount;
@@ -1966,11 +2103,13 @@ class Game : public solo::Core, public village::explore::Core, public village::c
         return {};
       }
       case V_BIRTH: {  // family.effect: the first unborn member to the farmyard (FAM-01)
+        fire("FAM-01", s);
         auto it = std::find(p.members.begin(), p.members.end(), t_->unborn);
         *it = t_->farmyard;
         return {};
       }
       case V_CALL_HOME: {  // family.effect: the first member of that number there (FAM-02)
+        fire("FAM-02", s);
         for (size_t i = 0; i < p.members.size(); ++i) {
           if (p.members[i] == a.a && t_->family_numbers.at(i) == a.b) {
             p.members[i] = t_->farmyard;
@@ -1980,37 +2119,47 @@ class Game : public solo::Core, public village::explore::Core, public village::c
         throw IllegalIdError("no member to call home");
       }
       case V_TRAIN: {  // crafts.effect: CRAFT-01 (train, then produce), CRAFT-05 (AMB-26 b: train alone)
+        fire("CRAFT-01", s);
         const Craft& c = t_->crafts.at(a.a);
         p.members.at(find_member(s, seat, t_->farmyard, a.b)) = c.location;
-        if (a.c >= 0) take_supply_good(s, seat, a.c);
+        if (a.c >= 0)
+          take_supply_good(s, seat, a.c);
+        else
+          fire("CRAFT-05", s);  // AMB-26 b: trained, nothing produced
         return {};
       }
       case V_PRODUCE:  // CRAFT-02
       case V_BUY:      // CRAFT-03
+        fire(a.verb == V_PRODUCE ? "CRAFT-02" : "CRAFT-03", s);
         take_supply_good(s, seat, a.b);
         return {};
       case V_MILL: {  // CRAFT-04: common.take_coins, as many as the supply holds (AMB-03)
+        fire("CRAFT-04", s);
         int amount = std::min(t_->mill_coins, s.supply_coins);
         s.supply_coins -= amount;
         p.coins += amount;
         return {};
       }
       case V_CHURCH_ENTER:  // church.effect (CHU-01): a farmyard member into the black bag
+        fire("CHU-01", s);
         p.members.at(find_member(s, seat, t_->farmyard, a.a)) = t_->black_bag;
         return {};
       case V_COUNCIL_PLACE: {  // council_chamber.effect (CNC-01): onto stage 1, stage 1's privilege
+        fire("CNC-01", s);
         p.members.at(find_member(s, seat, t_->farmyard, a.a)) = t_->council_location.at(1);
         Pending next = decision(CHOOSE_PRIVILEGE, seat);
         next.max_stage = 1;
         return some(next);
       }
       case V_COUNCIL_ADVANCE: {  // CNC-02: one stage up, a privilege of the stage reached or before
+        fire("CNC-02", s);
         p.members.at(find_member(s, seat, t_->council_location.at(a.a), a.b)) = t_->council_location.at(a.a + 1);
         Pending next = decision(CHOOSE_PRIVILEGE, seat);
         next.max_stage = a.a + 1;
         return some(next);
       }
       case V_PRIVILEGE:  // CNC-03: a privilege without moving
+        fire("CNC-03", s);
         return use_privilege(s, seat, a.a);
       case V_TRAVEL:
         return travel_effect(s, seat, a);
@@ -2031,10 +2180,18 @@ class Game : public solo::Core, public village::explore::Core, public village::c
     auto starts = marked_starts(s, seat);
     bool from_farm = origin == 0 || std::find(starts.begin(), starts.end(), origin) != starts.end();
     int where = from_farm ? t_->farmyard : t_->travel_location.at(origin);
+    if (from_farm && origin != 0) fire("TRV-07", s);  // AMB-17 b: set out from a marked city
+    fire(from_farm ? "TRV-01" : "TRV-02", s);
     Player& p = s.players.at(seat);
     p.members.at(find_member(s, seat, where, a.c)) = t_->travel_location.at(destination);
     int due = arrival(s, seat, destination);
-    if (due == ARRIVE_NOTHING) return {};
+    if (due == ARRIVE_NOTHING) {
+      fire("TRV-03", s);  // one marker and reward per city; none once the markers are out
+      return {};
+    }
+    if (due == ARRIVE_MARK) fire("TRV-04", s);
+    if (due == ARRIVE_REMARK) fire("TRV-08", s, seat);  // AMB-19 c (2023 p. 10): a marker, a reward each arrival
+    if (due == ARRIVE_AGAIN) fire("TRV-06", s);         // AMB-19 b (2023 p. 10): the reward on every arrival
     if (due == ARRIVE_MARK || due == ARRIVE_REMARK) {
       p.markers.push_back(t_->nodes.at(destination));
       std::sort(p.markers.begin(), p.markers.end());
@@ -2065,19 +2222,23 @@ class Game : public solo::Core, public village::explore::Core, public village::c
   Sub use_privilege(State& s, int seat, int stage) const {
     switch (stage) {
       case 1:  // CNC-05
+        fire("CNC-05", s);
         if (s.next_start_holder == NONE) s.next_start_holder = seat;
         return {};
       case 2: {  // CNC-06
+        fire("CNC-06", s);
         Pending next = decision(CHOOSE_SUPPLY_CUBE, seat);
         next.remaining = t_->privilege_cubes;
         return some(next);
       }
       case 3: {  // CNC-07
+        fire("CNC-07", s);
         Pending next = decision(CHOOSE_SUPPLY_GOOD, seat);
         next.remaining = t_->privilege_goods;
         return some(next);
       }
       case 4: {  // CNC-08
+        fire("CNC-08", s);
         Player& p = s.players.at(seat);
         p.coins -= t_->privilege_coin_price;
         s.supply_coins += t_->privilege_coin_price;
@@ -2120,6 +2281,7 @@ class Game : public solo::Core, public village::explore::Core, public village::c
           throw IllegalIdError(std::string("no legal action at ") + KIND_NAMES[s.pending.kind]);
         }
         int only = options[0];
+        if (ev_) ev_->open(only, true);  // core._settle: a decision the engine takes itself
         sub = perform(s, only);
         continue;
       }
@@ -2135,6 +2297,7 @@ class Game : public solo::Core, public village::explore::Core, public village::c
         for (int k = 0; k < n; ++k) {  // DEATH-06: deaths during a market day, at once
           int seat = (s.market_day->current + k) % n;
           if (s.deaths_owed.at(seat)) {
+            fire("DEATH-06", s, seat);  // during a market day: at once
             Sub dying;
             if (!resolve_deaths(s, seat, dying)) return dying;
           }
@@ -2143,11 +2306,12 @@ class Game : public solo::Core, public village::explore::Core, public village::c
         for (int tile : s.market_available) no_customers = no_customers && tile == NONE;
         if (!no_customers && static_cast<int>(s.market_day->passed.size()) != n) {
           if (solo::is_carla(s, s.market_day->current)) {  // solo: Carla's chance is forced
-            solo::market_turn(s);
+            solo::market_turn(s, ev_);
             return {};
           }
           return some(decision(MARKET_CHOICE, s.market_day->current));
         }
+        fire("MKT-05", s);
         market_close(s);
       }
       if (!s.customer_pile.empty()) {  // market_day.next_refill
@@ -2162,9 +2326,9 @@ class Game : public solo::Core, public village::explore::Core, public village::c
       }
       // market_day.finish: deaths held from before the day are owed again (AMB-27)
       int held = s.market_day->held_deaths;
-      if (held) {  // cap_owed (AMB-08 b: DEATH-08)
-        int& owed = s.deaths_owed.at(s.market_day->trigger);
-        owed = (s.amb08 == 'b' && owed + held > 1) ? 1 : owed + held;
+      if (held) {
+        int trigger = s.market_day->trigger;
+        s.deaths_owed.at(trigger) = cap_owed(s, s.deaths_owed.at(trigger), held);
       }
       s.market_day.reset();
       return {};
@@ -2172,7 +2336,7 @@ class Game : public solo::Core, public village::explore::Core, public village::c
     if (s.turn != NONE) {
       int seat = s.turn;
       if (s.carla && s.carla->action_waits != NONE) {  // solo, AMB-36 b: Carla's steps, then the action
-        auto owed = solo::next_step(s, *t_, *this);
+        auto owed = solo::next_step(s, *t_, *this, ev_);
         if (owed) return Sub{owed->has, owed->p};
         int held = s.carla->action_waits;
         s.carla->action_waits = NONE;  // carla.release
@@ -2181,7 +2345,7 @@ class Game : public solo::Core, public village::explore::Core, public village::c
       Sub dying;
       if (!resolve_deaths(s, seat, dying)) return dying;
       if (s.carla) {  // solo: Carla's take, reaction and death
-        auto owed = solo::next_step(s, *t_, *this);
+        auto owed = solo::next_step(s, *t_, *this, ev_);
         if (owed) return Sub{owed->has, owed->p};
       }
       bool took_last_cube = s.turn_took_last_cube;
@@ -2202,7 +2366,7 @@ class Game : public solo::Core, public village::explore::Core, public village::c
     std::vector<int> order;
     if (trigger == seat) {  // END-02: every other player once, clockwise
       for (int k = 1; k < n; ++k) order.push_back((seat + k) % n);
-      if (s.carla) solo::final_seats(order);  // SOLO-28: Carla takes no final action
+      if (s.carla) solo::final_seats(s, order, ev_);  // SOLO-28: Carla takes no final action
       return order;
     }
     int first;  // END-04: every player once; AMB-09 a: from the market player's left, b (END-07):
@@ -2213,7 +2377,7 @@ class Game : public solo::Core, public village::explore::Core, public village::c
       default: throw NotSupportedError(std::string("AMB-09 reading '") + s.amb09 + "' is not in the native core");
     }
     for (int k = 0; k < n; ++k) order.push_back((first + k) % n);
-    if (s.carla) solo::final_seats(order);  // SOLO-28: Carla takes no final action
+    if (s.carla) solo::final_seats(s, order, ev_);  // SOLO-28: Carla takes no final action
     return order;
   }
 
@@ -2223,20 +2387,33 @@ class Game : public solo::Core, public village::explore::Core, public village::c
   // `took_last_cube`: the turn just ended was a final action that emptied the board (AMB-45)
   Sub end_of_turn(State& s, int seat, bool took_last_cube) const {
     if (s.end_triggered_by != NONE && !s.final_turns) {
+      if (ev_) {
+        bool by_market_player = s.end_triggered_by == solo::market_player(s, seat);
+        fire(by_market_player ? "END-02" : "END-04", s, seat);
+        if (!by_market_player && s.amb09 != 'a') fire("END-07", s);  // AMB-09 b / c: another first player
+      }
       s.final_turns = final_order(s, seat);
       bool board_empty = true;
       for (auto& space : s.spaces)
         for (int n : space) board_empty = board_empty && n == 0;
-      if (s.amb33 != 'a' && board_empty)  // round_mass_first (AMB-33 b/c: ROUND-01, END-08, END-09)
+      if (s.amb33 != 'a' && board_empty) {  // round_mass_first (AMB-33 b/c): the round still ends with its mass
+        fire("ROUND-01", s);
+        fire(s.amb33 == 'b' ? "END-08" : "END-09", s);  // b: then the board is reseeded; c: no reseeding
         return mass_start(s, false);
+      }
     }
     if (s.final_turns) {
       if (took_last_cube && s.amb45 == 'b') {  // round_mass_in_final_actions (AMB-45 b: ROUND-01, END-11):
-        Sub held = mass_start(s, false);       // the round's mass, no reseeding; the final actions left,
-        s.mass->in_final_actions = true;       // then the final mass
+        fire("ROUND-01", s);
+        fire("END-11", s);
+        Sub held = mass_start(s, false);  // the round's mass, no reseeding; the final actions left,
+        s.mass->in_final_actions = true;  // then the final mass
         return held;
       }
-      if (s.final_turns->empty()) return mass_start(s, true);  // END-06: the final mass
+      if (s.final_turns->empty()) {
+        fire("END-06", s);  // the final mass, then the final scoring
+        return mass_start(s, true);
+      }
       int following = s.final_turns->front();
       s.final_turns->erase(s.final_turns->begin());
       return some(decision(CHOOSE_TURN, following));
@@ -2244,8 +2421,14 @@ class Game : public solo::Core, public village::explore::Core, public village::c
     bool empty = true;
     for (auto& space : s.spaces)
       for (int n : space) empty = empty && n == 0;
-    if (empty) return mass_start(s, false);  // ROUND-01: the last cube taken, the round ends with a mass
-    if (s.carla) return some(decision(CHOOSE_TURN, solo::PLAYER));  // SOLO-07: the player takes every turn
+    if (empty) {
+      fire("ROUND-01", s);  // the last cube taken, the round ends with a mass
+      return mass_start(s, false);
+    }
+    if (s.carla) {
+      fire("SOLO-07", s);  // the player takes every turn
+      return some(decision(CHOOSE_TURN, solo::PLAYER));
+    }
     return some(decision(CHOOSE_TURN, (seat + 1) % static_cast<int>(s.players.size())));
   }
 };
@@ -2607,6 +2790,11 @@ PYBIND11_MODULE(_core, m) {
       .def("legal", &Game::legal)
       .def("chance", &Game::chance)
       .def("apply", &Game::apply, py::arg("id"))
+      .def("apply_steps", &Game::apply_steps, py::arg("id"),
+           "apply, with the step's sub-steps (engine/core.py apply_steps): (action id, forced, events), each "
+           "event (rule, seat, turn_of, market_player, mass, end_by, round), None where the reference has None.")
+      .def("set_event_plant", &Game::set_event_plant, py::arg("name"),
+           "A planted bug (tests): 'drop MKT-01' leaves that rule's events out of apply_steps; '' none.")
       .def("playout", &Game::playout, py::arg("seed"), py::arg("max_steps"))
       .def("scores", &Game::scores)
       .def("winners", &Game::winners)

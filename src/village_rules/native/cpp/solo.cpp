@@ -122,14 +122,16 @@ void move(State& s, size_t index, int to) { s.players.at(CARLA).members.at(index
 
 // carla._take (SOLO-08, SOLO-09, SOLO-14 with AMB-37): her cube to her board's next space; a
 // fate tile passed face down is turned up (chance), one face up shows again (AMB-37 a)
-Step take(State& s, const Tables& t, int space, int cube) {
+Step take(State& s, const Tables& t, int space, int cube, Events* ev) {
   const SoloTables& solo = data(t);
   CarlaBoard& carla = board(s);
+  fire(ev, "SOLO-08", s);
   s.spaces.at(space)[cube] -= 1;
   if (s.turn != NONE && s.final_turns.has_value() && board_is_empty(s))
     s.turn_took_last_cube = true;  // AMB-45: her owed take emptied the board in the player's final action
   s.players.at(CARLA).cubes[cube] += 1;
   int placed = (carla.space + 1) % solo.track_spaces;
+  if (placed == 0 && carla.space != -1) fire(ev, "SOLO-09", s);  // round the board again
   carla.space = placed;
   carla.last_cube = cube;
   carla.look_for = NONE;
@@ -147,6 +149,7 @@ Step take(State& s, const Tables& t, int space, int cube) {
       return reveal;
     }
     if (s.amb37 == 'b') return {};  // a tile counts only when turned up
+    fire(ev, "SOLO-14", s);          // a face-up tile passed again shows what it shows (AMB-37 a)
     carla.quill = shown == FATE_QUILL;
     return {};
   }
@@ -184,27 +187,43 @@ int death_candidate(const State& s, const Tables& t) {
 }
 
 // carla.carla_dies (SOLO-14, SOLO-19, SOLO-22..24; DEATH-03/04, END-05 with AMB-10)
-void carla_dies(State& s, const Tables& t, const Core& core, int space) {
+void carla_dies(State& s, const Tables& t, const Core& core, int space, Events* ev) {
   int index = death_candidate(s, t);
-  if (index == NONE) return;  // no member of hers can die
+  if (index == NONE) {
+    fire(ev, "SOLO-22", s);  // no member of hers can die
+    return;
+  }
+  int before = s.players.at(CARLA).members.at(static_cast<size_t>(index));
+  if (before == t.solo.church_reserve)
+    fire(ev, "SOLO-23", s);  // no "1" or "2" left next to her board
+  else if (t.places[before] == P_CHURCH)
+    fire(ev, "SOLO-24", s);  // none left on the church either: the church track
+  else
+    fire(ev, "SOLO-22", s);
   int category = t.solo.death_place.at(space);
   int dest;
-  if (s.end_triggered_by != NONE && s.amb10 == 'b')
+  if (s.end_triggered_by != NONE && s.amb10 == 'b') {
+    fire(ev, "END-05", s);
     dest = t.removed;
-  else if (category >= 0 && core.solo_chronicle_free(s, category) > 0)
+  } else if (category >= 0 && core.solo_chronicle_free(s, category) > 0) {
+    fire(ev, "DEATH-03", s);
     dest = t.chronicle_location.at(category);
-  else if (core.solo_graveyard_free(s) > 0)
+  } else if (core.solo_graveyard_free(s) > 0) {
+    fire(ev, category < 0 ? "SOLO-19" : "DEATH-04", s);
     dest = t.graveyard;
-  else
+  } else {
+    fire(ev, "END-05", s);
     dest = t.removed;
+  }
   move(s, static_cast<size_t>(index), dest);
   core.solo_note_last_space(s, CARLA, dest);
 }
 
 // carla.take_frontmost (AMB-39 b): the frontmost available customer, no market day
-void take_frontmost(State& s) {
+void take_frontmost(State& s, Events* ev) {
   for (int& tile : s.market_available) {
     if (tile == NONE) continue;
+    fire(ev, "SOLO-18", s);
     s.players.at(CARLA).customers.push_back(tile);
     tile = NONE;
     return;
@@ -213,10 +232,12 @@ void take_frontmost(State& s) {
 
 // carla.react (SOLO-15, SOLO-16, SOLO-20, SOLO-21): from the market a market day (AMB-39 a) or
 // the frontmost customer (b); from the church her lowest reserve member into the bag
-void react(State& s, const Tables& t, const Core& core, int space) {
+void react(State& s, const Tables& t, const Core& core, int space, Events* ev) {
+  fire(ev, "SOLO-15", s);
   if (space == MARKET) {
+    fire(ev, "SOLO-16", s);  // Carla holds a market day and serves the frontmost customer
     if (s.amb39 == 'b') {
-      take_frontmost(s);
+      take_frontmost(s, ev);
       return;
     }
     core.solo_market_start(s, CARLA);
@@ -234,7 +255,12 @@ void react(State& s, const Tables& t, const Core& core, int space) {
         best = static_cast<int>(i);
       }
     }
-    if (best != NONE) move(s, static_cast<size_t>(best), t.black_bag);
+    if (best == NONE) {
+      fire(ev, "SOLO-21", s);  // none left on the church: she forgoes the reaction
+      return;
+    }
+    fire(ev, "SOLO-20", s);
+    move(s, static_cast<size_t>(best), t.black_bag);
   }
 }
 
@@ -310,10 +336,11 @@ std::vector<int> choice_ids(const State& s, const Tables& t) {
 }
 
 // carla.reveal (SOLO-14; AMB-37 c: a set all face up is shuffled face down again)
-void reveal(State& s, const Tables& t, int id) {
+void reveal(State& s, const Tables& t, int id, Events* ev) {
   const SoloTables& solo = data(t);
   const Decoded& a = t.decoded.at(id);
   if (a.verb != V_REVEAL_FATE) throw IllegalIdError("not a fate tile turned up");
+  fire(ev, "SOLO-14", s);
   CarlaBoard& carla = board(s);
   int slot = s.pending.slot;
   carla.fate.at(slot) = a.a;
@@ -330,26 +357,31 @@ void reveal(State& s, const Tables& t, int id) {
 }
 
 // carla.take_chosen (SOLO-12 / SOLO-13): the player's choice of Carla's cube
-Step take_chosen(State& s, const Tables& t, int id) {
+Step take_chosen(State& s, const Tables& t, int id, Events* ev) {
   const Decoded& a = t.decoded.at(id);
   if (a.verb != V_CARLA_CUBE) throw IllegalIdError("not a cube chosen for Carla");
-  return take(s, t, s.pending.space, a.a);
+  fire(ev, s.pending.space == board(s).look_from ? "SOLO-12" : "SOLO-13", s);
+  return take(s, t, s.pending.space, a.a, ev);
 }
 
 // carla.owe_take (SOLO-10): after the player's cube Carla's take is owed
-void owe_take(State& s, int space, int cube) {
+void owe_take(State& s, int space, int cube, Events* ev) {
+  fire(ev, "SOLO-10", s);
   CarlaBoard& carla = board(s);
   carla.look_for = cube;
   carla.look_from = space;
 }
 
 // carla.after_well (SOLO-25)
-void after_well(State& s) { board(s).well_turn = true; }
+void after_well(State& s, Events* ev) {
+  fire(ev, "SOLO-25", s);
+  board(s).well_turn = true;
+}
 
 // carla.next_step: her take, then her reaction, then a death for a quill passed (AMB-38 b:
 // the death first); the well's turn (SOLO-25); AMB-41 b: her take dropped once the player's
 // action ended the game. nullopt: no step of hers is owed.
-std::optional<Step> next_step(State& s, const Tables& t, const Core& core) {
+std::optional<Step> next_step(State& s, const Tables& t, const Core& core, Events* ev) {
   const SoloTables& solo = data(t);
   CarlaBoard& carla = board(s);
   if (carla.well_turn) {
@@ -359,6 +391,7 @@ std::optional<Step> next_step(State& s, const Tables& t, const Core& core) {
   if (carla.look_for != NONE) {
     bool ended_by_player = s.end_triggered_by == PLAYER && !s.final_turns.has_value();
     if (ended_by_player && s.amb41 == 'b') {
+      fire(ev, "SOLO-28", s);
       carla.look_for = NONE;
       carla.look_from = NONE;
       return Step{};
@@ -377,21 +410,26 @@ std::optional<Step> next_step(State& s, const Tables& t, const Core& core) {
       ask.p.space = space;
       return ask;
     }
-    return take(s, t, space, colour);
+    bool same_space = space == carla.look_from;
+    if (colour == carla.look_for)  // the colour she looks for
+      fire(ev, same_space ? "SOLO-10" : "SOLO-11", s);
+    else  // the player's choice, forced: the space holds one colour only
+      fire(ev, same_space ? "SOLO-12" : "SOLO-13", s);
+    return take(s, t, space, colour, ev);
   }
   if (carla.took_from == NONE) return std::nullopt;
   int from = carla.took_from;
   if (carla.quill && !carla.reacted && s.amb38 == 'b') {
-    carla_dies(s, t, core, from);
+    carla_dies(s, t, core, from, ev);
     board(s).quill = false;
     return Step{};
   }
   if (!carla.reacted) {
     carla.reacted = true;
-    react(s, t, core, from);
+    react(s, t, core, from, ev);
     return Step{};
   }
-  if (carla.quill) carla_dies(s, t, core, from);
+  if (carla.quill) carla_dies(s, t, core, from, ev);
   CarlaBoard& after = board(s);
   after.took_from = NONE;
   after.reacted = false;
@@ -401,7 +439,7 @@ std::optional<Step> next_step(State& s, const Tables& t, const Core& core) {
 
 // carla.market_turn (SOLO-16..18, SOLO-25 / SOLO-31 under AMB-43): at her chance Carla serves
 // the frontmost available customer for nothing and is done for the day
-void market_turn(State& s) {
+void market_turn(State& s, Events* ev) {
   MarketDay& day = *s.market_day;
   int* front = nullptr;
   for (int& tile : s.market_available)
@@ -409,8 +447,17 @@ void market_turn(State& s) {
       front = &tile;
       break;
     }
-  if (board(s).well_turn && s.amb43 == 'a') front = nullptr;  // a market day through the well
+  if (board(s).well_turn) {
+    if (s.amb43 == 'a') {
+      fire(ev, "SOLO-25", s);  // a market day through the well: Carla does not react
+      front = nullptr;
+    } else if (front) {
+      fire(ev, "SOLO-31", s);  // AMB-43 b: her customer is no reaction to a cube of hers
+    }
+  }
   if (front) {
+    fire(ev, day.trigger == PLAYER ? "SOLO-17" : "SOLO-16", s);
+    fire(ev, "SOLO-18", s);
     s.players.at(CARLA).customers.push_back(*front);
     *front = NONE;
   }
@@ -423,8 +470,9 @@ void market_turn(State& s) {
 
 // solo_mass.entry_stage (SOLO-27): stage 1 for the player; for Carla the first stage with
 // none of her members on it (NONE: every stage has one, the member stays in the bag)
-int entry_stage(const State& s, const Tables& t, int seat) {
+int entry_stage(const State& s, const Tables& t, int seat, Events* ev) {
   if (!is_carla(s, seat)) return 1;
+  fire(ev, "SOLO-27", s);
   std::vector<bool> taken(static_cast<size_t>(t.church_stages) + 1, false);
   for (int m : s.players.at(CARLA).members)
     if (t.places[m] == P_CHURCH && t.stages[m] <= t.church_stages) taken[static_cast<size_t>(t.stages[m])] = true;
@@ -434,11 +482,13 @@ int entry_stage(const State& s, const Tables& t, int seat) {
 }
 
 // carla.new_round (SOLO-26): all but the last cube on her board go back to the supply
-void new_round(State& s) {
+void new_round(State& s, Events* ev) {
   CarlaBoard& carla = board(s);
   Player& p = s.players.at(CARLA);
   auto back = p.cubes;
   if (carla.last_cube != NONE && back[carla.last_cube]) back[carla.last_cube] -= 1;
+  if (cube_total(back) == 0) return;
+  fire(ev, "SOLO-26", s);
   for (int c = 0; c < N_CUBES; ++c) {
     p.cubes[c] -= back[c];
     s.supply_cubes[c] += back[c];
@@ -455,7 +505,10 @@ int market_player(const State& s, int turn_seat) {
 }
 
 // carla.final_seats (SOLO-28): Carla takes no final action
-void final_seats(std::vector<int>& order) { order.erase(std::remove(order.begin(), order.end(), CARLA), order.end()); }
+void final_seats(const State& s, std::vector<int>& order, Events* ev) {
+  fire(ev, "SOLO-28", s);
+  order.erase(std::remove(order.begin(), order.end(), CARLA), order.end());
+}
 
 // --- the tables ---------------------------------------------------------------------------
 

@@ -12,6 +12,7 @@
 #include <tuple>
 #include <vector>
 
+#include "events.hpp"
 #include "state.hpp"
 
 namespace village::solo {
@@ -43,18 +44,20 @@ void load(const pybind11::dict& carla, State& s, const Tables& t);
 std::string to_json(const CarlaBoard& c);
 
 // --- chance, legal actions, apply --------------------------------------------------------
+// `ev`: the step's rule events (events.hpp), fired where the reference fires them; null when
+// not asked for
 std::vector<std::tuple<int, long long, long long>> fate_outcomes(const State& s, const Tables& t);
 std::vector<int> choice_ids(const State& s, const Tables& t);           // at ChooseCarlaCube
-void reveal(State& s, const Tables& t, int id);                         // at FateReveal
-Step take_chosen(State& s, const Tables& t, int id);                    // at ChooseCarlaCube
-void owe_take(State& s, int space, int cube);                           // turn.effect (SOLO-10)
-void after_well(State& s);                                              // core._perform (SOLO-25)
-std::optional<Step> next_step(State& s, const Tables& t, const Core& core);  // carla.next_step
-void market_turn(State& s);                                             // Carla's chance in a market day
-int entry_stage(const State& s, const Tables& t, int seat);             // solo_mass.entry_stage (NONE: stays)
-void new_round(State& s);                                               // carla.new_round (SOLO-26)
+void reveal(State& s, const Tables& t, int id, Events* ev);             // at FateReveal
+Step take_chosen(State& s, const Tables& t, int id, Events* ev);        // at ChooseCarlaCube
+void owe_take(State& s, int space, int cube, Events* ev);               // turn.effect (SOLO-10)
+void after_well(State& s, Events* ev);                                  // core._perform (SOLO-25)
+std::optional<Step> next_step(State& s, const Tables& t, const Core& core, Events* ev);  // carla.next_step
+void market_turn(State& s, Events* ev);                                 // Carla's chance in a market day
+int entry_stage(const State& s, const Tables& t, int seat, Events* ev);  // solo_mass.entry_stage (NONE: stays)
+void new_round(State& s, Events* ev);                                   // carla.new_round (SOLO-26)
 int market_player(const State& s, int turn_seat);                       // end_of_game.market_player
-void final_seats(std::vector<int>& order);                              // carla.final_seats (SOLO-28)
+void final_seats(const State& s, std::vector<int>& order, Events* ev);  // carla.final_seats (SOLO-28)
 
 // The solo data of an edition, added to its tables once (village_rules.native.engine.tables_for).
 void bind(pybind11::module_& m);
