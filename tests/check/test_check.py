@@ -96,7 +96,8 @@ def test_an_invariant_violation_fails_the_step_with_log_and_picture(
             return found
 
     monkeypatch.setattr(fuzz_module, "IncrementalChecker", Broken)
-    outcome = run_check([FuzzStep(games=2)], CheckContext(tmp_path, seed=0, workers=1))
+    # the plant is in the reference's checker: the games are played there
+    outcome = run_check([FuzzStep(games=2, engine="reference")], CheckContext(tmp_path, seed=0, workers=1))
     assert not outcome.passed
     result = outcome.results[0]
     failing = [f for f in result.findings if f.verdict == "FAIL"]

@@ -99,8 +99,12 @@ def test_each_shard_stops_at_its_own_first_failure_and_the_lowest_is_the_runs(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr("village_rules.fuzz.games.apply", loses_a_coin_at_the_market)
-    whole = run_fuzz(5, 3, 1, None, None, tmp_path / "whole")
-    shards = [run_fuzz(5, 3, 1, None, None, tmp_path / f"s{k}", shard=Shard(k, 2)) for k in (1, 2)]
+    # the plant is in the reference engine: its games are played there
+    whole = run_fuzz(5, 3, 1, None, None, tmp_path / "whole", engine="reference")
+    shards = [
+        run_fuzz(5, 3, 1, None, None, tmp_path / f"s{k}", shard=Shard(k, 2), engine="reference")
+        for k in (1, 2)
+    ]
     assert whole.failure is not None
     failed = [s.failure for s in shards if s.failure is not None]
     assert failed
@@ -223,7 +227,9 @@ def test_ctrl_c_after_a_failing_game_still_writes_its_whole_log(
 ) -> None:
     monkeypatch.setattr("village_rules.fuzz.games.apply", loses_a_coin_at_the_market)
     with pytest.raises(FuzzInterrupted) as caught:  # Ctrl-C as the failing game is reported
-        run_fuzz(5, 3, 1, None, None, tmp_path, StopAfter(1))
+        run_fuzz(
+            5, 3, 1, None, None, tmp_path, StopAfter(1), engine="reference"
+        )  # the plant is the reference's
     summary = caught.value.summary
     assert summary.interrupted and summary.failure is not None
     assert "FAILED game" in summary.format() and "violations:   1 so far" in summary.format()

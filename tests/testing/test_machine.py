@@ -278,7 +278,7 @@ def test_fuzz_stops_at_the_first_violation_and_writes_a_replayable_log(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr("village_rules.fuzz.games.apply", loses_a_coin_at_the_market)
-    summary = run_fuzz(5, 3, 1, None, None, tmp_path)
+    summary = run_fuzz(5, 3, 1, None, None, tmp_path, engine="reference")  # the plant is the reference's
     failure = summary.failure
     assert failure is not None
     assert summary.violations == len(failure.violations) >= 1
@@ -308,7 +308,9 @@ def test_fuzz_reports_an_engine_exception(tmp_path: Path, monkeypatch: pytest.Mo
         return after
 
     monkeypatch.setattr("village_rules.fuzz.games.apply", crashes_on_the_third_round)
-    summary = run_fuzz(3, 8, 1, "big-box-2023", 2, tmp_path)
+    summary = run_fuzz(
+        3, 8, 1, "big-box-2023", 2, tmp_path, engine="reference"
+    )  # the plant is the reference's
     assert summary.failure is not None and summary.games == 1
     (v,) = summary.failure.violations
     assert v.invariant == "engine.exception" and "boom" in v.actual

@@ -54,6 +54,7 @@ from village_rules.engine.core import apply
 from village_rules.engine.end_of_game import ended_by
 from village_rules.engine.scoring import score_breakdown, winners
 from village_rules.errors import InternalError, LogFormatError, VillageError
+from village_rules.fuzz.engines import NATIVE
 from village_rules.fuzz.games import MIX, MIX_CYCLE, plan_game, play_game, play_unchecked
 from village_rules.fuzz.guided import MODES, Coverage, run_coverage
 from village_rules.fuzz.runner import FuzzSummary, run_fuzz
@@ -236,6 +237,9 @@ class FuzzStep:
     """The budget of the guided-against-uniform comparison (`check.modes`): a coverage-guided
     and a uniform campaign of `fuzz.guided` of this many actions each, every invariant
     checked; 0 plays none (`village-rules check` plays `GUIDED_PER_GAME` per game)."""
+    engine: str | None = None
+    """The engine the checked games are played on (`fuzz.engines`; None: the native core where
+    it is built). Every passing game is then played again on the reference, unchecked."""
     name: str = "fuzz"
 
     def run(self, context: CheckContext) -> FuzzResult:
@@ -256,11 +260,13 @@ class FuzzStep:
             out / "failures",
             fuzz_progress,
             policy=self.policy,
+            engine=self.engine,
         )
         findings: list[Finding] = []
         if summary.failure is not None:
             findings.append(_failure_finding(summary, out))
         # Play every passing game again without checks: the same digest, or non-determinism.
+        native = summary.engine == NATIVE
         passing = summary.games - (1 if summary.failure is not None else 0)
         stats: list[GameStats] = []
         mismatched: list[int] = []
@@ -276,8 +282,10 @@ class FuzzStep:
             findings.append(
                 Finding(
                     f"game {index}",
-                    "FAIL: not reproducible",
-                    "played again without checks, the game differs from the checked one",
+                    "FAIL: not reproducible"
+                    + (": the native core and the reference differ" if native else ""),
+                    "played again without checks on the reference, the game differs from the one checked "
+                    f"on the {summary.engine} engine",
                     log=_write(out, f"games/game-{index}.json", logs[index]),
                 )
             )
@@ -309,10 +317,12 @@ class FuzzStep:
         reasons = why_unfired(summary.rules_never_fired, played, DEFAULT_GAMES)
         details = [
             f"{len(STATE_INVARIANTS)} state + {len(TRANSITION_INVARIANTS)} transition invariants "
-            f"checked after every action: {violations} violation(s)",
+            f"checked after every action, on the {summary.engine} engine: {violations} violation(s)",
             f"rule IDs fired: {fired} of {known}",
             *(f"  never fired: {', '.join(rules)}: {why}" for rules, why in grouped(reasons)),
-            "replayed without checks: "
+            "replayed without checks on the reference"
+            + (" (so the native core and the reference played the same games)" if native else "")
+            + ": "
             + ("every game identical" if not mismatched else f"{len(mismatched)} game(s) differ"),
             *(f"steered game {g.describe()}" for g in self.steered),
             *steered_failed,

@@ -18,7 +18,8 @@ from village_rules.cli.progress import add_quiet_flag, progress_bar
 from village_rules.cli.readings import add_reading_flag, reading_choices
 from village_rules.data.files import check_writable
 from village_rules.data.loader import EDITIONS
-from village_rules.errors import FuzzReportError
+from village_rules.errors import FuzzArgumentError, FuzzReportError
+from village_rules.fuzz.engines import ENGINES, NATIVE
 from village_rules.fuzz.games import RUN_POLICIES
 from village_rules.fuzz.guided import Coverage, GuidedPlan, play_segments
 from village_rules.fuzz.guided_report import (
@@ -109,6 +110,12 @@ def register(sub: argparse._SubParsersAction[Any]) -> None:
         help="with --guided: independent campaigns sharing the actions, what --shard, --workers "
         "and Ray split (default 1)",
     )
+    p.add_argument(
+        "--engine",
+        choices=ENGINES,
+        help="native: the C++ core (the native extra), reference: the Python engine; the same games, "
+        "digests and rule counts with either (default: native where it is built)",
+    )
     add_reading_flag(p)
     for option in ("--actions", "--segments"):
         needs(p, option, "--guided", "is for a coverage-guided run", lambda a: bool(a.guided))
@@ -127,7 +134,13 @@ def fuzz_command(args: argparse.Namespace) -> int:
         return guided_command(args)
     shard = Shard.parse(args.shard) if args.shard is not None else None
     readings = reading_choices(args) if args.reading else None
-    options = {"shard": shard, "backend": args.backend, "address": args.address, "policy": args.policy}
+    options = {
+        "shard": shard,
+        "backend": args.backend,
+        "address": args.address,
+        "policy": args.policy,
+        "engine": args.engine,
+    }
     plan_run(  # refuse bad options before anything is written
         args.games, args.seed, args.workers, args.edition, args.players, **options, readings=readings
     )
@@ -150,6 +163,7 @@ def fuzz_command(args: argparse.Namespace) -> int:
                 address=args.address,
                 readings=readings,
                 policy=args.policy,
+                engine=args.engine,
             )
         except FuzzInterrupted as stop:
             bar.finish()
@@ -176,6 +190,12 @@ def fuzz_command(args: argparse.Namespace) -> int:
 def guided_command(args: argparse.Namespace) -> int:
     """`fuzz --guided`: a coverage-guided run (or one shard of it), its segments on
     `--workers` processes or Ray tasks; its options checked before anything is played."""
+    if args.engine == NATIVE:
+        raise FuzzArgumentError(
+            "--engine",
+            "native: a coverage-guided run plays on the reference (its features read the reference's "
+            "states and traces); leave --engine out or give reference",
+        )
     shard = Shard.parse(args.shard) if args.shard is not None else None
     readings = reading_choices(args) if args.reading else None
     plan_run(  # the edition, player count, workers, backend, address and policy, checked

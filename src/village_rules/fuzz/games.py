@@ -222,6 +222,12 @@ def play_game(game: FuzzGame, max_steps: int | None = None) -> GameResult:
     )
 
 
+Readings = tuple[tuple[str, str], ...] | None
+ChunkArgs = tuple[int, tuple[int, ...], str | None, int | None, int, Readings, str, str]
+"""`RunPlan.chunk_args`: seed, the chunk's game indices, edition, players, max steps, readings,
+policy, engine."""
+
+
 @dataclass(frozen=True, slots=True)
 class RunPlan:
     """What a run plays, checked: its game indices cut into chunks (one task each)."""
@@ -236,6 +242,14 @@ class RunPlan:
     """Every game's AMB readings, fixed; None: drawn per game (`plan_game`)."""
     policy: str = "random"
     """The policy every seat of every game plays by."""
+    engine: str = "reference"
+    """The engine that plays the games (`fuzz.engines.ENGINES`): the same results with either."""
+
+    def chunk_args(self, chunk: tuple[int, ...]) -> ChunkArgs:
+        """`fuzz.engines.play_chunk`'s arguments for one chunk, in its order (a pool worker
+        or a Ray task gets them positionally)."""
+        plan = (self.seed, chunk, self.edition, self.players, self.max_steps)
+        return (*plan, self.readings, self.policy, self.engine)
 
 
 class Results:
@@ -290,26 +304,9 @@ _stop_event: EventType | None = None
 """In a pool worker: set by the parent on Ctrl-C, so a chunk stops after its current game."""
 
 
-def play_chunk(  # noqa: PLR0917 - sent to pool workers and Ray tasks positionally
-    seed: int,
-    indices: tuple[int, ...],
-    edition: str | None,
-    players: int | None,
-    max_steps: int,
-    readings: tuple[tuple[str, str], ...] | None = None,
-    policy: str = "random",
-) -> list[GameResult]:
-    """Games of a chunk in order, stopping after the first failing one (or when the run is
-    being stopped)."""
-    out = []
-    for i in indices:
-        if _stop_event is not None and _stop_event.is_set():
-            break
-        result = play_game(plan_game(seed, i, edition, players, readings, policy), max_steps)
-        out.append(result)
-        if result.failed:
-            break
-    return out
+def stopping() -> bool:
+    """In a pool worker: whether the parent has asked the run to stop (Ctrl-C)."""
+    return _stop_event is not None and _stop_event.is_set()
 
 
 def _init_pool_worker(stop: EventType) -> None:

@@ -18,7 +18,8 @@ from types import ModuleType
 from typing import TypeVar
 
 from village_rules.errors import FuzzArgumentError, FuzzBackendError
-from village_rules.fuzz.games import Backend, Results, RunPlan, play_chunk, sigint_deferred
+from village_rules.fuzz.engines import play_chunk
+from village_rules.fuzz.games import Backend, Results, RunPlan, sigint_deferred
 
 T = TypeVar("T")
 
@@ -81,8 +82,7 @@ def _play_tasks(ray: ModuleType, plan: RunPlan, workers: int, results: Results) 
 
     def submit() -> None:
         for chunk in itertools.islice(queued, window - len(pending)):
-            args = (plan.seed, chunk, plan.edition, plan.players, plan.max_steps, plan.readings, plan.policy)
-            pending.append(task.remote(*args))
+            pending.append(task.remote(*plan.chunk_args(chunk)))
 
     def collect(refs: list[object]) -> None:
         for ref in refs:

@@ -22,6 +22,7 @@ from village_rules.data.jsonio import JsonInputError, is_version, read_json, rea
 from village_rules.data.loader import EDITIONS
 from village_rules.drivers.artefacts import artefact_kind
 from village_rules.errors import FuzzReportError, ReadingError, VillageError
+from village_rules.fuzz.engines import ENGINES, REFERENCE
 from village_rules.fuzz.games import RUN_POLICIES, plan_game
 from village_rules.fuzz.runner import BACKENDS, MAX_GAMES, MAX_WORKERS, FuzzFailure, FuzzSummary, Shard
 from village_rules.rules.register import normalise
@@ -72,6 +73,7 @@ def report_json(summary: FuzzSummary) -> str:
         **({} if summary.policy == "random" else {"policy": summary.policy}),
         "workers": summary.workers,
         "backend": summary.backend,
+        "engine": summary.engine,
         "seconds": round(summary.seconds, 3),
         "decisions": summary.decisions,
         "chance_events": summary.chance_events,
@@ -111,8 +113,10 @@ def parse_report(text: str, name: str = "fuzz report") -> FuzzSummary:
     kind = artefact_kind(raw, REPORT_FORMAT) if isinstance(raw, dict) else None
     if kind is not None:  # another village-rules file: say which, not its "unknown fields"
         raise FuzzReportError(name, "format", f"not a fuzz report: this is {kind}")
-    # "policy" is written only for a run by another policy than random (`report_json`).
-    r = _Fields(name, raw, _KEYS | ({"policy"} if isinstance(raw, dict) and "policy" in raw else set()), "")
+    # "policy" is written only for a run by another policy than random (`report_json`), and a
+    # report from before the native engine has no "engine".
+    optional = {k for k in ("policy", "engine") if isinstance(raw, dict) and k in raw}
+    r = _Fields(name, raw, _KEYS | optional, "")
     if r.get("format") != REPORT_FORMAT:
         raise FuzzReportError(name, "format", f"must be {REPORT_FORMAT!r}")
     if not is_version(r.get("format_version"), REPORT_FORMAT_VERSION):
@@ -140,6 +144,10 @@ def parse_report(text: str, name: str = "fuzz report") -> FuzzSummary:
     backend = r.get("backend")
     if not isinstance(backend, str) or backend not in BACKENDS:
         raise FuzzReportError(name, "backend", f"must be one of {', '.join(BACKENDS)}")
+    engine = r.raw.get("engine", REFERENCE)  # reports from before the native engine: the reference's
+    if not isinstance(engine, str) or not engine or not set(engine.split("+")) <= set(ENGINES):
+        allowed = f"must be one of {', '.join(ENGINES)} (merged shards: joined by '+')"
+        raise FuzzReportError(name, "engine", allowed)
     seconds = r.get("seconds")
     if isinstance(seconds, bool) or not isinstance(seconds, int | float) or not 0 <= seconds < math.inf:
         raise FuzzReportError(name, "seconds", "must be a number of seconds, 0 or more")
@@ -182,6 +190,7 @@ def parse_report(text: str, name: str = "fuzz report") -> FuzzSummary:
         players=players,
         readings=readings,
         policy=policy,
+        engine=engine,
     )
 
 
@@ -246,6 +255,7 @@ def merge_shards(shards: Sequence[FuzzSummary], names: Sequence[str] | None = No
         game_indices=tuple(i for i, _ in records),
         run_games=first.run_games,
         backend="+".join(sorted({s.backend for s in shards})),
+        engine="+".join(sorted({e for s in shards for e in s.engine.split("+")})),
         edition=first.edition,
         players=first.players,
         policy=first.policy,

@@ -36,6 +36,7 @@ from village_rules.data.files import write_text
 from village_rules.data.loader import EDITIONS, builtin_edition
 from village_rules.drivers.play import game_bound
 from village_rules.errors import FuzzArgumentError, FuzzBackendError, InternalError
+from village_rules.fuzz.engines import play, play_chunk, resolve_engine
 from village_rules.fuzz.games import (
     MIX,
     RUN_POLICIES,
@@ -47,8 +48,6 @@ from village_rules.fuzz.games import (
     RunPlan,
     _init_pool_worker,
     plan_game,
-    play_chunk,
-    play_game,
     sigint_deferred,
 )
 from village_rules.rule_ids import TRACED_RULE_IDS
@@ -147,6 +146,8 @@ class FuzzSummary:
     """The run's fixed --reading choices (None: drawn per game)."""
     policy: str = "random"
     """The policy every seat played by (--policy)."""
+    engine: str = "reference"
+    """The engine that played the games (`fuzz.engines.ENGINES`; merged shards: "+"-joined)."""
     merged_from: int = 0
     """How many shard reports `fuzz_report.merge_shards` combined into this summary (0: none)."""
 
@@ -193,7 +194,8 @@ class FuzzSummary:
 
     def format(self) -> str:
         """The run's summary as the `fuzz` command prints it."""
-        where = f"{self.workers} worker(s)" + ("" if self.backend == "process" else f", {self.backend}")
+        where = f"the {self.engine} engine, {self.workers} worker(s)"
+        where += "" if self.backend == "process" else f", {self.backend}"
         if self.policy != "random":
             where += (
                 ", the policies of the check mix (fuzz.games.MIX_CYCLE)"
@@ -270,6 +272,7 @@ def run_fuzz(  # noqa: PLR0917 - the CLI's argument order
     address: str | None = None,
     readings: tuple[tuple[str, str], ...] | None = None,
     policy: str = "random",
+    engine: str | None = None,
 ) -> FuzzSummary:
     """Play the `games` seeded random games of a run (or only those of `shard`) over
     `workers` processes (1 = in this process) or Ray tasks, checking every invariant at
@@ -293,6 +296,7 @@ def run_fuzz(  # noqa: PLR0917 - the CLI's argument order
         address=address,
         readings=readings,
         policy=policy,
+        engine=engine,
     )
     play: Backend
     if backend == "ray":
@@ -343,6 +347,7 @@ def plan_run(
     address: str | None = None,
     readings: tuple[tuple[str, str], ...] | None = None,
     policy: str = "random",
+    engine: str | None = None,
 ) -> RunPlan:
     """Check every argument of `run_fuzz` (FuzzArgumentError naming the option) and cut
     the run into chunks; plays nothing."""
@@ -380,7 +385,8 @@ def plan_run(
     n = len(indices)
     size = chunk_size or max(1, min(8, n // (workers * 4) or 1))
     chunks = tuple(tuple(indices[k : k + size]) for k in range(0, n, size))
-    return RunPlan(seed, edition, players, max_steps, indices, chunks, readings, policy)
+    engine = resolve_engine(engine)
+    return RunPlan(seed, edition, players, max_steps, indices, chunks, readings, policy, engine)
 
 
 def _in_process(plan: RunPlan, workers: int, results: Results) -> None:
@@ -388,7 +394,7 @@ def _in_process(plan: RunPlan, workers: int, results: Results) -> None:
     for chunk in plan.chunks:
         for i in chunk:
             game = plan_game(plan.seed, i, plan.edition, plan.players, plan.readings, plan.policy)
-            results.add([play_game(game, plan.max_steps)])
+            results.add([play(game, plan.max_steps, plan.engine)])
             if results.settled_failure() is not None:
                 return
 
@@ -404,8 +410,7 @@ def _process_pool(plan: RunPlan, workers: int, results: Results) -> None:
 
     def submit() -> None:
         for chunk in itertools.islice(queued, 2 * workers - len(pending)):
-            args = (plan.seed, chunk, plan.edition, plan.players, plan.max_steps, plan.readings, plan.policy)
-            pending.add(pool.submit(play_chunk, *args))
+            pending.add(pool.submit(play_chunk, *plan.chunk_args(chunk)))
 
     try:
         submit()
@@ -479,6 +484,7 @@ def _summarise(
         readings=plan.readings,
         players=plan.players,
         policy=plan.policy,
+        engine=plan.engine,
     )
 
 
