@@ -50,8 +50,13 @@ ENGINES: tuple[str, ...] = (NATIVE, REFERENCE)
 
 
 def native_built() -> bool:
-    """Whether this install has the compiled native core."""
-    return importlib.util.find_spec("village_rules.native._core") is not None
+    """Whether this install has the compiled native core. Looking for the extension imports
+    `village_rules.native`, which raises ImportError where the core is not built: that is a
+    no, not an error."""
+    try:
+        return importlib.util.find_spec("village_rules.native._core") is not None
+    except ImportError:
+        return False
 
 
 def default_engine() -> str:
