@@ -69,8 +69,11 @@ def test_a_process_pool_and_the_in_process_run_agree_on_the_native_engine(
 
 
 def test_planner_games_play_the_same_on_either_engine() -> None:
-    # the mix's planner games (indices 146-149 of MIX_CYCLE): the policy reads the reference state
-    for index in (146, 147, 148, 149):
+    # the mix's planner games (MIX_CYCLE's 146: greedy, 148: traveller): the policy reads the
+    # reference state. The chronicle planner's game (147) and the climber's (149) are left out:
+    # about a minute and 20 s per engine (measured 2026-12-07, under load), through the same code
+    # (a planner handed the decoded state); `check`'s batch plays such games on both engines.
+    for index in (146, 148):
         game = plan_game(SEED, index, "original-2011", 2, None, MIX)
         assert game.policy != "random"
         a, b = play(game, engine=NATIVE), play(game, engine=REFERENCE)
