@@ -257,7 +257,8 @@ def test_a_fuzz_failure_page_draws_its_board(
 
     monkeypatch.setattr("village_rules.fuzz.games.apply", loses_a_coin_at_the_market)
     monkeypatch.setattr("village_rules.check.stories.apply", loses_a_coin_at_the_market)
-    summary = run_fuzz(4, 3, 1, None, None, tmp_path / "failures")
+    # the plant is in the reference engine: the games are played there
+    summary = run_fuzz(4, 3, 1, None, None, tmp_path / "failures", engine="reference")
     assert summary.failure is not None and summary.failure.log_path is not None
     board_draws(page, viewed(tmp_path, Path(summary.failure.log_path)))
     assert shown(page)["lit"] and "conservation.coins" in page.text_content("#note")
