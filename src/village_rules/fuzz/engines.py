@@ -19,7 +19,6 @@ a player, not the engine under test.
 
 from __future__ import annotations
 
-import hashlib
 import importlib.util
 import random
 from collections import Counter
@@ -27,7 +26,7 @@ from math import gcd, lcm
 
 from village_rules.checks.invariants import Violation
 from village_rules.data.loader import builtin_edition
-from village_rules.drivers.play import GameLog, game_bound
+from village_rules.drivers.play import game_bound
 from village_rules.drivers.serialization import from_json, to_json
 from village_rules.engine.setup import new_game
 from village_rules.errors import FuzzArgumentError
@@ -35,6 +34,7 @@ from village_rules.fuzz.games import (
     ENGINE_EXCEPTION,
     FuzzGame,
     GameResult,
+    game_result,
     no_end,
     plan_game,
     play_game,
@@ -186,31 +186,14 @@ def play_game_native(game: FuzzGame, max_steps: int | None = None) -> GameResult
     return _result(game, ids, chance, rules, state.to_json(), violations)
 
 
-def _crash(where: str, expected: str, exc: Exception) -> Violation:
-    return Violation(ENGINE_EXCEPTION, where, expected, f"{type(exc).__name__}: {exc}")
-
-
-def _result(  # noqa: PLR0917 - the parts of a GameResult, in its order
+def _result(  # noqa: PLR0917 - game_result's arguments
     game: FuzzGame, ids: list[int], chance: int, rules: Counter[str], final: str, violations: list[Violation]
 ) -> GameResult:
-    """The game's result as `play_game` builds it: the log, the digest of the log and the
-    final state's canonical JSON."""
+    """`games.game_result` of a game played by action ids."""
     data = builtin_edition(game.edition)
-    log = GameLog(
-        game.edition,
-        game.players,
-        game.seed,
-        tuple(format_action(action_from_id(data, i)) for i in ids),
-        game.variant,
-    )
-    text = log.to_json()
-    digest = hashlib.sha256((text + "\n" + final).encode()).hexdigest()
-    return GameResult(
-        game=game,
-        decisions=len(ids) - chance,
-        chance_events=chance,
-        rule_counts=tuple(sorted(rules.items())),
-        digest=digest,
-        violations=tuple(violations),
-        log_json=text if violations else None,
-    )
+    actions = [format_action(action_from_id(data, i)) for i in ids]
+    return game_result(game, actions, chance, rules, final, violations)
+
+
+def _crash(where: str, expected: str, exc: Exception) -> Violation:
+    return Violation(ENGINE_EXCEPTION, where, expected, f"{type(exc).__name__}: {exc}")

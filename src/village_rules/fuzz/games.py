@@ -206,11 +206,22 @@ def play_game(game: FuzzGame, max_steps: int | None = None) -> GameResult:
             break
         rules.update(trace)
         state = after
-    log = GameLog(
-        game.edition, game.players, game.seed, tuple(format_action(a) for a in actions), game.variant
-    )
+    return game_result(game, [format_action(a) for a in actions], chance, rules, to_json(state), violations)
+
+
+def game_result(  # noqa: PLR0917 - the parts of a GameResult, in its order
+    game: FuzzGame,
+    actions: list[str],
+    chance: int,
+    rules: Counter[str],
+    final: str,
+    violations: list[Violation],
+) -> GameResult:
+    """A played game's result, whichever engine played it: the log of `actions` (their
+    text), its digest with the final state's canonical JSON `final`, the counts."""
+    log = GameLog(game.edition, game.players, game.seed, tuple(actions), game.variant)
     text = log.to_json()
-    digest = hashlib.sha256((text + "\n" + to_json(state)).encode()).hexdigest()
+    digest = hashlib.sha256((text + "\n" + final).encode()).hexdigest()
     return GameResult(
         game=game,
         decisions=len(actions) - chance,
