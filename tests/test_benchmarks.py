@@ -100,6 +100,7 @@ def test_bench_checks_prints_every_figure() -> None:
         assert figure in out, out
 
 
+@pytest.mark.by_hand  # CI leaves it out (tests/README.md, "By hand")
 @pytest.mark.slow
 @pytest.mark.parametrize(
     ("options", "figures"),
@@ -287,6 +288,7 @@ def test_a_bad_count_is_a_usage_error_before_any_work(script: str, args: list[st
     assert done.stdout == "", done.stdout
 
 
+@pytest.mark.by_hand  # CI leaves it out (tests/README.md, "By hand")
 @pytest.mark.slow
 def test_bench_policies_prints_every_target() -> None:
     out = subprocess.run(
@@ -322,3 +324,20 @@ def test_bench_observation_prints_both_tensors_per_call_and_per_step() -> None:
     per_step = r"\| +[\d.]+ +[\d.]+ +[\d.]+ +[\d.]+x "  # apply, +list, +numpy, speed-up
     for row in rows:
         assert re.search(per_call + per_step + r"\| +[\d,]+ +[\d,]+$", row), row  # then steps/s
+
+
+def test_bench_adapters_prints_both_engines_on_the_same_games() -> None:
+    """The adapters on the native core beside the reference (issue 39, item 2): each of the
+    three comparisons prints both engines and a ratio, after checking the games are the same."""
+    pytest.importorskip("pyspiel")
+    pytest.importorskip("pettingzoo")
+    pytest.importorskip("village_rules.native", exc_type=ImportError)
+    out = subprocess.run(
+        [sys.executable, str(BENCHMARKS / "bench_adapters.py"), "1", "1"],
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=300,
+    ).stdout
+    assert len(re.findall(r"native / reference: [\d.]+x \(the same games\)", out)) == 3, out
+    assert len(re.findall(r"(native|reference) *: \d+ moves in [\d.]+ s CPU = [\d,]+ moves/s", out)) == 6, out

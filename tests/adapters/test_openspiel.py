@@ -17,6 +17,7 @@ np = pytest.importorskip("numpy")
 from open_spiel.python.observation import make_observation  # noqa: E402
 
 import village_rules.adapters.openspiel as adapter  # noqa: E402
+import village_rules.adapters.positions as positions  # noqa: E402
 from village_rules import deal_outcomes, new_game, to_json  # noqa: E402
 from village_rules.adapters.chance_codes import outcome_code  # noqa: E402
 from village_rules.adapters.observation import tensor_size  # noqa: E402
@@ -64,14 +65,15 @@ def test_random_sim_test_with_serialization_and_the_score_game() -> None:
 
 
 def test_the_state_checker_catches_a_broken_engine(monkeypatch: pytest.MonkeyPatch) -> None:
-    """An injected bug (a coin from nowhere after every move) fails random_sim_test."""
+    """An injected bug (a coin from nowhere after every move) fails random_sim_test. The bug
+    is planted into the reference's `apply`, so the game is played on the reference."""
 
     def leaky_apply(state: GameState, action: Action) -> GameState:
         after = real_apply(state, action)
         return after.with_player(0, replace(after.players[0], coins=after.players[0].coins + 1))
 
-    monkeypatch.setattr(adapter, "apply", leaky_apply)
-    game = pyspiel.load_game("python_village(edition=original-2011,players=2)")
+    monkeypatch.setattr(positions, "apply", leaky_apply)
+    game = pyspiel.load_game("python_village(edition=original-2011,players=2,engine=reference)")
     with pytest.raises((InvariantError, RuntimeError, pyspiel.SpielError)):
         pyspiel.random_sim_test(game, 1, False, False, state_checker_fn=check_state)
 

@@ -8,7 +8,10 @@ Importing this module registers two games with pyspiel (docs/rl.md):
 Parameters: `edition` (`big-box-2023` or `original-2011`), `players`, the options of
 `Variant` (`starting_compensation`), one string parameter per switchable entry of the
 ambiguity register (`amb_01`, `amb_26`, …: a reading letter, or "" for the edition's
-default; `village-rules ambiguities` lists them) and `max_moves`.
+default; `village-rules ambiguities` lists them), `max_moves`, and `engine`: `native` (the
+C++ core) or `reference` (the Python engine, and "", the default: an observation reads the
+reference's state, which the native engine decodes at a cost; `village_rules.adapters.positions`
+says when each is faster). The same game tree on either.
 The game is sequential, explicitly stochastic and of perfect information
 (`village_rules.adapters.observation` states the information model). The setup's random deal and
 compensation cube are its first chance nodes, so one loaded game covers every setup.
@@ -42,23 +45,22 @@ from village_rules.adapters.bounds import DEFAULT_MAX_MOVES, max_chance_outcomes
 from village_rules.adapters.chance_codes import action_of_code, code_range, coded_outcomes
 from village_rules.adapters.ids import (
     action_id_of,
-    legal_action_ids,
     num_distinct_actions,
 )
 from village_rules.adapters.observation import observation_string, tensor_size
 from village_rules.adapters.observation_array import observation_array
+from village_rules.adapters.positions import NativePosition, Position, engine_named, position_of
 from village_rules.adapters.truncation import (
     SOLO_HAS_NO_WINNER,
     check_max_moves,
     moves_before_first_decision,
-    truncated_returns,
 )
 from village_rules.checks.invariants import check
 from village_rules.data.edition import EditionData
 from village_rules.data.loader import EDITIONS, builtin_edition
-from village_rules.drivers.serialization import from_json, to_json
-from village_rules.engine.core import apply, chance_outcomes
-from village_rules.engine.scoring import ReturnsKind, returns
+from village_rules.drivers.engine_choice import NATIVE, REFERENCE
+from village_rules.drivers.serialization import from_json
+from village_rules.engine.scoring import ReturnsKind
 from village_rules.engine.setup import board_after, deal_outcomes, game_from_deal
 from village_rules.errors import InternalError, ParameterError, ReadingError
 from village_rules.model.actions import Action, action_from_id
@@ -100,6 +102,7 @@ _DEFAULTS: dict[str, object] = {
     **{name: (str(v) if isinstance(v, str) else v) for name, v in _VARIANT_DEFAULTS.items()},
     **dict.fromkeys(_READING_PARAMS, ""),
     "max_moves": DEFAULT_MAX_MOVES,
+    "engine": "",
 }
 
 
@@ -178,7 +181,10 @@ class VillageGame(pyspiel.Game):
         options["readings"] = readings
         variant = Variant(**options)  # type: ignore[arg-type]
         max_moves = check_max_moves(merged["max_moves"], self.data, players, variant)
-        self.spec = GameSpec(self.data, players, variant, max_moves, self.kind)
+        engine = merged["engine"]
+        if not isinstance(engine, str):
+            raise ParameterError("engine", f"'native', 'reference' or '' (the reference), not {engine!r}")
+        self.spec = GameSpec(self.data, players, variant, max_moves, self.kind, engine_named(engine))
         if self.kind == "win":
             low, high, total = 0.0, 1.0, 1.0
         else:
@@ -238,43 +244,53 @@ class GameSpec:
     variant: Variant
     max_moves: int
     kind: ReturnsKind
+    engine: str
+    """The engine the moves are played on (`positions.engine_named`)."""
 
     def __deepcopy__(self, memo: dict[int, object]) -> GameSpec:
         return self  # immutable: a cloned state shares it
 
     def __reduce__(self) -> tuple[object, ...]:
         """Pickled by name: the adapters play the built-in editions only."""
-        return (_spec, (self.data.edition, self.players, self.variant, self.max_moves, self.kind))
+        edition = self.data.edition
+        return (_spec, (edition, self.players, self.variant, self.max_moves, self.kind, self.engine))
 
 
 @dataclass(frozen=True, slots=True)
 class Node:
-    """Where a game stands: the setup deal so far, then the engine's `GameState`."""
+    """Where a game stands: the setup deal so far, then the engine's position."""
 
     dealt: tuple[Action, ...] = ()
-    state: GameState | None = None
+    position: Position | None = None
     moves: int = 0
     truncated: bool = False
 
     def __deepcopy__(self, memo: dict[int, object]) -> Node:
-        return self  # immutable (engine states never change): cloning a state is cheap
+        return self  # immutable (positions never change): cloning a state is cheap
 
     def __reduce__(self) -> tuple[object, ...]:
-        """Pickled as the state's JSON (a few KB) rather than the engine objects."""
-        text = None if self.state is None else to_json(self.state)
-        return (_node, (self.dealt, text, self.moves, self.truncated))
+        """Pickled as the state's JSON (a few KB) and its engine, not the engine objects."""
+        position = self.position
+        text = None if position is None else position.to_json()
+        engine = NATIVE if isinstance(position, NativePosition) else REFERENCE
+        return (_node, (self.dealt, text, self.moves, self.truncated, engine))
 
 
-def _spec(edition: str, players: int, variant: Variant, max_moves: int, kind: ReturnsKind) -> GameSpec:
-    return GameSpec(builtin_edition(edition), players, variant, max_moves, kind)
+def _spec(  # noqa: PLR0917 - unpickling GameSpec
+    edition: str, players: int, variant: Variant, max_moves: int, kind: ReturnsKind, engine: str
+) -> GameSpec:
+    return GameSpec(builtin_edition(edition), players, variant, max_moves, kind, engine)
 
 
-def _node(dealt: tuple[Action, ...], text: str | None, moves: int, truncated: bool) -> Node:
-    return Node(dealt, None if text is None else from_json(text), moves, truncated)
+def _node(
+    dealt: tuple[Action, ...], text: str | None, moves: int, truncated: bool, engine: str
+) -> Node:
+    position = None if text is None else position_of(from_json(text), engine)
+    return Node(dealt, position, moves, truncated)
 
 
 class VillageState(pyspiel.State):
-    """A node of the game tree: a setup deal in progress, or a `GameState` of the engine.
+    """A node of the game tree: a setup deal in progress, or a position of the engine.
 
     Every Python attribute is immutable and shared by `clone()`, so a clone costs no copy
     of the engine state."""
@@ -286,8 +302,10 @@ class VillageState(pyspiel.State):
 
     @property
     def state(self) -> GameState | None:
-        """The engine state, or None while the setup is being dealt."""
-        return self.node.state
+        """The reference's state of this node (on the native engine: decoded from the core's
+        state), or None while the setup is being dealt."""
+        position = self.node.position
+        return None if position is None else position.state
 
     # --- who acts -----------------------------------------------------------------------
 
@@ -296,17 +314,18 @@ class VillageState(pyspiel.State):
         node = self.node
         if node.truncated:
             return int(pyspiel.PlayerId.TERMINAL)
-        if node.state is None:
+        position = node.position
+        if position is None:
             return int(pyspiel.PlayerId.CHANCE)
-        player = node.state.current_player()
+        player = position.current_player()
         if player >= 0:
             return player
-        return int(pyspiel.PlayerId.CHANCE if node.state.is_chance else pyspiel.PlayerId.TERMINAL)
+        return int(pyspiel.PlayerId.CHANCE if position.is_chance else pyspiel.PlayerId.TERMINAL)
 
     def is_terminal(self) -> bool:
         """True when the game is over, by the rules or at the `max_moves` limit."""
         node = self.node
-        return node.truncated or (node.state is not None and node.state.is_terminal)
+        return node.truncated or (node.position is not None and node.position.is_terminal)
 
     def truncated(self) -> bool:
         """Whether the game ended at the `max_moves` limit rather than by the rules."""
@@ -314,18 +333,18 @@ class VillageState(pyspiel.State):
 
     def _legal_actions(self, player: int) -> list[int]:
         node = self.node
-        if node.state is None or node.truncated:
+        if node.position is None or node.truncated:
             return []
-        return legal_action_ids(node.state)
+        return node.position.legal_ids()
 
     def _outcomes(self) -> list[tuple[Action, Fraction]]:
         """The engine's outcomes of this chance node (the deal's or the game's)."""
         node, spec = self.node, self.spec
         if node.truncated:
             return []
-        if node.state is None:
+        if node.position is None:
             return deal_outcomes(spec.data, spec.players, node.dealt, spec.variant)
-        return chance_outcomes(node.state)
+        return node.position.outcomes()
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         """The chance outcomes as (code, probability), ascending by code, empty when not at
@@ -339,23 +358,25 @@ class VillageState(pyspiel.State):
     def _chosen(self, action: int) -> Action:
         """The engine action of an id at a decision, or of a code at a chance node."""
         spec, index = self.spec, action_id_of(action)
-        if self.node.state is None or self.node.state.is_chance:
+        if self.node.position is None or self.node.position.is_chance:
             return action_of_code(spec.data, spec.players, self._outcomes(), index)
         return action_from_id(spec.data, index)
 
     def _apply_action(self, action: int) -> None:
         node, spec = self.node, self.spec
         chosen = self._chosen(action)
-        if node.state is None:
+        position: Position | None
+        if node.position is None:
             dealt = (*node.dealt, chosen)
-            state = None
+            position = None
             if not deal_outcomes(spec.data, spec.players, dealt, spec.variant):
-                state = game_from_deal(spec.data, spec.players, dealt, spec.variant)
+                start = game_from_deal(spec.data, spec.players, dealt, spec.variant)
+                position = position_of(start, spec.engine)
         else:
-            dealt, state = node.dealt, apply(node.state, chosen)
+            dealt, position = node.dealt, node.position.after(chosen)
         moves = node.moves + 1
-        ended = state is not None and state.is_terminal
-        self.node = Node(dealt, state, moves, truncated=moves >= spec.max_moves and not ended)
+        ended = position is not None and position.is_terminal
+        self.node = Node(dealt, position, moves, truncated=moves >= spec.max_moves and not ended)
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == int(pyspiel.PlayerId.CHANCE) and not self.is_terminal():
@@ -368,26 +389,26 @@ class VillageState(pyspiel.State):
         n = spec.players
         if not self.is_terminal():
             return [0.0] * n
-        if node.state is None:  # the deal is shorter than max_moves (check_max_moves)
+        if node.position is None:  # the deal is shorter than max_moves (check_max_moves)
             raise InternalError("openspiel returns", "a terminal node has no game state")
         # [:n]: a solo game's engine state has Carla's seat too; she is no OpenSpiel player.
         if node.truncated:
-            return [float(r) for r in truncated_returns(node.state, spec.kind)[:n]]
-        return [float(r) for r in returns(node.state, spec.kind)[:n]]
+            return [float(r) for r in node.position.truncated_returns(spec.kind)[:n]]
+        return [float(r) for r in node.position.returns(spec.kind)[:n]]
 
     def __str__(self) -> str:
         node = self.node
-        if node.state is None:
+        if node.position is None:
             return "setup deal: " + " ".join(str(a) for a in node.dealt)
-        return observation_string(node.state, 0)
+        return observation_string(node.position.state, 0)
 
     # --- observing ------------------------------------------------------------------
 
     def board(self) -> tuple[GameState, bool]:
         """The engine state to observe and whether it is a setup deal in progress."""
         node, spec = self.node, self.spec
-        if node.state is not None:
-            return node.state, False
+        if node.position is not None:
+            return node.position.state, False
         return board_after(spec.data, spec.players, node.dealt, spec.variant), True
 
 

@@ -20,6 +20,12 @@ a truncated game ends with `truncations` True and the rewards the OpenSpiel game
 then: an equal share of the win, or the final scoring of the state as it stands
 (`village_rules.adapters.truncation`). A `max_moves` that leaves no room for a decision
 (the setup's deal and first seeding) is refused, so `reset` always starts a live game.
+
+`engine="native"` plays the moves on the C++ core, `engine="reference"` (the default) on
+the Python engine. The same seed and actions give the same game, rewards and observations
+on either; an observation reads the reference's state, which the native engine decodes
+from the core's at every step, so here the reference is the faster
+(`village_rules.adapters.positions`).
 """
 
 from __future__ import annotations
@@ -33,13 +39,13 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
 from village_rules.adapters.bounds import DEFAULT_MAX_MOVES
-from village_rules.adapters.ids import action_id_of, legal_mask, num_distinct_actions
+from village_rules.adapters.ids import action_id_of, num_distinct_actions
 from village_rules.adapters.observation import tensor_size
 from village_rules.adapters.observation_array import observation_array
-from village_rules.adapters.truncation import SOLO_HAS_NO_WINNER, check_max_moves, truncated_returns
+from village_rules.adapters.positions import Position, engine_named, position_of
+from village_rules.adapters.truncation import SOLO_HAS_NO_WINNER, check_max_moves
 from village_rules.data.loader import EDITIONS, builtin_edition
-from village_rules.engine.core import apply, chance_outcomes
-from village_rules.engine.scoring import ReturnsKind, returns
+from village_rules.engine.scoring import ReturnsKind
 from village_rules.engine.setup import deal_outcomes, game_from_deal
 from village_rules.errors import IllegalActionError, ParameterError
 from village_rules.model.actions import Action, action_from_id
@@ -72,6 +78,7 @@ class VillageEnv(AECEnv):
         returns: ReturnsKind = "win",
         max_moves: int = DEFAULT_MAX_MOVES,
         render_mode: RenderMode | None = None,
+        engine: str | None = None,
     ) -> None:
         super().__init__()
         if edition not in EDITIONS:
@@ -93,6 +100,10 @@ class VillageEnv(AECEnv):
         self.returns_kind: ReturnsKind = returns
         self.max_moves = check_max_moves(max_moves, self.data, players, self.variant)
         self.render_mode = render_mode
+        if engine is not None and not isinstance(engine, str):
+            raise ParameterError("engine", f"'native', 'reference' or None (the reference), not {engine!r}")
+        self.engine = engine_named(engine)
+        """The engine the moves are played on (`positions.engine_named`)."""
         self.possible_agents = [f"player_{seat}" for seat in range(players)]
         n_actions = num_distinct_actions(self.data)
         size = tensor_size(self.data, players)
@@ -106,7 +117,7 @@ class VillageEnv(AECEnv):
             for agent in self.possible_agents
         }
         self.action_spaces = {agent: gymnasium.spaces.Discrete(n_actions) for agent in self.possible_agents}
-        self.state_: GameState | None = None
+        self.position: Position | None = None
         self.moves = 0
         self._rng = random.Random(0)
 
@@ -120,10 +131,15 @@ class VillageEnv(AECEnv):
 
     @property
     def game_state(self) -> GameState:
-        """The engine state of the game in progress."""
-        if self.state_ is None:
+        """The reference's state of the game in progress (on the native engine: decoded
+        from the core's)."""
+        return self._position.state
+
+    @property
+    def _position(self) -> Position:
+        if self.position is None:
             raise ParameterError("reset", "call reset() before using the environment")
-        return self.state_
+        return self.position
 
     # --- the AEC cycle ------------------------------------------------------------------
 
@@ -135,7 +151,7 @@ class VillageEnv(AECEnv):
         while outcomes := deal_outcomes(self.data, self.players, dealt, self.variant):
             dealt.append(sample(outcomes, self._rng))
         self.moves = len(dealt)
-        self.state_ = game_from_deal(self.data, self.players, dealt, self.variant)
+        self.position = position_of(game_from_deal(self.data, self.players, dealt, self.variant), self.engine)
         self.agents = list(self.possible_agents)
         self.rewards = {a: 0.0 for a in self.agents}
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
@@ -149,7 +165,7 @@ class VillageEnv(AECEnv):
         """Take the action with this id for the agent to act (None only for an agent
         whose game is over: PettingZoo's dead step). `ParameterError` before `reset`,
         `ActionTypeError` for an id that is not a whole number (0.5, "0", True)."""
-        state = self.game_state  # before reset: ParameterError, not AttributeError
+        position = self._position  # before reset: ParameterError, not AttributeError
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
@@ -158,19 +174,19 @@ class VillageEnv(AECEnv):
             raise IllegalActionError("STEP", "None", f"{agent} must choose an action: the game is not over")
         index = action_id_of(action)
         chosen = action_from_id(self.data, index)
-        if legal_mask(state)[index] != 1:
+        if index not in position.legal_ids():
             raise IllegalActionError("STEP", str(chosen), f"not a legal action of {agent} now")
         self._cumulative_rewards[agent] = 0.0
-        self.state_ = apply(state, chosen)
+        self.position = position.after(chosen)
         self.moves += 1
         self._resolve_chance()
         self.rewards = {a: 0.0 for a in self.agents}
-        if self.game_state.is_terminal:
-            final = returns(self.game_state, self.returns_kind)
+        if self._position.is_terminal:
+            final = self._position.returns(self.returns_kind)
             self.rewards = {a: float(final[seat]) for seat, a in enumerate(self.agents)}
             self.terminations = {a: True for a in self.agents}
         elif self.moves >= self.max_moves:  # what the OpenSpiel game returns when truncated
-            final = truncated_returns(self.game_state, self.returns_kind)
+            final = self._position.truncated_returns(self.returns_kind)
             self.rewards = {a: float(final[seat]) for seat, a in enumerate(self.agents)}
             self.truncations = {a: True for a in self.agents}
         self._accumulate_rewards()
@@ -181,12 +197,12 @@ class VillageEnv(AECEnv):
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         """An agent's observation: the tensor and the mask of its legal action ids."""
         seat = self.possible_agents.index(agent)
-        state = self.game_state
+        position = self._position
         mask = np.zeros(num_distinct_actions(self.data), np.int8)
-        if state.current_player() == seat and not self.truncations.get(agent, False):
-            mask[:] = legal_mask(state)
+        if position.current_player() == seat and not self.truncations.get(agent, False):
+            mask[position.legal_ids()] = 1
         return {
-            "observation": observation_array(state, seat),
+            "observation": observation_array(position.state, seat),
             "action_mask": mask,
         }
 
@@ -208,15 +224,14 @@ class VillageEnv(AECEnv):
 
     def _resolve_chance(self) -> None:
         """Draw every pending chance event from the environment's RNG."""
-        state = self.game_state
-        while state.is_chance and self.moves < self.max_moves:
-            state = apply(state, sample(chance_outcomes(state), self._rng))
+        position = self._position
+        while position.is_chance and self.moves < self.max_moves:
+            position = position.after(sample(position.outcomes(), self._rng))
             self.moves += 1
-        self.state_ = state  # still at chance only at max_moves: `step` truncates the game then
+        self.position = position  # still at chance only at max_moves: `step` truncates the game then
 
     def _select(self) -> None:
-        state = self.game_state
-        seat = state.current_player()
+        seat = self._position.current_player()
         if seat >= 0:
             self.agent_selection = self.possible_agents[seat]
         elif self.agents:

@@ -19,13 +19,14 @@ a player, not the engine under test.
 
 from __future__ import annotations
 
-import importlib.util
 import random
 from collections import Counter
 from math import gcd, lcm
 
 from village_rules.checks.invariants import Violation
 from village_rules.data.loader import builtin_edition
+from village_rules.drivers import engine_choice
+from village_rules.drivers.engine_choice import ENGINES, NATIVE, REFERENCE
 from village_rules.drivers.play import game_bound
 from village_rules.drivers.serialization import from_json, to_json
 from village_rules.engine.setup import new_game
@@ -43,41 +44,36 @@ from village_rules.fuzz.games import (
 from village_rules.model.actions import action_from_id, action_id, format_action
 from village_rules.policies import policy_named
 
-NATIVE = "native"
-REFERENCE = "reference"
-ENGINES: tuple[str, ...] = (NATIVE, REFERENCE)
-"""`native`: the C++ core (the native extra), `reference`: the Python engine."""
-
+__all__ = [
+    "ENGINES",
+    "NATIVE",
+    "REFERENCE",
+    "default_engine",
+    "native_built",
+    "play",
+    "play_chunk",
+    "play_game_native",
+    "resolve_engine",
+    "sample_id",
+]
 
 def native_built() -> bool:
-    """Whether this install has the compiled native core. Looking for the extension imports
-    `village_rules.native`, which raises ImportError where the core is not built: that is a
-    no, not an error."""
-    try:
-        return importlib.util.find_spec("village_rules.native._core") is not None
-    except ImportError:
-        return False
+    """Whether this install has the compiled native core (`engine_choice.native_built`)."""
+    return engine_choice.native_built()
 
 
 def default_engine() -> str:
     """The engine a run uses when none is named: the native core where it is built."""
-    return NATIVE if native_built() else REFERENCE
+    return engine_choice.choose(None, native_built())[0]
 
 
 def resolve_engine(engine: str | None) -> str:
     """`engine`, or the default when None; `FuzzArgumentError` for an unknown name or for
     the native core where it is not built (never a silent fall-back to the reference)."""
-    if engine is None:
-        return default_engine()
-    if engine not in ENGINES:
-        raise FuzzArgumentError("--engine", f"must be one of {', '.join(ENGINES)}, not {engine!r}")
-    if engine == NATIVE and not native_built():
-        raise FuzzArgumentError(
-            "--engine",
-            "native: this install has no native core (built without a C++17 compiler or with "
-            "VILLAGE_RULES_NATIVE=0; docs/native.md): use --engine reference",
-        )
-    return engine
+    chosen, problem = engine_choice.choose(engine, native_built())
+    if problem is not None:
+        raise FuzzArgumentError("--engine", problem.replace("the reference engine", "--engine reference"))
+    return chosen
 
 
 def play(game: FuzzGame, max_steps: int | None = None, engine: str = REFERENCE) -> GameResult:

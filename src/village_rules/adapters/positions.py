@@ -1,0 +1,207 @@
+"""Where an adapted game stands, on either engine (issue 39, item 2): the reference's
+`GameState`, or a game of the native core.
+
+The OpenSpiel game and the PettingZoo environment step through a `Position`: who acts,
+the legal ids, the chance outcomes (as the reference's actions with exact probabilities,
+in the reference's order), the position after an action, and the returns. So the game
+tree's moves, chance and returns come from the chosen engine, and only what reads the
+whole state (the observation tensor and string, the invariant checker, `render`) asks for
+`state`, which a native position decodes from the core's canonical JSON (byte for byte the
+reference's) once and keeps. Both engines give the same histories, returns and
+observations; tests/adapters/test_adapter_engines.py plays them side by side.
+
+Which engine: the adapters' `engine` parameter, `native` or `reference`; asking for the
+native core where it is not built is a `ParameterError`, never a silent fall-back. Unset,
+the adapters play on the **reference**, unlike `fuzz` and `explore`: an observation reads
+the reference's state, and decoding one from the core costs more than the reference's
+whole step (benchmarks/bench_adapters.py, 2026-12-07, 3 players: random playouts 2.1x
+faster natively without observations, 7.5x slower with a tensor at every decision; the
+PettingZoo environment, which observes every step, 10x slower). `engine="native"` is for
+rollouts that read no observation (Monte Carlo tree search's); the native core becomes
+the default once it computes the observation itself.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import TYPE_CHECKING, Protocol
+
+from village_rules.adapters.truncation import truncated_returns
+from village_rules.data.edition import EditionData
+from village_rules.drivers import engine_choice
+from village_rules.drivers.engine_choice import NATIVE, REFERENCE
+from village_rules.drivers.serialization import from_json, to_json
+from village_rules.engine.core import apply, chance_outcomes, legal_actions
+from village_rules.engine.scoring import ReturnsKind, returns
+from village_rules.errors import ParameterError
+from village_rules.model.actions import Action, action_from_id, action_id
+from village_rules.model.state import GameState
+
+if TYPE_CHECKING:
+    from village_rules.native import _core
+
+__all__ = ["NativePosition", "Position", "ReferencePosition", "engine_named", "position_of"]
+
+
+class Position(Protocol):
+    """One node of a game on one engine; immutable (a move makes a new position)."""
+
+    @property
+    def is_chance(self) -> bool:
+        """Whether a chance event is pending."""
+        ...
+
+    @property
+    def is_terminal(self) -> bool:
+        """Whether the game is over by the rules."""
+        ...
+
+    @property
+    def state(self) -> GameState:
+        """The reference's state of this node (for observations and checks)."""
+        ...
+
+    def current_player(self) -> int:
+        """The seat to decide; negative at a chance event and at the end."""
+        ...
+
+    def legal_ids(self) -> list[int]:
+        """The ids of the legal actions, ascending; empty at chance and at the end."""
+        ...
+
+    def outcomes(self) -> list[tuple[Action, Fraction]]:
+        """The pending chance event's outcomes and exact probabilities, in the reference's order."""
+        ...
+
+    def after(self, action: Action) -> Position:
+        """The position after `action` (a legal action or a chance outcome)."""
+        ...
+
+    def returns(self, kind: ReturnsKind) -> tuple[Fraction, ...]:
+        """`engine.scoring.returns` of this node (zeros before the end)."""
+        ...
+
+    def truncated_returns(self, kind: ReturnsKind) -> tuple[Fraction, ...]:
+        """What a game cut off at this node pays (`truncation.truncated_returns`)."""
+        ...
+
+    def to_json(self) -> str:
+        """The node's state as the reference's canonical JSON."""
+        ...
+
+
+class ReferencePosition:
+    """A position of the reference engine: its `GameState`."""
+
+    __slots__ = ("state",)
+
+    def __init__(self, state: GameState) -> None:
+        self.state = state
+
+    @property
+    def is_chance(self) -> bool:  # noqa: D102
+        return self.state.is_chance
+
+    @property
+    def is_terminal(self) -> bool:  # noqa: D102
+        return self.state.is_terminal
+
+    def current_player(self) -> int:  # noqa: D102
+        return self.state.current_player()
+
+    def legal_ids(self) -> list[int]:  # noqa: D102
+        data = self.state.rules.data
+        return sorted(action_id(data, a) for a in legal_actions(self.state))
+
+    def outcomes(self) -> list[tuple[Action, Fraction]]:  # noqa: D102
+        return chance_outcomes(self.state)
+
+    def after(self, action: Action) -> ReferencePosition:  # noqa: D102
+        return ReferencePosition(apply(self.state, action))
+
+    def returns(self, kind: ReturnsKind) -> tuple[Fraction, ...]:  # noqa: D102
+        return returns(self.state, kind)
+
+    def truncated_returns(self, kind: ReturnsKind) -> tuple[Fraction, ...]:  # noqa: D102
+        return truncated_returns(self.state, kind)
+
+    def to_json(self) -> str:  # noqa: D102
+        return to_json(self.state)
+
+
+class NativePosition:
+    """A position of the native core: its game, never stepped in place (`after` steps a
+    copy), and the reference's state decoded from it when first asked for."""
+
+    __slots__ = ("_decoded", "data", "game")
+
+    def __init__(self, game: _core.Game, data: EditionData, state: GameState | None = None) -> None:
+        self.game = game
+        self.data = data
+        self._decoded = state
+
+    @property
+    def state(self) -> GameState:  # noqa: D102
+        if self._decoded is None:
+            self._decoded = from_json(self.game.to_json())
+        return self._decoded
+
+    @property
+    def is_chance(self) -> bool:  # noqa: D102
+        return self.game.is_chance()
+
+    @property
+    def is_terminal(self) -> bool:  # noqa: D102
+        return self.game.is_terminal()
+
+    def current_player(self) -> int:  # noqa: D102
+        return self.game.current_player()
+
+    def legal_ids(self) -> list[int]:  # noqa: D102
+        return sorted(self.game.legal())
+
+    def outcomes(self) -> list[tuple[Action, Fraction]]:  # noqa: D102
+        return [(action_from_id(self.data, i), Fraction(n, d)) for i, n, d in self.game.chance()]
+
+    def after(self, action: Action) -> NativePosition:  # noqa: D102
+        game = self.game.copy()
+        game.apply(action_id(self.data, action))
+        return NativePosition(game, self.data)
+
+    def returns(self, kind: ReturnsKind) -> tuple[Fraction, ...]:  # noqa: D102
+        game = self.game
+        if not game.is_terminal():
+            return returns(self.state, kind)  # zeros, for the state's number of seats
+        if kind == "score":
+            return tuple(Fraction(total) for total in game.scores())
+        if kind != "win":
+            raise ParameterError("kind", f"returns takes 'win' or 'score', not {kind!r}")
+        best, seats = game.winners(), len(game.scores())
+        return tuple(Fraction(1, len(best)) if seat in best else Fraction(0) for seat in range(seats))
+
+    def truncated_returns(self, kind: ReturnsKind) -> tuple[Fraction, ...]:  # noqa: D102
+        return truncated_returns(self.state, kind)
+
+    def to_json(self) -> str:  # noqa: D102
+        return self.game.to_json()
+
+
+def engine_named(engine: str | None) -> str:
+    """The engine an adapter plays on: `engine`, or the reference when None or "" (module
+    docstring: why the adapters' default is not the native core); `ParameterError` naming
+    the `engine` parameter for an unknown name or a native core this install lacks."""
+    chosen, problem = engine_choice.choose(engine or REFERENCE, engine_choice.native_built())
+    if problem is not None:
+        raise ParameterError("engine", problem)
+    return chosen
+
+
+def position_of(state: GameState, engine: str) -> Position:
+    """The position of `state` on `engine` (a name `engine_named` gave)."""
+    if engine != NATIVE:
+        return ReferencePosition(state)
+    from village_rules.native import NativeEngine  # noqa: PLC0415 - the optional extension
+
+    native = NativeEngine()
+    native.load_state(state)
+    return NativePosition(native.game, state.rules.data, state)
