@@ -57,10 +57,16 @@ def _native_modules() -> list[object]:
         print("village-rules: VILLAGE_RULES_NATIVE is off: the native core is not built")
         return []
     try:
-        from pybind11.setup_helpers import Pybind11Extension  # noqa: PLC0415 (a build requirement only)
+        from pybind11.setup_helpers import (  # noqa: PLC0415 (a build requirement only)
+            ParallelCompile,
+            Pybind11Extension,
+        )
     except ImportError:  # a build without the build requirement (e.g. --no-build-isolation)
         print("village-rules: pybind11 is not installed: the native core is not built")
         return []
+    # The six sources compile side by side, one per core (VILLAGE_RULES_BUILD_JOBS=N for N):
+    # about 90 s of one core in all, core.cpp (the bindings) about half of it.
+    ParallelCompile("VILLAGE_RULES_BUILD_JOBS").install()
     return [
         Pybind11Extension(
             "village_rules.native._core",

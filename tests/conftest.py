@@ -114,3 +114,11 @@ def pytest_pycollect_makemodule(module_path: Path, parent: pytest.Collector) -> 
         return None
     module: pytest.Module = NeedsNative.from_parent(parent, path=module_path)
     return module
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """A `by_hand` test must be `slow` too: CI's slow step leaves `by_hand` out, and one
+    that is not `slow` would run in the default suite after all (tests/README.md, By hand)."""
+    for item in items:
+        if item.get_closest_marker("by_hand") and not item.get_closest_marker("slow"):
+            raise pytest.UsageError(f"{item.nodeid} is marked by_hand but not slow")

@@ -32,6 +32,7 @@ def test_every_input_kind_agrees_over_the_protocol() -> None:  # about 25 s
     assert c.states["tiny"] == c.states["solo"] == 600
 
 
+@pytest.mark.by_hand  # CI leaves it out (tests/README.md, "By hand")
 def test_the_golden_games_and_witnesses_agree_in_process() -> None:  # about 20 s
     # the first 60 witnesses: tests/native/test_native_conform.py runs every one, against the
     # native core (every player count, solo included), at half the reference's cost of this

@@ -109,6 +109,7 @@ def test_a_mutated_data_file_is_refused_or_plays(mutant: tuple[str, str], seed: 
     check_data_mutant(mutant[1], seed, steps=200)
 
 
+@pytest.mark.by_hand  # CI leaves it out (tests/README.md, "By hand")
 @pytest.mark.slow
 @settings(max_examples=500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(mutant=mutated_data(), seed=st.integers(0, 2**32))

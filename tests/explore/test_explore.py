@@ -175,6 +175,7 @@ def test_the_large_configurations_games_exercise_the_rules_its_docs_name() -> No
     assert sorted(fired) == LARGE_RULES_FIRED, f"docs: {LARGE_RULES_FIRED}, the games fire {sorted(fired)}"
 
 
+@pytest.mark.by_hand  # CI leaves it out (tests/README.md, "By hand")
 @pytest.mark.slow  # ~3 min on one core: 2.0 x 10^6 states
 def test_the_large_configuration_keeps_its_counts() -> None:
     """One process (about 180 s of CPU): 2 workers give the same counts (docs/exploration.md,

@@ -56,6 +56,7 @@ def test_conform_finds_no_difference_over_the_protocol_and_on_explored_states() 
     assert result.left_out == {}
 
 
+@pytest.mark.by_hand  # CI leaves it out (tests/README.md, "By hand")
 @pytest.mark.slow  # about 90 s (the reference's side and the explorer's graph of `solo`)
 def test_conform_finds_no_difference_in_solo() -> None:
     """`conform --players 1`: seeded solo games, the 16 solo witnesses and the first 5,000

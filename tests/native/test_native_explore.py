@@ -160,6 +160,7 @@ def test_the_shortest_game_to_each_end_replays_on_the_reference(name: str, worke
         assert len(actions) == fewest[ended], ended
 
 
+@pytest.mark.by_hand  # CI leaves it out (tests/README.md, "By hand")
 @pytest.mark.slow  # 30-90 s on 2 cores: 1.5 x 10^7 states and 2.1 x 10^7 edges, every one checked
 def test_the_native_loop_explores_longer_with_every_invariant_as_pinned() -> None:
     # issue 40, item 5: a configuration of >= 10^7 states, nearer the real game than large
@@ -173,6 +174,7 @@ def test_the_native_loop_explores_longer_with_every_invariant_as_pinned() -> Non
     assert longer.bytes_per_state <= 10
 
 
+@pytest.mark.by_hand  # CI leaves it out (tests/README.md, "By hand")
 @pytest.mark.slow  # 5 to 8 minutes on 2 cores, 4.4 GB: deselected in CI (.ci/run), run by hand
 def test_the_native_loop_explores_longest_with_every_invariant_as_pinned() -> None:
     # issue 40, item 5: a configuration of >= 10^8 states, explored to exhaustion with every

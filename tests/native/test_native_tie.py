@@ -95,6 +95,7 @@ def test_every_golden_game_is_the_same_game(path: Path) -> None:
     assert compare_game(*log_game(path)).games == 1
 
 
+@pytest.mark.by_hand  # CI leaves it out (tests/README.md, "By hand")
 @pytest.mark.slow
 def test_every_stored_witness_is_the_same_game() -> None:
     total = TieCounts()

@@ -60,6 +60,7 @@ def test_refinement_on_a_few_hundred_random_games() -> None:
     assert check_games([(e, n, 1000 + n) for e, n in ALL_COUNTS]) == []
 
 
+@pytest.mark.by_hand  # CI leaves it out (tests/README.md, "By hand")
 @pytest.mark.slow
 def test_refinement_on_many_complete_games() -> None:
     games = [(e, n, seed) for seed in range(20) for e, n in ALL_COUNTS]

@@ -33,12 +33,13 @@ def _decide(name: str, edition: str, players: int) -> Row:
 
 
 @pytest.mark.no_cover  # CPU-bound replays: not traced in the coverage run (tests/README.md, "Coverage")
-def test_the_same_rows_give_the_same_table_twice_and_the_stored_one() -> None:
-    first = [_decide(*key) for key in ROWS]
-    second = [_decide(*key) for key in ROWS]
-    assert first == second
-    assert {r.verdict for r in first} == {REACHABLE, UNREACHABLE, UNKNOWN}
-    assert differences(read_table(TABLE), first) == []
+def test_the_rows_give_the_stored_table() -> None:
+    # The stored table was written by other processes at other times, so agreeing with it
+    # is the determinism that matters (a second pass in this process, until 2026-12-07,
+    # cost 22 s and could only repeat the first).
+    rows = [_decide(*key) for key in ROWS]
+    assert {r.verdict for r in rows} == {REACHABLE, UNREACHABLE, UNKNOWN}
+    assert differences(read_table(TABLE), rows) == []
 
 
 def test_the_stored_table_covers_the_catalogue_and_keeps_unknowns_explained() -> None:
