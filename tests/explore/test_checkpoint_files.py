@@ -42,8 +42,13 @@ def test_a_checkpoint_is_read_from_a_regular_file_only(tmp_path: Path) -> None:
     os.mkfifo(fifo)
 
     def feed() -> None:
-        with open(fifo, "wb") as f:
-            f.write(b"village-rules explore checkpoint 1\n")
+        # The reader refuses the FIFO without reading from it, so the write side's pipe is
+        # broken: that is the behaviour under test, not a failure of the feeder.
+        try:
+            with open(fifo, "wb") as f:
+                f.write(b"village-rules explore checkpoint 1\n")
+        except BrokenPipeError:
+            pass
 
     writer = threading.Thread(target=feed)
     writer.start()
