@@ -39,10 +39,14 @@ def _load(name: str, edition: str, players: int, engine: str, **more: object) ->
 
 
 def _node_view(state: adapter.VillageState, observer: adapter.VillageObserver) -> tuple[object, ...]:
-    """Everything a node of the OpenSpiel game shows, for a comparison."""
+    """Everything a node of the OpenSpiel game shows, for a comparison: the observation string
+    and tensor from every seat."""
     player = state.current_player()
-    seat = max(player, 0)
-    observer.set_from(state, seat)
+    strings, tensors = [], []
+    for seat in range(state.num_players()):
+        observer.set_from(state, seat)
+        strings.append(observer.string_from(state, seat))
+        tensors.append(observer.tensor.tobytes())
     return (
         player,
         state.is_terminal(),
@@ -50,8 +54,8 @@ def _node_view(state: adapter.VillageState, observer: adapter.VillageObserver) -
         state.chance_outcomes() if state.is_chance_node() else [],
         state.returns(),
         str(state),
-        observer.string_from(state, seat),
-        observer.tensor.tobytes(),
+        strings,
+        tensors,
     )
 
 

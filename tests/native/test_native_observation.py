@@ -32,9 +32,11 @@ from village_rules.adapters.native_observation import (  # noqa: E402
 )
 from village_rules.adapters.observation import layout  # noqa: E402
 from village_rules.adapters.observation_array import observation_array  # noqa: E402
+from village_rules.adapters.positions import NativePosition, position_of  # noqa: E402
 from village_rules.data.loader import builtin_edition  # noqa: E402
 from village_rules.engine.core import apply, chance_outcomes, legal_actions  # noqa: E402
 from village_rules.engine.setup import new_game  # noqa: E402
+from village_rules.errors import ParameterError  # noqa: E402
 from village_rules.explore.configs import configuration  # noqa: E402
 from village_rules.explore.native import native_game  # noqa: E402
 from village_rules.explore.search import fingerprint, moves, roots  # noqa: E402
@@ -228,6 +230,21 @@ def test_segment_differences_names_every_segment_that_differs() -> None:
 
 
 # --- what the core refuses ----------------------------------------------------------------
+
+
+def test_an_observer_that_is_not_a_seat_is_refused() -> None:
+    state = new_game("original-2011", 2, 4)
+    position = position_of(state, "native")
+    assert isinstance(position, NativePosition)
+    for observer in (-1, 2):
+        with pytest.raises(ParameterError, match="observer"):
+            position.observation(observer)
+        with pytest.raises(ParameterError, match="observer"):
+            position.observation_string(observer)
+        with pytest.raises(ValueError, match=r"observer: must be a seat 0\.\.1"):
+            position.game.observation(observer)
+    with pytest.raises(ValueError, match="no observation plant named 'x'"):
+        position.game.observation(0, "x")
 
 
 def test_tables_without_the_observation_data_are_refused() -> None:

@@ -47,7 +47,7 @@ from village_rules.adapters.ids import (
     action_id_of,
     num_distinct_actions,
 )
-from village_rules.adapters.observation import observation_string, tensor_size
+from village_rules.adapters.observation import tensor_size
 from village_rules.adapters.observation_array import observation_array
 from village_rules.adapters.positions import NativePosition, Position, engine_named, position_of
 from village_rules.adapters.truncation import (
@@ -400,12 +400,13 @@ class VillageState(pyspiel.State):
         node = self.node
         if node.position is None:
             return "setup deal: " + " ".join(str(a) for a in node.dealt)
-        return observation_string(node.position.state, 0)
+        return node.position.observation_string(0)
 
     # --- observing ------------------------------------------------------------------
 
     def board(self) -> tuple[GameState, bool]:
-        """The engine state to observe and whether it is a setup deal in progress."""
+        """The reference's state of the node (on the native engine: decoded from the core's)
+        or of the setup deal in progress, and whether it is the deal's."""
         node, spec = self.node, self.spec
         if node.position is not None:
             return node.position.state, False
@@ -427,20 +428,28 @@ class VillageObserver:
         self.dict = {"observation": self.tensor}
 
     def set_from(self, state: VillageState, player: int) -> None:
+        """The tensor of `state` from `player`'s seat: the position's own (on the native
+        engine the core's, with no reference state decoded), or the deal's board's."""
         if not self.public:
             return
-        board, dealing = state.board()
-        self.tensor[:] = observation_array(board, player, dealing=dealing)
+        position = state.node.position
+        if position is not None:
+            self.tensor[:] = position.observation(player)
+        else:
+            board, _ = state.board()
+            self.tensor[:] = observation_array(board, player, dealing=True)
 
     def string_from(self, state: VillageState, player: int) -> str:
+        """The string of `state` from `player`'s seat: its JSON (on the native engine the
+        core's, byte for byte the reference's), the deal so far, or the history."""
         if not self.public:
             return ""
         if self.perfect_recall:  # OpenSpiel's perfect-information convention: the history
             return str(state.history_str())
-        board, dealing = state.board()
-        if dealing:
+        position = state.node.position
+        if position is None:
             return "setup deal: " + " ".join(str(a) for a in state.node.dealt)
-        return observation_string(board, player)
+        return position.observation_string(player)
 
 
 _WIN_TYPE = _game_type(WIN_GAME, "win")

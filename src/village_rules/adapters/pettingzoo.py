@@ -41,7 +41,6 @@ from pettingzoo.utils import wrappers
 from village_rules.adapters.bounds import DEFAULT_MAX_MOVES
 from village_rules.adapters.ids import action_id_of, num_distinct_actions
 from village_rules.adapters.observation import tensor_size
-from village_rules.adapters.observation_array import observation_array
 from village_rules.adapters.positions import Position, engine_named, position_of
 from village_rules.adapters.truncation import SOLO_HAS_NO_WINNER, check_max_moves
 from village_rules.data.loader import EDITIONS, builtin_edition
@@ -202,7 +201,7 @@ class VillageEnv(AECEnv):
         if position.current_player() == seat and not self.truncations.get(agent, False):
             mask[position.legal_ids()] = 1
         return {
-            "observation": observation_array(position.state, seat),
+            "observation": position.observation(seat),
             "action_mask": mask,
         }
 

@@ -26,6 +26,10 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import TYPE_CHECKING, Protocol
 
+import numpy as np
+
+from village_rules.adapters.observation import check_observer, observation_string
+from village_rules.adapters.observation_array import observation_array
 from village_rules.adapters.truncation import truncated_returns
 from village_rules.data.edition import EditionData
 from village_rules.drivers import engine_choice
@@ -89,6 +93,15 @@ class Position(Protocol):
         """The node's state as the reference's canonical JSON."""
         ...
 
+    def observation(self, observer: int) -> np.ndarray:
+        """The observation tensor of the node as seat `observer` sees it: `observation_array`'s
+        float32 array, the caller's own."""
+        ...
+
+    def observation_string(self, observer: int) -> str:
+        """The observation string of the node (`observation.observation_string`: its JSON)."""
+        ...
+
 
 class ReferencePosition:
     """A position of the reference engine: its `GameState`."""
@@ -128,16 +141,26 @@ class ReferencePosition:
     def to_json(self) -> str:  # noqa: D102
         return to_json(self.state)
 
+    def observation(self, observer: int) -> np.ndarray:  # noqa: D102
+        return observation_array(self.state, observer)
+
+    def observation_string(self, observer: int) -> str:  # noqa: D102
+        return observation_string(self.state, observer)
+
 
 class NativePosition:
     """A position of the native core: its game, never stepped in place (`after` steps a
-    copy), and the reference's state decoded from it when first asked for."""
+    copy), with `seats` seats; the observation tensor and string are the core's own, and the
+    reference's state is decoded from it only when asked for (`state`)."""
 
-    __slots__ = ("_decoded", "data", "game")
+    __slots__ = ("_decoded", "data", "game", "seats")
 
-    def __init__(self, game: _core.Game, data: EditionData, state: GameState | None = None) -> None:
+    def __init__(
+        self, game: _core.Game, data: EditionData, seats: int, state: GameState | None = None
+    ) -> None:
         self.game = game
         self.data = data
+        self.seats = seats
         self._decoded = state
 
     @property
@@ -166,7 +189,7 @@ class NativePosition:
     def after(self, action: Action) -> NativePosition:  # noqa: D102
         game = self.game.copy()
         game.apply(action_id(self.data, action))
-        return NativePosition(game, self.data)
+        return NativePosition(game, self.data, self.seats)
 
     def returns(self, kind: ReturnsKind) -> tuple[Fraction, ...]:  # noqa: D102
         game = self.game
@@ -185,6 +208,14 @@ class NativePosition:
     def to_json(self) -> str:  # noqa: D102
         return self.game.to_json()
 
+    def observation(self, observer: int) -> np.ndarray:  # noqa: D102
+        check_observer(observer, self.seats)
+        return np.frombuffer(self.game.observation(observer), "<f4").astype(np.float32)
+
+    def observation_string(self, observer: int) -> str:  # noqa: D102
+        check_observer(observer, self.seats)
+        return self.game.to_json()  # byte for byte the reference's to_json
+
 
 def engine_named(engine: str | None) -> str:
     """The engine an adapter plays on: `engine`, or the reference when None or "" (module
@@ -200,8 +231,11 @@ def position_of(state: GameState, engine: str) -> Position:
     """The position of `state` on `engine` (a name `engine_named` gave)."""
     if engine != NATIVE:
         return ReferencePosition(state)
-    from village_rules.native import NativeEngine  # noqa: PLC0415 - the optional extension
+    # the optional extension, imported only for a native position
+    from village_rules.adapters.native_observation import observation_tables  # noqa: PLC0415
+    from village_rules.native import NativeEngine  # noqa: PLC0415
 
     native = NativeEngine()
     native.load_state(state)
-    return NativePosition(native.game, state.rules.data, state)
+    observation_tables(state.rules.data)  # the game's tables, with the tensor's data
+    return NativePosition(native.game, state.rules.data, state.num_players, state)
