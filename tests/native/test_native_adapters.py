@@ -178,10 +178,13 @@ def test_the_engine_parameter_is_checked(monkeypatch: pytest.MonkeyPatch) -> Non
         _load(adapter.WIN_GAME, "original-2011", 2, "c")
     with pytest.raises(ParameterError, match="engine"):
         raw_env(edition="original-2011", players=2, engine=3)
-    # unset: the reference, where the native core is built too (positions' docstring: an
-    # observation costs more natively)
-    assert _load(adapter.WIN_GAME, "original-2011", 2, "").spec.engine == "reference"
-    assert raw_env(edition="original-2011", players=2).engine == "reference"
+    # unset: the native core where it is built (engine_choice's rule, as for fuzz and explore)
+    assert _load(adapter.WIN_GAME, "original-2011", 2, "").spec.engine == "native"
+    assert raw_env(edition="original-2011", players=2).engine == "native"
+    assert raw_env(edition="original-2011", players=2, engine=None).engine == "native"
     monkeypatch.setattr(engine_choice, "native_built", lambda: False)
     with pytest.raises(ParameterError, match="this install has no native core"):
         raw_env(edition="original-2011", players=2, engine="native")
+    # and the reference where it is not
+    assert _load(adapter.WIN_GAME, "original-2011", 2, "").spec.engine == "reference"
+    assert raw_env(edition="original-2011", players=2).engine == "reference"

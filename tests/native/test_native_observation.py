@@ -184,6 +184,7 @@ def test_every_state_of_seeded_games_has_the_same_tensor_natively() -> None:
     assert compared.states > 10_000
 
 
+@pytest.mark.by_hand  # a larger budget of the test above (tests/README.md, "By hand")
 @pytest.mark.slow
 @pytest.mark.parametrize("seed", range(1, 4))
 def test_more_seeded_games_have_the_same_tensor_natively(seed: int) -> None:

@@ -9,9 +9,9 @@ Parameters: `edition` (`big-box-2023` or `original-2011`), `players`, the option
 `Variant` (`starting_compensation`), one string parameter per switchable entry of the
 ambiguity register (`amb_01`, `amb_26`, …: a reading letter, or "" for the edition's
 default; `village-rules ambiguities` lists them), `max_moves`, and `engine`: `native` (the
-C++ core) or `reference` (the Python engine, and "", the default: an observation reads the
-reference's state, which the native engine decodes at a cost; `village_rules.adapters.positions`
-says when each is faster). The same game tree on either.
+C++ core, observations included) or `reference` (the Python engine); "", the default, is the
+native core where it is built and the reference otherwise, as for `fuzz` and `explore`
+(`village_rules.adapters.positions`). The same game tree and observations on either.
 The game is sequential, explicitly stochastic and of perfect information
 (`village_rules.adapters.observation` states the information model). The setup's random deal and
 compensation cube are its first chance nodes, so one loaded game covers every setup.
@@ -183,7 +183,7 @@ class VillageGame(pyspiel.Game):
         max_moves = check_max_moves(merged["max_moves"], self.data, players, variant)
         engine = merged["engine"]
         if not isinstance(engine, str):
-            raise ParameterError("engine", f"'native', 'reference' or '' (the reference), not {engine!r}")
+            raise ParameterError("engine", f"'native', 'reference' or '' (the default), not {engine!r}")
         self.spec = GameSpec(self.data, players, variant, max_moves, self.kind, engine_named(engine))
         if self.kind == "win":
             low, high, total = 0.0, 1.0, 1.0

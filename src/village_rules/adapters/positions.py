@@ -3,22 +3,23 @@
 
 The OpenSpiel game and the PettingZoo environment step through a `Position`: who acts,
 the legal ids, the chance outcomes (as the reference's actions with exact probabilities,
-in the reference's order), the position after an action, and the returns. So the game
-tree's moves, chance and returns come from the chosen engine, and only what reads the
-whole state (the observation tensor and string, the invariant checker, `render`) asks for
-`state`, which a native position decodes from the core's canonical JSON (byte for byte the
-reference's) once and keeps. Both engines give the same histories, returns and
-observations; tests/adapters/test_adapter_engines.py plays them side by side.
+in the reference's order), the position after an action, the returns, and the observation
+tensor and string. So the game tree's moves, chance, returns and observations come from the
+chosen engine: on the native core the tensor is the core's own (`native_observation`,
+tied to `observation_array` byte for byte) and the string its canonical JSON (byte for byte
+the reference's). Only what reads the whole reference state (the invariant checker,
+`render`, `VillageState.state`, the environment's `game_state`, the returns of a truncated
+game) asks for `state`, which a native position decodes from the core's JSON once and
+keeps. Both engines give the same histories, returns and observations;
+tests/native/test_native_adapters.py plays them side by side.
 
 Which engine: the adapters' `engine` parameter, `native` or `reference`; asking for the
 native core where it is not built is a `ParameterError`, never a silent fall-back. Unset,
-the adapters play on the **reference**, unlike `fuzz` and `explore`: an observation reads
-the reference's state, and decoding one from the core costs more than the reference's
-whole step (benchmarks/bench_adapters.py, 2026-12-07, 3 players: random playouts 2.1x
-faster natively without observations, 7.5x slower with a tensor at every decision; the
-PettingZoo environment, which observes every step, 10x slower). `engine="native"` is for
-rollouts that read no observation (Monte Carlo tree search's); the native core becomes
-the default once it computes the observation itself.
+the adapters follow the rule of `fuzz` and `explore` (`drivers.engine_choice`): the native
+core where it is built, the reference otherwise. The native core is the faster on every
+line of benchmarks/bench_adapters.py (docs/native.md, "The adapters on the core": 3
+players, random playouts about 2x without observations and 2x with a tensor at every
+decision; the PettingZoo environment, which observes every step, about 2.5x).
 """
 
 from __future__ import annotations
@@ -33,7 +34,7 @@ from village_rules.adapters.observation_array import observation_array
 from village_rules.adapters.truncation import truncated_returns
 from village_rules.data.edition import EditionData
 from village_rules.drivers import engine_choice
-from village_rules.drivers.engine_choice import NATIVE, REFERENCE
+from village_rules.drivers.engine_choice import NATIVE
 from village_rules.drivers.serialization import from_json, to_json
 from village_rules.engine.core import apply, chance_outcomes, legal_actions
 from village_rules.engine.scoring import ReturnsKind, returns
@@ -218,10 +219,11 @@ class NativePosition:
 
 
 def engine_named(engine: str | None) -> str:
-    """The engine an adapter plays on: `engine`, or the reference when None or "" (module
-    docstring: why the adapters' default is not the native core); `ParameterError` naming
-    the `engine` parameter for an unknown name or a native core this install lacks."""
-    chosen, problem = engine_choice.choose(engine or REFERENCE, engine_choice.native_built())
+    """The engine an adapter plays on: `engine`, or when None or "" the default of every
+    tool (`engine_choice.choose`: the native core where it is built, else the reference);
+    `ParameterError` naming the `engine` parameter for an unknown name or a native core this
+    install lacks."""
+    chosen, problem = engine_choice.choose(engine or None, engine_choice.native_built())
     if problem is not None:
         raise ParameterError("engine", problem)
     return chosen
