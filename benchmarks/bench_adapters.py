@@ -4,7 +4,7 @@ reference engine, in one run (issue 39, item 2; docs/native.md, "The adapters"):
 - OpenSpiel, random playouts: `legal_actions`, `chance_outcomes`, `apply_action` and
   `returns` only (what a rollout of Monte Carlo tree search does), moves per second;
 - OpenSpiel, the same playouts with an observation tensor at every decision (what a
-  learning loop does): the native engine decodes the reference's state for it;
+  learning loop does): on the native engine the core writes it (cpp/observation.cpp);
 - PettingZoo, whole random games through `last()` and `step()`: an observation and a
   mask at every step.
 

@@ -39,10 +39,14 @@ def _load(name: str, edition: str, players: int, engine: str, **more: object) ->
 
 
 def _node_view(state: adapter.VillageState, observer: adapter.VillageObserver) -> tuple[object, ...]:
-    """Everything a node of the OpenSpiel game shows, for a comparison."""
+    """Everything a node of the OpenSpiel game shows, for a comparison: the observation string
+    and tensor from every seat."""
     player = state.current_player()
-    seat = max(player, 0)
-    observer.set_from(state, seat)
+    strings, tensors = [], []
+    for seat in range(state.num_players()):
+        observer.set_from(state, seat)
+        strings.append(observer.string_from(state, seat))
+        tensors.append(observer.tensor.tobytes())
     return (
         player,
         state.is_terminal(),
@@ -50,8 +54,8 @@ def _node_view(state: adapter.VillageState, observer: adapter.VillageObserver) -
         state.chance_outcomes() if state.is_chance_node() else [],
         state.returns(),
         str(state),
-        observer.string_from(state, seat),
-        observer.tensor.tobytes(),
+        strings,
+        tensors,
     )
 
 
@@ -174,10 +178,13 @@ def test_the_engine_parameter_is_checked(monkeypatch: pytest.MonkeyPatch) -> Non
         _load(adapter.WIN_GAME, "original-2011", 2, "c")
     with pytest.raises(ParameterError, match="engine"):
         raw_env(edition="original-2011", players=2, engine=3)
-    # unset: the reference, where the native core is built too (positions' docstring: an
-    # observation costs more natively)
-    assert _load(adapter.WIN_GAME, "original-2011", 2, "").spec.engine == "reference"
-    assert raw_env(edition="original-2011", players=2).engine == "reference"
+    # unset: the native core where it is built (engine_choice's rule, as for fuzz and explore)
+    assert _load(adapter.WIN_GAME, "original-2011", 2, "").spec.engine == "native"
+    assert raw_env(edition="original-2011", players=2).engine == "native"
+    assert raw_env(edition="original-2011", players=2, engine=None).engine == "native"
     monkeypatch.setattr(engine_choice, "native_built", lambda: False)
     with pytest.raises(ParameterError, match="this install has no native core"):
         raw_env(edition="original-2011", players=2, engine="native")
+    # and the reference where it is not
+    assert _load(adapter.WIN_GAME, "original-2011", 2, "").spec.engine == "reference"
+    assert raw_env(edition="original-2011", players=2).engine == "reference"

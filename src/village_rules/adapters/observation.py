@@ -191,8 +191,7 @@ def observation_tensor(state: GameState, observer: int, *, dealing: bool = False
     (a state of play always has one pending kind)."""
     data = state.rules.data
     n = state.num_players
-    if not 0 <= observer < n:
-        raise ParameterError("observer", f"must be a seat 0..{n - 1}, got {observer!r}")
+    check_observer(observer, n)
     tiles = customer_tiles(data)
     tile_index = {t: i for i, t in enumerate(tiles)}
     loc_index = {loc: i for i, loc in enumerate(locations(data, state.is_solo))}
@@ -287,9 +286,14 @@ def _pending(state: GameState, out: list[float], one_hot: Callable[[int, int | N
 def observation_string(state: GameState, observer: int) -> str:
     """The whole state as the canonical JSON of `to_json` (lossless, so one-to-one); the
     same for every observer, since nothing is private."""
-    if not 0 <= observer < state.num_players:
-        raise ParameterError("observer", f"must be a seat 0..{state.num_players - 1}, got {observer!r}")
+    check_observer(observer, state.num_players)
     return to_json(state)
+
+
+def check_observer(observer: int, seats: int) -> None:
+    """`ParameterError` naming the observer unless it is one of the state's `seats`."""
+    if not 0 <= observer < seats:
+        raise ParameterError("observer", f"must be a seat 0..{seats - 1}, got {observer!r}")
 
 
 def tensor_digest(values: list[float]) -> str:

@@ -87,7 +87,7 @@ class PendingEntries(NamedTuple):
     """ChoosePayment: 1 + the id of the action paid for, else 0."""
 
 
-_NUMBER: dict[type, str | None] = {
+NUMBER_FIELDS: dict[type, str | None] = {
     ChooseCompensationCube: None,
     ChooseTurn: None,
     ChooseAction: None,
@@ -107,10 +107,11 @@ _NUMBER: dict[type, str | None] = {
     FateReveal: "slot",
 }
 """Per pending kind, the field `pending_number` holds (None: 0). A table rather than a
-`match`, since it is read on every observation; tests/adapters/test_observation_parts.py
-checks it names every kind and a field each kind has."""
+`match`, since it is read on every observation; `_SHAPE` below reads it for every kind at
+import, and the native core is handed it (`adapters.native_observation`), where a field its
+state does not have is refused."""
 _SHAPE: dict[type, tuple[int, bool, bool, str | None]] = {
-    kind: (_KIND[kind], "seat" in names, "space" in names, _NUMBER[kind])
+    kind: (_KIND[kind], "seat" in names, "space" in names, NUMBER_FIELDS[kind])
     for kind in SOLO_PENDING_KINDS
     for names in [{f.name for f in dataclasses.fields(kind)}]
 }
@@ -167,6 +168,7 @@ def carla_values(state: GameState) -> list[float]:
 __all__ = [
     "CUBES",
     "FATES",
+    "NUMBER_FIELDS",
     "PENDING_KINDS",
     "SOLO_PENDING_KINDS",
     "SPACES",

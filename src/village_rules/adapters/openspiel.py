@@ -9,9 +9,9 @@ Parameters: `edition` (`big-box-2023` or `original-2011`), `players`, the option
 `Variant` (`starting_compensation`), one string parameter per switchable entry of the
 ambiguity register (`amb_01`, `amb_26`, …: a reading letter, or "" for the edition's
 default; `village-rules ambiguities` lists them), `max_moves`, and `engine`: `native` (the
-C++ core) or `reference` (the Python engine, and "", the default: an observation reads the
-reference's state, which the native engine decodes at a cost; `village_rules.adapters.positions`
-says when each is faster). The same game tree on either.
+C++ core, observations included) or `reference` (the Python engine); "", the default, is the
+native core where it is built and the reference otherwise, as for `fuzz` and `explore`
+(`village_rules.adapters.positions`). The same game tree and observations on either.
 The game is sequential, explicitly stochastic and of perfect information
 (`village_rules.adapters.observation` states the information model). The setup's random deal and
 compensation cube are its first chance nodes, so one loaded game covers every setup.
@@ -47,7 +47,7 @@ from village_rules.adapters.ids import (
     action_id_of,
     num_distinct_actions,
 )
-from village_rules.adapters.observation import observation_string, tensor_size
+from village_rules.adapters.observation import tensor_size
 from village_rules.adapters.observation_array import observation_array
 from village_rules.adapters.positions import NativePosition, Position, engine_named, position_of
 from village_rules.adapters.truncation import (
@@ -183,7 +183,7 @@ class VillageGame(pyspiel.Game):
         max_moves = check_max_moves(merged["max_moves"], self.data, players, variant)
         engine = merged["engine"]
         if not isinstance(engine, str):
-            raise ParameterError("engine", f"'native', 'reference' or '' (the reference), not {engine!r}")
+            raise ParameterError("engine", f"'native', 'reference' or '' (the default), not {engine!r}")
         self.spec = GameSpec(self.data, players, variant, max_moves, self.kind, engine_named(engine))
         if self.kind == "win":
             low, high, total = 0.0, 1.0, 1.0
@@ -400,12 +400,13 @@ class VillageState(pyspiel.State):
         node = self.node
         if node.position is None:
             return "setup deal: " + " ".join(str(a) for a in node.dealt)
-        return observation_string(node.position.state, 0)
+        return node.position.observation_string(0)
 
     # --- observing ------------------------------------------------------------------
 
     def board(self) -> tuple[GameState, bool]:
-        """The engine state to observe and whether it is a setup deal in progress."""
+        """The reference's state of the node (on the native engine: decoded from the core's)
+        or of the setup deal in progress, and whether it is the deal's."""
         node, spec = self.node, self.spec
         if node.position is not None:
             return node.position.state, False
@@ -427,20 +428,28 @@ class VillageObserver:
         self.dict = {"observation": self.tensor}
 
     def set_from(self, state: VillageState, player: int) -> None:
+        """The tensor of `state` from `player`'s seat: the position's own (on the native
+        engine the core's, with no reference state decoded), or the deal's board's."""
         if not self.public:
             return
-        board, dealing = state.board()
-        self.tensor[:] = observation_array(board, player, dealing=dealing)
+        position = state.node.position
+        if position is not None:
+            self.tensor[:] = position.observation(player)
+        else:
+            board, _ = state.board()
+            self.tensor[:] = observation_array(board, player, dealing=True)
 
     def string_from(self, state: VillageState, player: int) -> str:
+        """The string of `state` from `player`'s seat: its JSON (on the native engine the
+        core's, byte for byte the reference's), the deal so far, or the history."""
         if not self.public:
             return ""
         if self.perfect_recall:  # OpenSpiel's perfect-information convention: the history
             return str(state.history_str())
-        board, dealing = state.board()
-        if dealing:
+        position = state.node.position
+        if position is None:
             return "setup deal: " + " ".join(str(a) for a in state.node.dealt)
-        return observation_string(board, player)
+        return position.observation_string(player)
 
 
 _WIN_TYPE = _game_type(WIN_GAME, "win")

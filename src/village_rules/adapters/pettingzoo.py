@@ -21,11 +21,11 @@ then: an equal share of the win, or the final scoring of the state as it stands
 (`village_rules.adapters.truncation`). A `max_moves` that leaves no room for a decision
 (the setup's deal and first seeding) is refused, so `reset` always starts a live game.
 
-`engine="native"` plays the moves on the C++ core, `engine="reference"` (the default) on
-the Python engine. The same seed and actions give the same game, rewards and observations
-on either; an observation reads the reference's state, which the native engine decodes
-from the core's at every step, so here the reference is the faster
-(`village_rules.adapters.positions`).
+`engine="native"` plays the moves and computes the observations on the C++ core,
+`engine="reference"` on the Python engine; unset, the native core where it is built and the
+reference otherwise, as for `fuzz` and `explore` (`village_rules.adapters.positions`). The
+same seed and actions give the same game, rewards and observations on either;
+`game_state` and `render` decode the reference's state from the core's on the native engine.
 """
 
 from __future__ import annotations
@@ -41,7 +41,6 @@ from pettingzoo.utils import wrappers
 from village_rules.adapters.bounds import DEFAULT_MAX_MOVES
 from village_rules.adapters.ids import action_id_of, num_distinct_actions
 from village_rules.adapters.observation import tensor_size
-from village_rules.adapters.observation_array import observation_array
 from village_rules.adapters.positions import Position, engine_named, position_of
 from village_rules.adapters.truncation import SOLO_HAS_NO_WINNER, check_max_moves
 from village_rules.data.loader import EDITIONS, builtin_edition
@@ -101,7 +100,7 @@ class VillageEnv(AECEnv):
         self.max_moves = check_max_moves(max_moves, self.data, players, self.variant)
         self.render_mode = render_mode
         if engine is not None and not isinstance(engine, str):
-            raise ParameterError("engine", f"'native', 'reference' or None (the reference), not {engine!r}")
+            raise ParameterError("engine", f"'native', 'reference' or None (the default), not {engine!r}")
         self.engine = engine_named(engine)
         """The engine the moves are played on (`positions.engine_named`)."""
         self.possible_agents = [f"player_{seat}" for seat in range(players)]
@@ -202,7 +201,7 @@ class VillageEnv(AECEnv):
         if position.current_player() == seat and not self.truncations.get(agent, False):
             mask[position.legal_ids()] = 1
         return {
-            "observation": observation_array(position.state, seat),
+            "observation": position.observation(seat),
             "action_mask": mask,
         }
 

@@ -3,22 +3,23 @@
 
 The OpenSpiel game and the PettingZoo environment step through a `Position`: who acts,
 the legal ids, the chance outcomes (as the reference's actions with exact probabilities,
-in the reference's order), the position after an action, and the returns. So the game
-tree's moves, chance and returns come from the chosen engine, and only what reads the
-whole state (the observation tensor and string, the invariant checker, `render`) asks for
-`state`, which a native position decodes from the core's canonical JSON (byte for byte the
-reference's) once and keeps. Both engines give the same histories, returns and
-observations; tests/adapters/test_adapter_engines.py plays them side by side.
+in the reference's order), the position after an action, the returns, and the observation
+tensor and string. So the game tree's moves, chance, returns and observations come from the
+chosen engine: on the native core the tensor is the core's own (`native_observation`,
+tied to `observation_array` byte for byte) and the string its canonical JSON (byte for byte
+the reference's). Only what reads the whole reference state (the invariant checker,
+`render`, `VillageState.state`, the environment's `game_state`, the returns of a truncated
+game) asks for `state`, which a native position decodes from the core's JSON once and
+keeps. Both engines give the same histories, returns and observations;
+tests/native/test_native_adapters.py plays them side by side.
 
 Which engine: the adapters' `engine` parameter, `native` or `reference`; asking for the
 native core where it is not built is a `ParameterError`, never a silent fall-back. Unset,
-the adapters play on the **reference**, unlike `fuzz` and `explore`: an observation reads
-the reference's state, and decoding one from the core costs more than the reference's
-whole step (benchmarks/bench_adapters.py, 2026-12-07, 3 players: random playouts 2.1x
-faster natively without observations, 7.5x slower with a tensor at every decision; the
-PettingZoo environment, which observes every step, 10x slower). `engine="native"` is for
-rollouts that read no observation (Monte Carlo tree search's); the native core becomes
-the default once it computes the observation itself.
+the adapters follow the rule of `fuzz` and `explore` (`drivers.engine_choice`): the native
+core where it is built, the reference otherwise. The native core is the faster on every
+line of benchmarks/bench_adapters.py (docs/native.md, "The adapters on the core": 3
+players, random playouts about 2x without observations and 2x with a tensor at every
+decision; the PettingZoo environment, which observes every step, about 2.5x).
 """
 
 from __future__ import annotations
@@ -26,10 +27,14 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import TYPE_CHECKING, Protocol
 
+import numpy as np
+
+from village_rules.adapters.observation import check_observer, observation_string
+from village_rules.adapters.observation_array import observation_array
 from village_rules.adapters.truncation import truncated_returns
 from village_rules.data.edition import EditionData
 from village_rules.drivers import engine_choice
-from village_rules.drivers.engine_choice import NATIVE, REFERENCE
+from village_rules.drivers.engine_choice import NATIVE
 from village_rules.drivers.serialization import from_json, to_json
 from village_rules.engine.core import apply, chance_outcomes, legal_actions
 from village_rules.engine.scoring import ReturnsKind, returns
@@ -89,6 +94,15 @@ class Position(Protocol):
         """The node's state as the reference's canonical JSON."""
         ...
 
+    def observation(self, observer: int) -> np.ndarray:
+        """The observation tensor of the node as seat `observer` sees it: `observation_array`'s
+        float32 array, the caller's own."""
+        ...
+
+    def observation_string(self, observer: int) -> str:
+        """The observation string of the node (`observation.observation_string`: its JSON)."""
+        ...
+
 
 class ReferencePosition:
     """A position of the reference engine: its `GameState`."""
@@ -128,16 +142,26 @@ class ReferencePosition:
     def to_json(self) -> str:  # noqa: D102
         return to_json(self.state)
 
+    def observation(self, observer: int) -> np.ndarray:  # noqa: D102
+        return observation_array(self.state, observer)
+
+    def observation_string(self, observer: int) -> str:  # noqa: D102
+        return observation_string(self.state, observer)
+
 
 class NativePosition:
     """A position of the native core: its game, never stepped in place (`after` steps a
-    copy), and the reference's state decoded from it when first asked for."""
+    copy), with `seats` seats; the observation tensor and string are the core's own, and the
+    reference's state is decoded from it only when asked for (`state`)."""
 
-    __slots__ = ("_decoded", "data", "game")
+    __slots__ = ("_decoded", "data", "game", "seats")
 
-    def __init__(self, game: _core.Game, data: EditionData, state: GameState | None = None) -> None:
+    def __init__(
+        self, game: _core.Game, data: EditionData, seats: int, state: GameState | None = None
+    ) -> None:
         self.game = game
         self.data = data
+        self.seats = seats
         self._decoded = state
 
     @property
@@ -166,7 +190,7 @@ class NativePosition:
     def after(self, action: Action) -> NativePosition:  # noqa: D102
         game = self.game.copy()
         game.apply(action_id(self.data, action))
-        return NativePosition(game, self.data)
+        return NativePosition(game, self.data, self.seats)
 
     def returns(self, kind: ReturnsKind) -> tuple[Fraction, ...]:  # noqa: D102
         game = self.game
@@ -185,12 +209,21 @@ class NativePosition:
     def to_json(self) -> str:  # noqa: D102
         return self.game.to_json()
 
+    def observation(self, observer: int) -> np.ndarray:  # noqa: D102
+        check_observer(observer, self.seats)
+        return np.frombuffer(self.game.observation(observer), "<f4").astype(np.float32)
+
+    def observation_string(self, observer: int) -> str:  # noqa: D102
+        check_observer(observer, self.seats)
+        return self.game.to_json()  # byte for byte the reference's to_json
+
 
 def engine_named(engine: str | None) -> str:
-    """The engine an adapter plays on: `engine`, or the reference when None or "" (module
-    docstring: why the adapters' default is not the native core); `ParameterError` naming
-    the `engine` parameter for an unknown name or a native core this install lacks."""
-    chosen, problem = engine_choice.choose(engine or REFERENCE, engine_choice.native_built())
+    """The engine an adapter plays on: `engine`, or when None or "" the default of every
+    tool (`engine_choice.choose`: the native core where it is built, else the reference);
+    `ParameterError` naming the `engine` parameter for an unknown name or a native core this
+    install lacks."""
+    chosen, problem = engine_choice.choose(engine or None, engine_choice.native_built())
     if problem is not None:
         raise ParameterError("engine", problem)
     return chosen
@@ -200,8 +233,11 @@ def position_of(state: GameState, engine: str) -> Position:
     """The position of `state` on `engine` (a name `engine_named` gave)."""
     if engine != NATIVE:
         return ReferencePosition(state)
-    from village_rules.native import NativeEngine  # noqa: PLC0415 - the optional extension
+    # the optional extension, imported only for a native position
+    from village_rules.adapters.native_observation import observation_tables  # noqa: PLC0415
+    from village_rules.native import NativeEngine  # noqa: PLC0415
 
     native = NativeEngine()
     native.load_state(state)
-    return NativePosition(native.game, state.rules.data, state)
+    observation_tables(state.rules.data)  # the game's tables, with the tensor's data
+    return NativePosition(native.game, state.rules.data, state.num_players, state)

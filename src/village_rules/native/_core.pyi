@@ -14,6 +14,9 @@ class Tables:
 
     @property
     def n_actions(self) -> int: ...
+    @property
+    def observes(self) -> bool:
+        """Whether the observation tensor's data was added (`set_observation_tables`)."""
 
 def make_tables(
     universe: list[str],
@@ -51,6 +54,23 @@ def set_solo_tables(
 ) -> None:
     """Add an edition's solo data (data/solo_data.py SoloData) to its native tables (cpp/solo.cpp)."""
 
+def set_observation_tables(
+    tables: Tables,
+    tiles: list[int],
+    locations: list[str],
+    solo_locations: list[str],
+    cities: list[str],
+    kinds: list[str],
+    numbers: dict[str, str],
+    layouts: dict[int, list[tuple[str, int, int]]],
+) -> None:
+    """Add the observation tensor's static data of an edition to its native tables
+    (cpp/observation.cpp; adapters.native_observation.observation_tables): the customer tile
+    ids in segment order, the member locations' texts in one-hot order (multi-player, then
+    solo: [] without a solo mode), the city ids in data order, the pending kinds' class names
+    (SOLO_PENDING_KINDS), the field of each kind's pending_number, and the layout (segment
+    name, offset, size) per player count (1: solo)."""
+
 class Game:
     """One game's current state in the native core."""
 
@@ -77,6 +97,12 @@ class Game:
         "" plants nothing; any other name is refused (ValueError)."""
     def playout(self, seed: int, max_steps: int) -> tuple[int, int]: ...
     def set_debug_swap(self, on: bool) -> None: ...
+    def observation(self, observer: int, plant: str = "") -> bytes:
+        """The observation tensor of the current state as seat `observer` sees it
+        (cpp/observation.cpp): the bytes of little-endian float32, `observation_array`'s tensor
+        float for float. ValueError for an observer that is not a seat; NotSupportedError
+        before `set_observation_tables` for these tables. `plant` (tests): "customer pile
+        forgets its last tile" writes a difference on purpose."""
     def scores(self) -> list[int]: ...
     def winners(self) -> list[int]: ...
     def violations(self, plant: str = "") -> list[tuple[str, str, str, str]]:

@@ -49,6 +49,8 @@ SUPPORTED = {
     " her deaths, her market turns, her mass, her cubes back at a new round) and the solo end",
     "scores": "the final scoring's totals and the winners after the tie-breaks (AMB-29: a full tie shared);"
     " solo: Carla scores 0 and the player wins (SOLO-03, SOLO-30)",
+    "observation": "the adapters' observation tensor (layout version 1) of every state of play, from"
+    " every seat, once adapters.native_observation has handed the core its orders and layout",
 }
 """What the native core implements, in words (docs/native.md has the same list)."""
 

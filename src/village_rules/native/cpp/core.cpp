@@ -20,6 +20,7 @@
 #include "checks.hpp"
 #include "events.hpp"
 #include "explore.hpp"
+#include "observation.hpp"
 #include "solo.hpp"
 #include "state.hpp"
 
@@ -427,6 +428,13 @@ class Game : public solo::Core, public village::explore::Core, public village::c
 
   std::vector<std::tuple<int, long long, long long>> chance() const { return chance_of(s_); }
   void set_debug_swap(bool on) { debug_swap_ = on; }
+  // observation.cpp: the observation tensor of the current state as seat `observer` sees it,
+  // the bytes of little-endian float32 (adapters.observation_array's tensor float for float);
+  // `plant` (tests): a difference written on purpose
+  py::bytes observation(int observer, const std::string& plant) const {
+    return py::bytes(village::observation::tensor_bytes(*t_, s_, observer, current_player(),
+                                                        village::observation::plant_of(plant)));
+  }
   std::pair<long long, long long> playout(unsigned long long seed, long long max_steps);
 
   // (every member is public: the class is internal to this file; Python sees the bound methods)
@@ -2768,7 +2776,10 @@ PYBIND11_MODULE(_core, m) {
     }
   });
   py::class_<Tables, std::shared_ptr<Tables>>(m, "Tables")
-      .def_property_readonly("n_actions", [](const Tables& t) { return t.n_actions; });
+      .def_property_readonly("n_actions", [](const Tables& t) { return t.n_actions; })
+      .def_property_readonly(
+          "observes", [](const Tables& t) { return t.observation != nullptr; },
+          "Whether the observation tensor's data was added (set_observation_tables).");
   m.def("make_tables", &make_tables, py::arg("universe"), py::arg("well_cubes"), py::arg("max_players"),
         py::arg("family_numbers"), py::arg("numbers"), py::arg("church_step_grain"), py::arg("cubes_per_space"),
         py::arg("cubes_added"), py::arg("crafts"), py::arg("mill_cost"), py::arg("church_enter"),
@@ -2777,6 +2788,7 @@ PYBIND11_MODULE(_core, m) {
         py::arg("paths"), py::arg("demand"), py::arg("later_sale"), py::arg("scoring"), py::arg("customer_points"),
         py::arg("market_rows"));
   village::solo::bind(m);
+  village::observation::bind(m);
   py::class_<Game>(m, "Game")
       .def(py::init<std::shared_ptr<Tables>>())
       .def("load", &Game::load, py::arg("state"), py::arg("rules_json"), py::arg("readings"))
@@ -2799,6 +2811,10 @@ PYBIND11_MODULE(_core, m) {
       .def("scores", &Game::scores)
       .def("winners", &Game::winners)
       .def("set_debug_swap", &Game::set_debug_swap, py::arg("on"))
+      .def("observation", &Game::observation, py::arg("observer"), py::arg("plant") = "",
+           "The observation tensor of the current state as seat `observer` sees it (observation.cpp): the "
+           "bytes of little-endian float32, adapters.observation_array's tensor float for float. `plant` "
+           "(tests): 'customer pile forgets its last tile' writes a difference on purpose.")
       .def("violations", &Game::violations, py::arg("plant") = "",
            "Every violated state invariant of the current state (checks.cpp): (invariant, component, "
            "expected, actual), as village_rules.checks.invariants.state_violations(state) lists them.")

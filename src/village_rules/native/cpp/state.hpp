@@ -9,6 +9,7 @@
 #include <array>
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -189,6 +190,8 @@ struct SoloTables {
   int church_reserve = -1;                       // the location id of "church-reserve"
 };
 
+struct ObservationTables;  // the observation tensor's static data (observation.hpp)
+
 // Per edition data: the action ids (from the reference's own action universe) and the few
 // numbers the supported steps need. Built once per data from village_rules.data.
 struct Tables {
@@ -264,6 +267,8 @@ struct Tables {
   std::vector<int> stages;  // location id -> the stage of "church:N" / "council:N", else 0
   int black_bag = -1, unborn = -1, farmyard = -1;
   SoloTables solo;  // the solo mode's data (solo.cpp set_solo_tables)
+  // the observation tensor's static data (observation.cpp set_observation_tables); null until set
+  std::shared_ptr<const ObservationTables> observation;
   // what only the state invariants read (checks.cpp; checks/invariants.py _totals and
   // _market_rows): the pieces in the game, and the market rows by player count
   int supply_coins = 0, supply_grain = 0, goods_each = 0, influence_cubes_each = 0, plague_cubes = 0, monks = 0;
