@@ -21,6 +21,7 @@ from village_rules.mutation.runner import copy_package, run_layer
 pytestmark = pytest.mark.slow
 
 
+@pytest.mark.by_hand  # CI leaves it out (tests/README.md, "By hand")
 def test_every_input_kind_agrees_over_the_protocol() -> None:  # about 25 s
     selection = Selection(kinds=KINDS, games=6, golden=2, witnesses=8, configs=("tiny", "solo"), states=600)
     with ProtocolEngine([sys.executable, "-m", "village_rules.conform.serve"]) as served:

@@ -63,6 +63,7 @@ def test_every_policy_plays_games_inside_the_model(policy: str) -> None:
         assert steps > 100
 
 
+@pytest.mark.by_hand  # CI leaves it out (tests/README.md, "By hand")
 @pytest.mark.slow  # ~20 s; CI's `prove --expect` runs the gate's 12 games, its hunt and every explored edge
 def test_the_link_passes_on_many_games() -> None:
     result = link_check(default_games(4))
