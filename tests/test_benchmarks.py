@@ -18,15 +18,20 @@ from support import ROOT, TINY_STATES
 BENCHMARKS = ROOT / "benchmarks"
 
 
-def test_bench_vs_chess_prints_every_figure() -> None:
-    pytest.importorskip("chess")
-    out = subprocess.run(
-        [sys.executable, str(BENCHMARKS / "bench_vs_chess.py"), "--rounds", "1", "--seconds", "0.2"],
+def bench_output(script: str, *args: str, timeout: int = 300) -> str:
+    """What `benchmarks/<script> args` prints, run in a child Python (a non-zero exit fails)."""
+    return subprocess.run(
+        [sys.executable, str(BENCHMARKS / script), *args],
         capture_output=True,
         text=True,
         check=True,
-        timeout=300,
+        timeout=timeout,
     ).stdout
+
+
+def test_bench_vs_chess_prints_every_figure() -> None:
+    pytest.importorskip("chess")
+    out = bench_output("bench_vs_chess.py", "--rounds", "1", "--seconds", "0.2")
     for figure in (
         "median ratio village/chess:",
         "invariant-checked / bare:",
@@ -40,13 +45,7 @@ def test_bench_vs_chess_prints_every_figure() -> None:
 
 @pytest.mark.no_cover  # CPU-bound replays: not traced in the coverage run (tests/README.md, "Coverage")
 def test_bench_explore_prints_the_explorer_beside_the_playouts() -> None:
-    out = subprocess.run(
-        [sys.executable, str(BENCHMARKS / "bench_explore.py"), "--config", "tiny", "--games", "2"],
-        capture_output=True,
-        text=True,
-        check=True,
-        timeout=300,
-    ).stdout
+    out = bench_output("bench_explore.py", "--config", "tiny", "--games", "2")
     assert "configuration tiny (original-2011, 2 player(s))" in out
     states = f"{TINY_STATES:,}"
     assert re.search(r"every invariant checked +" + states + r" states +[\d,]+ states/CPU s", out), out
@@ -57,13 +56,7 @@ def test_bench_explore_prints_the_explorer_beside_the_playouts() -> None:
 
 def test_bench_explore_prints_the_native_loop_beside_the_python_explorer() -> None:
     pytest.importorskip("village_rules.native", reason="the native core is not built (optional extension)")
-    out = subprocess.run(
-        [sys.executable, str(BENCHMARKS / "bench_explore.py"), "--native", "--config", "tiny"],
-        capture_output=True,
-        text=True,
-        check=True,
-        timeout=300,
-    ).stdout
+    out = bench_output("bench_explore.py", "--native", "--config", "tiny")
     states = f"{TINY_STATES:,}"
     for side in ("native, 1 thr", "native, 2 thr", "checked, 1 thr", "checked, 2 thr", "Python, 1 proc"):
         assert re.search(side + " +" + states + r" states .* states/wall s .* states/CPU s", out), out
@@ -291,13 +284,7 @@ def test_a_bad_count_is_a_usage_error_before_any_work(script: str, args: list[st
 @pytest.mark.by_hand  # CI leaves it out (tests/README.md, "By hand")
 @pytest.mark.slow
 def test_bench_policies_prints_every_target() -> None:
-    out = subprocess.run(
-        [sys.executable, str(BENCHMARKS / "bench_policies.py"), "--games", "1", "--simulations", "20"],
-        capture_output=True,
-        text=True,
-        check=True,
-        timeout=600,
-    ).stdout
+    out = bench_output("bench_policies.py", "--games", "1", "--simulations", "20", timeout=600)
     for edition in ("big-box-2023", "original-2011"):
         for target in (
             "chronicle planner's games ending by a full chronicle",
@@ -311,13 +298,7 @@ def test_bench_policies_prints_every_target() -> None:
 
 def test_bench_observation_prints_both_tensors_per_call_and_per_step() -> None:
     pytest.importorskip("numpy")
-    out = subprocess.run(
-        [sys.executable, str(BENCHMARKS / "bench_observation.py"), "1", "1"],
-        capture_output=True,
-        text=True,
-        check=True,
-        timeout=300,
-    ).stdout
+    out = bench_output("bench_observation.py", "1", "1")
     rows = [line for line in out.splitlines() if re.match(r"(original-2011|big-box-2023) +\d", line)]
     assert len(rows) == 4, out  # 2011 2p, 2023 3p and 5p, solo
     per_call = r"\| +[\d.]+ +[\d.]+ +[\d.]+x "  # list, numpy, speed-up
@@ -332,12 +313,6 @@ def test_bench_adapters_prints_both_engines_on_the_same_games() -> None:
     pytest.importorskip("pyspiel")
     pytest.importorskip("pettingzoo")
     pytest.importorskip("village_rules.native", exc_type=ImportError)
-    out = subprocess.run(
-        [sys.executable, str(BENCHMARKS / "bench_adapters.py"), "1", "1"],
-        capture_output=True,
-        text=True,
-        check=True,
-        timeout=300,
-    ).stdout
+    out = bench_output("bench_adapters.py", "1", "1")
     assert len(re.findall(r"native / reference: [\d.]+x \(the same games\)", out)) == 3, out
     assert len(re.findall(r"(native|reference) *: \d+ moves in [\d.]+ s CPU = [\d,]+ moves/s", out)) == 6, out

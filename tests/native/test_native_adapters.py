@@ -20,7 +20,7 @@ import village_rules.adapters.openspiel as adapter  # noqa: E402
 import village_rules.adapters.positions as positions  # noqa: E402
 import village_rules.drivers.engine_choice as engine_choice  # noqa: E402
 from village_rules.adapters.pettingzoo import raw_env  # noqa: E402
-from village_rules.errors import ParameterError  # noqa: E402
+from village_rules.errors import IllegalActionError, ParameterError  # noqa: E402
 
 GAMES = [
     (adapter.WIN_GAME, "original-2011", 2, 0),
@@ -188,3 +188,17 @@ def test_the_engine_parameter_is_checked(monkeypatch: pytest.MonkeyPatch) -> Non
     # and the reference where it is not
     assert _load(adapter.WIN_GAME, "original-2011", 2, "").spec.engine == "reference"
     assert raw_env(edition="original-2011", players=2).engine == "reference"
+
+
+def test_an_illegal_move_gets_the_same_error_on_either_engine_and_changes_nothing() -> None:
+    for engine in ("native", "reference"):
+        state = _load(adapter.WIN_GAME, "original-2011", 2, engine).new_initial_state()
+        while state.is_chance_node():
+            state.apply_action(state.chance_outcomes()[0][0])
+        legal = set(state.legal_actions())
+        illegal = next(i for i in range(state.get_game().num_distinct_actions()) if i not in legal)
+        before, position = str(state), state.node.position
+        assert position is not None
+        with pytest.raises(IllegalActionError):
+            position.after(state._chosen(illegal))
+        assert str(state) == before and state.legal_actions() == sorted(legal), engine

@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
+from native_walk import walk
 from support import ROOT
 from test_native_council import _council_states, _raised  # its council states, raised the same way
 
@@ -31,9 +32,7 @@ from village_rules.data.loader import builtin_edition
 from village_rules.drivers.play import GameLog
 from village_rules.engine.core import chance_outcomes, legal_actions
 from village_rules.engine.setup import new_game
-from village_rules.explore.configs import configuration
 from village_rules.explore.native import native_game
-from village_rules.explore.search import fingerprint, moves, roots
 from village_rules.fuzz.games import FuzzGame, plan_game
 from village_rules.fuzz.steered import STEERED
 from village_rules.model.actions import Action, action_id, format_action, parse_action
@@ -113,23 +112,15 @@ def tie_every_edge(name: str) -> Coverage:
     """Every edge (decision or chance outcome) of the configuration's reachable graph at its
     first player count, breadth first from every set-up deal, each state expanded once per
     fingerprint (as the explorer merges them); the child's native game is its parent's copy
-    stepped by `apply_steps` (tests/native/test_native_transitions.py walks them the same way)."""
-    config = configuration(name)
-    seen: set[int] = set()
-    frontier = [(root.state, native_game(root.state)) for root in roots(config.data, config.player_counts[0])]
+    stepped by `apply_steps` (`native_walk.walk`, as the other native ties walk them)."""
     coverage = Coverage()
-    while frontier:
-        level: list[tuple[GameState, _core.Game]] = []
-        for state, game in frontier:
-            key = fingerprint(state)
-            if key in seen:
-                continue
-            seen.add(key)
-            for action, _ in moves(state):
-                child = game.copy()
-                after = tie_step(child, state, action, f"{name} edge {coverage.steps}", coverage)
-                level.append((after, child))
-        frontier = level
+
+    def step(state: GameState, action: Action, game: _core.Game) -> tuple[GameState, _core.Game]:
+        child = game.copy()
+        return tie_step(child, state, action, f"{name} edge {coverage.steps}", coverage), child
+
+    for _ in walk(name, step):
+        pass
     return coverage
 
 

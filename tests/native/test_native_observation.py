@@ -20,6 +20,7 @@ import random
 from dataclasses import dataclass, replace
 
 import pytest
+from native_walk import walk
 from support import TINY_STATES
 
 np = pytest.importorskip("numpy")
@@ -39,7 +40,7 @@ from village_rules.engine.setup import new_game  # noqa: E402
 from village_rules.errors import ParameterError  # noqa: E402
 from village_rules.explore.configs import configuration  # noqa: E402
 from village_rules.explore.native import native_game  # noqa: E402
-from village_rules.explore.search import fingerprint, moves, roots  # noqa: E402
+from village_rules.explore.search import roots  # noqa: E402
 from village_rules.fuzz.games import FuzzGame, plan_game  # noqa: E402
 from village_rules.model.actions import action_id  # noqa: E402
 from village_rules.model.chance import sample  # noqa: E402
@@ -89,24 +90,9 @@ def tie_state(game: _core.Game, state: GameState, where: str, compared: Compared
 def tie_every_state(name: str, plant: str = "") -> Compared:
     """Every state of the configuration's reachable graph at its first player count, breadth
     first from every set-up deal, one per fingerprint (as the explorer merges them)."""
-    config = configuration(name)
-    data = config.data
-    seen: set[int] = set()
-    frontier = [(root.state, native_game(root.state)) for root in roots(data, config.player_counts[0])]
     compared = Compared()
-    while frontier:
-        level: list[tuple[GameState, _core.Game]] = []
-        for state, game in frontier:
-            key = fingerprint(state)
-            if key in seen:
-                continue
-            seen.add(key)
-            tie_state(game, state, f"{name} state {compared.states}", compared, plant)
-            for action, _ in moves(state):
-                child = game.copy()
-                child.apply(action_id(data, action))
-                level.append((apply(state, action), child))
-        frontier = level
+    for state, game in walk(name):
+        tie_state(game, state, f"{name} state {compared.states}", compared, plant)
     return compared
 
 

@@ -22,6 +22,7 @@ from dataclasses import replace
 from functools import partial
 
 import pytest
+from native_walk import copy_and_apply, walk
 from test_invariants import (  # its broken states' builders: the same states, broken the same way
     _final_actions_laid_down,
     _plague_take,
@@ -76,33 +77,23 @@ def assert_every_edge_tied(name: str) -> int:
     count, breadth first from every set-up deal, each state expanded once per fingerprint (as
     the explorer merges them); and both are empty (the reachable steps are sound). Returns
     the number of edges."""
-    config = configuration(name)
-    data = config.data
-    seen: set[int] = set()
-    frontier = [(root.state, native_game(root.state)) for root in roots(data, config.player_counts[0])]
     edges = 0
     differing: list[str] = []
     broken = 0
-    while frontier:
-        level: list[tuple[GameState, _core.Game]] = []
-        for state, game in frontier:
-            key = fingerprint(state)
-            if key in seen:
-                continue
-            seen.add(key)
-            for action, _ in moves(state):
-                after = apply(state, action)
-                ident = action_id(data, action)
-                child = game.copy()
-                child.apply(ident)
-                python = transition_violations(state, action, after)
-                native = _as_violations(game.transition_violations(ident, child))
-                if native != python and len(differing) < 5:
-                    differing.append(f"{name} edge {edges}: native {native}, Python {python}")
-                broken += bool(python)
-                edges += 1
-                level.append((after, child))
-        frontier = level
+
+    def step(state: GameState, action: Action, game: _core.Game) -> tuple[GameState, _core.Game]:
+        nonlocal edges, broken
+        after, child = copy_and_apply(state, action, game)
+        python = transition_violations(state, action, after)
+        native = _as_violations(game.transition_violations(action_id(state.rules.data, action), child))
+        if native != python and len(differing) < 5:
+            differing.append(f"{name} edge {edges}: native {native}, Python {python}")
+        broken += bool(python)
+        edges += 1
+        return after, child
+
+    for _ in walk(name, step):
+        pass
     assert differing == [], differing
     assert broken == 0, f"{name}: {broken} reachable steps break a transition invariant"
     return edges

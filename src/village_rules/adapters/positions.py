@@ -38,7 +38,7 @@ from village_rules.drivers.engine_choice import NATIVE
 from village_rules.drivers.serialization import from_json, to_json
 from village_rules.engine.core import apply, chance_outcomes, legal_actions
 from village_rules.engine.scoring import ReturnsKind, returns
-from village_rules.errors import ParameterError
+from village_rules.errors import InternalError, ParameterError
 from village_rules.model.actions import Action, action_from_id, action_id
 from village_rules.model.state import GameState
 
@@ -187,9 +187,20 @@ class NativePosition:
     def outcomes(self) -> list[tuple[Action, Fraction]]:  # noqa: D102
         return [(action_from_id(self.data, i), Fraction(n, d)) for i, n, d in self.game.chance()]
 
-    def after(self, action: Action) -> NativePosition:  # noqa: D102
+    def after(self, action: Action) -> NativePosition:
+        """The position after `action`, stepped on a copy of the core's game. An action the
+        core refuses gets the reference's own error for it (`IllegalActionError`, naming the
+        rule), as on the reference engine, and this position is unchanged."""
+        from village_rules.native import IllegalIdError  # noqa: PLC0415 - the optional extension
+
         game = self.game.copy()
-        game.apply(action_id(self.data, action))
+        try:
+            game.apply(action_id(self.data, action))
+        except IllegalIdError:
+            apply(self.state, action)  # raises the reference's error for this action
+            raise InternalError(
+                "positions.NativePosition.after", f"the core refused {action}, which the reference applies"
+            ) from None
         return NativePosition(game, self.data, self.seats)
 
     def returns(self, kind: ReturnsKind) -> tuple[Fraction, ...]:  # noqa: D102
@@ -223,7 +234,8 @@ def engine_named(engine: str | None) -> str:
     tool (`engine_choice.choose`: the native core where it is built, else the reference);
     `ParameterError` naming the `engine` parameter for an unknown name or a native core this
     install lacks."""
-    chosen, problem = engine_choice.choose(engine or None, engine_choice.native_built())
+    built = engine_choice.native_built()
+    chosen, problem = engine_choice.choose(engine or None, built, reference="engine='reference'")
     if problem is not None:
         raise ParameterError("engine", problem)
     return chosen

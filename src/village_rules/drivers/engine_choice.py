@@ -19,8 +19,10 @@ ENGINES: tuple[str, ...] = (NATIVE, REFERENCE)
 
 NOT_BUILT = (
     "native: this install has no native core (built without a C++17 compiler or with "
-    "VILLAGE_RULES_NATIVE=0; docs/native.md): use the reference engine"
+    "VILLAGE_RULES_NATIVE=0; docs/native.md): use {reference}"
 )
+"""The refusal of the native core where it is not built; `{reference}` is how the tool asks
+for the reference engine."""
 
 
 def native_built() -> bool:
@@ -33,14 +35,15 @@ def native_built() -> bool:
         return False
 
 
-def choose(engine: str | None, built: bool) -> tuple[str, str | None]:
+def choose(engine: str | None, built: bool, reference: str = REFERENCE) -> tuple[str, str | None]:
     """The engine to use for `engine` (None: the default) on an install where the native
     core is `built` or not, and the problem (None when there is none): an unknown name, or
-    the native core asked for where it is not built."""
+    the native core asked for where it is not built (which names `reference`, the tool's
+    own way of asking for the reference engine)."""
     if engine is None:
         return (NATIVE if built else REFERENCE), None
     if engine not in ENGINES:
         return REFERENCE, f"must be one of {', '.join(ENGINES)}, not {engine!r}"
     if engine == NATIVE and not built:
-        return REFERENCE, NOT_BUILT
+        return REFERENCE, NOT_BUILT.format(reference=reference)
     return engine, None

@@ -70,9 +70,9 @@ def default_engine() -> str:
 def resolve_engine(engine: str | None) -> str:
     """`engine`, or the default when None; `FuzzArgumentError` for an unknown name or for
     the native core where it is not built (never a silent fall-back to the reference)."""
-    chosen, problem = engine_choice.choose(engine, native_built())
+    chosen, problem = engine_choice.choose(engine, native_built(), reference="--engine reference")
     if problem is not None:
-        raise FuzzArgumentError("--engine", problem.replace("the reference engine", "--engine reference"))
+        raise FuzzArgumentError("--engine", problem)
     return chosen
 
 
