@@ -20,6 +20,9 @@ import village_rules.adapters.openspiel as adapter  # noqa: E402
 import village_rules.adapters.positions as positions  # noqa: E402
 import village_rules.drivers.engine_choice as engine_choice  # noqa: E402
 from village_rules.adapters.pettingzoo import raw_env  # noqa: E402
+from village_rules.drivers.play import play_logged  # noqa: E402
+from village_rules.engine.scoring import ReturnsKind  # noqa: E402
+from village_rules.engine.setup import new_game  # noqa: E402
 from village_rules.errors import IllegalActionError, ParameterError  # noqa: E402
 
 GAMES = [
@@ -202,3 +205,16 @@ def test_an_illegal_move_gets_the_same_error_on_either_engine_and_changes_nothin
         with pytest.raises(IllegalActionError):
             position.after(state._chosen(illegal))
         assert str(state) == before and state.legal_actions() == sorted(legal), engine
+
+
+def test_a_native_position_returns_what_the_reference_does_before_and_at_the_end() -> None:
+
+    for start in (new_game("big-box-2023", 1, 3), play_logged("original-2011", 3, 2)[0]):
+        native = positions.position_of(start, "native")
+        assert isinstance(native, positions.NativePosition)
+        kinds: tuple[ReturnsKind, ...] = ("score",) if start.is_solo else ("win", "score")
+        for kind in kinds:
+            assert native.returns(kind) == positions.ReferencePosition(start).returns(kind), (
+                kind,
+                start.is_terminal,
+            )

@@ -206,13 +206,13 @@ class NativePosition:
     def returns(self, kind: ReturnsKind) -> tuple[Fraction, ...]:  # noqa: D102
         game = self.game
         if not game.is_terminal():
-            return returns(self.state, kind)  # zeros, for the state's number of seats
+            return tuple(Fraction(0) for _ in range(self.seats))  # `returns` before the end
         if kind == "score":
             return tuple(Fraction(total) for total in game.scores())
         if kind != "win":
             raise ParameterError("kind", f"returns takes 'win' or 'score', not {kind!r}")
-        best, seats = game.winners(), len(game.scores())
-        return tuple(Fraction(1, len(best)) if seat in best else Fraction(0) for seat in range(seats))
+        best = game.winners()
+        return tuple(Fraction(1, len(best)) if seat in best else Fraction(0) for seat in range(self.seats))
 
     def truncated_returns(self, kind: ReturnsKind) -> tuple[Fraction, ...]:  # noqa: D102
         return truncated_returns(self.state, kind)
