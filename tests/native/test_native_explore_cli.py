@@ -39,7 +39,7 @@ def test_the_native_engine_counts_without_checks_when_asked(capsys: pytest.Captu
     [
         (["--shape"], "--shape"),
         (["--z3", "--query", "1a"], "--z3, --query"),
-        (["--ray"], "--ray"),
+        (["--ray", "--checkpoint", "a.ckpt", "--max-memory", "500"], "--checkpoint, --max-memory not on Ray"),
         (["--workers", "65"], "at most 64 threads (--workers), not 65"),
     ],
 )

@@ -58,11 +58,18 @@ NATIVE_REFUSES = {
     "refinement": "--refinement",
     "z3": "--z3",
     "witnesses": "--witnesses",
-    "ray": "--ray",
     "query": "--query",
 }
-"""The options the native loop does not do yet (issue 40: queries, witnesses, shape, Ray,
-the z3 links), refused before the work rather than ignored."""
+"""The options the native loop does not do yet (issue 40: queries, witnesses, shape, the z3
+links), refused before the work rather than ignored."""
+
+NATIVE_RAY_REFUSES = {
+    "checkpoint": "--checkpoint",
+    "resume": "--resume",
+    "max_memory": "--max-memory",
+}
+"""What the native loop on Ray actors does not do (explore/native_shards.py): it saves no
+checkpoint and measures no memory across machines."""
 
 
 def register(subparsers: Any) -> None:
@@ -420,6 +427,8 @@ def _run_native(args: argparse.Namespace, config: Configuration, players: int, p
         raise ExploreArgumentError(
             f"explore --engine native: at most {MAX_WORKERS} threads (--workers), not {args.workers}"
         )
+    if args.ray:
+        return _run_native_on_ray(args, config, players, pin)
     _check_native_memory(args, config, players)
     if args.checkpoint is not None:
         check_writable(args.checkpoint)
@@ -442,6 +451,37 @@ def _run_native(args: argparse.Namespace, config: Configuration, players: int, p
             print(f"village-rules explore: {stop}", file=sys.stderr)
             return SIGTERM_EXIT if asked.signal == signal.SIGTERM else SIGINT_EXIT
     print(native_report(config, result, time.perf_counter() - start))
+    failed = bool(result.violation_count or result.deadlocks or result.engine_exceptions)
+    failed = _no_end(result) or failed
+    if pin is not None:
+        failed = _differs(pin, result) or failed
+    return 1 if failed else 0
+
+
+def _run_native_on_ray(
+    args: argparse.Namespace, config: Configuration, players: int, pin: Pinned | None
+) -> int:
+    """`explore --engine native --ray`: the native loop's shards as --workers Ray actors, on a
+    local Ray instance or the cluster at --ray-address (the distributed extra)."""
+    given = [flag for name, flag in NATIVE_RAY_REFUSES.items() if getattr(args, name) is not None]
+    if given:
+        raise ExploreArgumentError(
+            f"explore --engine native --ray: {', '.join(given)} not on Ray; run on threads (without --ray)"
+        )
+    import_ray()  # before any work: the extra (RayUnavailableError names it)
+    from village_rules.explore.native_shards import explore_sharded  # noqa: PLC0415 (optional)
+
+    start = time.perf_counter()
+    result = explore_sharded(
+        config.data,
+        players,
+        shards=args.workers,
+        check=not args.no_check,
+        max_states=args.max_states,
+        ray=True,
+        ray_address=args.ray_address,
+    )
+    print(native_report(config, result, time.perf_counter() - start, where="Ray actor(s)"))
     failed = bool(result.violation_count or result.deadlocks or result.engine_exceptions)
     failed = _no_end(result) or failed
     if pin is not None:
@@ -501,7 +541,9 @@ def _sizes(r: Exploration | NativeExploration) -> list[str]:
     ]
 
 
-def native_report(config: Configuration, r: NativeExploration, seconds: float) -> str:
+def native_report(
+    config: Configuration, r: NativeExploration, seconds: float, where: str = "thread(s)"
+) -> str:
     """The native run's summary, in `report`'s words, and what it did not decide."""
     shortest = ", ".join(f"{kind} in {len(ids)} actions" for kind, (_, ids) in sorted(r.shortest_end.items()))
     check = (
@@ -513,7 +555,7 @@ def native_report(config: Configuration, r: NativeExploration, seconds: float) -
     lines = [
         f"village-rules explore {config.name} ({config.data.edition}, {r.players} player(s)): "
         f"every state reachable from {r.roots} set-up deal(s), breadth first, natively on "
-        f"{r.workers} thread(s)",
+        f"{r.workers} {where}",
         scope_line(config.name, config.data, r.players),
         *_sizes(r),
         f"shortest    {shortest or 'no end reached'}",

@@ -2851,6 +2851,37 @@ PYBIND11_MODULE(_core, m) {
       py::arg("progress") = py::none(), py::arg("workers") = 1, py::arg("check") = false,
       py::arg("stop") = py::none(), py::arg("checkpoint") = py::none());
   village::explore::bind_seen(m);
+  // a shard of a run over processes (explore.hpp Shard; explore/native_shards.py)
+  py::class_<village::explore::Shard>(m, "Shard")
+      .def(py::init([](const std::vector<Game*>& roots, int owner, int shards, bool check) {
+             std::vector<const village::explore::Core*> cores(roots.begin(), roots.end());
+             return std::make_unique<village::explore::Shard>(cores, owner, shards, check);
+           }),
+           py::arg("roots"), py::arg("owner"), py::arg("shards"), py::arg("check") = false)
+      .def("seed", &village::explore::Shard::seed)
+      .def("expand",
+           [](village::explore::Shard& shard) {
+             std::vector<std::string> boxes;
+             {
+               py::gil_scoped_release free;
+               boxes = shard.expand();
+             }
+             py::list out;
+             for (const std::string& box : boxes) out.append(py::bytes(box));
+             return out;
+           })
+      .def("keep",
+           [](village::explore::Shard& shard, const std::vector<py::bytes>& raw) {
+             std::vector<std::string> boxes(raw.begin(), raw.end());
+             py::gil_scoped_release free;
+             return shard.keep(boxes);
+           },
+           py::arg("boxes"))
+      .def("advance", &village::explore::Shard::advance)
+      .def("parent_of", &village::explore::Shard::parent_of, py::arg("local"))
+      .def("replay", &village::explore::Shard::replay, py::arg("root"), py::arg("moves"))
+      .def("counts", &village::explore::Shard::counts)
+      .def_property_readonly_static("ROOT_ID", [](py::object) { return village::explore::Shard::ROOT_ID; });
   m.def(
       "fingerprint", [](const Game& game) { return village::explore::fingerprint(game.explore_root()); },
       py::arg("game"));

@@ -444,6 +444,60 @@ std::pair<int, std::vector<int>> witness(const Parents& parents, uint64_t id, co
   return {root, out};
 }
 
+// One state expanded, as search.py expand: its state invariants checked (with `check`: every
+// distinct state is expanded once, so checked once), its moves taken in order, each child
+// stepped into `child` and (with `check`) its transition checked, then handed to
+// `emit(child, k)`; a state without moves counted as terminal, by what ended the game (the
+// lowest `self` so ended kept), or as a deadlock; an engine exception counted, not thrown.
+// `record(at, where)` names the violations just found in `mine.found`. The one edge loop of
+// the threads' `run` and of a `Shard`.
+template <class Record, class Emit>
+void expand_state(const Core& core, bool check, Tally& mine, const State& parent, State& child, uint64_t self,
+                  std::vector<int>& ids, Record&& record, Emit&& emit) {
+  if (check) {
+    mine.found.clear();
+    core.explore_violations(parent, mine.found);
+    ++mine.checked;
+    record(parent, " in ");
+  }
+  try {  // search.py moves
+    moves_of(core, parent, ids);
+    if (ids.size() > 0xFFFF) throw std::length_error("more than 65,535 moves at one state");
+  } catch (const std::exception& e) {  // the engine refused to go on: a finding, not a crash
+    mine.exception(e);
+    ++mine.deadlocks;
+    return;
+  }
+  if (ids.empty()) {
+    if (parent.pending.kind == GAME_OVER) {
+      std::string ended = ended_by(core, parent);
+      ++mine.terminal[ended];
+      auto [at, fresh_end] = mine.first_end.emplace(ended, self);
+      if (!fresh_end) at->second = std::min(at->second, self);
+    } else
+      ++mine.deadlocks;
+    return;
+  }
+  for (size_t k = 0; k < ids.size(); ++k) {
+    const int id = ids[k];
+    child = parent;  // assigned, not built: the vectors keep their storage
+    try {
+      core.explore_step(child, id);
+    } catch (const std::exception& e) {
+      mine.exception(e);
+      continue;
+    }
+    ++mine.edges;
+    if (check) {  // the step's transition invariants, on every edge
+      mine.found.clear();
+      core.explore_transition_violations(parent, id, child, mine.found);
+      ++mine.edges_checked;
+      record(parent, " from ");
+    }
+    emit(child, k);
+  }
+}
+
 // The parents expanded together before their children are deduplicated: enough to keep
 // the workers busy between two barriers, few enough that the children held meanwhile (every
 // edge's state, duplicates included) stay a small part of the frontier's memory.
@@ -739,54 +793,15 @@ Counts run(const std::vector<const Core*>& roots, const Options& options) {
                                 v.actual + where + core.explore_json(named));
     }
   };
+  std::vector<std::vector<int>> ids(static_cast<size_t>(workers));  // each worker's moves, reused
   auto expand = [&](size_t index, int w) {
     const Core& core = *cores[static_cast<size_t>(w)];
     Tally& mine = tally[static_cast<size_t>(w)];
     State& parent = parents[static_cast<size_t>(w)];
     pack::unpack(frontier.at(index), parent);
-    if (options.check) {  // every distinct state is expanded once: checked here, once
-      mine.found.clear();
-      core.explore_violations(parent, mine.found);
-      ++mine.checked;
-      record(mine, core, parent, " in ");
-    }
     const uint64_t self = frontier_base + index;
-    std::vector<int> ids;
-    try {  // search.py moves
-      moves_of(core, parent, ids);
-      if (ids.size() > 0xFFFF) throw std::length_error("more than 65,535 moves at one state");
-    } catch (const std::exception& e) {  // the engine refused to go on: a finding, not a crash
-      mine.exception(e);
-      ++mine.deadlocks;
-      return;
-    }
-    if (ids.empty()) {
-      if (parent.pending.kind == GAME_OVER) {
-        std::string ended = ended_by(core, parent);
-        ++mine.terminal[ended];
-        auto [at, fresh_end] = mine.first_end.emplace(ended, self);
-        if (!fresh_end) at->second = std::min(at->second, self);
-      } else
-        ++mine.deadlocks;
-      return;
-    }
-    State& child = children[static_cast<size_t>(w)];
-    for (size_t k = 0; k < ids.size(); ++k) {
-      const int id = ids[k];
-      child = parent;  // assigned, not built: the vectors keep their storage
-      try {
-        core.explore_step(child, id);
-      } catch (const std::exception& e) {
-        mine.exception(e);
-        continue;
-      }
-      ++mine.edges;
-      if (options.check) {  // the step's transition invariants, on every edge
-        mine.found.clear();
-        core.explore_transition_violations(parent, id, child, mine.found);
-        ++mine.edges_checked;
-        record(mine, core, parent, " from ");
-      }
+    auto named = [&](const State& at, const char* where) { record(mine, core, at, where); };
+    auto emit = [&](const State& child, size_t k) {
       if (options.check_json) {  // one worker: dedupe at once, as the sequential loop does
         uint64_t fp = fingerprint(child, options.plant);
         bool added = seen[0].add(fp);
@@ -810,7 +825,9 @@ Counts run(const std::vector<const Core*>& roots, const Options& options) {
         box.parents.push_back(static_cast<uint32_t>(self));
         box.moves.push_back(static_cast<uint16_t>(k));
       }
-    }
+    };
+    expand_state(core, options.check, mine, parent, children[static_cast<size_t>(w)], self,
+                 ids[static_cast<size_t>(w)], named, emit);
   };
   auto keep = [&](int o) {  // phase (b): the owner's fingerprints, worker by worker
     SeenSet& mine = seen[static_cast<size_t>(o)];
@@ -897,6 +914,198 @@ Counts run(const std::vector<const Core*>& roots, const Options& options) {
   out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   out.workers = workers;
   return out;
+}
+
+// ---- A shard of a run over processes (explore.hpp Shard) ------------------------------------
+//
+// An outbox is the children one shard found for one owner, one record after another: the
+// fingerprint (8 bytes), the parent's id (8), the move's index (2), the packed state's
+// length (4) and its bytes, little-endian. `keep` reads them back in order, refusing a
+// record that runs past its outbox.
+
+struct Shard::Impl {
+  std::unique_ptr<Core> core;
+  std::vector<State> roots;  // their rules text cleared, as the frontier's states have it
+  std::string rules;         // the roots' rules text, for the JSON of a violation's state
+  int owner = 0, shards = 1;
+  bool check = false;
+  SeenSet seen;
+  Packed frontier, level;
+  std::vector<uint64_t> parent;  // by local id: the parent's id (ROOT_ID for a root)
+  std::vector<uint16_t> move;    // and the move's index (a root's: its index among the roots)
+  uint64_t frontier_base = 0;    // the local id of the frontier's first state
+  long long level_number = 0;    // levels advanced: the depth of the frontier's states
+  Tally tally;
+  std::map<std::string, long long> end_level;  // what ended the game -> the level it was first met
+  State parent_state, child_state;
+  std::vector<int> ids;
+  std::vector<uint8_t> scratch;
+  int owner_of(uint64_t fp) const { return static_cast<int>((fp >> (64 - SeenSet::SEGMENT_BITS)) % shards); }
+};
+
+namespace {
+template <class T>
+void put(std::string& out, T v) {
+  char raw[sizeof(T)];
+  std::memcpy(raw, &v, sizeof(T));
+  out.append(raw, sizeof(T));
+}
+template <class T>
+T take(const std::string& in, size_t& at) {
+  if (in.size() - at < sizeof(T)) throw std::invalid_argument("a shard's outbox ends inside a record");
+  T v;
+  std::memcpy(&v, in.data() + at, sizeof(T));
+  at += sizeof(T);
+  return v;
+}
+}  // namespace
+
+Shard::Shard(const std::vector<const Core*>& roots, int owner, int shards, bool check) : impl_(new Impl) {
+  if (roots.empty()) throw std::invalid_argument("a shard needs the run's roots");
+  if (shards < 1 || shards > 64 || owner < 0 || owner >= shards)
+    throw std::invalid_argument("shard " + std::to_string(owner) + " of " + std::to_string(shards) +
+                                ": shards must be 1 to 64 and the owner one of them");
+  Impl& m = *impl_;
+  m.core = roots.front()->explore_clone();
+  m.rules = roots.front()->explore_root().rules_json;
+  for (const Core* r : roots) {
+    m.roots.push_back(r->explore_root());
+    m.roots.back().rules_json.clear();
+  }
+  m.owner = owner;
+  m.shards = shards;
+  m.check = check;
+  m.parent_state = m.child_state = m.roots.front();
+}
+
+Shard::~Shard() = default;
+
+long long Shard::seed() {
+  Impl& m = *impl_;
+  if (!m.parent.empty()) throw std::logic_error("a shard is seeded once");
+  for (size_t i = 0; i < m.roots.size(); ++i) {
+    uint64_t fp = fingerprint(m.roots[i]);
+    if (m.owner_of(fp) != m.owner || !m.seen.add(fp)) continue;
+    m.frontier.add(m.roots[i], PLANT_NONE);
+    m.parent.push_back(ROOT_ID);
+    m.move.push_back(static_cast<uint16_t>(i));
+  }
+  return static_cast<long long>(m.parent.size());
+}
+
+std::vector<std::string> Shard::expand() {
+  Impl& m = *impl_;
+  std::vector<std::string> boxes(static_cast<size_t>(m.shards));
+  auto named = [&m](const State& at, const char* where) {
+    for (const auto& v : m.tally.found) {
+      if (m.tally.violation_count++ >= MAX_VIOLATIONS_KEPT) continue;
+      State shown = at;
+      shown.rules_json = m.rules;
+      m.tally.violations.push_back(v.invariant + " [" + v.component + "]: expected " + v.expected + ", found " +
+                                   v.actual + where + m.core->explore_json(shown));
+    }
+  };
+  const size_t ends_before = m.tally.first_end.size();
+  for (size_t index = 0; index < m.frontier.size(); ++index) {
+    pack::unpack(m.frontier.at(index), m.parent_state);
+    const uint64_t self = m.frontier_base + index;
+    const uint64_t id = global_id(m.owner, self);
+    auto emit = [&](const State& child, size_t k) {
+      m.scratch.clear();
+      pack::pack(child, m.scratch);
+      uint64_t fp = fingerprint_packed(m.scratch);
+      std::string& box = boxes[static_cast<size_t>(m.owner_of(fp))];
+      put<uint64_t>(box, fp);
+      put<uint64_t>(box, id);
+      put<uint16_t>(box, static_cast<uint16_t>(k));
+      put<uint32_t>(box, static_cast<uint32_t>(m.scratch.size()));
+      box.append(reinterpret_cast<const char*>(m.scratch.data()), m.scratch.size());
+    };
+    expand_state(*m.core, m.check, m.tally, m.parent_state, m.child_state, self, m.ids, named, emit);
+  }
+  if (m.tally.first_end.size() != ends_before)  // a kind of end met for the first time: at this level
+    for (const auto& [ended, local] : m.tally.first_end) m.end_level.emplace(ended, m.level_number);
+  return boxes;
+}
+
+long long Shard::keep(const std::vector<std::string>& boxes) {
+  Impl& m = *impl_;
+  if (boxes.size() != static_cast<size_t>(m.shards))
+    throw std::invalid_argument("keep takes one outbox per shard (" + std::to_string(m.shards) + "), not " +
+                                std::to_string(boxes.size()));
+  long long added = 0;
+  for (const std::string& box : boxes) {
+    size_t at = 0;
+    while (at < box.size()) {
+      uint64_t fp = take<uint64_t>(box, at), parent = take<uint64_t>(box, at);
+      uint16_t move = take<uint16_t>(box, at);
+      uint32_t length = take<uint32_t>(box, at);
+      if (length == 0 || box.size() - at < length) throw std::invalid_argument("a shard's outbox ends inside a state");
+      if (m.owner_of(fp) != m.owner) throw std::invalid_argument("a shard was sent a state it does not own");
+      if (m.seen.add(fp)) {
+        m.level.starts.push_back(m.level.bytes.size());
+        m.level.bytes.insert(m.level.bytes.end(), box.data() + at, box.data() + at + length);
+        m.parent.push_back(parent);
+        m.move.push_back(move);
+        ++added;
+      }
+      at += length;
+    }
+  }
+  if (m.parent.size() >= (uint64_t(1) << 40)) throw std::length_error("a shard holds more than 2^40 states");
+  return added;
+}
+
+std::pair<long long, long long> Shard::advance() {
+  Impl& m = *impl_;
+  m.frontier_base += m.frontier.size();
+  std::swap(m.frontier, m.level);
+  m.level.clear();
+  ++m.level_number;
+  return {static_cast<long long>(m.frontier.size()), static_cast<long long>(m.frontier.bytes.size())};
+}
+
+std::pair<uint64_t, int> Shard::parent_of(uint64_t local) const {
+  const Impl& m = *impl_;
+  if (local >= m.parent.size())
+    throw std::out_of_range("shard " + std::to_string(m.owner) + " holds no state " + std::to_string(local));
+  return {m.parent[local], m.move[local]};
+}
+
+std::vector<int> Shard::replay(int root, const std::vector<int>& moves) const {
+  const Impl& m = *impl_;
+  State s = m.roots.at(static_cast<size_t>(root));
+  std::vector<int> ids, out;
+  for (int k : moves) {
+    moves_of(*m.core, s, ids);
+    out.push_back(ids.at(static_cast<size_t>(k)));
+    m.core->explore_step(s, out.back());
+  }
+  return out;
+}
+
+py::dict Shard::counts() const {
+  const Impl& m = *impl_;
+  const Tally& t = m.tally;
+  py::dict d;
+  d["states"] = static_cast<long long>(m.parent.size());
+  d["edges"] = t.edges;
+  d["deadlocks"] = t.deadlocks;
+  d["engine_exceptions"] = t.engine_exceptions;
+  d["first_exception"] = t.first_exception;
+  d["terminal"] = t.terminal;
+  d["states_checked"] = t.checked;
+  d["edges_checked"] = t.edges_checked;
+  d["violation_count"] = t.violation_count;
+  d["violations"] = t.violations;
+  d["seen_bytes"] = m.seen.nbytes();
+  d["parents_bytes"] =
+      static_cast<long long>(m.parent.capacity() * sizeof(uint64_t) + m.move.capacity() * sizeof(uint16_t));
+  py::dict ends;  // what ended the game -> (the level it was first met, the lowest id so ended)
+  for (const auto& [ended, local] : t.first_end)
+    ends[py::str(ended)] = py::make_tuple(m.end_level.at(ended), global_id(m.owner, local));
+  d["first_end"] = ends;
+  return d;
 }
 
 void bind_seen(py::module_& m) {

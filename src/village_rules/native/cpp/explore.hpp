@@ -140,6 +140,37 @@ struct Counts {
   long long resumed_depth = -1;
 };
 
+// One shard of a run spread over processes or machines (explore/native_shards.py: Ray
+// actors, or shards in one process for the tie): the states whose fingerprints it owns
+// (their segment modulo `shards`, as a thread owns them in `run`), with their seen set,
+// their parents and its part of each level, packed. A coordinator drives every shard
+// through the same barrier phases as `run`'s threads: `seed`; then per level `expand`
+// (every state of its frontier, each child sent to its owner: one outbox per shard, in
+// bytes) and `keep` (each shard's outboxes for it, in shard order: the new ones form its
+// part of the next level), then `advance`. A state's id is its owner in the top 24 bits
+// and its index among the owner's states below (`global_id`).
+class Shard {
+ public:
+  Shard(const std::vector<const Core*>& roots, int owner, int shards, bool check);
+  ~Shard();
+  Shard(const Shard&) = delete;
+  Shard& operator=(const Shard&) = delete;
+  long long seed();                                       // the roots it owns (deduplicated): how many
+  std::vector<std::string> expand();                      // one outbox per shard, in shard order
+  long long keep(const std::vector<std::string>& boxes);  // the outboxes for it, in shard order: new states
+  // the level kept is the frontier now: its states and their packed bytes
+  std::pair<long long, long long> advance();
+  std::pair<uint64_t, int> parent_of(uint64_t local) const;  // (the parent's id or ROOT_ID, the move's index)
+  std::vector<int> replay(int root, const std::vector<int>& moves) const;  // move indexes -> action ids
+  pybind11::dict counts() const;
+  static constexpr uint64_t ROOT_ID = ~uint64_t(0);
+  static uint64_t global_id(int owner, uint64_t local) { return (uint64_t(owner) << 40) | local; }
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
 Counts run(const std::vector<const Core*>& roots, const Options& options);
 pybind11::dict to_dict(const Counts& counts);
 int plant_of(const std::string& name);  // "" or a Plant's name; invalid_argument otherwise
