@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import pytest
 
-from village_rules.explore.configs import configuration
 from village_rules.engine.end_of_game import ended_by
+from village_rules.explore.configs import configuration
 from village_rules.explore.search import replay, roots
 
 native = pytest.importorskip("village_rules.explore.native")
