@@ -10,11 +10,11 @@ from collections.abc import Callable, Iterator
 
 from village_rules.engine.core import apply
 from village_rules.explore.configs import configuration
-from village_rules.explore.native import native_game
 from village_rules.explore.search import fingerprint, moves, roots
 from village_rules.model.actions import Action, action_id
 from village_rules.model.state import GameState
 from village_rules.native import _core
+from village_rules.native.engine import native_game
 
 Step = Callable[[GameState, Action, _core.Game], tuple[GameState, _core.Game]]
 """Steps one edge: (state, action, the state's native game) -> the child's pair. It may

@@ -23,10 +23,11 @@ from village_rules.cli.main import main
 from village_rules.errors import OutputError
 from village_rules.explore.checkpoint import CheckpointError
 from village_rules.explore.configs import configuration
-from village_rules.explore.native import NativeExploration, explore_counts, native_game
+from village_rules.explore.native import NativeExploration, explore_counts
 from village_rules.explore.parallel import ExplorationStoppedError, MemoryBudgetError, explore_parallel
 from village_rules.explore.search import ExplorationLimitError, roots
 from village_rules.native import _core
+from village_rules.native.engine import native_game
 
 Outcome = dict[str, object]
 

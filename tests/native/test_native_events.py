@@ -32,7 +32,6 @@ from village_rules.data.loader import builtin_edition
 from village_rules.drivers.play import GameLog
 from village_rules.engine.core import chance_outcomes, legal_actions
 from village_rules.engine.setup import new_game
-from village_rules.explore.native import native_game
 from village_rules.fuzz.games import FuzzGame, plan_game
 from village_rules.fuzz.steered import STEERED
 from village_rules.model.actions import Action, action_id, format_action, parse_action
@@ -40,6 +39,7 @@ from village_rules.model.chance import sample
 from village_rules.model.pending import ChooseAction, ChoosePayment, ChoosePrivilege
 from village_rules.model.state import GameState
 from village_rules.native import IllegalIdError, _core
+from village_rules.native.engine import native_game
 from village_rules.native.events import EVENT_PLANTS, native_steps, reference_steps, step_difference
 from village_rules.policies import policy_named
 from village_rules.rule_ids import RuleId

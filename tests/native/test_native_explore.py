@@ -253,7 +253,7 @@ def test_the_fingerprint_is_the_same_in_every_process() -> None:
         "from village_rules.explore.configs import configuration\n"
         "from village_rules.explore.search import roots\n"
         "from village_rules.native import _core\n"
-        "from village_rules.explore.native import native_game\n"
+        "from village_rules.native.engine import native_game\n"
         "print([_core.fingerprint(native_game(r.state)) for r in roots(configuration('tiny').data, 2)])\n"
     )
     env = {**os.environ, "PYTHONHASHSEED": "12345", "PYTHONPATH": str(ROOT / "src")}

@@ -39,13 +39,13 @@ from village_rules.engine.core import apply, chance_outcomes, legal_actions  # n
 from village_rules.engine.setup import new_game  # noqa: E402
 from village_rules.errors import ParameterError  # noqa: E402
 from village_rules.explore.configs import configuration  # noqa: E402
-from village_rules.explore.native import native_game  # noqa: E402
 from village_rules.explore.search import roots  # noqa: E402
 from village_rules.fuzz.games import FuzzGame, plan_game  # noqa: E402
 from village_rules.model.actions import action_id  # noqa: E402
 from village_rules.model.chance import sample  # noqa: E402
 from village_rules.model.state import GameState  # noqa: E402
 from village_rules.native import NotSupportedError, _core  # noqa: E402
+from village_rules.native.engine import native_game  # noqa: E402
 from village_rules.policies import policy_named  # noqa: E402
 from village_rules.rules.register import reading  # noqa: E402
 

@@ -49,7 +49,6 @@ from village_rules.data.components import (
 from village_rules.drivers.play import play_logged
 from village_rules.engine.core import apply
 from village_rules.explore.configs import configuration
-from village_rules.explore.native import native_game
 from village_rules.explore.search import fingerprint, moves, roots
 from village_rules.model.actions import Action, Skip, action_id, parse_action
 from village_rules.model.pending import ChooseTurn
@@ -60,6 +59,7 @@ from village_rules.native.checks import (
     native_transition_violations,
     transition_differences,
 )
+from village_rules.native.engine import native_game
 
 Step = tuple[GameState, Action, GameState]
 

@@ -18,7 +18,6 @@ second, and the native core plays each step far faster; the counts tie the two
 
 from __future__ import annotations
 
-import json
 import os
 from collections import Counter
 from collections.abc import Callable
@@ -26,7 +25,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from village_rules.data.edition import EditionData
-from village_rules.drivers.serialization import state_to_dict
 from village_rules.errors import OutputError
 from village_rules.explore.checkpoint import CheckpointError
 from village_rules.explore.configs import configuration
@@ -36,9 +34,8 @@ from village_rules.explore.parallel import ExplorationStoppedError, MemoryBudget
 from village_rules.explore.search import MAX_STATES, ExplorationLimitError, roots
 from village_rules.explore.seen import SeenFigures
 from village_rules.model.actions import Action, action_from_id
-from village_rules.model.state import GameState
 from village_rules.native import _core
-from village_rules.native.engine import READINGS_USED, tables_for
+from village_rules.native.engine import native_game
 from village_rules.rules.variant import Variant
 
 MAX_WORKERS = 64
@@ -135,15 +132,6 @@ class NativeExploration(SeenFigures):
             "terminal": dict(self.terminal),
             "deadlocks": self.deadlocks,
         }
-
-
-def native_game(state: GameState) -> _core.Game:
-    """A native game holding the reference state `state` (as `NativeEngine.load_state`)."""
-    raw = state_to_dict(state)
-    rules_json = json.dumps(raw["rules"], sort_keys=True, separators=(",", ":"), ensure_ascii=False)
-    game = _core.Game(tables_for(state.rules.data))
-    game.load(raw, rules_json, {amb: state.rules.reading(amb) for amb in READINGS_USED})
-    return game
 
 
 def explore_counts(

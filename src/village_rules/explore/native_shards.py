@@ -33,10 +33,11 @@ from typing import Any, Protocol
 
 from village_rules.data.edition import EditionData
 from village_rules.explore.configs import configuration
-from village_rules.explore.native import NativeExploration, Progress, native_game
+from village_rules.explore.native import NativeExploration, Progress
 from village_rules.explore.ray_pool import RayUnavailableError, RayWorkerError, import_ray, session
 from village_rules.explore.search import MAX_STATES, ExplorationLimitError, roots
 from village_rules.native import _core
+from village_rules.native.engine import native_game
 from village_rules.rules.variant import Variant
 
 MAX_SHARDS = 64

@@ -19,16 +19,13 @@ caller hands in (`state_violations(state, legal)`).
 
 from __future__ import annotations
 
-import json
 from collections import Counter
 from collections.abc import Sequence
 
 from village_rules.checks.invariants import Violation, state_violations, transition_violations
-from village_rules.drivers.serialization import state_to_dict
 from village_rules.model.actions import Action, action_id
 from village_rules.model.state import GameState
-from village_rules.native import _core
-from village_rules.native.engine import READINGS_USED, tables_for
+from village_rules.native.engine import native_game
 
 PLANTS = ("skip conservation.coins",)
 """The planted bugs `plant` takes (tests): the native checker leaves that check out."""
@@ -36,20 +33,10 @@ TRANSITION_PLANTS = ("skip transition.prestige",)
 """The planted bugs the transition checker's `plant` takes (tests)."""
 
 
-def _native_game(state: GameState) -> _core.Game:
-    """A native game holding the reference state `state` (as `NativeEngine.load_state`; the
-    explorer's `native_game` too, which this layer may not import)."""
-    raw = state_to_dict(state)
-    rules_json = json.dumps(raw["rules"], sort_keys=True, separators=(",", ":"), ensure_ascii=False)
-    game = _core.Game(tables_for(state.rules.data))
-    game.load(raw, rules_json, {amb: state.rules.reading(amb) for amb in READINGS_USED})
-    return game
-
-
 def native_state_violations(state: GameState, *, plant: str = "") -> list[Violation]:
     """Every violated state invariant of `state`, found by the native checker, in the order
     and words of `state_violations(state)`. `plant` is a test hook (`PLANTS`)."""
-    return [Violation(*found) for found in _native_game(state).violations(plant)]
+    return [Violation(*found) for found in native_game(state).violations(plant)]
 
 
 def violation_differences(state: GameState, *, plant: str = "") -> list[str]:
@@ -68,10 +55,10 @@ def native_transition_violations(
     `transition_violations(before, action, after)`. The action is named by its id in
     `before`'s edition (`action_id`, as `NativeEngine` names actions). `plant` is a test hook
     (`TRANSITION_PLANTS`)."""
-    first = _native_game(before)
+    first = native_game(before)
     # two games of one edition share its tables (tables_for is cached by the data), so that
     # their location ids agree; a step to another edition is transition.same_game at once
-    second = _native_game(after)
+    second = native_game(after)
     found = first.transition_violations(action_id(before.rules.data, action), second, plant)
     return [Violation(*v) for v in found]
 

@@ -278,13 +278,9 @@ class NativeEngine:
 
     def load_state(self, state: GameState) -> None:
         """Make a reference state current (its canonical JSON handed to the core)."""
-        raw = state_to_dict(state)
-        rules_json = json.dumps(raw["rules"], sort_keys=True, separators=(",", ":"), ensure_ascii=False)
-        data = state.rules.data
-        game = _core.Game(tables_for(data))
-        game.load(raw, rules_json, {amb: state.rules.reading(amb) for amb in READINGS_USED})
+        game = native_game(state)
         game.set_debug_swap(self._swap)
-        self._game, self._data = game, data
+        self._game, self._data = game, state.rules.data
 
     # --- the engine protocol ----------------------------------------------------------------
 
@@ -330,6 +326,17 @@ class NativeEngine:
         full tie, AMB-29); None before."""
         game = self.game
         return game.winners() if game.is_terminal() else None
+
+
+def native_game(state: GameState) -> _core.Game:
+    """A native game holding the reference state `state`: its canonical JSON, its rules text
+    and the readings the core reads, handed to the core (which refuses a state it cannot
+    hold). The one way every native tool loads a reference state."""
+    raw = state_to_dict(state)
+    rules_json = json.dumps(raw["rules"], sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    game = _core.Game(tables_for(state.rules.data))
+    game.load(raw, rules_json, {amb: state.rules.reading(amb) for amb in READINGS_USED})
+    return game
 
 
 def reference_json(state: GameState) -> str:
