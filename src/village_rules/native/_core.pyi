@@ -92,6 +92,18 @@ class Game:
         sub-step (action id, forced, events), each event (rule, seat, turn_of, market_player,
         mass, end_by, round), None where the reference has None. The same checks and errors
         as `apply`, the state unchanged on an error."""
+    def apply_judged(
+        self, id: int, values: list[tuple[int, ...] | None]
+    ) -> list[tuple[int, bool, int, tuple[tuple[int, ...] | None, ...], int]]:
+        """`apply_steps`, with the catalogue's STEP queries and monitors judged after every
+        sub-step (cpp/predicates.hpp, cpp/monitors.hpp): per sub-step (action id, forced, the
+        STEP queries that hold as bits in `STEP_QUERIES`' order, every monitor's value after it
+        in `MONITORS`' order, the monitors whose query holds as bits). `values`: each monitor's
+        value before the step. The same checks and errors as `apply`, the state unchanged on an
+        error."""
+    def set_predicate_plant(self, name: str) -> None:
+        """A planted bug (tests): a native predicate or monitor made to differ
+        (`PREDICATE_PLANTS`); "" plants nothing; any other name is refused (ValueError)."""
     def set_event_plant(self, name: str) -> None:
         """A planted bug (tests): "drop MKT-01" leaves that rule's events out of `apply_steps`;
         "" plants nothing; any other name is refused (ValueError)."""
@@ -112,6 +124,18 @@ class Game:
         """Every violated transition invariant of the step from this game's state by the action
         `id` to `after`'s state (cpp/checks.cpp): (invariant, component, expected, actual), as
         `checks.invariants.transition_violations(before, action, after)` lists them."""
+
+STEP_QUERIES: tuple[str, ...]
+"""The catalogue's STEP queries the core judges (cpp/predicates.hpp), in its bits' order."""
+MONITORS: tuple[str, ...]
+"""The PATH queries whose monitors the core runs (cpp/monitors.hpp), in its values' order."""
+MONITOR_STARTS: tuple[tuple[int, ...] | None, ...]
+"""Each monitor's start value, in `MONITORS`' order."""
+PREDICATE_PLANTS: tuple[str, ...]
+"""The planted bugs `Game.set_predicate_plant` takes (tests)."""
+
+def set_high_scores(tables: Tables, high_scores: Mapping[int, int]) -> None:
+    """Query 13's lower side of a high score by player count (proofs/catalogue HIGH_SCORE)."""
 
 def explore(
     roots: list[Game],

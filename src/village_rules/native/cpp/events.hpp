@@ -35,6 +35,9 @@ struct Events {
   std::vector<Event> events;
   std::vector<SubStep> steps;
   std::string dropped;  // a planted bug (tests): the events of this rule are left out
+  // where asked (`Game.apply_judged`: the predicates judge every sub-step), the state each
+  // sub-step is taken at, its `before` (and the previous sub-step's `after`); null: none kept
+  std::vector<State>* states = nullptr;
 
   // events.moment: turn_of from `turn`; the open market day's trigger; whether a mass is
   // held; the seat itself for END-01 / END-10 (fired before the state records it), else
@@ -49,8 +52,12 @@ struct Events {
                       s.round});
   }
 
-  // core._Recorder: a decision begins a sub-step (the given action's, or a forced one)
-  void open(int action, bool forced) { steps.push_back({action, forced, events.size()}); }
+  // core._Recorder: a decision begins a sub-step (the given action's, or a forced one),
+  // taken at the state `at`
+  void open(int action, bool forced, const State& at) {
+    steps.push_back({action, forced, events.size()});
+    if (states != nullptr) states->push_back(at);
+  }
 };
 
 // Context.fire: record `rule` at `s` for `seat` (NONE: the seat whose turn it is), if asked.
