@@ -101,6 +101,17 @@ class Game:
         in `MONITORS`' order, the monitors whose query holds as bits). `values`: each monitor's
         value before the step. The same checks and errors as `apply`, the state unchanged on an
         error."""
+    def judge_sub(
+        self,
+        id: int,
+        after: Game,
+        events: list[tuple[str, int | None, int | None, int | None, bool, int | None, int]],
+        values: list[tuple[int, ...] | None],
+    ) -> tuple[int, tuple[tuple[int, ...] | None, ...], int]:
+        """One sub-step handed in whole (this game's state, the action `id`, `after`'s state, its
+        rule events as `apply_steps` gives them), judged as `apply_judged` judges each: (the STEP
+        queries that hold as bits, every monitor's value after it, the monitors whose query holds
+        as bits). The states need not be a step of the rules; the games must share their tables."""
     def set_predicate_plant(self, name: str) -> None:
         """A planted bug (tests): a native predicate or monitor made to differ
         (`PREDICATE_PLANTS`); "" plants nothing; any other name is refused (ValueError)."""

@@ -591,6 +591,40 @@ class Game : public solo::Core, public village::explore::Core, public village::c
     return out;
   }
 
+  // One sub-step handed in whole, judged as apply_judged judges each of its own: from this
+  // game's state by the action `id` to `after`'s state, with the rule `events` (tuples as
+  // apply_steps gives them). The states need not be a step of the rules (a hand-made one:
+  // the tie shows each query holding where the rules forbid it). (STEP queries held as bits,
+  // every monitor's value after it, monitors held as bits.)
+  py::tuple judge_sub(int id, const Game& after, const std::vector<py::tuple>& events,
+                      const std::vector<py::object>& values) const {
+    namespace pr = village::predicates;
+    if (t_ != after.t_) throw std::invalid_argument("judge_sub: the two games do not share their tables");
+    if (id < 0 || id >= t_->n_actions) throw IllegalIdError("action id " + std::to_string(id) + " is out of range");
+    if (values.size() != pr::N_MONITORS)
+      throw std::invalid_argument("judge_sub: one value per monitor (" + std::to_string(pr::N_MONITORS) + ")");
+    std::vector<std::string> rules;  // the events' rule IDs, kept alive while they are read
+    rules.reserve(events.size());
+    std::vector<Event> kept;
+    auto opt = [](const py::handle& h) { return h.is_none() ? NONE : h.cast<int>(); };
+    for (const auto& e : events) {
+      if (e.size() != 7) throw std::invalid_argument("judge_sub: an event is 7 fields");
+      rules.push_back(e[0].cast<std::string>());
+      kept.push_back({rules.back().c_str(), opt(e[1]), opt(e[2]), opt(e[3]), e[4].cast<bool>(), opt(e[5]),
+                      e[6].cast<int>()});
+    }
+    pr::Sub sub{s_, id, kept.data(), kept.size(), after.s_};
+    uint32_t held = pr::judge(*t_, *this, sub, pr::ALL_STEP_QUERIES, predicate_plant_);
+    uint32_t monitored = 0;
+    py::tuple now(static_cast<size_t>(pr::N_MONITORS));
+    for (int m = 0; m < pr::N_MONITORS; ++m) {
+      pr::Value v = pr::update(m, *t_, value_of(values[m]), sub);
+      if (pr::holds(m, *t_, v, sub, predicate_plant_)) monitored |= 1u << m;
+      now[m] = py_value(v);
+    }
+    return py::make_tuple(held, now, monitored);
+  }
+
   // monitors.py Value from Python: None or a tuple of ints
   static village::predicates::Value value_of(const py::object& o) {
     village::predicates::Value v;
@@ -2891,6 +2925,10 @@ PYBIND11_MODULE(_core, m) {
            "(predicates.hpp, monitors.hpp): per sub-step (action id, forced, STEP queries held as bits in "
            "STEP_QUERIES' order, every monitor's value after it, monitors held as bits in MONITORS' order); "
            "`values`: each monitor's value before the step (None or a tuple of ints).")
+      .def("judge_sub", &Game::judge_sub, py::arg("id"), py::arg("after"), py::arg("events"), py::arg("values"),
+           "One sub-step handed in whole (this game's state, the action id, `after`'s state, the rule events as "
+           "apply_steps gives them), judged as apply_judged judges each: (STEP queries held as bits, every "
+           "monitor's value after it, monitors held as bits); `values`: each monitor's value before it.")
       .def("set_predicate_plant", &Game::set_predicate_plant, py::arg("name"),
            "A planted bug (tests): a native predicate or monitor made to differ (PREDICATE_PLANTS); '' none.")
       .def("set_event_plant", &Game::set_event_plant, py::arg("name"),
