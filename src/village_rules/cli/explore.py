@@ -59,10 +59,9 @@ NATIVE_REFUSES = {
     "z3": "--z3",
     "witnesses": "--witnesses",
     "ray": "--ray",
-    "query": "--query",
 }
-"""The options the native loop does not do yet (issue 40: queries, witnesses, shape, Ray,
-the z3 links), refused before the work rather than ignored."""
+"""The options the native loop does not do yet (issue 40: witnesses, shape, Ray, the z3
+links), refused before the work rather than ignored."""
 
 
 def register(subparsers: Any) -> None:
@@ -423,6 +422,8 @@ def _run_native(args: argparse.Namespace, config: Configuration, players: int, p
     _check_native_memory(args, config, players)
     if args.checkpoint is not None:
         check_writable(args.checkpoint)
+    queries = [by_name(q) for q in args.query] if args.query else list(CATALOGUE)
+    judged = args.checkpoint is None and args.resume is None  # a checkpoint keeps no verdict
     start = time.perf_counter()
     with _stop_requests("the end of this batch of states") as asked:
         try:
@@ -437,11 +438,12 @@ def _run_native(args: argparse.Namespace, config: Configuration, players: int, p
                 checkpoint_every=args.checkpoint_every,
                 resume=args.resume,
                 max_memory=None if args.max_memory is None else args.max_memory * 2**20,
+                queries=judged,
             )
         except ExplorationStoppedError as stop:
             print(f"village-rules explore: {stop}", file=sys.stderr)
             return SIGTERM_EXIT if asked.signal == signal.SIGTERM else SIGINT_EXIT
-    print(native_report(config, result, time.perf_counter() - start))
+    print(native_report(config, result, time.perf_counter() - start, queries))
     failed = bool(result.violation_count or result.deadlocks or result.engine_exceptions)
     failed = _no_end(result) or failed
     if pin is not None:
@@ -501,8 +503,12 @@ def _sizes(r: Exploration | NativeExploration) -> list[str]:
     ]
 
 
-def native_report(config: Configuration, r: NativeExploration, seconds: float) -> str:
-    """The native run's summary, in `report`'s words, and what it did not decide."""
+def native_report(
+    config: Configuration, r: NativeExploration, seconds: float, queries: list[Query] | None = None
+) -> str:
+    """The native run's summary, in `report`'s words, and what it did not decide: each of
+    `queries` (default: the catalogue) by the native verdict of a `STEP` query; a `PATH` query
+    is not decided natively yet."""
     shortest = ", ".join(f"{kind} in {len(ids)} actions" for kind, (_, ids) in sorted(r.shortest_end.items()))
     check = (
         f"every state invariant at {r.states_checked:,} states, every transition invariant on "
@@ -521,7 +527,7 @@ def native_report(config: Configuration, r: NativeExploration, seconds: float) -
         f"checks      {check}",
         f"seen-set    {r.seen_bytes:,} bytes, {r.bytes_per_state:.1f} bytes per state; the widest level "
         f"{r.frontier_bytes:,} bytes packed; parents {r.parents_bytes:,} bytes",
-        "queries     not decided: the native loop has no query yet (issue 40); run with --engine reference",
+        *_native_queries(config, r, list(CATALOGUE) if queries is None else queries),
     ]
     saved = []
     if r.resumed_states is not None:
@@ -535,6 +541,30 @@ def native_report(config: Configuration, r: NativeExploration, seconds: float) -
     lines += [f"VIOLATION {v}" for v in r.violations]
     lines.append(f"explored in {seconds:.1f} s ({r.states_per_second:,.0f} states/s in the loop)")
     return "\n".join(lines)
+
+
+def _native_queries(config: Configuration, r: NativeExploration, queries: list[Query]) -> list[str]:
+    """The native run's query lines: each `STEP` query's verdict as `report` words it; each
+    `PATH` query not decided (its monitor is native and tied, the product is not explored)."""
+    from village_rules.explore.native import query_verdicts  # noqa: PLC0415 (optional, as the caller)
+
+    verdicts = query_verdicts(config.data, r)
+    if not verdicts:
+        return [
+            "queries     not judged: a checkpoint keeps no query verdict (--checkpoint, --resume); "
+            "run without them, or with --engine reference"
+        ]
+    lines = ["queries (STEP: judged natively after every sub-step, tied to the Python predicates):"]
+    for q in queries:
+        v = verdicts.get(q.name)
+        said = (
+            _verdict(v, None)
+            if v is not None
+            else "not decided natively: it reads more than one step (the native loop explores no "
+            "monitor product yet); run with --engine reference"
+        )
+        lines.append(f"  {q.name:<24} {said}")
+    return lines
 
 
 def _check_scale_options(args: argparse.Namespace) -> None:

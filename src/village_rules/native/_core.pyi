@@ -158,12 +158,15 @@ def explore(
     check: bool = False,
     stop: Callable[[], bool] | None = None,
     checkpoint: Checkpointing | None = None,
+    queries: bool = False,
 ) -> dict[str, Any]:
     """Every state reachable from the roots' states, breadth first (cpp/explore.cpp): the
     counts (roots, states, edges, depth, terminal by what ended the game, deadlocks, engine
     exceptions), the seen-set's bytes, the loop's wall seconds; `limit_reached` past `max_states`.
     With `checkpoint`: saved and resumed (`saved`, `checkpoints_written`, `checkpoint_bytes`,
-    `resumed_states`, `resumed_depth`)."""
+    `resumed_states`, `resumed_depth`). With `queries`: the catalogue's STEP queries judged on
+    every edge (cpp/predicates.hpp), `query_witness` a shortest witness (root index, action
+    ids) of each met; refused with a checkpoint."""
 
 class Checkpointing:
     """A native run's checkpoint options (cpp/explore.hpp): the file to save to ("" none),

@@ -563,7 +563,8 @@ class Game : public solo::Core, public village::explore::Core, public village::c
     std::array<pr::Value, pr::N_MONITORS> value;
     for (size_t m = 0; m < values.size(); ++m) value[m] = value_of(values[m]);
     check_id(id);
-    std::vector<State> states;
+    const State given = s_;
+    std::vector<State> states;  // the forced sub-steps' states
     Events ev;
     ev.states = &states;
     step_recorded(id, ev);
@@ -572,8 +573,9 @@ class Game : public solo::Core, public village::explore::Core, public village::c
       for (size_t k = 0; k < ev.steps.size(); ++k) {
         size_t first = ev.steps[k].first;
         size_t end = k + 1 < ev.steps.size() ? ev.steps[k + 1].first : ev.events.size();
-        const State& after = k + 1 < states.size() ? states[k + 1] : s_;
-        pr::Sub sub{states[k], ev.steps[k].action, ev.events.data() + first, end - first, after};
+        const State& before = k == 0 ? given : states[k - 1];
+        const State& after = k < states.size() ? states[k] : s_;
+        pr::Sub sub{before, ev.steps[k].action, ev.events.data() + first, end - first, after};
         uint32_t held = pr::judge(*t_, *this, sub, pr::ALL_STEP_QUERIES, predicate_plant_);
         uint32_t monitored = 0;
         py::tuple now(static_cast<size_t>(pr::N_MONITORS));
@@ -585,7 +587,7 @@ class Game : public solo::Core, public village::explore::Core, public village::c
         out.append(py::make_tuple(ev.steps[k].action, py::bool_(ev.steps[k].forced), held, now, monitored));
       }
     } catch (...) {
-      s_ = states.at(0);  // the state the step was taken at: unchanged on an error
+      s_ = given;  // the state the step was taken at: unchanged on an error
       throw;
     }
     return out;
@@ -817,6 +819,37 @@ class Game : public solo::Core, public village::explore::Core, public village::c
     Sub sub = perform(s, id);
     settle(s, sub);
   }
+  // explore_step with the STEP queries judged after every sub-step (as apply_judged), `s`
+  // equal to `before` when called: the forced sub-steps' states are kept in this core's
+  // buffers (one core per explorer thread)
+  uint32_t explore_step_judged(const State& before, State& s, int id) const override {
+    namespace pr = village::predicates;
+    Events& ev = judge_events_;
+    ev.events.clear();
+    ev.steps.clear();
+    judge_states_.clear();
+    ev.states = &judge_states_;
+    ev.open(id, false, s);
+    ev_ = &ev;
+    try {
+      Sub sub = perform(s, id);
+      settle(s, sub);
+    } catch (...) {
+      ev_ = nullptr;
+      throw;
+    }
+    ev_ = nullptr;
+    uint32_t held = 0;
+    for (size_t k = 0; k < ev.steps.size(); ++k) {
+      size_t first = ev.steps[k].first;
+      size_t end = k + 1 < ev.steps.size() ? ev.steps[k + 1].first : ev.events.size();
+      const State& from = k == 0 ? before : judge_states_[k - 1];
+      const State& after = k < judge_states_.size() ? judge_states_[k] : s;
+      pr::Sub sub{from, ev.steps[k].action, ev.events.data() + first, end - first, after};
+      held |= pr::judge(*t_, *this, sub, pr::ALL_STEP_QUERIES, predicate_plant_);
+    }
+    return held;
+  }
   int explore_chronicle_free(const State& s, int category) const override { return chronicle_free(s, category); }
   int explore_graveyard_free(const State& s) const override { return graveyard_free(s); }
   std::string explore_json(const State& s) const override { return json_of(s); }
@@ -870,7 +903,10 @@ class Game : public solo::Core, public village::explore::Core, public village::c
   mutable std::vector<int> playout_buf_, settle_buf_, options_buf_;
   mutable std::vector<std::pair<int, int>> calls_buf_, counts_buf_;
   bool debug_swap_ = false;
-  Events* ev_ = nullptr;     // the rule events asked for (apply_steps only); null: none recorded
+  // the rule events asked for (apply_steps, apply_judged, explore_step_judged); null: none recorded
+  mutable Events* ev_ = nullptr;
+  mutable Events judge_events_;             // explore_step_judged's events and sub-steps, reused
+  mutable std::vector<State> judge_states_;  // and the state each sub-step is taken at
   std::string event_plant_;  // a planted bug: a rule whose events apply_steps leaves out (tests)
   int predicate_plant_ = 0;  // a planted bug: a predicate or monitor made to differ (tests)
 
@@ -2955,7 +2991,7 @@ PYBIND11_MODULE(_core, m) {
       "explore",
       [](const std::vector<Game*>& roots, long long max_states, const std::string& plant, bool check_json,
          std::function<void(long long, long long, long long, long long)> progress, int workers, bool check,
-         std::function<bool()> stop, const village::explore::Checkpointing* checkpoint) {
+         std::function<bool()> stop, const village::explore::Checkpointing* checkpoint, bool queries) {
         namespace ex = village::explore;
         ex::Options options;
         options.max_states = max_states;
@@ -2964,6 +3000,7 @@ PYBIND11_MODULE(_core, m) {
         options.progress = std::move(progress);
         options.workers = workers;
         options.check = check;
+        options.queries = queries;
         if (checkpoint) options.checkpoint = *checkpoint;
         if (stop)  // between batches, on this (the main) thread: Python's signal handlers run first
           options.stop = [stop]() {
@@ -2975,7 +3012,7 @@ PYBIND11_MODULE(_core, m) {
       },
       py::arg("roots"), py::arg("max_states"), py::arg("plant") = "", py::arg("check_json") = false,
       py::arg("progress") = py::none(), py::arg("workers") = 1, py::arg("check") = false,
-      py::arg("stop") = py::none(), py::arg("checkpoint") = py::none());
+      py::arg("stop") = py::none(), py::arg("checkpoint") = py::none(), py::arg("queries") = false);
   village::explore::bind_seen(m);
   {  // the catalogue's queries (predicates.hpp, monitors.hpp): their names, the monitors' starts
     namespace pr = village::predicates;

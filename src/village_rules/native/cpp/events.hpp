@@ -35,8 +35,9 @@ struct Events {
   std::vector<Event> events;
   std::vector<SubStep> steps;
   std::string dropped;  // a planted bug (tests): the events of this rule are left out
-  // where asked (`Game.apply_judged`: the predicates judge every sub-step), the state each
-  // sub-step is taken at, its `before` (and the previous sub-step's `after`); null: none kept
+  // where asked (the predicates judge every sub-step: `Game.apply_judged`), the state each
+  // forced sub-step is taken at, its `before` (and the previous sub-step's `after`; the first
+  // sub-step's `before` is the caller's state); null: none kept
   std::vector<State>* states = nullptr;
 
   // events.moment: turn_of from `turn`; the open market day's trigger; whether a mass is
@@ -56,7 +57,7 @@ struct Events {
   // taken at the state `at`
   void open(int action, bool forced, const State& at) {
     steps.push_back({action, forced, events.size()});
-    if (states != nullptr) states->push_back(at);
+    if (states != nullptr && forced) states->push_back(at);
   }
 };
 
