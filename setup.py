@@ -64,7 +64,7 @@ def _native_modules() -> list[object]:
     except ImportError:  # a build without the build requirement (e.g. --no-build-isolation)
         print("village-rules: pybind11 is not installed: the native core is not built")
         return []
-    # The seven sources compile side by side, one per core (VILLAGE_RULES_BUILD_JOBS=N for N):
+    # The nine sources compile side by side, one per core (VILLAGE_RULES_BUILD_JOBS=N for N):
     # about 90 s of one core in all, core.cpp (the bindings) about half of it.
     ParallelCompile("VILLAGE_RULES_BUILD_JOBS").install()
     return [
@@ -78,6 +78,8 @@ def _native_modules() -> list[object]:
                 "src/village_rules/native/cpp/checks.cpp",
                 "src/village_rules/native/cpp/checkpoint.cpp",
                 "src/village_rules/native/cpp/observation.cpp",
+                "src/village_rules/native/cpp/predicates.cpp",
+                "src/village_rules/native/cpp/monitors.cpp",
             ],
             depends=[
                 "src/village_rules/native/cpp/state.hpp",
@@ -88,6 +90,8 @@ def _native_modules() -> list[object]:
                 "src/village_rules/native/cpp/checkpoint.hpp",
                 "src/village_rules/native/cpp/events.hpp",
                 "src/village_rules/native/cpp/observation.hpp",
+                "src/village_rules/native/cpp/predicates.hpp",
+                "src/village_rules/native/cpp/monitors.hpp",
             ],
             define_macros=[("VILLAGE_NATIVE_SOURCES", f'"{_sources_hash()}"')],
             cxx_std=17,

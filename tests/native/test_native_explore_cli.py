@@ -23,7 +23,10 @@ def test_the_native_engine_explores_tiny_and_matches_its_pins(capsys: pytest.Cap
     assert "states      10,175 distinct" in out
     assert "shortest    chronicle in 8 actions, chronicle and graveyard in 8 actions" in out
     assert "every state invariant at 10,175 states, every transition invariant on 11,369 edges" in out
-    assert "queries     not decided: the native loop has no query yet" in out
+    assert "queries (STEP: judged natively after every sub-step, tied to the Python predicates):" in out
+    assert "  free-final-action        reachable: shortest witness 5 actions" in out
+    assert "  end-market-other         unreachable by exhaustion" in out
+    assert "  two-deaths-one-turn      not decided natively: it reads more than one step" in out
     assert "expect      matches the pinned figures" in out
 
 
@@ -38,8 +41,9 @@ def test_the_native_engine_counts_without_checks_when_asked(capsys: pytest.Captu
     ("extra", "named"),
     [
         (["--shape"], "--shape"),
-        (["--z3", "--query", "1a"], "--z3, --query"),
+        (["--z3", "--query", "1a"], "--z3"),
         (["--ray", "--checkpoint", "a.ckpt", "--max-memory", "500"], "--checkpoint, --max-memory not on Ray"),
+        (["--ray", "--query", "1a"], "--query not on Ray"),
         (["--workers", "65"], "at most 64 threads (--workers), not 65"),
     ],
 )

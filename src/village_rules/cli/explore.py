@@ -58,18 +58,18 @@ NATIVE_REFUSES = {
     "refinement": "--refinement",
     "z3": "--z3",
     "witnesses": "--witnesses",
-    "query": "--query",
 }
-"""The options the native loop does not do yet (issue 40: queries, witnesses, shape, the z3
-links), refused before the work rather than ignored."""
+"""The options the native loop does not do yet (issue 40: witnesses, shape, the z3 links),
+refused before the work rather than ignored."""
 
 NATIVE_RAY_REFUSES = {
     "checkpoint": "--checkpoint",
     "resume": "--resume",
     "max_memory": "--max-memory",
+    "query": "--query",
 }
 """What the native loop on Ray actors does not do (explore/native_shards.py): it saves no
-checkpoint and measures no memory across machines."""
+checkpoint, measures no memory across machines and decides no query (its threads do)."""
 
 
 def register(subparsers: Any) -> None:
@@ -432,6 +432,8 @@ def _run_native(args: argparse.Namespace, config: Configuration, players: int, p
     _check_native_memory(args, config, players)
     if args.checkpoint is not None:
         check_writable(args.checkpoint)
+    queries = [by_name(q) for q in args.query] if args.query else list(CATALOGUE)
+    judged = args.checkpoint is None and args.resume is None  # a checkpoint keeps no verdict
     start = time.perf_counter()
     with _stop_requests("the end of this batch of states") as asked:
         try:
@@ -446,11 +448,12 @@ def _run_native(args: argparse.Namespace, config: Configuration, players: int, p
                 checkpoint_every=args.checkpoint_every,
                 resume=args.resume,
                 max_memory=None if args.max_memory is None else args.max_memory * 2**20,
+                queries=judged,
             )
         except ExplorationStoppedError as stop:
             print(f"village-rules explore: {stop}", file=sys.stderr)
             return SIGTERM_EXIT if asked.signal == signal.SIGTERM else SIGINT_EXIT
-    print(native_report(config, result, time.perf_counter() - start))
+    print(native_report(config, result, time.perf_counter() - start, queries))
     failed = bool(result.violation_count or result.deadlocks or result.engine_exceptions)
     failed = _no_end(result) or failed
     if pin is not None:
@@ -463,7 +466,7 @@ def _run_native_on_ray(
 ) -> int:
     """`explore --engine native --ray`: the native loop's shards as --workers Ray actors, on a
     local Ray instance or the cluster at --ray-address (the distributed extra)."""
-    given = [flag for name, flag in NATIVE_RAY_REFUSES.items() if getattr(args, name) is not None]
+    given = [flag for name, flag in NATIVE_RAY_REFUSES.items() if getattr(args, name) not in (None, [])]
     if given:
         raise ExploreArgumentError(
             f"explore --engine native --ray: {', '.join(given)} not on Ray; run on threads (without --ray)"
@@ -481,7 +484,7 @@ def _run_native_on_ray(
         ray=True,
         ray_address=args.ray_address,
     )
-    print(native_report(config, result, time.perf_counter() - start, where="Ray actor(s)"))
+    print(native_report(config, result, time.perf_counter() - start, on_ray=True))
     failed = bool(result.violation_count or result.deadlocks or result.engine_exceptions)
     failed = _no_end(result) or failed
     if pin is not None:
@@ -542,9 +545,17 @@ def _sizes(r: Exploration | NativeExploration) -> list[str]:
 
 
 def native_report(
-    config: Configuration, r: NativeExploration, seconds: float, where: str = "thread(s)"
+    config: Configuration,
+    r: NativeExploration,
+    seconds: float,
+    queries: list[Query] | None = None,
+    *,
+    on_ray: bool = False,
 ) -> str:
-    """The native run's summary, in `report`'s words, and what it did not decide."""
+    """The native run's summary, in `report`'s words, and what it did not decide: each of
+    `queries` (default: the catalogue) by the native verdict of a `STEP` query; a `PATH` query
+    is not decided natively yet. `on_ray`: the loop ran as shards on Ray actors, which decide
+    no query."""
     shortest = ", ".join(f"{kind} in {len(ids)} actions" for kind, (_, ids) in sorted(r.shortest_end.items()))
     check = (
         f"every state invariant at {r.states_checked:,} states, every transition invariant on "
@@ -555,7 +566,7 @@ def native_report(
     lines = [
         f"village-rules explore {config.name} ({config.data.edition}, {r.players} player(s)): "
         f"every state reachable from {r.roots} set-up deal(s), breadth first, natively on "
-        f"{r.workers} {where}",
+        f"{r.workers} {'Ray actor(s)' if on_ray else 'thread(s)'}",
         scope_line(config.name, config.data, r.players),
         *_sizes(r),
         f"shortest    {shortest or 'no end reached'}",
@@ -563,7 +574,11 @@ def native_report(
         f"checks      {check}",
         f"seen-set    {r.seen_bytes:,} bytes, {r.bytes_per_state:.1f} bytes per state; the widest level "
         f"{r.frontier_bytes:,} bytes packed; parents {r.parents_bytes:,} bytes",
-        "queries     not decided: the native loop has no query yet (issue 40); run with --engine reference",
+        *(
+            ["queries     not decided on Ray actors (its threads decide the STEP queries: run without --ray)"]
+            if on_ray
+            else _native_queries(config, r, list(CATALOGUE) if queries is None else queries)
+        ),
     ]
     saved = []
     if r.resumed_states is not None:
@@ -577,6 +592,30 @@ def native_report(
     lines += [f"VIOLATION {v}" for v in r.violations]
     lines.append(f"explored in {seconds:.1f} s ({r.states_per_second:,.0f} states/s in the loop)")
     return "\n".join(lines)
+
+
+def _native_queries(config: Configuration, r: NativeExploration, queries: list[Query]) -> list[str]:
+    """The native run's query lines: each `STEP` query's verdict as `report` words it; each
+    `PATH` query not decided (its monitor is native and tied, the product is not explored)."""
+    from village_rules.explore.native import query_verdicts  # noqa: PLC0415 (optional, as the caller)
+
+    verdicts = query_verdicts(config.data, r)
+    if not verdicts:
+        return [
+            "queries     not judged: a checkpoint keeps no query verdict (--checkpoint, --resume); "
+            "run without them, or with --engine reference"
+        ]
+    lines = ["queries (STEP: judged natively after every sub-step, tied to the Python predicates):"]
+    for q in queries:
+        v = verdicts.get(q.name)
+        said = (
+            _verdict(v, None)
+            if v is not None
+            else "not decided natively: it reads more than one step (the native loop explores no "
+            "monitor product yet); run with --engine reference"
+        )
+        lines.append(f"  {q.name:<24} {said}")
+    return lines
 
 
 def _check_scale_options(args: argparse.Namespace) -> None:

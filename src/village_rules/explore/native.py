@@ -31,11 +31,14 @@ from village_rules.explore.configs import configuration
 from village_rules.explore.memory import resident_bytes
 from village_rules.explore.native_checkpoint import check_resumable, header, require_build_id, run_identity
 from village_rules.explore.parallel import ExplorationStoppedError, MemoryBudgetError
-from village_rules.explore.search import MAX_STATES, ExplorationLimitError, roots
+from village_rules.explore.search import MAX_STATES, ExplorationLimitError, QueryVerdict, roots
 from village_rules.explore.seen import SeenFigures
 from village_rules.model.actions import Action, action_from_id
 from village_rules.native import _core
 from village_rules.native.engine import native_game
+from village_rules.native.predicates import PREDICATE_PLANTS, STEP_QUERIES, set_high_scores
+from village_rules.proofs.catalogue.catalogue import HIGH_SCORE
+from village_rules.proofs.catalogue.query import STEP
 from village_rules.rules.variant import Variant
 
 MAX_WORKERS = 64
@@ -116,6 +119,9 @@ class NativeExploration(SeenFigures):
     """With `resume`: the distinct states the checkpoint held (None: started from the roots)."""
     resumed_depth: int | None = None
     """With `resume`: the levels the checkpoint had finished."""
+    query_witness: dict[str, tuple[int, list[int]]] | None = None
+    """With `queries`: each `STEP` query met on some edge -> a shortest witness (its root's
+    index and the action ids from that root's state, the last the edge's); None: not judged."""
 
     @property
     def states_per_second(self) -> float:
@@ -150,6 +156,7 @@ def explore_counts(
     checkpoint_every: int = CHECKPOINT_EVERY,
     resume: Path | None = None,
     max_memory: int | None = None,
+    queries: bool = False,
 ) -> NativeExploration:
     """Count every state reachable from every set-up deal of `config` (a shipped
     configuration's name, or edition data), breadth first in C++: the figures of the
@@ -165,7 +172,8 @@ def explore_counts(
     tests/native/test_native_checks.py and test_native_transitions.py): the Python
     explorer's `check=True`. `stop` is asked between batches of 2,048 states (after Python's
     signal handlers have run): true stops the run with `ExplorationStoppedError` (the command
-    line's Ctrl-C and SIGTERM). `plant` is a test hook (`PLANTS`).
+    line's Ctrl-C and SIGTERM). `plant` is a test hook (`PLANTS`, or a native predicate made
+    to differ: `native.predicates.PREDICATE_PLANTS`).
     Raises `ExplorationLimitError` past `max_states` distinct states.
 
     With `checkpoint`, the run is saved there (atomically: the old file or the whole new
@@ -176,7 +184,14 @@ def explore_counts(
     same lengths); a file that cannot continue this run is refused before the work
     (`CheckpointError`, naming the problem: `native_checkpoint.check_resumable`). With
     `max_memory` (bytes), the run stops with `MemoryBudgetError` at the first batch after
-    which this process holds more (explore/memory.py; not checked where /proc is missing)."""
+    which this process holds more (explore/memory.py; not checked where /proc is missing).
+
+    With `queries`, every `STEP` query of the catalogue is judged natively after every
+    sub-step of every edge (native/predicates.py, tied to the Python predicates by
+    tests/native/test_native_predicates.py), as the Python explorer judges them:
+    `query_witness` holds a shortest witness of each met (`query_verdicts` makes them the
+    Python explorer's `QueryVerdict`s). The verdicts are not kept in a checkpoint, so
+    `queries` with `checkpoint` or `resume` is refused."""
     if isinstance(config, str):
         name, data = config, configuration(config).data
     else:
@@ -187,12 +202,17 @@ def explore_counts(
         raise ValueError(f"workers must be 1 to {MAX_WORKERS}, not {workers}")
     if check_json and workers != 1:
         raise ValueError("check_json keys every state in one table: it runs with one worker only")
-    if plant and plant not in PLANTS:
-        raise ValueError(f"unknown planted bug {plant!r} (known: {', '.join(PLANTS)})")
+    if plant and plant not in (*PLANTS, *PREDICATE_PLANTS):
+        known = ", ".join((*PLANTS, *PREDICATE_PLANTS))
+        raise ValueError(f"unknown planted bug {plant!r} (known: {known})")
     if check_json and (checkpoint is not None or resume is not None):
         raise ValueError("check_json keeps every state's JSON, which a checkpoint does not hold")
     if checkpoint_every < 1:
         raise ValueError(f"checkpoint_every must be at least 1 state, not {checkpoint_every}")
+    if queries and (checkpoint is not None or resume is not None):
+        raise ValueError("the queries' verdicts are not kept in a checkpoint: no queries with a checkpoint")
+    if queries:
+        set_high_scores(data, HIGH_SCORE)
     starts = roots(data, players, variant)
     saving = None
     if checkpoint is not None or resume is not None:
@@ -224,8 +244,14 @@ def explore_counts(
         return False
 
     games = [native_game(root.state) for root in starts]
+    predicate_plant = plant if plant in PREDICATE_PLANTS else ""
+    for game in games:  # a native predicate made to differ (native/predicates.py), for the ties' tests
+        game.set_predicate_plant(predicate_plant)
+    plant = "" if predicate_plant else plant
     try:
-        raw = _core.explore(games, max_states, plant, check_json, progress, workers, check, asked, saving)
+        raw = _core.explore(
+            games, max_states, plant, check_json, progress, workers, check, asked, saving, queries
+        )
     except _core.CheckpointDamagedError as exc:
         raise CheckpointError(resume or Path(), str(exc)) from None
     except _core.CheckpointUnwritableError as exc:
@@ -277,7 +303,28 @@ def explore_counts(
         checkpoint_bytes=int(raw["checkpoint_bytes"]),
         resumed_states=None if int(raw["resumed_states"]) < 0 else int(raw["resumed_states"]),
         resumed_depth=None if int(raw["resumed_depth"]) < 0 else int(raw["resumed_depth"]),
+        query_witness={
+            str(query): (int(root), [int(i) for i in ids])
+            for query, (root, ids) in dict(raw["query_witness"]).items()
+        }
+        if queries
+        else None,
     )
+
+
+def query_verdicts(data: EditionData, exploration: NativeExploration) -> dict[str, QueryVerdict]:
+    """The native run's verdict of every `STEP` query it judged (`explore_counts(queries=True)`),
+    as the Python explorer's: reachable with a shortest witness (the root's index and the
+    reference's actions), or unreachable by exhaustion (no edge meets it). Empty when the
+    queries were not judged."""
+    if exploration.query_witness is None:
+        return {}
+    out: dict[str, QueryVerdict] = {}
+    for name in STEP_QUERIES:
+        found = exploration.query_witness.get(name)
+        witness = None if found is None else (found[0], tuple(action_from_id(data, i) for i in found[1]))
+        out[name] = QueryVerdict(name, STEP, witness)
+    return out
 
 
 def shortest_end_actions(

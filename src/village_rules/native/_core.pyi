@@ -92,6 +92,29 @@ class Game:
         sub-step (action id, forced, events), each event (rule, seat, turn_of, market_player,
         mass, end_by, round), None where the reference has None. The same checks and errors
         as `apply`, the state unchanged on an error."""
+    def apply_judged(
+        self, id: int, values: list[tuple[int, ...] | None]
+    ) -> list[tuple[int, bool, int, tuple[tuple[int, ...] | None, ...], int]]:
+        """`apply_steps`, with the catalogue's STEP queries and monitors judged after every
+        sub-step (cpp/predicates.hpp, cpp/monitors.hpp): per sub-step (action id, forced, the
+        STEP queries that hold as bits in `STEP_QUERIES`' order, every monitor's value after it
+        in `MONITORS`' order, the monitors whose query holds as bits). `values`: each monitor's
+        value before the step. The same checks and errors as `apply`, the state unchanged on an
+        error."""
+    def judge_sub(
+        self,
+        id: int,
+        after: Game,
+        events: list[tuple[str, int | None, int | None, int | None, bool, int | None, int]],
+        values: list[tuple[int, ...] | None],
+    ) -> tuple[int, tuple[tuple[int, ...] | None, ...], int]:
+        """One sub-step handed in whole (this game's state, the action `id`, `after`'s state, its
+        rule events as `apply_steps` gives them), judged as `apply_judged` judges each: (the STEP
+        queries that hold as bits, every monitor's value after it, the monitors whose query holds
+        as bits). The states need not be a step of the rules; the games must share their tables."""
+    def set_predicate_plant(self, name: str) -> None:
+        """A planted bug (tests): a native predicate or monitor made to differ
+        (`PREDICATE_PLANTS`); "" plants nothing; any other name is refused (ValueError)."""
     def set_event_plant(self, name: str) -> None:
         """A planted bug (tests): "drop MKT-01" leaves that rule's events out of `apply_steps`;
         "" plants nothing; any other name is refused (ValueError)."""
@@ -113,6 +136,18 @@ class Game:
         `id` to `after`'s state (cpp/checks.cpp): (invariant, component, expected, actual), as
         `checks.invariants.transition_violations(before, action, after)` lists them."""
 
+STEP_QUERIES: tuple[str, ...]
+"""The catalogue's STEP queries the core judges (cpp/predicates.hpp), in its bits' order."""
+MONITORS: tuple[str, ...]
+"""The PATH queries whose monitors the core runs (cpp/monitors.hpp), in its values' order."""
+MONITOR_STARTS: tuple[tuple[int, ...] | None, ...]
+"""Each monitor's start value, in `MONITORS`' order."""
+PREDICATE_PLANTS: tuple[str, ...]
+"""The planted bugs `Game.set_predicate_plant` takes (tests)."""
+
+def set_high_scores(tables: Tables, high_scores: Mapping[int, int]) -> None:
+    """Query 13's lower side of a high score by player count (proofs/catalogue HIGH_SCORE)."""
+
 def explore(
     roots: list[Game],
     max_states: int,
@@ -123,12 +158,15 @@ def explore(
     check: bool = False,
     stop: Callable[[], bool] | None = None,
     checkpoint: Checkpointing | None = None,
+    queries: bool = False,
 ) -> dict[str, Any]:
     """Every state reachable from the roots' states, breadth first (cpp/explore.cpp): the
     counts (roots, states, edges, depth, terminal by what ended the game, deadlocks, engine
     exceptions), the seen-set's bytes, the loop's wall seconds; `limit_reached` past `max_states`.
     With `checkpoint`: saved and resumed (`saved`, `checkpoints_written`, `checkpoint_bytes`,
-    `resumed_states`, `resumed_depth`)."""
+    `resumed_states`, `resumed_depth`). With `queries`: the catalogue's STEP queries judged on
+    every edge (cpp/predicates.hpp), `query_witness` a shortest witness (root index, action
+    ids) of each met; refused with a checkpoint."""
 
 class Checkpointing:
     """A native run's checkpoint options (cpp/explore.hpp): the file to save to ("" none),

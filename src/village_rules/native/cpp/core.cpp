@@ -20,7 +20,9 @@
 #include "checks.hpp"
 #include "events.hpp"
 #include "explore.hpp"
+#include "monitors.hpp"
 #include "observation.hpp"
+#include "predicates.hpp"
 #include "solo.hpp"
 #include "state.hpp"
 
@@ -163,7 +165,8 @@ bool is_chance_kind(int kind) {
 
 // --- the game ---------------------------------------------------------------------------
 
-class Game : public solo::Core, public village::explore::Core, public village::checks::Core {
+class Game : public solo::Core, public village::explore::Core, public village::checks::Core,
+             public village::predicates::Core {
  public:
   explicit Game(std::shared_ptr<Tables> tables) : t_(std::move(tables)) {}
 
@@ -370,11 +373,12 @@ class Game : public solo::Core, public village::explore::Core, public village::c
 
   // score_breakdown's totals (SCORE-01..06): the prestige of play, then the cities reached,
   // the council chamber and the church by stage, the chronicle, the customers and the coins
-  std::vector<int> scores() const {
-    if (!is_terminal()) throw IllegalIdError("the final scoring is only at the end of the game");
+  std::vector<int> scores() const { return scores_of(s_); }
+  std::vector<int> scores_of(const State& s) const {
+    if (s.pending.kind != GAME_OVER) throw IllegalIdError("the final scoring is only at the end of the game");
     std::vector<int> out;
-    for (const Player& p : s_.players) {
-      if (s_.carla && &p - s_.players.data() == solo::CARLA) {  // SOLO-03: Carla scores nothing
+    for (const Player& p : s.players) {
+      if (s.carla && &p - s.players.data() == solo::CARLA) {  // SOLO-03: Carla scores nothing
         out.push_back(0);
         continue;
       }
@@ -396,12 +400,13 @@ class Game : public solo::Core, public village::explore::Core, public village::c
 
   // scoring.winners: the highest ranking_key (SCORE-07: the total, then the edition's
   // tie-breakers in order); more than one seat only after a full tie (a shared win, AMB-29)
-  std::vector<int> winners() const {
-    if (s_.carla) return {solo::PLAYER};  // SOLO-30: the player's result is their rank
-    std::vector<int> totals = scores();
+  std::vector<int> winners() const { return winners_of(s_); }
+  std::vector<int> winners_of(const State& s) const {
+    if (s.carla) return {solo::PLAYER};  // SOLO-30: the player's result is their rank
+    std::vector<int> totals = scores_of(s);
     std::vector<std::vector<int>> keys;
-    for (size_t seat = 0; seat < s_.players.size(); ++seat) {
-      const Player& p = s_.players[seat];
+    for (size_t seat = 0; seat < s.players.size(); ++seat) {
+      const Player& p = s.players[seat];
       std::vector<int> key = {totals[seat]};
       for (int tie : t_->tie_breakers) {
         if (tie == TIE_MOST_GRAIN) key.push_back(p.grain);
@@ -512,16 +517,7 @@ class Game : public solo::Core, public village::explore::Core, public village::c
   py::list apply_steps(int id) {
     check_id(id);
     Events ev;
-    ev.dropped = event_plant_;
-    ev.open(id, false);
-    ev_ = &ev;
-    try {
-      step(id);
-    } catch (...) {
-      ev_ = nullptr;
-      throw;
-    }
-    ev_ = nullptr;
+    step_recorded(id, ev);
     auto opt = [](int v) -> py::object { return v == NONE ? py::object(py::none()) : py::object(py::int_(v)); };
     py::list out;
     for (size_t k = 0; k < ev.steps.size(); ++k) {
@@ -536,6 +532,126 @@ class Game : public solo::Core, public village::explore::Core, public village::c
     }
     return out;
   }
+
+  // step(id) with its sub-steps and events recorded in `ev` (and, where `ev.states` is
+  // set, the state each sub-step is taken at); the id already checked
+  void step_recorded(int id, Events& ev) {
+    ev.dropped = event_plant_;
+    ev.open(id, false, s_);
+    ev_ = &ev;
+    try {
+      step(id);
+    } catch (...) {
+      ev_ = nullptr;
+      throw;
+    }
+    ev_ = nullptr;
+  }
+
+  // --- the catalogue's queries judged after every sub-step (predicates.hpp, monitors.hpp) --
+
+  // `apply_steps`, with every STEP query and every monitor judged after each sub-step, as
+  // explore/search.py `expand` judges them: per sub-step (action id, forced, the STEP queries
+  // that hold as bits in STEP_NAMES' order, every monitor's value after it in MONITOR_NAMES'
+  // order, the monitors whose query holds as bits). `values` are the monitors' values before
+  // the step (monitors.py Value: None or a tuple of ints), one per monitor. The same checks
+  // and errors as `apply`; on an error the state is unchanged.
+  py::list apply_judged(int id, const std::vector<py::object>& values) {
+    namespace pr = village::predicates;
+    if (values.size() != pr::N_MONITORS)
+      throw std::invalid_argument("apply_judged: one value per monitor (" + std::to_string(pr::N_MONITORS) + ")");
+    std::array<pr::Value, pr::N_MONITORS> value;
+    for (size_t m = 0; m < values.size(); ++m) value[m] = value_of(values[m]);
+    check_id(id);
+    const State given = s_;
+    std::vector<State> states;  // the forced sub-steps' states
+    Events ev;
+    ev.states = &states;
+    step_recorded(id, ev);
+    py::list out;
+    try {
+      for (size_t k = 0; k < ev.steps.size(); ++k) {
+        size_t first = ev.steps[k].first;
+        size_t end = k + 1 < ev.steps.size() ? ev.steps[k + 1].first : ev.events.size();
+        const State& before = k == 0 ? given : states[k - 1];
+        const State& after = k < states.size() ? states[k] : s_;
+        pr::Sub sub{before, ev.steps[k].action, ev.events.data() + first, end - first, after};
+        uint32_t held = pr::judge(*t_, *this, sub, pr::ALL_STEP_QUERIES, predicate_plant_);
+        uint32_t monitored = 0;
+        py::tuple now(static_cast<size_t>(pr::N_MONITORS));
+        for (int m = 0; m < pr::N_MONITORS; ++m) {
+          value[m] = pr::update(m, *t_, value[m], sub);
+          if (pr::holds(m, *t_, value[m], sub, predicate_plant_)) monitored |= 1u << m;
+          now[m] = py_value(value[m]);
+        }
+        out.append(py::make_tuple(ev.steps[k].action, py::bool_(ev.steps[k].forced), held, now, monitored));
+      }
+    } catch (...) {
+      s_ = given;  // the state the step was taken at: unchanged on an error
+      throw;
+    }
+    return out;
+  }
+
+  // One sub-step handed in whole, judged as apply_judged judges each of its own: from this
+  // game's state by the action `id` to `after`'s state, with the rule `events` (tuples as
+  // apply_steps gives them). The states need not be a step of the rules (a hand-made one:
+  // the tie shows each query holding where the rules forbid it). (STEP queries held as bits,
+  // every monitor's value after it, monitors held as bits.)
+  py::tuple judge_sub(int id, const Game& after, const std::vector<py::tuple>& events,
+                      const std::vector<py::object>& values) const {
+    namespace pr = village::predicates;
+    if (t_ != after.t_) throw std::invalid_argument("judge_sub: the two games do not share their tables");
+    if (id < 0 || id >= t_->n_actions) throw IllegalIdError("action id " + std::to_string(id) + " is out of range");
+    if (values.size() != pr::N_MONITORS)
+      throw std::invalid_argument("judge_sub: one value per monitor (" + std::to_string(pr::N_MONITORS) + ")");
+    std::vector<std::string> rules;  // the events' rule IDs, kept alive while they are read
+    rules.reserve(events.size());
+    std::vector<Event> kept;
+    auto opt = [](const py::handle& h) { return h.is_none() ? NONE : h.cast<int>(); };
+    for (const auto& e : events) {
+      if (e.size() != 7) throw std::invalid_argument("judge_sub: an event is 7 fields");
+      rules.push_back(e[0].cast<std::string>());
+      kept.push_back({rules.back().c_str(), opt(e[1]), opt(e[2]), opt(e[3]), e[4].cast<bool>(), opt(e[5]),
+                      e[6].cast<int>()});
+    }
+    pr::Sub sub{s_, id, kept.data(), kept.size(), after.s_};
+    uint32_t held = pr::judge(*t_, *this, sub, pr::ALL_STEP_QUERIES, predicate_plant_);
+    uint32_t monitored = 0;
+    py::tuple now(static_cast<size_t>(pr::N_MONITORS));
+    for (int m = 0; m < pr::N_MONITORS; ++m) {
+      pr::Value v = pr::update(m, *t_, value_of(values[m]), sub);
+      if (pr::holds(m, *t_, v, sub, predicate_plant_)) monitored |= 1u << m;
+      now[m] = py_value(v);
+    }
+    return py::make_tuple(held, now, monitored);
+  }
+
+  // monitors.py Value from Python: None or a tuple of ints
+  static village::predicates::Value value_of(const py::object& o) {
+    village::predicates::Value v;
+    if (o.is_none()) return v;
+    auto xs = o.cast<std::vector<int>>();
+    if (xs.size() > v.v.size()) throw std::invalid_argument("a monitor value of more than 8 ints");
+    v.size = static_cast<int>(xs.size());
+    std::copy(xs.begin(), xs.end(), v.v.begin());
+    return v;
+  }
+  static py::object py_value(const village::predicates::Value& v) {
+    if (v.none()) return py::none();
+    py::tuple out(v.size);
+    for (int k = 0; k < v.size; ++k) out[k] = py::int_(v.v[k]);
+    return out;
+  }
+
+  // A planted bug for the tests (predicates.hpp PLANT_NAMES): a native predicate or monitor
+  // made to differ from the Python one; "" plants nothing.
+  void set_predicate_plant(const std::string& name) { predicate_plant_ = village::predicates::plant_of(name); }
+
+  // predicates::Core: the legal ids (query 11) and the final scoring (queries 8 and 13)
+  void predicates_legal(const State& s, std::vector<int>& out) const override { legal_into(s, out); }
+  std::vector<int> predicates_scores(const State& s) const override { return scores_of(s); }
+  std::vector<int> predicates_winners(const State& s) const override { return winners_of(s); }
 
   // A planted bug for the tests (EVENT_PLANTS): "drop MKT-01" leaves that rule's events out
   // of apply_steps; "" plants nothing.
@@ -703,6 +819,37 @@ class Game : public solo::Core, public village::explore::Core, public village::c
     Sub sub = perform(s, id);
     settle(s, sub);
   }
+  // explore_step with the STEP queries judged after every sub-step (as apply_judged), `s`
+  // equal to `before` when called: the forced sub-steps' states are kept in this core's
+  // buffers (one core per explorer thread)
+  uint32_t explore_step_judged(const State& before, State& s, int id) const override {
+    namespace pr = village::predicates;
+    Events& ev = judge_events_;
+    ev.events.clear();
+    ev.steps.clear();
+    judge_states_.clear();
+    ev.states = &judge_states_;
+    ev.open(id, false, s);
+    ev_ = &ev;
+    try {
+      Sub sub = perform(s, id);
+      settle(s, sub);
+    } catch (...) {
+      ev_ = nullptr;
+      throw;
+    }
+    ev_ = nullptr;
+    uint32_t held = 0;
+    for (size_t k = 0; k < ev.steps.size(); ++k) {
+      size_t first = ev.steps[k].first;
+      size_t end = k + 1 < ev.steps.size() ? ev.steps[k + 1].first : ev.events.size();
+      const State& from = k == 0 ? before : judge_states_[k - 1];
+      const State& after = k < judge_states_.size() ? judge_states_[k] : s;
+      pr::Sub sub{from, ev.steps[k].action, ev.events.data() + first, end - first, after};
+      held |= pr::judge(*t_, *this, sub, pr::ALL_STEP_QUERIES, predicate_plant_);
+    }
+    return held;
+  }
   int explore_chronicle_free(const State& s, int category) const override { return chronicle_free(s, category); }
   int explore_graveyard_free(const State& s) const override { return graveyard_free(s); }
   std::string explore_json(const State& s) const override { return json_of(s); }
@@ -756,8 +903,12 @@ class Game : public solo::Core, public village::explore::Core, public village::c
   mutable std::vector<int> playout_buf_, settle_buf_, options_buf_;
   mutable std::vector<std::pair<int, int>> calls_buf_, counts_buf_;
   bool debug_swap_ = false;
-  Events* ev_ = nullptr;     // the rule events asked for (apply_steps only); null: none recorded
+  // the rule events asked for (apply_steps, apply_judged, explore_step_judged); null: none recorded
+  mutable Events* ev_ = nullptr;
+  mutable Events judge_events_;             // explore_step_judged's events and sub-steps, reused
+  mutable std::vector<State> judge_states_;  // and the state each sub-step is taken at
   std::string event_plant_;  // a planted bug: a rule whose events apply_steps leaves out (tests)
+  int predicate_plant_ = 0;  // a planted bug: a predicate or monitor made to differ (tests)
 
   int customer_id(int tile) const {
     auto it = t_->draw_customer.find(tile);
@@ -2289,7 +2440,7 @@ class Game : public solo::Core, public village::explore::Core, public village::c
           throw IllegalIdError(std::string("no legal action at ") + KIND_NAMES[s.pending.kind]);
         }
         int only = options[0];
-        if (ev_) ev_->open(only, true);  // core._settle: a decision the engine takes itself
+        if (ev_) ev_->open(only, true, s);  // core._settle: a decision the engine takes itself
         sub = perform(s, only);
         continue;
       }
@@ -2805,6 +2956,17 @@ PYBIND11_MODULE(_core, m) {
       .def("apply_steps", &Game::apply_steps, py::arg("id"),
            "apply, with the step's sub-steps (engine/core.py apply_steps): (action id, forced, events), each "
            "event (rule, seat, turn_of, market_player, mass, end_by, round), None where the reference has None.")
+      .def("apply_judged", &Game::apply_judged, py::arg("id"), py::arg("values"),
+           "apply_steps, with the catalogue's STEP queries and monitors judged after every sub-step "
+           "(predicates.hpp, monitors.hpp): per sub-step (action id, forced, STEP queries held as bits in "
+           "STEP_QUERIES' order, every monitor's value after it, monitors held as bits in MONITORS' order); "
+           "`values`: each monitor's value before the step (None or a tuple of ints).")
+      .def("judge_sub", &Game::judge_sub, py::arg("id"), py::arg("after"), py::arg("events"), py::arg("values"),
+           "One sub-step handed in whole (this game's state, the action id, `after`'s state, the rule events as "
+           "apply_steps gives them), judged as apply_judged judges each: (STEP queries held as bits, every "
+           "monitor's value after it, monitors held as bits); `values`: each monitor's value before it.")
+      .def("set_predicate_plant", &Game::set_predicate_plant, py::arg("name"),
+           "A planted bug (tests): a native predicate or monitor made to differ (PREDICATE_PLANTS); '' none.")
       .def("set_event_plant", &Game::set_event_plant, py::arg("name"),
            "A planted bug (tests): 'drop MKT-01' leaves that rule's events out of apply_steps; '' none.")
       .def("playout", &Game::playout, py::arg("seed"), py::arg("max_steps"))
@@ -2829,7 +2991,7 @@ PYBIND11_MODULE(_core, m) {
       "explore",
       [](const std::vector<Game*>& roots, long long max_states, const std::string& plant, bool check_json,
          std::function<void(long long, long long, long long, long long)> progress, int workers, bool check,
-         std::function<bool()> stop, const village::explore::Checkpointing* checkpoint) {
+         std::function<bool()> stop, const village::explore::Checkpointing* checkpoint, bool queries) {
         namespace ex = village::explore;
         ex::Options options;
         options.max_states = max_states;
@@ -2838,6 +3000,7 @@ PYBIND11_MODULE(_core, m) {
         options.progress = std::move(progress);
         options.workers = workers;
         options.check = check;
+        options.queries = queries;
         if (checkpoint) options.checkpoint = *checkpoint;
         if (stop)  // between batches, on this (the main) thread: Python's signal handlers run first
           options.stop = [stop]() {
@@ -2849,7 +3012,7 @@ PYBIND11_MODULE(_core, m) {
       },
       py::arg("roots"), py::arg("max_states"), py::arg("plant") = "", py::arg("check_json") = false,
       py::arg("progress") = py::none(), py::arg("workers") = 1, py::arg("check") = false,
-      py::arg("stop") = py::none(), py::arg("checkpoint") = py::none());
+      py::arg("stop") = py::none(), py::arg("checkpoint") = py::none(), py::arg("queries") = false);
   village::explore::bind_seen(m);
   // a shard of a run over processes (explore.hpp Shard; explore/native_shards.py)
   py::class_<village::explore::Shard>(m, "Shard")
@@ -2882,6 +3045,25 @@ PYBIND11_MODULE(_core, m) {
       .def("replay", &village::explore::Shard::replay, py::arg("root"), py::arg("moves"))
       .def("counts", &village::explore::Shard::counts)
       .def_property_readonly_static("ROOT_ID", [](py::object) { return village::explore::Shard::ROOT_ID; });
+  {  // the catalogue's queries (predicates.hpp, monitors.hpp): their names, the monitors' starts
+    namespace pr = village::predicates;
+    py::tuple steps(static_cast<size_t>(pr::N_STEP_QUERIES)), monitors(static_cast<size_t>(pr::N_MONITORS)),
+        starts(static_cast<size_t>(pr::N_MONITORS)), plants(pr::PLANT_NAMES.size());
+    for (int q = 0; q < pr::N_STEP_QUERIES; ++q) steps[q] = py::str(pr::STEP_NAMES[q]);
+    for (int k = 0; k < pr::N_MONITORS; ++k) {
+      monitors[k] = py::str(pr::MONITOR_NAMES[k]);
+      starts[k] = Game::py_value(pr::start(k));
+    }
+    for (size_t k = 0; k < pr::PLANT_NAMES.size(); ++k) plants[k] = py::str(pr::PLANT_NAMES[k]);
+    m.attr("STEP_QUERIES") = steps;
+    m.attr("MONITORS") = monitors;
+    m.attr("MONITOR_STARTS") = starts;
+    m.attr("PREDICATE_PLANTS") = plants;
+  }
+  m.def(
+      "set_high_scores", [](Tables& t, const std::map<int, int>& bars) { t.high_score = bars; },
+      py::arg("tables"), py::arg("high_scores"),
+      "Query 13's lower side of a high score by player count (proofs/catalogue HIGH_SCORE), for these tables.");
   m.def(
       "fingerprint", [](const Game& game) { return village::explore::fingerprint(game.explore_root()); },
       py::arg("game"));

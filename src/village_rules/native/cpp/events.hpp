@@ -35,6 +35,10 @@ struct Events {
   std::vector<Event> events;
   std::vector<SubStep> steps;
   std::string dropped;  // a planted bug (tests): the events of this rule are left out
+  // where asked (the predicates judge every sub-step: `Game.apply_judged`), the state each
+  // forced sub-step is taken at, its `before` (and the previous sub-step's `after`; the first
+  // sub-step's `before` is the caller's state); null: none kept
+  std::vector<State>* states = nullptr;
 
   // events.moment: turn_of from `turn`; the open market day's trigger; whether a mass is
   // held; the seat itself for END-01 / END-10 (fired before the state records it), else
@@ -49,8 +53,12 @@ struct Events {
                       s.round});
   }
 
-  // core._Recorder: a decision begins a sub-step (the given action's, or a forced one)
-  void open(int action, bool forced) { steps.push_back({action, forced, events.size()}); }
+  // core._Recorder: a decision begins a sub-step (the given action's, or a forced one),
+  // taken at the state `at`
+  void open(int action, bool forced, const State& at) {
+    steps.push_back({action, forced, events.size()});
+    if (states != nullptr && forced) states->push_back(at);
+  }
 };
 
 // Context.fire: record `rule` at `s` for `seat` (NONE: the seat whose turn it is), if asked.

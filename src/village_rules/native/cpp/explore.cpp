@@ -24,6 +24,7 @@
 
 #include "checkpoint.hpp"
 #include "pack.hpp"
+#include "predicates.hpp"
 
 #include <pybind11/stl.h>
 
@@ -357,6 +358,10 @@ struct Tally {
             violation_count = 0;
   std::vector<std::string> violations;  // the first few, with their states
   std::map<std::string, uint64_t> first_end;  // what ended the game -> the lowest state id so ended
+  // Options::queries: the STEP queries this worker has not met yet, and each met -> the
+  // lowest (state id, move) of an edge meeting it (a worker's states come in id order)
+  uint32_t unmet = predicates::ALL_STEP_QUERIES;
+  std::map<int, std::pair<uint64_t, int>> hits;
   std::vector<checks::Violation> found;  // scratch
   std::map<std::string, long long> terminal;
   std::string first_exception;
@@ -452,8 +457,8 @@ std::pair<int, std::vector<int>> witness(const Parents& parents, uint64_t id, co
 // `record(at, where)` names the violations just found in `mine.found`. The one edge loop of
 // the threads' `run` and of a `Shard`.
 template <class Record, class Emit>
-void expand_state(const Core& core, bool check, Tally& mine, const State& parent, State& child, uint64_t self,
-                  std::vector<int>& ids, Record&& record, Emit&& emit) {
+void expand_state(const Core& core, bool check, bool queries, Tally& mine, const State& parent, State& child,
+                  uint64_t self, std::vector<int>& ids, Record&& record, Emit&& emit) {
   if (check) {
     mine.found.clear();
     core.explore_violations(parent, mine.found);
@@ -482,7 +487,14 @@ void expand_state(const Core& core, bool check, Tally& mine, const State& parent
     const int id = ids[k];
     child = parent;  // assigned, not built: the vectors keep their storage
     try {
-      core.explore_step(child, id);
+      if (queries && mine.unmet) {  // search.py expand: each pending query, every sub-step
+        uint32_t met = core.explore_step_judged(parent, child, id) & mine.unmet;
+        for (int q = 0; met >> q; ++q)
+          if (met >> q & 1u) mine.hits[q] = {self, static_cast<int>(k)};
+        mine.unmet &= ~met;
+      } else {
+        core.explore_step(child, id);
+      }
     } catch (const std::exception& e) {
       mine.exception(e);
       continue;
@@ -719,6 +731,8 @@ Counts run(const std::vector<const Core*>& roots, const Options& options) {
   const bool saving = !options.checkpoint.save.empty(), resuming = !options.checkpoint.resume.empty();
   if (options.check_json && (saving || resuming))
     throw std::invalid_argument("check_json keeps every state's JSON, which a checkpoint does not hold");
+  if (options.queries && (saving || resuming))
+    throw std::invalid_argument("the queries' verdicts are not kept in a checkpoint: no queries with a checkpoint");
   if ((saving || resuming) && options.checkpoint.header.empty())
     throw std::invalid_argument("a checkpoint needs the run's header (its identity)");
   if (saving && options.checkpoint.every < 1)
@@ -826,7 +840,7 @@ Counts run(const std::vector<const Core*>& roots, const Options& options) {
         box.moves.push_back(static_cast<uint16_t>(k));
       }
     };
-    expand_state(core, options.check, mine, parent, children[static_cast<size_t>(w)], self,
+    expand_state(core, options.check, options.queries, mine, parent, children[static_cast<size_t>(w)], self,
                  ids[static_cast<size_t>(w)], named, emit);
   };
   auto keep = [&](int o) {  // phase (b): the owner's fingerprints, worker by worker
@@ -906,6 +920,23 @@ Counts run(const std::vector<const Core*>& roots, const Options& options) {
     }
   if (!out.limit_reached && !out.stopped)
     for (const auto& [ended, id] : first_end) out.shortest_end[ended] = witness(parents_of, id, roots);
+  std::map<int, std::pair<uint64_t, int>> hits;  // the lowest (state id, move) over the workers
+  for (const Tally& t : tally)
+    for (const auto& [q, at] : t.hits) {
+      auto [it, added] = hits.emplace(q, at);
+      if (!added) it->second = std::min(it->second, at);
+    }
+  if (!out.limit_reached && !out.stopped)
+    for (const auto& [q, at] : hits) {
+      auto path = witness(parents_of, at.first, roots);  // to the edge's source, then the edge
+      const Core& core = *roots[static_cast<size_t>(path.first)];
+      State s = core.explore_root();
+      for (int id : path.second) core.explore_step(s, id);
+      std::vector<int> ids;
+      moves_of(core, s, ids);
+      path.second.push_back(ids.at(static_cast<size_t>(at.second)));
+      out.query_witness[predicates::STEP_NAMES[q]] = path;
+    }
   out.parents_bytes = parents_of.nbytes();
   out.states = states;
   if (!out.limit_reached && !out.stopped) out.depth = depth;
@@ -1021,7 +1052,7 @@ std::vector<std::string> Shard::expand() {
       put<uint32_t>(box, static_cast<uint32_t>(m.scratch.size()));
       box.append(reinterpret_cast<const char*>(m.scratch.data()), m.scratch.size());
     };
-    expand_state(*m.core, m.check, m.tally, m.parent_state, m.child_state, self, m.ids, named, emit);
+    expand_state(*m.core, m.check, false, m.tally, m.parent_state, m.child_state, self, m.ids, named, emit);
   }
   if (m.tally.first_end.size() != ends_before)  // a kind of end met for the first time: at this level
     for (const auto& [ended, local] : m.tally.first_end) m.end_level.emplace(ended, m.level_number);
@@ -1153,6 +1184,7 @@ py::dict to_dict(const Counts& c) {
   d["frontier_bytes"] = c.frontier_bytes;
   d["parents_bytes"] = c.parents_bytes;
   d["shortest_end"] = c.shortest_end;
+  d["query_witness"] = c.query_witness;
   d["states_checked"] = c.states_checked;
   d["edges_checked"] = c.edges_checked;
   d["violation_count"] = c.violation_count;

@@ -29,6 +29,10 @@ struct Core {
   virtual void explore_legal(const State& s, std::vector<int>& out) const = 0;  // legal ids, in order
   virtual std::vector<std::tuple<int, long long, long long>> explore_chance(const State& s) const = 0;
   virtual void explore_step(State& s, int id) const = 0;  // perform and settle an id known to be allowed
+  // explore_step, with the catalogue's STEP queries judged after every sub-step
+  // (predicates.hpp): the bits of those that held after some sub-step of the step
+  // (`s` holds `before` when called; `before` is not changed)
+  virtual uint32_t explore_step_judged(const State& before, State& s, int id) const = 0;
   virtual int explore_chronicle_free(const State& s, int category) const = 0;
   virtual int explore_graveyard_free(const State& s) const = 0;
   virtual std::string explore_json(const State& s) const = 0;  // the reference's canonical JSON
@@ -113,6 +117,8 @@ struct Options {
                             // or splits what the JSON does not is an error naming both states
   std::function<void(long long, long long, long long, long long)> progress;  // depth, states, edges, frontier
   std::function<bool()> stop;  // asked between batches: true stops the loop there (Counts::stopped)
+  bool queries = false;  // the catalogue's STEP queries judged on every edge (predicates.hpp), as
+                         // search.py `expand` judges them; a shortest witness of each met
   Checkpointing checkpoint;
 };
 
@@ -133,6 +139,9 @@ struct Counts {
   long long parents_bytes = 0;   // each state's parent and move (6 bytes a state), for witnesses
   // what ended the game -> a shortest game so ended: its root's index and the action ids
   std::map<std::string, std::pair<int, std::vector<int>>> shortest_end;
+  // Options::queries: each STEP query met on some edge -> a shortest witness (its root's index
+  // and the action ids, the last the edge's), as search.py's verdicts give it
+  std::map<std::string, std::pair<int, std::vector<int>>> query_witness;
   long long checkpoints_written = 0;  // files written (Options::checkpoint.save)
   long long checkpoint_bytes = 0;     // the last one's size
   bool saved = false;                 // the run stopped early and saved where it stopped

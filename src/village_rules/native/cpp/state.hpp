@@ -274,6 +274,9 @@ struct Tables {
   int supply_coins = 0, supply_grain = 0, goods_each = 0, influence_cubes_each = 0, plague_cubes = 0, monks = 0;
   int min_players = 0;
   std::map<int, std::pair<int, int>> market_rows;  // by player count: (available spaces, waiting spaces)
+  // what only the catalogue's query 13 reads (predicates.cpp; proofs/catalogue HIGH_SCORE): the
+  // lower side of a high score by player count, handed over by Python (set_high_scores)
+  std::map<int, int> high_score;
   int location(const std::string& text) {
     auto it = location_ids.find(text);
     if (it != location_ids.end()) return it->second;

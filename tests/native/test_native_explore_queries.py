@@ -1,0 +1,108 @@
+"""The native explorer's verdicts on the catalogue's `STEP` queries (issue 40, items 3 and 4):
+`explore_counts(config, queries=True)` judges every `STEP` query after every sub-step of
+every edge in C++ (cpp/predicates.cpp, tied predicate by predicate in
+test_native_predicates.py), and its verdicts are the Python explorer's on the shipped
+configurations: the same queries reachable, each with a shortest witness of the same length
+(the very same witness on one thread, where both loops expand in the same order), which
+replays on the reference to an edge that meets the query; the others unreachable by
+exhaustion. A planted predicate (query 2 never holds natively) changes a verdict, named.
+
+Skipped with a reason when the extension is not built, failed instead under
+VILLAGE_REQUIRE_NATIVE=1 (tests/conftest.py)."""
+
+from __future__ import annotations
+
+from functools import cache
+from pathlib import Path
+
+import pytest
+
+from village_rules.engine.core import apply, apply_steps
+from village_rules.explore.configs import configuration
+from village_rules.explore.native import explore_counts, query_verdicts
+from village_rules.explore.search import QueryVerdict, explore, roots
+from village_rules.proofs.catalogue.catalogue import CATALOGUE, by_name
+from village_rules.proofs.catalogue.query import STEP
+from village_rules.proofs.search.history import History
+
+STEP_QUERIES = [q for q in CATALOGUE if q.horizon == STEP]
+
+
+def verdict_differences(name: str, workers: int = 1, plant: str = "") -> list[str]:
+    """Where the native explorer's `STEP` verdicts on the configuration differ from the Python
+    explorer's, in words (empty when they tie); each native witness is also replayed."""
+    config = configuration(name)
+    native = query_verdicts(config.data, explore_counts(name, queries=True, workers=workers, plant=plant))
+    python = python_verdicts(name)
+    out: list[str] = []
+    for q in STEP_QUERIES:
+        mine, theirs = native[q.name], python[q.name]
+        if mine.reachable != theirs.reachable:
+            out.append(f"{name} {q.name}: native reachable={mine.reachable}, Python {theirs.reachable}")
+        elif mine.witness is not None and theirs.witness is not None:
+            lengths = len(mine.witness[1]), len(theirs.witness[1])
+            if lengths[0] != lengths[1]:
+                out.append(f"{name} {q.name}: native witness {lengths[0]} actions, Python {lengths[1]}")
+            elif workers == 1 and mine.witness != theirs.witness:
+                out.append(f"{name} {q.name}: another witness of the same length on one thread")
+            if not _meets(name, mine):
+                out.append(f"{name} {q.name}: the native witness does not meet the query on the reference")
+    return out
+
+
+@cache
+def python_verdicts(name: str) -> dict[str, QueryVerdict]:
+    """The Python explorer's `STEP` verdicts on the configuration (once per process)."""
+    config = configuration(name)
+    return explore(config.data, config.player_counts[0], queries=STEP_QUERIES, check=False).verdicts
+
+
+def _meets(name: str, verdict: QueryVerdict) -> bool:
+    """Whether the witness's last edge meets its query after some sub-step (as `expand`
+    judges it: a history begun at the edge's source)."""
+    assert verdict.witness is not None
+    config = configuration(name)
+    root, actions = verdict.witness
+    state = roots(config.data, config.player_counts[0])[root].state
+    for action in actions[:-1]:
+        state = apply(state, action)
+    history = History([state])
+    query = by_name(verdict.query)
+    for sub in apply_steps(state, actions[-1]):
+        history.push_sub(sub)
+        if query.concrete(history):
+            return True
+    return False
+
+
+def test_the_native_verdicts_on_tiny_are_the_python_explorer_s() -> None:
+    assert verdict_differences("tiny") == []
+
+
+@pytest.mark.slow  # the Python explorer's verdicts: 6-10 s each
+@pytest.mark.parametrize("name", ["solo", "small", "births"])
+def test_the_native_verdicts_on_a_larger_configuration_are_the_python_explorer_s(name: str) -> None:
+    assert verdict_differences(name) == []
+
+
+@pytest.mark.slow
+def test_the_native_verdicts_on_two_threads_have_witnesses_of_the_same_lengths() -> None:
+    assert verdict_differences("tiny", workers=2) == []
+
+
+def test_the_reachable_step_queries_of_tiny_are_pinned() -> None:
+    config = configuration("tiny")
+    native = query_verdicts(config.data, explore_counts("tiny", queries=True))
+    reachable = {q for q, v in native.items() if v.reachable}
+    assert reachable == {"free-final-action", "grain-short-at-harvest", "shared-win"}
+
+
+def test_a_planted_predicate_changes_a_verdict_and_is_named() -> None:
+    assert verdict_differences("tiny", plant="free-final-action never holds") == [
+        "tiny free-final-action: native reachable=False, Python True"
+    ]
+
+
+def test_queries_with_a_checkpoint_are_refused(tmp_path: Path) -> None:
+    with pytest.raises(ValueError, match="not kept in a checkpoint"):
+        explore_counts("tiny", queries=True, checkpoint=tmp_path / "x.ckpt")
