@@ -29,11 +29,11 @@ from village_rules.explore.native import (
     NativeExploration,
     differences,
     explore_counts,
-    native_game,
     shortest_end_actions,
 )
 from village_rules.explore.search import ExplorationLimitError, explore, roots
 from village_rules.native import _core
+from village_rules.native.engine import native_game
 
 
 def python_figures(name: str) -> dict[str, object]:

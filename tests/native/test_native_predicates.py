@@ -38,12 +38,11 @@ from village_rules.engine.core import apply, apply_steps
 from village_rules.engine.events import RuleEvent, SubStep
 from village_rules.explore.configs import configuration
 from village_rules.explore.monitors import MONITORS as PYTHON_MONITORS
-from village_rules.explore.native import native_game
 from village_rules.model.actions import Action, Serve, action_id, format_action, parse_action
 from village_rules.model.pending import ChoosePayment, MarketChoice
 from village_rules.model.state import GameState, MarketDay
 from village_rules.native import _core
-from village_rules.native.engine import tables_for
+from village_rules.native.engine import native_game, tables_for
 from village_rules.native.predicates import (
     MONITOR_STARTS,
     MONITORS,

@@ -107,3 +107,21 @@ def test_prove_expect_takes_stored_witnesses_as_they_are_and_shrinks_nothing(
     args = ["prove", "shared-win", "--edition", "original-2011", "--players", "2"]
     assert main([*args, "--expect", str(WITNESSES / TABLE)]) == 0
     assert "the table matches" in capsys.readouterr().out
+
+
+def test_prove_shrink_writes_the_same_files_on_either_engine(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`prove --shrink --engine native` (the candidates judged on the core) and `--engine
+    reference` write the same witness, note and table, byte for byte (issue 39 item 2)."""
+    pytest.importorskip("village_rules.native.predicates")
+    folders = {}
+    for engine in ("native", "reference"):
+        (tmp_path / engine).mkdir()
+        folders[engine] = _folder(tmp_path / engine)
+        assert main(["prove", "--shrink", str(folders[engine]), "--engine", engine, "--quiet"]) == 0
+    capsys.readouterr()
+    names = sorted(p.name for p in folders["native"].iterdir())
+    assert names == sorted(p.name for p in folders["reference"].iterdir())
+    for name in names:
+        assert (folders["native"] / name).read_bytes() == (folders["reference"] / name).read_bytes(), name

@@ -17,6 +17,7 @@ from village_rules.cli.progress import add_quiet_flag, progress_bar
 from village_rules.cli.shrink_witnesses import MAX_SHRINK_STEPS, shrink_folder
 from village_rules.data.files import check_writable, staged_folder, write_text
 from village_rules.data.loader import EDITIONS
+from village_rules.drivers.engine_choice import ENGINES, choose, native_built
 from village_rules.drivers.play import GameLog
 from village_rules.explore.configs import configuration
 from village_rules.explore.crosscheck import content_link_on_edges
@@ -133,6 +134,15 @@ def register(subparsers: Any) -> None:
         "the search finds is not shrunk)",
     )
     p.add_argument(
+        "--engine",
+        choices=ENGINES,
+        default=None,
+        help="the engine the shrinker judges its candidates on: native (the C++ core, for the "
+        "queries it judges; each result replayed on the reference) or reference; default native "
+        "where it is built. The same shrunk witnesses either way; the witness searches and the "
+        "proofs run on the reference",
+    )
+    p.add_argument(
         "--shorten-games",
         type=whole(0, MAX_GAMES),
         default=SHORTEN_GAMES,
@@ -172,6 +182,10 @@ def _chosen(args: argparse.Namespace, user: UserQueries | None) -> list[Query]:
 def run(args: argparse.Namespace) -> int:
     """The `prove` subcommand: decide the chosen queries and print one row each."""
     user = None if args.query_file is None else load_queries(args.query_file)
+    engine, problem = choose(args.engine, native_built(), reference="--engine reference")
+    if problem is not None:
+        raise ProveArgumentError(f"prove --engine: {problem}")
+    args.engine = engine  # resolved: the rows below read it
     if args.shrink is not None:
         if args.queries or args.out is not None or args.expect is not None or args.list or args.z3_steer:
             raise ProveArgumentError(
@@ -179,7 +193,7 @@ def run(args: argparse.Namespace) -> int:
             )
         if args.shrink_steps == 0:
             raise ProveArgumentError("prove: --shrink DIR needs a --shrink-steps budget of 1 or more")
-        return shrink_folder(args.shrink, user, args.shrink_steps, args.quiet)
+        return shrink_folder(args.shrink, user, args.shrink_steps, args.quiet, engine)
     if args.list:
         for q in [*CATALOGUE, *(user.queries if user is not None else ())]:
             print(f"{q.number:>3}  {q.name:<24} {q.title}")
@@ -271,6 +285,7 @@ def _prove_rows(
                 stored=log,
                 shrink_steps=args.shrink_steps or None,
                 shorten=args.shorten_games,
+                engine=args.engine,
             )
             if out is not None and result.witness is not None:
                 result = replace(result, witness=out[1] / result.witness.name)

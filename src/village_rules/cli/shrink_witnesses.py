@@ -19,6 +19,7 @@ from pathlib import Path
 
 from village_rules.data.files import staged_folder
 from village_rules.data.jsonio import MAX_LOG_CHARS, JsonInputError, read_text_file
+from village_rules.drivers.engine_choice import REFERENCE
 from village_rules.drivers.play import GameLog
 from village_rules.errors import LogFormatError
 from village_rules.proofs.catalogue.catalogue import CATALOGUE
@@ -26,8 +27,8 @@ from village_rules.proofs.catalogue.query import Query
 from village_rules.proofs.catalogue.user_queries import UserQueries, shown_query
 from village_rules.proofs.errors import ProveArgumentError
 from village_rules.proofs.search.search import Witness
-from village_rules.proofs.search.shrink import NotAWitnessError, judge_for, shrink
-from village_rules.proofs.table.run import REACHABLE, recorded_query, shrink_words, write_witness
+from village_rules.proofs.search.shrink import NotAWitnessError
+from village_rules.proofs.table.run import REACHABLE, recorded_query, shrink_for, shrink_words, write_witness
 from village_rules.proofs.table.stored import witness_files
 from village_rules.proofs.table.table import TABLE, Row, read_table, write_table
 
@@ -52,8 +53,11 @@ def witness_of_file(path: Path, log: GameLog, user: UserQueries | None) -> Query
     return query
 
 
-def shrink_folder(folder: Path, user: UserQueries | None, max_steps: int, quiet: bool) -> int:
-    """Shrink every witness of `folder` in place; print one line per witness and a summary."""
+def shrink_folder(
+    folder: Path, user: UserQueries | None, max_steps: int, quiet: bool, engine: str = REFERENCE
+) -> int:
+    """Shrink every witness of `folder` in place, its candidates judged on `engine`
+    (`run.shrink_for`); print one line per witness and a summary."""
     if not folder.is_dir():
         raise ProveArgumentError(f"prove --shrink: {folder}: not a folder (give a `prove --out` folder)")
     files = witness_files(folder)
@@ -67,7 +71,7 @@ def shrink_folder(folder: Path, user: UserQueries | None, max_steps: int, quiet:
             log = GameLog.from_json(_read(path), source=str(path))
             query = witness_of_file(path, log, user)
             try:
-                shrunk = shrink(log, judge_for(query), max_steps=max_steps)
+                shrunk = shrink_for(query, log, max_steps, engine)
             except NotAWitnessError as exc:
                 problem = f"prove --shrink: {path}: not a witness of {query.name}: {exc}"
                 raise ProveArgumentError(problem) from None

@@ -2950,6 +2950,10 @@ PYBIND11_MODULE(_core, m) {
       .def("is_terminal", &Game::is_terminal)
       .def("is_chance", &Game::is_chance)
       .def("current_player", &Game::current_player)
+      .def("round", [](const Game& g) { return g.explore_root().round; },
+           "The state's round counter (the shrinker's rounds, proofs/search/native_judge.py).")
+      .def("turn_begins", [](const Game& g) { return g.explore_root().pending.kind == CHOOSE_TURN; },
+           "Whether a turn choice is pending: a turn begins here (the shrinker's turns).")
       .def("legal", &Game::legal)
       .def("chance", &Game::chance)
       .def("apply", &Game::apply, py::arg("id"))

@@ -41,13 +41,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
-from typing import Protocol
+from typing import Generic, Protocol, TypeVar
 
 from village_rules.drivers.play import GameLog
 from village_rules.engine.core import chance_outcomes
 from village_rules.errors import IllegalActionError, VillageError
 from village_rules.model.actions import Action, format_action, parse_action
-from village_rules.model.pending import ChooseTurn
 from village_rules.proofs.search.history import History
 from village_rules.proofs.search.search import options
 
@@ -55,25 +54,60 @@ MAX_STEPS = 2_000_000
 """The default budget of one shrink: engine steps over all its replays."""
 
 
-class Judge(Protocol):
+class Replayed(Protocol):
+    """A replayed game as the shrinker reads it: its decisions (the game log's actions; the
+    decisions the engine took itself are not among them), where rounds and turns begin, and
+    a copy of its beginning to replay a candidate from. `History` is one (the reference's
+    states); `native.shrink_judge`'s path is another (the native core's)."""
+
+    @property
+    def decisions(self) -> list[Action]:
+        """The game log's actions so far."""
+        ...
+
+    @property
+    def step_count(self) -> int:
+        """How many decisions the path holds."""
+        ...
+
+    def openings(self) -> list[tuple[int, bool]]:
+        """For each decision, at the state it is taken at: the round, and whether a turn
+        begins there (a turn choice is pending)."""
+        ...
+
+    def prefix(self: P, p: int) -> P:
+        """A new path holding the decisions before decision `p` (0-based), to play on."""
+        ...
+
+
+P = TypeVar("P", bound=Replayed)
+
+
+class Judge(Protocol[P]):
     """How the shrinker replays a candidate log and decides whether it still shows the query."""
 
-    def start(self, log: GameLog) -> History:
-        """The history of the log's set-up, before any action."""
+    def start(self, log: GameLog) -> P:
+        """The path of the log's set-up, before any action."""
         ...
 
-    def options(self, history: History) -> list[Action]:
-        """What a witness may do at the history's last state (its legal actions, or its
-        chance outcomes of non-zero probability), as the engine's own objects."""
+    def take(self, path: P, action: Action) -> bool:
+        """Play a recorded action if it is one of the options at the path's end (a legal
+        action, or a chance outcome of non-zero probability, as the witness search takes
+        them); whether it was (the path unchanged if not)."""
         ...
 
-    def advance(self, history: History, action: Action) -> None:
-        """Play `action` on the history's last state and record it; `VillageError` when the
-        action may not be taken there (the history is then unchanged)."""
+    def first_option(self, path: P) -> Action | None:
+        """The first option at the path's end (its first legal action, or its first outcome
+        of non-zero probability); None when the game is over."""
         ...
 
-    def holds(self, history: History) -> bool:
-        """Whether the query holds at the end of the history (which has at least one action)."""
+    def advance(self, path: P, action: Action) -> None:
+        """Play `action` on the path's last state and record it; `VillageError` when the
+        action may not be taken there (the path is then unchanged)."""
+        ...
+
+    def holds(self, path: P) -> bool:
+        """Whether the query holds at the end of the path (which has at least one action)."""
         ...
 
 
@@ -94,6 +128,20 @@ class PredicateJudge:
         """The legal actions, or the chance outcomes of non-zero probability (`search.options`)."""
         state = history.last
         return [] if state.is_terminal else options(state)
+
+    def take(self, history: History, action: Action) -> bool:
+        """Play a recorded action if it is one of the options now, passing the engine's own
+        object so `apply` need not check it again; whether it was."""
+        for option in self.options(history):
+            if option == action:
+                self.advance(history, option)
+                return True
+        return False
+
+    def first_option(self, history: History) -> Action | None:
+        """The first of `options`; None when the game is over."""
+        choices = self.options(history)
+        return choices[0] if choices else None
 
     def advance(self, history: History, action: Action) -> None:
         """Play the action by its sub-steps, refusing a chance outcome of probability 0."""
@@ -120,19 +168,19 @@ class Judged(Protocol):
         ...
 
 
-def judge_for(query: Judged) -> Judge:
+def judge_for(query: Judged) -> Judge[History]:
     """The judge of `query`'s witnesses: the one place that says how a witness is judged
     (the query's concrete predicate, after every sub-step of the last action's step)."""
     return PredicateJudge(query.concrete)
 
 
 @dataclass(frozen=True)
-class Shrunk:
+class Shrunk(Generic[P]):
     """The result of one shrink."""
 
     log: GameLog
-    history: History
-    """The replayed history of the shrunk log (the query holds at its end)."""
+    history: P
+    """The replayed path of the shrunk log (the query holds at its end)."""
     before: int
     """Actions in the input log."""
     replays: int
@@ -164,42 +212,24 @@ LEVELS = ("rounds", "turns", "actions")
 """The shrinker's granularities, coarse first."""
 
 
-def _starts(history: History) -> list[int]:
-    """Where each decision of the history begins among its sub-steps (`History.forced`: the
-    engine's own forced decisions are sub-steps of the decision before them), then the end:
-    `states[_starts(h)[d]]` is the state at which the log's action d (0-based) is taken."""
-    return [*(i for i, forced in enumerate(history.forced) if not forced), len(history.actions)]
-
-
-def _bounds(history: History, level: str) -> list[int]:
+def _bounds(path: Replayed, level: str) -> list[int]:
     """The chunk boundaries of a level, in the log's actions (decisions): positions (0..n)
     where a unit begins, and n."""
-    starts = _starts(history)
-    n = len(starts) - 1
-    at = [history.states[i] for i in starts]
+    n = path.step_count
     if level == "actions":
         return list(range(n + 1))
+    at = path.openings()
     if level == "turns":
-        inner = [d for d in range(1, n) if isinstance(at[d].pending, ChooseTurn)]
+        inner = [d for d in range(1, n) if at[d][1]]
     else:
-        inner = [d for d in range(1, n) if at[d].round != at[d - 1].round]
+        inner = [d for d in range(1, n) if at[d][0] != at[d - 1][0]]
     return [0, *inner, n]
 
 
-def _take(judge: Judge, history: History, action: Action) -> bool:
-    """Play a recorded action if it is one of the options now (as the witness search takes
-    them), passing the engine's own object so `apply` need not check it again; whether it was."""
-    for option in judge.options(history):
-        if option == action:
-            judge.advance(history, option)
-            return True
-    return False
-
-
-class _Shrinker:
+class _Shrinker(Generic[P]):
     """The kept log, its replayed history, and the budget spent."""
 
-    def __init__(self, log: GameLog, judge: Judge, max_steps: int, repair: bool) -> None:
+    def __init__(self, log: GameLog, judge: Judge[P], max_steps: int, repair: bool) -> None:
         self.log, self.judge, self.max_steps, self.repair = log, judge, max_steps, repair
         self.replays = self.steps = 0
         try:
@@ -219,13 +249,8 @@ class _Shrinker:
             raise NotAWitnessError("the query does not hold at the end of the log")
         self.history = history
 
-    def _step(self, history: History, action: Action) -> bool:
-        return _take(self.judge, history, action)
-
-    def _prefix(self, p: int) -> History:
-        h = self.history
-        i = _starts(h)[p]  # the sub-step where the log's action p begins
-        return History(h.states[: i + 1], h.actions[:i], forced=h.forced[:i], events=h.events[:i])
+    def _step(self, path: P, action: Action) -> bool:
+        return self.judge.take(path, action)
 
     def try_removing(self, p: int, q: int) -> bool:
         """Replay the kept log without actions [p, q) from the cached state at p; keep the
@@ -236,7 +261,7 @@ class _Shrinker:
             return False  # the prefix before p does not show the query (it first holds at the end)
         self.replays += 1
         limit = self.history.step_count
-        candidate = self._prefix(p)
+        candidate = self.history.prefix(p)
         i = 0
         while i < len(rest) and candidate.step_count < limit:
             if self.steps >= self.max_steps:
@@ -257,7 +282,7 @@ class _Shrinker:
                 return True
         return False
 
-    def _bridge(self, candidate: History, rest: Sequence[Action], i: int) -> int:
+    def _bridge(self, candidate: P, rest: Sequence[Action], i: int) -> int:
         """`rest[i]` does not apply at the candidate's last state: take the first of the next
         `LOOKAHEAD` recorded actions that does (skipping those before it), else the state's
         first option (its first legal action, or its first outcome of non-zero probability)
@@ -266,10 +291,10 @@ class _Shrinker:
         for j in range(i + 1, min(len(rest), i + 1 + LOOKAHEAD)):
             if self._step(candidate, rest[j]):
                 return j + 1
-        choices = self.judge.options(candidate)
-        if not choices:
+        first = self.judge.first_option(candidate)
+        if first is None:
             return -1
-        self.judge.advance(candidate, choices[0])
+        self.judge.advance(candidate, first)
         return i
 
     def level(self, name: str) -> bool:
@@ -310,7 +335,7 @@ class _Shrinker:
         return None
 
 
-def first_holds(log: GameLog, judge: Judge) -> History | None:
+def first_holds(log: GameLog, judge: Judge[P]) -> P | None:
     """The replayed history of `log` when the query holds first at its last action (as a
     stored witness must); None when it holds earlier or not at the end, or an action is not
     one of the options at its state. `VillageError` when the log's set-up cannot be made."""
@@ -320,7 +345,7 @@ def first_holds(log: GameLog, judge: Judge) -> History | None:
             action = parse_action(text)
         except VillageError:
             return None
-        if not _take(judge, history, action):
+        if not judge.take(history, action):
             return None
         if judge.holds(history):
             return history if k == len(log.actions) else None
@@ -331,7 +356,7 @@ def _log_of(log: GameLog, actions: Sequence[Action]) -> GameLog:
     return replace(log, actions=tuple(format_action(a) for a in actions))
 
 
-def shrink(log: GameLog, judge: Judge, *, max_steps: int = MAX_STEPS, repair: bool = True) -> Shrunk:
+def shrink(log: GameLog, judge: Judge[P], *, max_steps: int = MAX_STEPS, repair: bool = True) -> Shrunk[P]:
     """The log with every round, turn and action removed that can go while it replays and
     `judge` still finds the query at its end; 1-minimal unless the budget of `max_steps`
     engine steps ran out (`Shrunk.minimal`). Deterministic. `NotAWitnessError` when the log
@@ -354,7 +379,7 @@ def shrink(log: GameLog, judge: Judge, *, max_steps: int = MAX_STEPS, repair: bo
 
 
 def removable_part(
-    log: GameLog, judge: Judge, *, max_steps: int = MAX_STEPS, repair: bool = True
+    log: GameLog, judge: Judge[P], *, max_steps: int = MAX_STEPS, repair: bool = True
 ) -> tuple[str, int, int] | None:
     """What could still be removed from a witness: (granularity, first, end) of a single
     round, turn or action (actions [first, end), counted from 0) whose removal keeps the
@@ -370,7 +395,7 @@ def removable_part(
         raise RuntimeError(f"removable_part: more than {max_steps} engine steps") from None
 
 
-def is_minimal(log: GameLog, judge: Judge, *, max_steps: int = MAX_STEPS, repair: bool = True) -> bool:
+def is_minimal(log: GameLog, judge: Judge[P], *, max_steps: int = MAX_STEPS, repair: bool = True) -> bool:
     """Whether a witness is 1-minimal under the shrinker: it replays to its query, the
     query holds after no earlier action, and no single round, turn or action can be
     removed with the query still holding at the end."""

@@ -25,11 +25,12 @@ from pathlib import Path
 from village_rules.data.files import write_text
 from village_rules.data.jsonio import MAX_LOG_CHARS, JsonInputError, read_text_file
 from village_rules.drivers import notes
+from village_rules.drivers.engine_choice import NATIVE, REFERENCE
 from village_rules.drivers.play import GameLog
 from village_rules.engine.setup import new_game
 from village_rules.errors import LogFormatError, VillageError
 from village_rules.model.state import GameState
-from village_rules.proofs.catalogue.catalogue import CATALOGUE, Query
+from village_rules.proofs.catalogue.catalogue import CATALOGUE, HIGH_SCORE, Query
 from village_rules.proofs.catalogue.query import CATALOGUE_SOURCE
 from village_rules.proofs.errors import ProveArgumentError
 from village_rules.proofs.gate.gate import Gate, open_gate
@@ -39,6 +40,8 @@ from village_rules.proofs.model.induction import RULE_PREDICATES, k_induction_co
 from village_rules.proofs.model.model import Constants
 from village_rules.proofs.model.solver import MAX_RLIMIT, RLIMIT, BmcResult, bmc, k_induction
 from village_rules.proofs.search.archive_steer import ArchiveBudget, ArchiveStats, archive_search
+from village_rules.proofs.search.history import History
+from village_rules.proofs.search.native_judge import native_queries, shrink_natively
 from village_rules.proofs.search.search import SHORTEN_GAMES, Steer, Witness, search
 from village_rules.proofs.search.shrink import MAX_STEPS, Shrunk, first_holds, judge_for, shrink
 from village_rules.rules.variant import Variant
@@ -187,6 +190,7 @@ def prove(
     stored: GameLog | None = None,
     shrink_steps: int | None = MAX_STEPS,
     shorten: int = SHORTEN_GAMES,
+    engine: str = REFERENCE,
 ) -> Result:
     """Decide `query`: k-induction over the rule-content model where the query has a rule
     predicate, else z3 BMC on the counts model then k-induction (unreachable), or the
@@ -201,7 +205,8 @@ def prove(
 
     Once the search has a witness it plays `shorten` more seeded games for a shorter one
     (`search.search`), and the witness is shrunk (`shrink.py`, at most `shrink_steps` engine
-    steps; None: not shrunk) before it is returned or written. Without `out`, a `stored` witness of
+    steps; None: not shrunk; its candidates judged on the `engine`: `shrink_for`) before it is
+    returned or written. Without `out`, a `stored` witness of
     the row that still replays to the query is taken as it is, without a search and without
     shrinking it again; its seed is the hint when it no longer does (with `out` the row is
     searched again from that seed). A proved row is searched too (`PROVED_ROW_GAMES` games,
@@ -253,7 +258,7 @@ def prove(
     reused = None if stored is None or out is not None else _still_a_witness(stored, query, edition, players)
     if stored is not None and hint is None:
         hint = stored.seed
-    shrunk: Shrunk | None = None
+    shrunk: Shrunk[History] | None = None
     if reused is not None:
         witness: Witness | None = reused
         tried = 1
@@ -272,7 +277,7 @@ def prove(
     if reused is None and witness is not None:
         witness = replace(witness, log=replace(witness.log, query=recorded_query(query)))
         if shrink_steps is not None:
-            shrunk = shrink(witness.log, judge_for(query), max_steps=shrink_steps)
+            shrunk = shrink_for(query, witness.log, shrink_steps, engine)
             witness = Witness(shrunk.log, witness.attempts, shrunk.history)
     elapsed = time.perf_counter() - start
     if witness is None:
@@ -418,7 +423,18 @@ def _model_path(initial_state: GameState, query: Query, bound: int, rlimit: int)
     return bmc(abstract(initial_state), k, query.abstract, bound, rlimit)
 
 
-def provenance(witness: Witness, shrunk: Shrunk | None, stored: bool) -> str:
+def shrink_for(query: Query, log: GameLog, max_steps: int, engine: str = REFERENCE) -> Shrunk[History]:
+    """The witness `log` of `query` shrunk (`shrink.shrink`, at most `max_steps` engine steps):
+    its candidates judged on the native core where `engine` is native and the core judges the
+    catalogue query (`native_judge.shrink_natively`, the result replayed on the reference),
+    else on the reference. The same shrunk log either way (tests/native/test_native_shrink.py)."""
+    reference = judge_for(query)
+    if engine == NATIVE and query.source == CATALOGUE_SOURCE and query.name in native_queries():
+        return shrink_natively(log, query.name, reference, HIGH_SCORE, max_steps=max_steps)
+    return shrink(log, reference, max_steps=max_steps)
+
+
+def provenance(witness: Witness, shrunk: Shrunk[History] | None, stored: bool) -> str:
     """How a witness was found, as its note says it."""
     if stored:
         return "the stored witness of this row, which still replays to the query (taken as it is)"
@@ -428,7 +444,7 @@ def provenance(witness: Witness, shrunk: Shrunk | None, stored: bool) -> str:
     return f"{found}, then {shrink_words(shrunk)}"
 
 
-def shrink_words(shrunk: Shrunk) -> str:
+def shrink_words(shrunk: Shrunk[History]) -> str:
     """What a shrink did, for a witness note."""
     done = (
         "1-minimal: no single round, turn or action can be removed"
