@@ -64,6 +64,8 @@ class NativePath:
     marks: list[tuple[int, bool]] = field(default_factory=list)
     actions: list[Action] = field(default_factory=list)
     held: bool = False
+    options: frozenset[int] | None = None
+    """The ids of the options at the path's end, once asked (a bridge asks up to 8 times)."""
 
     @property
     def decisions(self) -> list[Action]:
@@ -105,6 +107,7 @@ class NativeJudge:
         self._data = data
         predicates.set_high_scores(data, high_scores)
         self._starts = [predicates.MONITOR_STARTS[m] for m in predicates.MONITORS]
+        self._ids: dict[Action, int] = {}  # each action's id, once computed
 
     def start(self, log: GameLog) -> NativePath:
         """The path of the log's set-up, loaded into the core."""
@@ -114,17 +117,21 @@ class NativeJudge:
 
     def take(self, path: NativePath, action: Action) -> bool:
         """Play `action` if it is one of the options at the path's end; whether it was."""
-        game = path.game
-        if game.is_terminal():
+        if path.options is None:
+            game = path.game
+            if game.is_terminal():
+                path.options = frozenset()
+            elif game.is_chance():
+                path.options = frozenset(i for i, n, _ in game.chance() if n > 0)
+            else:
+                path.options = frozenset(game.legal())
+        ident = self._ids.get(action)
+        if ident is None:
+            ident = self._ids[action] = action_id(self._data, action)
+        if ident not in path.options:
             return False
-        ident = action_id(self._data, action)
-        if game.is_chance():
-            allowed = any(i == ident and n > 0 for i, n, _ in game.chance())
-        else:
-            allowed = ident in game.legal()
-        if allowed:
-            self._play(path, action, ident)
-        return allowed
+        self._play(path, action, ident)
+        return True
 
     def first_option(self, path: NativePath) -> Action | None:
         """The first legal action, or the first outcome of non-zero probability; None at the end."""
@@ -150,6 +157,7 @@ class NativeJudge:
             held = held or bool((monitored if self._monitored else steps) & self._bit)
             path.values = list(values)
         path.held = held
+        path.options = None
 
     def holds(self, path: NativePath) -> bool:
         """Whether the query held after a sub-step of the path's last step."""
