@@ -54,6 +54,17 @@ settings.register_profile(
 settings.load_profile("village-tests")
 
 
+@pytest.fixture(scope="session")
+def local_ray() -> Generator[None, None, None]:
+    """One local Ray instance of 2 CPUs for every test of the session that asks for it (the
+    fuzzer's Ray backend, the native explorer's shards on Ray): Ray's start, about 10 to 20 s
+    of CPU, once. Skips without the distributed extra."""
+    ray = pytest.importorskip("ray")
+    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
+    yield
+    ray.shutdown()
+
+
 @pytest.fixture(autouse=True)
 def _gate_without_explored_edges(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
     """No explored edges in `prove`'s gate unless the test is marked `gate_edges` (above)."""

@@ -7,7 +7,6 @@ VILLAGE_REQUIRE_EXTRAS=1, where a missing Ray fails instead."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 from types import ModuleType
 
@@ -19,13 +18,6 @@ ray: ModuleType = pytest.importorskip("ray")
 
 SEED = 2024
 GAMES = 6
-
-
-@pytest.fixture(scope="module")
-def local_ray() -> Iterator[None]:
-    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
-    yield
-    ray.shutdown()
 
 
 def test_ray_plays_the_same_games_as_the_process_pool(local_ray: None, tmp_path: Path) -> None:

@@ -76,6 +76,5 @@ def test_an_outbox_that_is_not_one_is_refused() -> None:
         spec.shard(data, 2)
 
 
-def test_shards_on_a_local_ray_instance_count_as_the_threads_do() -> None:
-    pytest.importorskip("ray")
+def test_shards_on_a_local_ray_instance_count_as_the_threads_do(local_ray: None) -> None:
     _tie("tiny", 2, ray=True)
