@@ -28,6 +28,7 @@ def _tie(name: str, shards: int, *, ray: bool = False) -> None:
         0,
     )
     assert sharded.states_checked == sharded.states
+    assert (sharded.engine_exceptions, sharded.frontier_bytes) == (0, threads.frontier_bytes)
     assert {k: len(ids) for k, (_, ids) in sharded.shortest_end.items()} == {
         k: len(ids) for k, (_, ids) in threads.shortest_end.items()
     }
@@ -70,11 +71,19 @@ def test_an_outbox_that_is_not_one_is_refused() -> None:
         shards[owner].keep([b"\x01\x02", b""])
     with pytest.raises(ValueError, match="one outbox per shard"):
         shards[owner].keep([box])
+    cut = box[: len(box) - 1]  # the last record's state one byte short
+    with pytest.raises(ValueError, match="ends inside a state"):
+        shards[owner].keep([cut, b""] if owner == 0 else [b"", cut])
+    flipped = bytearray(box)
+    flipped[-1] ^= 0x01  # a byte of the last state changed: not its fingerprint's bytes any more
+    with pytest.raises(ValueError, match="not its fingerprint's"):
+        shards[owner].keep([bytes(flipped), b""] if owner == 0 else [b"", bytes(flipped)])
     with pytest.raises(ValueError, match="does not own"):
         shards[1 - owner].keep([box, b""])
     with pytest.raises(ValueError, match="shards must be 1 to 64"):
         spec.shard(data, 2)
 
 
-def test_shards_on_a_local_ray_instance_count_as_the_threads_do(local_ray: None) -> None:
-    _tie("tiny", 2, ray=True)
+@pytest.mark.parametrize("shards", [1, 2])
+def test_shards_on_a_local_ray_instance_count_as_the_threads_do(local_ray: None, shards: int) -> None:
+    _tie("tiny", shards, ray=True)

@@ -110,18 +110,51 @@ def test_prove_expect_takes_stored_witnesses_as_they_are_and_shrinks_nothing(
 
 
 def test_prove_shrink_writes_the_same_files_on_either_engine(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """`prove --shrink --engine native` (the candidates judged on the core) and `--engine
     reference` write the same witness, note and table, byte for byte (issue 39 item 2)."""
     pytest.importorskip("village_rules.native.predicates")
+    from village_rules.proofs.search import native_judge  # noqa: PLC0415 (with the extension only)
+
+    natively: list[str] = []
+    real = native_judge.shrink_natively
+
+    def spy(log: GameLog, query: str, *args: object, **kwargs: object) -> object:
+        natively.append(query)
+        return real(log, query, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(run, "shrink_natively", spy)
     folders = {}
     for engine in ("native", "reference"):
         (tmp_path / engine).mkdir()
         folders[engine] = _folder(tmp_path / engine)
         assert main(["prove", "--shrink", str(folders[engine]), "--engine", engine, "--quiet"]) == 0
     capsys.readouterr()
+    assert natively == ["free-sale-amb-06-b"]  # the native run judged on the core, the reference run not
     names = sorted(p.name for p in folders["native"].iterdir())
     assert names == sorted(p.name for p in folders["reference"].iterdir())
     for name in names:
         assert (folders["native"] / name).read_bytes() == (folders["reference"] / name).read_bytes(), name
+
+
+def test_a_note_whose_shrink_ran_out_says_what_a_later_shrink_found(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A witness already at the shrinker's fixpoint whose note still says its shrink ran out
+    of budget: the witness is left as it is, the note now says it is 1-minimal."""
+    folder = tmp_path / "w"
+    folder.mkdir()
+    for suffix in (".json", ".md"):
+        shutil.copy(WITNESSES / f"{STEM}{suffix}", folder)
+    note = folder / f"{STEM}.md"
+    text = note.read_text(encoding="utf-8")
+    assert run.MINIMAL_WORDS in text
+    note.write_text(text.replace(run.MINIMAL_WORDS, run.NOT_MINIMAL_WORDS), encoding="utf-8")
+    witness = (folder / f"{STEM}.json").read_bytes()
+    assert main(["prove", "--shrink", str(folder), "--quiet"]) == 0
+    capsys.readouterr()
+    assert (folder / f"{STEM}.json").read_bytes() == witness
+    now = note.read_text(encoding="utf-8")
+    assert run.NOT_MINIMAL_WORDS not in now
+    assert f"{run.MINIMAL_WORDS} (a later shrink of " in now and " engine steps found it)" in now

@@ -28,7 +28,15 @@ from village_rules.proofs.catalogue.user_queries import UserQueries, shown_query
 from village_rules.proofs.errors import ProveArgumentError
 from village_rules.proofs.search.search import Witness
 from village_rules.proofs.search.shrink import NotAWitnessError
-from village_rules.proofs.table.run import REACHABLE, recorded_query, shrink_for, shrink_words, write_witness
+from village_rules.proofs.table.run import (
+    MINIMAL_WORDS,
+    NOT_MINIMAL_WORDS,
+    REACHABLE,
+    recorded_query,
+    shrink_for,
+    shrink_words,
+    write_witness,
+)
 from village_rules.proofs.table.stored import witness_files
 from village_rules.proofs.table.table import TABLE, Row, read_table, write_table
 
@@ -84,10 +92,15 @@ def shrink_folder(
                     f"({shrunk.replays} replays, {shrunk.steps} steps, {state})",
                     flush=True,
                 )
-            if shrunk.after == shrunk.before:
-                continue  # already as short as the shrinker makes it: left as it is
             note = path.with_suffix(".md")
             old = note.read_text(encoding="utf-8") if note.is_file() else ""
+            if shrunk.after == shrunk.before:
+                # as short as the shrinker makes it: left as it is, but a note that said its
+                # shrink ran out of budget now says what this one found
+                if shrunk.minimal and NOT_MINIMAL_WORDS in old:
+                    found = f"{MINIMAL_WORDS} (a later shrink of {shrunk.steps} engine steps found it)"
+                    (staging / note.name).write_text(old.replace(NOT_MINIMAL_WORDS, found), encoding="utf-8")
+                continue
             attempt = _ATTEMPT.search(old)
             found = "found by the steered search" + (f" (attempt {attempt.group(1)})" if attempt else "")
             witness = Witness(replace(shrunk.log, query=recorded_query(query)), 1, shrunk.history)

@@ -1064,24 +1064,46 @@ long long Shard::keep(const std::vector<std::string>& boxes) {
   if (boxes.size() != static_cast<size_t>(m.shards))
     throw std::invalid_argument("keep takes one outbox per shard (" + std::to_string(m.shards) + "), not " +
                                 std::to_string(boxes.size()));
-  long long added = 0;
+  // every record read and checked before any is kept: its framing, its owner, and its
+  // fingerprint recomputed from its bytes (a corrupt record is refused, never unpacked later)
+  struct Record {
+    uint64_t fp, parent;
+    uint16_t move;
+    const char* bytes;
+    uint32_t length;
+  };
+  std::vector<Record> records;
+  std::vector<uint8_t> padded;
   for (const std::string& box : boxes) {
     size_t at = 0;
     while (at < box.size()) {
-      uint64_t fp = take<uint64_t>(box, at), parent = take<uint64_t>(box, at);
-      uint16_t move = take<uint16_t>(box, at);
-      uint32_t length = take<uint32_t>(box, at);
-      if (length == 0 || box.size() - at < length) throw std::invalid_argument("a shard's outbox ends inside a state");
-      if (m.owner_of(fp) != m.owner) throw std::invalid_argument("a shard was sent a state it does not own");
-      if (m.seen.add(fp)) {
-        m.level.starts.push_back(m.level.bytes.size());
-        m.level.bytes.insert(m.level.bytes.end(), box.data() + at, box.data() + at + length);
-        m.parent.push_back(parent);
-        m.move.push_back(move);
-        ++added;
-      }
-      at += length;
+      Record r{};
+      r.fp = take<uint64_t>(box, at);
+      r.parent = take<uint64_t>(box, at);
+      r.move = take<uint16_t>(box, at);
+      r.length = take<uint32_t>(box, at);
+      if (r.length == 0 || box.size() - at < r.length)
+        throw std::invalid_argument("a shard's outbox ends inside a state");
+      if (m.owner_of(r.fp) != m.owner) throw std::invalid_argument("a shard was sent a state it does not own");
+      r.bytes = box.data() + at;
+      padded.assign(r.bytes, r.bytes + r.length);
+      padded.resize(padded.size() + 16, 0);  // a varint read past a damaged end stops on the zeros
+      const uint8_t* body = pack::after_round(padded.data());
+      if (body > padded.data() + r.length ||
+          fingerprint_bytes(body, padded.data() + r.length) != r.fp)
+        throw std::invalid_argument("a shard's outbox holds a state whose bytes are not its fingerprint's");
+      records.push_back(r);
+      at += r.length;
     }
+  }
+  long long added = 0;
+  for (const Record& r : records) {
+    if (!m.seen.add(r.fp)) continue;
+    m.level.starts.push_back(m.level.bytes.size());
+    m.level.bytes.insert(m.level.bytes.end(), r.bytes, r.bytes + r.length);
+    m.parent.push_back(r.parent);
+    m.move.push_back(r.move);
+    ++added;
   }
   if (m.parent.size() >= (uint64_t(1) << 40)) throw std::length_error("a shard holds more than 2^40 states");
   return added;

@@ -65,7 +65,7 @@ class History:
     def openings(self) -> list[tuple[int, bool]]:
         """For each decision (the sub-steps not forced), at the state it is taken at: the
         round, and whether a turn begins there (a turn choice is pending): where the
-        shrinker's rounds and turns begin (`shrink.Path`)."""
+        shrinker's rounds and turns begin (`shrink.Replayed`)."""
         return [
             (self.states[i].round, isinstance(self.states[i].pending, ChooseTurn))
             for i, forced in enumerate(self.forced)
@@ -74,7 +74,7 @@ class History:
 
     def prefix(self, p: int) -> History:
         """A new history of the sub-steps before decision `p` (0-based; `step_count` for the
-        whole), to play on (`shrink.Path`); the states are shared, being immutable."""
+        whole), to play on (`shrink.Replayed`); the states are shared, being immutable."""
         starts = [i for i, forced in enumerate(self.forced) if not forced]
         i = starts[p] if p < len(starts) else len(self.actions)
         return History(self.states[: i + 1], self.actions[:i], forced=self.forced[:i], events=self.events[:i])

@@ -31,7 +31,7 @@ from village_rules.drivers.play import GameLog
 from village_rules.errors import IllegalActionError, VillageError
 from village_rules.model.actions import Action, action_from_id, action_id, format_action
 from village_rules.proofs.search.history import History
-from village_rules.proofs.search.shrink import MAX_STEPS, Judge, Shrunk, first_holds, shrink
+from village_rules.proofs.search.shrink import MAX_STEPS, Judge, NotAWitnessError, Shrunk, first_holds, shrink
 
 if TYPE_CHECKING:  # the optional extension: imported where it runs
     from village_rules.native._core import Game
@@ -127,7 +127,11 @@ class NativeJudge:
                 path.options = frozenset(game.legal())
         ident = self._ids.get(action)
         if ident is None:
-            ident = self._ids[action] = action_id(self._data, action)
+            try:
+                ident = action_id(self._data, action)
+            except VillageError:  # not an action of this edition: not an option, as on the reference
+                ident = -1
+            self._ids[action] = ident
         if ident not in path.options:
             return False
         self._play(path, action, ident)
@@ -145,19 +149,26 @@ class NativeJudge:
     def advance(self, path: NativePath, action: Action) -> None:
         """Play `action`; `IllegalActionError` when it is not an option (the path unchanged)."""
         if not self.take(path, action):
-            raise IllegalActionError("CHANCE", format_action(action), "not an option at this state")
+            problem = "not an option at this state"
+            if path.game.is_chance():
+                raise IllegalActionError("CHANCE", format_action(action), problem)
+            raise IllegalActionError("STEP", format_action(action), problem)
 
     def _play(self, path: NativePath, action: Action, ident: int) -> None:
+        """Apply and judge the step; the path records it only once the core has applied it."""
         game = path.game
-        path.before.append((game.copy(), list(path.values)))
-        path.marks.append((game.round(), game.turn_begins()))
-        path.actions.append(action)
+        kept = (game.copy(), list(path.values))
+        mark = (game.round(), game.turn_begins())
+        judged = game.apply_judged(ident, path.values)  # the core's state unchanged on an error
         held = False
-        for _, _, steps, values, monitored in game.apply_judged(ident, path.values):
+        values = path.values
+        for _, _, steps, after, monitored in judged:
             held = held or bool((monitored if self._monitored else steps) & self._bit)
-            path.values = list(values)
-        path.held = held
-        path.options = None
+            values = list(after)
+        path.before.append(kept)
+        path.marks.append(mark)
+        path.actions.append(action)
+        path.values, path.held, path.options = values, held, None
 
     def holds(self, path: NativePath) -> bool:
         """Whether the query held after a sub-step of the path's last step."""
@@ -176,7 +187,15 @@ def shrink_natively(
     on the reference judge (`reference`), which must find the query first holding at its
     last action; the result carries the reference `History`."""
     judge = NativeJudge(query, log.initial_state().rules.data, high_scores)
-    shrunk = shrink(log, judge, max_steps=max_steps)
+    try:
+        shrunk = shrink(log, judge, max_steps=max_steps)
+    except NotAWitnessError:
+        if first_holds(log, reference) is None:
+            raise  # not a witness on the reference either: the log's fault, as the error says
+        raise NativeJudgeTieError(
+            f"{query}: the reference judge finds the query first holding at the end of the log, the "
+            f"native judge does not: {log.to_json()}"
+        ) from None
     history = first_holds(shrunk.log, reference)
     if history is None:
         raise NativeJudgeTieError(

@@ -58,7 +58,7 @@ class Replayed(Protocol):
     """A replayed game as the shrinker reads it: its decisions (the game log's actions; the
     decisions the engine took itself are not among them), where rounds and turns begin, and
     a copy of its beginning to replay a candidate from. `History` is one (the reference's
-    states); `native.shrink_judge`'s path is another (the native core's)."""
+    states); `native_judge.NativePath` is another (the native core's)."""
 
     @property
     def decisions(self) -> list[Action]:

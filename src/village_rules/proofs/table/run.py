@@ -444,13 +444,15 @@ def provenance(witness: Witness, shrunk: Shrunk[History] | None, stored: bool) -
     return f"{found}, then {shrink_words(shrunk)}"
 
 
+MINIMAL_WORDS = "1-minimal: no single round, turn or action can be removed"
+"""How a witness note says its witness is 1-minimal under the shrinker."""
+NOT_MINIMAL_WORDS = "not 1-minimal: its budget ran out first"
+"""How a witness note says its shrink ran out of budget."""
+
+
 def shrink_words(shrunk: Shrunk[History]) -> str:
     """What a shrink did, for a witness note."""
-    done = (
-        "1-minimal: no single round, turn or action can be removed"
-        if shrunk.minimal
-        else "not 1-minimal: its budget ran out first"
-    )
+    done = MINIMAL_WORDS if shrunk.minimal else NOT_MINIMAL_WORDS
     return (
         f"shrunk by delta debugging from {shrunk.before} to {shrunk.after} actions "
         f"({shrunk.replays} replays, {shrunk.steps} engine steps; {done})"
