@@ -103,6 +103,23 @@ void pack_planted(const State& s, bool drop_lifetime, std::vector<uint8_t>& out)
 uint64_t fingerprint_packed(const std::vector<uint8_t>& bytes) {
   return fingerprint_bytes(pack::after_round(bytes.data()), bytes.data() + bytes.size());
 }
+// A monitor's value after a packed state (Options::monitor: a state of the product), so that
+// the fingerprint of the bytes is the product state's (search.py seen_key): each int as 4
+// bytes, then the count plus one (0: None), read back from the end.
+void pack_value(const predicates::Value& v, std::vector<uint8_t>& out) {
+  for (int k = 0; k < v.size; ++k)
+    for (int b = 0; b < 4; ++b) out.push_back(static_cast<uint8_t>(static_cast<uint32_t>(v.v[k]) >> (8 * b)));
+  out.push_back(static_cast<uint8_t>(v.size + 1));
+}
+predicates::Value unpack_value(const uint8_t* at, size_t length) {
+  predicates::Value v;
+  v.size = static_cast<int>(at[length - 1]) - 1;
+  const uint8_t* p = at + length - 1 - 4 * static_cast<size_t>(std::max(v.size, 0));
+  for (int k = 0; k < v.size; ++k, p += 4)
+    v.v[k] = static_cast<int>(static_cast<uint32_t>(p[0]) | static_cast<uint32_t>(p[1]) << 8 |
+                              static_cast<uint32_t>(p[2]) << 16 | static_cast<uint32_t>(p[3]) << 24);
+  return v;
+}
 }  // namespace
 
 uint64_t fingerprint(const State& s, int plant) {
@@ -361,6 +378,7 @@ struct Tally {
   // Options::queries: the STEP queries this worker has not met yet, and each met -> the
   // lowest (state id, move) of an edge meeting it (a worker's states come in id order)
   uint32_t unmet = predicates::ALL_STEP_QUERIES;
+  bool monitor_met = false;  // Options::monitor: its query met (its hit keyed N_STEP_QUERIES + the monitor)
   std::map<int, std::pair<uint64_t, int>> hits;
   std::vector<checks::Violation> found;  // scratch
   std::map<std::string, long long> terminal;
@@ -670,6 +688,11 @@ Counts run(const std::vector<const Core*>& roots, const Options& options) {
   const bool saving = !options.checkpoint.save.empty(), resuming = !options.checkpoint.resume.empty();
   if (options.check_json && (saving || resuming))
     throw std::invalid_argument("check_json keeps every state's JSON, which a checkpoint does not hold");
+  const int monitor = options.monitor;
+  if (monitor < -1 || monitor >= predicates::N_MONITORS)
+    throw std::invalid_argument("no monitor " + std::to_string(monitor));
+  if (monitor >= 0 && (options.check_json || options.plant != PLANT_NONE || saving || resuming))
+    throw std::invalid_argument("a monitor's product is explored without check_json, a planted bug or a checkpoint");
   if (options.queries && (saving || resuming))
     throw std::invalid_argument("the queries' verdicts are not kept in a checkpoint: no queries with a checkpoint");
   if ((saving || resuming) && options.checkpoint.header.empty())
@@ -713,11 +736,21 @@ Counts run(const std::vector<const Core*>& roots, const Options& options) {
       const Core* root = roots[i];
       State s = root->explore_root();
       s.rules_json.clear();
-      uint64_t fp = fingerprint(s, options.plant);
+      std::vector<uint8_t> product;  // with a monitor: the state and its start value
+      if (monitor >= 0) {
+        pack::pack(s, product);
+        pack_value(predicates::start(monitor), product);
+      }
+      uint64_t fp = monitor >= 0 ? fingerprint_packed(product) : fingerprint(s, options.plant);
       bool added = seen[static_cast<size_t>(owner(fp))].add(fp);
       if (options.check_json) check.see(*cores[0], s, fp, added);
       if (added) {
-        frontier.add(s, options.plant);
+        if (monitor >= 0) {
+          frontier.starts.push_back(frontier.bytes.size());
+          frontier.bytes.insert(frontier.bytes.end(), product.begin(), product.end());
+        } else {
+          frontier.add(s, options.plant);
+        }
         parents_of.parent.push_back(ROOT);
         parents_of.move.push_back(static_cast<uint16_t>(i));
         ++states;
@@ -751,6 +784,8 @@ Counts run(const std::vector<const Core*>& roots, const Options& options) {
     Tally& mine = tally[static_cast<size_t>(w)];
     State& parent = parents[static_cast<size_t>(w)];
     pack::unpack(frontier.at(index), parent);
+    predicates::Value value;  // with a monitor: the parent's value (the product state's)
+    if (monitor >= 0) value = unpack_value(frontier.at(index), frontier.length(index));
     if (options.check) {  // every distinct state is expanded once: checked here, once
       mine.found.clear();
       core.explore_violations(parent, mine.found);
@@ -781,12 +816,20 @@ Counts run(const std::vector<const Core*>& roots, const Options& options) {
     for (size_t k = 0; k < ids.size(); ++k) {
       const int id = ids[k];
       child = parent;  // assigned, not built: the vectors keep their storage
+      predicates::Judging judging;
       try {
-        if (options.queries && mine.unmet) {  // search.py expand: each pending query, every sub-step
-          uint32_t met = core.explore_step_judged(parent, child, id) & mine.unmet;
-          for (int q = 0; met >> q; ++q)
-            if (met >> q & 1u) mine.hits[q] = {self, static_cast<int>(k)};
-          mine.unmet &= ~met;
+        if (monitor >= 0 || (options.queries && mine.unmet)) {  // search.py expand: every sub-step
+          judging.which = options.queries ? mine.unmet : 0u;
+          judging.monitor = monitor;
+          judging.value = value;
+          core.explore_step_judged(parent, child, id, judging);
+          for (int q = 0; judging.held >> q; ++q)
+            if (judging.held >> q & 1u) mine.hits[q] = {self, static_cast<int>(k)};
+          mine.unmet &= ~judging.held;
+          if (judging.monitored && !mine.monitor_met) {
+            mine.hits[predicates::N_STEP_QUERIES + monitor] = {self, static_cast<int>(k)};
+            mine.monitor_met = true;
+          }
         } else {
           core.explore_step(child, id);
         }
@@ -815,6 +858,7 @@ Counts run(const std::vector<const Core*>& roots, const Options& options) {
         std::vector<uint8_t>& bytes = scratch[static_cast<size_t>(w)];
         bytes.clear();
         pack_planted(child, options.plant == PLANT_PACK_FORGETS_PLAYER_LIFETIME, bytes);
+        if (monitor >= 0) pack_value(judging.value, bytes);  // a state of the product
         uint64_t fp = options.plant == PLANT_OMIT_PLAYER_LIFETIME ? fingerprint(child, options.plant)
                                                                    : fingerprint_packed(bytes);
         Packed& box = outbox[static_cast<size_t>(w)][static_cast<size_t>(owner(fp))];
@@ -918,7 +962,8 @@ Counts run(const std::vector<const Core*>& roots, const Options& options) {
       std::vector<int> ids;
       moves_of(core, s, ids);
       path.second.push_back(ids.at(static_cast<size_t>(at.second)));
-      out.query_witness[predicates::STEP_NAMES[q]] = path;
+      out.query_witness[q < predicates::N_STEP_QUERIES ? predicates::STEP_NAMES[q]
+                                                       : predicates::MONITOR_NAMES[q - predicates::N_STEP_QUERIES]] = path;
     }
   out.parents_bytes = parents_of.nbytes();
   out.states = states;
