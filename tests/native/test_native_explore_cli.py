@@ -12,7 +12,9 @@ import time
 
 import pytest
 
+from village_rules.cli.explore import _differs
 from village_rules.cli.main import main
+from village_rules.explore.pinned import pinned
 
 
 def test_the_native_engine_explores_tiny_and_matches_its_pins(capsys: pytest.CaptureFixture[str]) -> None:
@@ -23,11 +25,30 @@ def test_the_native_engine_explores_tiny_and_matches_its_pins(capsys: pytest.Cap
     assert "states      10,175 distinct" in out
     assert "shortest    chronicle in 8 actions, chronicle and graveyard in 8 actions" in out
     assert "every state invariant at 10,175 states, every transition invariant on 11,369 edges" in out
-    assert "queries (STEP: judged natively after every sub-step, tied to the Python predicates):" in out
+    assert "queries (natively after every sub-step, tied to the Python predicates; PATH queries on" in out
     assert "  free-final-action        reachable: shortest witness 5 actions" in out
     assert "  end-market-other         unreachable by exhaustion" in out
-    assert "  two-deaths-one-turn      not decided natively: it reads more than one step" in out
+    assert "  two-deaths-one-turn      reachable: shortest witness 7 actions" in out
+    assert "  mass-one-buyer           unreachable by exhaustion" in out
+    lasso = "  lasso                    not decided natively: it reads more than one step and has no native"
+    assert lasso in out
     assert "expect      matches the pinned figures" in out
+
+
+def test_expect_compares_the_native_reachable_queries_with_the_pinned_ones(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # the native verdicts are compared with the pinned reachable queries, as a Python run's
+    from village_rules.explore.native import explore_counts  # noqa: PLC0415 (the optional extension)
+
+    pin = pinned("tiny", 2)
+    assert pin.reachable is not None and "shared-win" in pin.reachable
+    result = explore_counts("tiny")
+    asked = frozenset({"shared-win", "end-market-other"})
+    assert not _differs(pin, result, (asked, frozenset({"shared-win"})))
+    assert _differs(pin, result, (asked, frozenset()))
+    out = capsys.readouterr().out
+    assert "  DIFFERS reachable queries: pinned ['shared-win'], now []" in out
 
 
 def test_the_native_engine_counts_without_checks_when_asked(capsys: pytest.CaptureFixture[str]) -> None:

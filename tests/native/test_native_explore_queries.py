@@ -5,7 +5,11 @@ test_native_predicates.py), and its verdicts are the Python explorer's on the sh
 configurations: the same queries reachable, each with a shortest witness of the same length
 (the very same witness on one thread, where both loops expand in the same order), which
 replays on the reference to an edge that meets the query; the others unreachable by
-exhaustion. A planted predicate (query 2 never holds natively) changes a verdict, named.
+exhaustion. The `PATH` queries with a monitor are decided on the product of the graph and
+the monitor's value (`explore_counts(monitor=)`), as `explore(monitor=)` decides them: the
+product's counts, the verdict and the witness are the Python explorer's. A planted predicate
+(query 2 never holds natively) and a planted monitor (four monks after three) each change a
+verdict, named.
 
 Skipped with a reason when the extension is not built, failed instead under
 VILLAGE_REQUIRE_NATIVE=1 (tests/conftest.py)."""
@@ -19,8 +23,9 @@ import pytest
 
 from village_rules.engine.core import apply, apply_steps
 from village_rules.explore.configs import configuration
-from village_rules.explore.native import explore_counts, query_verdicts
-from village_rules.explore.search import QueryVerdict, explore, roots
+from village_rules.explore.monitors import MONITORS
+from village_rules.explore.native import explore_counts, monitor_verdict, query_verdicts
+from village_rules.explore.search import Exploration, QueryVerdict, explore, roots
 from village_rules.proofs.catalogue.catalogue import CATALOGUE, by_name
 from village_rules.proofs.catalogue.query import STEP
 from village_rules.proofs.search.history import History
@@ -79,8 +84,14 @@ def test_the_native_verdicts_on_tiny_are_the_python_explorer_s() -> None:
     assert verdict_differences("tiny") == []
 
 
-@pytest.mark.slow  # the Python explorer's verdicts: 6-10 s each
-@pytest.mark.parametrize("name", ["solo", "small", "births"])
+@pytest.mark.slow  # the Python explorer's verdicts: about 6 s
+def test_the_native_verdicts_on_solo_are_the_python_explorer_s() -> None:
+    assert verdict_differences("solo") == []
+
+
+@pytest.mark.slow
+@pytest.mark.by_hand  # CI leaves it out (tests/README.md, "By hand"): 8-10 s each
+@pytest.mark.parametrize("name", ["small", "births"])
 def test_the_native_verdicts_on_a_larger_configuration_are_the_python_explorer_s(name: str) -> None:
     assert verdict_differences(name) == []
 
@@ -106,3 +117,68 @@ def test_a_planted_predicate_changes_a_verdict_and_is_named() -> None:
 def test_queries_with_a_checkpoint_are_refused(tmp_path: Path) -> None:
     with pytest.raises(ValueError, match="not kept in a checkpoint"):
         explore_counts("tiny", queries=True, checkpoint=tmp_path / "x.ckpt")
+
+
+# --- the PATH queries on their monitors' products ---------------------------------------------
+
+
+@cache
+def python_product(name: str, monitor: str) -> Exploration:
+    """The Python explorer's run on the product with `monitor`, under its query's readings."""
+    config = configuration(name)
+    query = by_name(monitor)
+    return explore(
+        config.data,
+        config.player_counts[0],
+        queries=[query],
+        check=False,
+        monitor=MONITORS[monitor],
+        variant=query.variant,
+    )
+
+
+def product_differences(name: str, monitor: str, plant: str = "") -> list[str]:
+    """Where the native product run with `monitor` differs from the Python explorer's: its
+    counts, its query's verdict and witness (empty when they tie)."""
+    config = configuration(name)
+    query = by_name(monitor)
+    native = explore_counts(name, monitor=monitor, variant=query.variant, plant=plant)
+    python = python_product(name, monitor)
+    out = []
+    mine = (native.states, native.edges, native.depth, dict(native.terminal))
+    theirs = (python.states, python.edges, python.depth, dict(python.terminal))
+    if mine != theirs:
+        out.append(f"{name} {monitor}: the product's counts native {mine}, Python {theirs}")
+    verdict = monitor_verdict(config.data, native)
+    assert verdict is not None
+    expected = python.verdicts[monitor]
+    if verdict.witness != expected.witness:
+        lengths = [None if w is None else len(w[1]) for w in (verdict.witness, expected.witness)]
+        out.append(f"{name} {monitor}: native witness of {lengths[0]} actions, Python {lengths[1]}")
+    return out
+
+
+def test_a_monitor_s_product_on_tiny_is_the_python_explorer_s() -> None:
+    assert product_differences("tiny", "mass-four-monks") == []
+
+
+def test_a_planted_monitor_changes_a_witness_and_is_named() -> None:
+    assert product_differences("tiny", "mass-four-monks", plant="mass-four-monks holds after three") == [
+        "tiny mass-four-monks: native witness of 7 actions, Python 8"
+    ]
+
+
+@pytest.mark.slow  # about 11 s: eight Python product runs
+@pytest.mark.parametrize("monitor", sorted(MONITORS))
+def test_every_monitor_s_product_on_tiny_is_the_python_explorer_s(monitor: str) -> None:
+    assert product_differences("tiny", monitor) == []
+
+
+@pytest.mark.slow
+@pytest.mark.by_hand  # CI leaves it out (tests/README.md, "By hand"): 24 Python product runs, minutes
+@pytest.mark.parametrize("monitor", sorted(MONITORS))
+@pytest.mark.parametrize("name", ["solo", "small", "births"])
+def test_every_monitor_s_product_on_a_larger_configuration_is_the_python_explorer_s(
+    name: str, monitor: str
+) -> None:
+    assert product_differences(name, monitor) == []

@@ -450,14 +450,15 @@ def _run_native(args: argparse.Namespace, config: Configuration, players: int, p
                 max_memory=None if args.max_memory is None else args.max_memory * 2**20,
                 queries=judged,
             )
+            products = _native_products(args, config, players, queries, asked.is_set) if judged else {}
         except ExplorationStoppedError as stop:
             print(f"village-rules explore: {stop}", file=sys.stderr)
             return SIGTERM_EXIT if asked.signal == signal.SIGTERM else SIGINT_EXIT
-    print(native_report(config, result, time.perf_counter() - start, queries))
+    print(native_report(config, result, time.perf_counter() - start, queries, products))
     failed = bool(result.violation_count or result.deadlocks or result.engine_exceptions)
     failed = _no_end(result) or failed
     if pin is not None:
-        failed = _differs(pin, result) or failed
+        failed = _differs(pin, result, _native_reached(config, result, products)) or failed
     return 1 if failed else 0
 
 
@@ -492,6 +493,50 @@ def _run_native_on_ray(
     return 1 if failed else 0
 
 
+def _native_reached(
+    config: Configuration, r: NativeExploration, products: dict[str, QueryVerdict]
+) -> tuple[frozenset[str], frozenset[str]] | None:
+    """The queries the native run decided and those it found reachable (None: none decided)."""
+    from village_rules.explore.native import query_verdicts  # noqa: PLC0415 (optional, as the caller)
+
+    verdicts = {**query_verdicts(config.data, r), **products}
+    if not verdicts:
+        return None
+    return frozenset(verdicts), frozenset(q for q, v in verdicts.items() if v.reachable)
+
+
+def _native_products(
+    args: argparse.Namespace,
+    config: Configuration,
+    players: int,
+    queries: list[Query],
+    stop: Callable[[], bool],
+) -> dict[str, QueryVerdict]:
+    """Each `PATH` query of `queries` with a native monitor decided natively on the product of
+    the graph and its monitor, under its own readings (as `_decide_path_queries`); none with
+    --no-monitors."""
+    from village_rules.explore.native import explore_counts, monitor_verdict  # noqa: PLC0415 (optional)
+    from village_rules.native.predicates import MONITORS as NATIVE_MONITORS  # noqa: PLC0415 (optional)
+
+    out: dict[str, QueryVerdict] = {}
+    for q in queries:
+        if args.no_monitors or q.name not in NATIVE_MONITORS:
+            continue
+        product = explore_counts(
+            config.data,
+            players,
+            variant=q.variant,
+            max_states=args.max_states,
+            workers=args.workers,
+            stop=stop,
+            monitor=q.name,
+        )
+        verdict = monitor_verdict(config.data, product)
+        if verdict is not None:
+            out[q.name] = verdict
+    return out
+
+
 def _check_native_memory(args: argparse.Namespace, config: Configuration, players: int) -> None:
     """Refuse `--max-memory` before the work where it cannot be kept: no /proc to read the
     memory from, or a shipped configuration whose pinned state count needs more than the
@@ -523,9 +568,18 @@ def _no_end(result: Counted) -> bool:
     return not result.terminal
 
 
-def _differs(pin: Pinned, result: Counted) -> bool:
-    """Print `--expect`'s verdict and each figure that differs from the pin; whether any does."""
+def _differs(
+    pin: Pinned, result: Counted, native: tuple[frozenset[str], frozenset[str]] | None = None
+) -> bool:
+    """Print `--expect`'s verdict and each figure that differs from the pin; whether any does.
+    `native`: the queries a native run decided and those it found reachable, compared with the
+    pinned reachable queries as `differences` compares a Python run's."""
     changed = differences(pin, result)
+    if native is not None and pin.reachable is not None:
+        asked, reached = native
+        if reached != pin.reachable & asked:
+            pinned_reached = sorted(pin.reachable & asked)
+            changed.append(f"reachable queries: pinned {pinned_reached}, now {sorted(reached)}")
     print(f"expect      {'DIFFERS from the pinned figures' if changed else 'matches the pinned figures'}")
     for line in changed:
         print(f"  DIFFERS {line}")
@@ -549,13 +603,14 @@ def native_report(
     r: NativeExploration,
     seconds: float,
     queries: list[Query] | None = None,
+    products: dict[str, QueryVerdict] | None = None,
     *,
     on_ray: bool = False,
 ) -> str:
     """The native run's summary, in `report`'s words, and what it did not decide: each of
-    `queries` (default: the catalogue) by the native verdict of a `STEP` query; a `PATH` query
-    is not decided natively yet. `on_ray`: the loop ran as shards on Ray actors, which decide
-    no query."""
+    `queries` (default: the catalogue) by the native verdict of a `STEP` query, or of a `PATH`
+    query decided on its monitor's product (`products`); the lasso and the score pump are not
+    decided natively. `on_ray`: the loop ran as shards on Ray actors, which decide no query."""
     shortest = ", ".join(f"{kind} in {len(ids)} actions" for kind, (_, ids) in sorted(r.shortest_end.items()))
     check = (
         f"every state invariant at {r.states_checked:,} states, every transition invariant on "
@@ -577,7 +632,7 @@ def native_report(
         *(
             ["queries     not decided on Ray actors (its threads decide the STEP queries: run without --ray)"]
             if on_ray
-            else _native_queries(config, r, list(CATALOGUE) if queries is None else queries)
+            else _native_queries(config, r, list(CATALOGUE) if queries is None else queries, products or {})
         ),
     ]
     saved = []
@@ -594,25 +649,30 @@ def native_report(
     return "\n".join(lines)
 
 
-def _native_queries(config: Configuration, r: NativeExploration, queries: list[Query]) -> list[str]:
-    """The native run's query lines: each `STEP` query's verdict as `report` words it; each
-    `PATH` query not decided (its monitor is native and tied, the product is not explored)."""
+def _native_queries(
+    config: Configuration, r: NativeExploration, queries: list[Query], products: dict[str, QueryVerdict]
+) -> list[str]:
+    """The native run's query lines: each `STEP` query's verdict and each `PATH` query's on its
+    monitor's product as `report` words them; the others not decided natively."""
     from village_rules.explore.native import query_verdicts  # noqa: PLC0415 (optional, as the caller)
 
-    verdicts = query_verdicts(config.data, r)
+    verdicts = {**query_verdicts(config.data, r), **products}
     if not verdicts:
         return [
             "queries     not judged: a checkpoint keeps no query verdict (--checkpoint, --resume); "
             "run without them, or with --engine reference"
         ]
-    lines = ["queries (STEP: judged natively after every sub-step, tied to the Python predicates):"]
+    lines = [
+        "queries (natively after every sub-step, tied to the Python predicates; PATH queries on their "
+        "monitors' products):"
+    ]
     for q in queries:
         v = verdicts.get(q.name)
         said = (
             _verdict(v, None)
             if v is not None
-            else "not decided natively: it reads more than one step (the native loop explores no "
-            "monitor product yet); run with --engine reference"
+            else "not decided natively: it reads more than one step and has no native monitor; run with "
+            "--engine reference"
         )
         lines.append(f"  {q.name:<24} {said}")
     return lines

@@ -36,9 +36,9 @@ from village_rules.explore.seen import SeenFigures
 from village_rules.model.actions import Action, action_from_id
 from village_rules.native import _core
 from village_rules.native.engine import native_game
-from village_rules.native.predicates import PREDICATE_PLANTS, STEP_QUERIES, set_high_scores
+from village_rules.native.predicates import MONITORS, PREDICATE_PLANTS, STEP_QUERIES, set_high_scores
 from village_rules.proofs.catalogue.catalogue import HIGH_SCORE
-from village_rules.proofs.catalogue.query import STEP
+from village_rules.proofs.catalogue.query import PATH, STEP
 from village_rules.rules.variant import Variant
 
 MAX_WORKERS = 64
@@ -122,6 +122,11 @@ class NativeExploration(SeenFigures):
     query_witness: dict[str, tuple[int, list[int]]] | None = None
     """With `queries`: each `STEP` query met on some edge -> a shortest witness (its root's
     index and the action ids from that root's state, the last the edge's); None: not judged."""
+    monitor: str | None = None
+    """With `monitor`: the `PATH` query whose monitor's product was explored."""
+    monitor_witness: tuple[int, list[int]] | None = None
+    """With `monitor`: a shortest witness of its query (as `query_witness`), None if no edge
+    of the product meets it."""
 
     @property
     def states_per_second(self) -> float:
@@ -157,6 +162,7 @@ def explore_counts(
     resume: Path | None = None,
     max_memory: int | None = None,
     queries: bool = False,
+    monitor: str | None = None,
 ) -> NativeExploration:
     """Count every state reachable from every set-up deal of `config` (a shipped
     configuration's name, or edition data), breadth first in C++: the figures of the
@@ -191,7 +197,14 @@ def explore_counts(
     tests/native/test_native_predicates.py), as the Python explorer judges them:
     `query_witness` holds a shortest witness of each met (`query_verdicts` makes them the
     Python explorer's `QueryVerdict`s). The verdicts are not kept in a checkpoint, so
-    `queries` with `checkpoint` or `resume` is refused."""
+    `queries` with `checkpoint` or `resume` is refused.
+
+    With `monitor` (a `PATH` query's name with a native monitor: `native.predicates.MONITORS`)
+    the product of the graph and the monitor's value is explored, as the Python explorer's
+    `explore(monitor=)` does: the counts are the product's, and `query_witness` holds the
+    query's shortest witness if an edge meets it (`monitor_verdict`). Give the query's own
+    `variant` (`Query.variant`) for a query with a reading of its own. Refused with
+    `check_json`, a planted bug of the loop or a checkpoint."""
     if isinstance(config, str):
         name, data = config, configuration(config).data
     else:
@@ -213,6 +226,11 @@ def explore_counts(
         raise ValueError("the queries' verdicts are not kept in a checkpoint: no queries with a checkpoint")
     if queries:
         set_high_scores(data, HIGH_SCORE)
+    if monitor is not None and monitor not in MONITORS:
+        raise ValueError(f"no native monitor for {monitor!r} (known: {', '.join(MONITORS)})")
+    checkpointed = checkpoint is not None or resume is not None
+    if monitor is not None and (check_json or plant in PLANTS or checkpointed):
+        raise ValueError("a monitor's product is explored without check_json, a planted bug or a checkpoint")
     starts = roots(data, players, variant)
     saving = None
     if checkpoint is not None or resume is not None:
@@ -250,7 +268,8 @@ def explore_counts(
     plant = "" if predicate_plant else plant
     try:
         raw = _core.explore(
-            games, max_states, plant, check_json, progress, workers, check, asked, saving, queries
+            games, max_states, plant, check_json, progress, workers, check, asked, saving, queries,
+            monitor or "",
         )
     except _core.CheckpointDamagedError as exc:
         raise CheckpointError(resume or Path(), str(exc)) from None
@@ -274,6 +293,10 @@ def explore_counts(
     if raw["stopped"]:
         saved_to = checkpoint if raw["saved"] else None
         raise ExplorationStoppedError(f"stopped on request {where}{kept}", saved_to)
+    witnesses = {
+        str(query): (int(root), [int(i) for i in ids])
+        for query, (root, ids) in dict(raw["query_witness"]).items()
+    }
     return NativeExploration(
         config=name,
         players=players,
@@ -303,13 +326,20 @@ def explore_counts(
         checkpoint_bytes=int(raw["checkpoint_bytes"]),
         resumed_states=None if int(raw["resumed_states"]) < 0 else int(raw["resumed_states"]),
         resumed_depth=None if int(raw["resumed_depth"]) < 0 else int(raw["resumed_depth"]),
-        query_witness={
-            str(query): (int(root), [int(i) for i in ids])
-            for query, (root, ids) in dict(raw["query_witness"]).items()
-        }
-        if queries
-        else None,
+        query_witness={q: w for q, w in witnesses.items() if q in STEP_QUERIES} if queries else None,
+        monitor=monitor,
+        monitor_witness=None if monitor is None else witnesses.get(monitor),
     )
+
+
+def monitor_verdict(data: EditionData, exploration: NativeExploration) -> QueryVerdict | None:
+    """The verdict of the `PATH` query decided on the product with its monitor
+    (`explore_counts(monitor=)`), as the Python explorer's; None without a monitor."""
+    if exploration.monitor is None:
+        return None
+    found = exploration.monitor_witness
+    witness = None if found is None else (found[0], tuple(action_from_id(data, i) for i in found[1]))
+    return QueryVerdict(exploration.monitor, PATH, witness)
 
 
 def query_verdicts(data: EditionData, exploration: NativeExploration) -> dict[str, QueryVerdict]:

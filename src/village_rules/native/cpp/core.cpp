@@ -822,7 +822,7 @@ class Game : public solo::Core, public village::explore::Core, public village::c
   // explore_step with the STEP queries judged after every sub-step (as apply_judged), `s`
   // equal to `before` when called: the forced sub-steps' states are kept in this core's
   // buffers (one core per explorer thread)
-  uint32_t explore_step_judged(const State& before, State& s, int id) const override {
+  void explore_step_judged(const State& before, State& s, int id, village::predicates::Judging& j) const override {
     namespace pr = village::predicates;
     Events& ev = judge_events_;
     ev.events.clear();
@@ -839,16 +839,20 @@ class Game : public solo::Core, public village::explore::Core, public village::c
       throw;
     }
     ev_ = nullptr;
-    uint32_t held = 0;
+    j.held = 0;
+    j.monitored = false;
     for (size_t k = 0; k < ev.steps.size(); ++k) {
       size_t first = ev.steps[k].first;
       size_t end = k + 1 < ev.steps.size() ? ev.steps[k + 1].first : ev.events.size();
       const State& from = k == 0 ? before : judge_states_[k - 1];
       const State& after = k < judge_states_.size() ? judge_states_[k] : s;
       pr::Sub sub{from, ev.steps[k].action, ev.events.data() + first, end - first, after};
-      held |= pr::judge(*t_, *this, sub, pr::ALL_STEP_QUERIES, predicate_plant_);
+      if (j.which) j.held |= pr::judge(*t_, *this, sub, j.which, predicate_plant_);
+      if (j.monitor >= 0) {  // monitors.fold: updated on every sub-step, held after some
+        j.value = pr::update(j.monitor, *t_, j.value, sub);
+        j.monitored = pr::holds(j.monitor, *t_, j.value, sub, predicate_plant_) || j.monitored;
+      }
     }
-    return held;
   }
   int explore_chronicle_free(const State& s, int category) const override { return chronicle_free(s, category); }
   int explore_graveyard_free(const State& s) const override { return graveyard_free(s); }
@@ -2995,7 +2999,8 @@ PYBIND11_MODULE(_core, m) {
       "explore",
       [](const std::vector<Game*>& roots, long long max_states, const std::string& plant, bool check_json,
          std::function<void(long long, long long, long long, long long)> progress, int workers, bool check,
-         std::function<bool()> stop, const village::explore::Checkpointing* checkpoint, bool queries) {
+         std::function<bool()> stop, const village::explore::Checkpointing* checkpoint, bool queries,
+         const std::string& monitor) {
         namespace ex = village::explore;
         ex::Options options;
         options.max_states = max_states;
@@ -3005,6 +3010,12 @@ PYBIND11_MODULE(_core, m) {
         options.workers = workers;
         options.check = check;
         options.queries = queries;
+        if (!monitor.empty()) {  // a monitor by its query's name (monitors.hpp MONITOR_NAMES)
+          namespace pr = village::predicates;
+          auto at = std::find(pr::MONITOR_NAMES.begin(), pr::MONITOR_NAMES.end(), monitor);
+          if (at == pr::MONITOR_NAMES.end()) throw std::invalid_argument("no native monitor '" + monitor + "'");
+          options.monitor = static_cast<int>(at - pr::MONITOR_NAMES.begin());
+        }
         if (checkpoint) options.checkpoint = *checkpoint;
         if (stop)  // between batches, on this (the main) thread: Python's signal handlers run first
           options.stop = [stop]() {
@@ -3016,7 +3027,8 @@ PYBIND11_MODULE(_core, m) {
       },
       py::arg("roots"), py::arg("max_states"), py::arg("plant") = "", py::arg("check_json") = false,
       py::arg("progress") = py::none(), py::arg("workers") = 1, py::arg("check") = false,
-      py::arg("stop") = py::none(), py::arg("checkpoint") = py::none(), py::arg("queries") = false);
+      py::arg("stop") = py::none(), py::arg("checkpoint") = py::none(), py::arg("queries") = false,
+      py::arg("monitor") = "");
   village::explore::bind_seen(m);
   // a shard of a run over processes (explore.hpp Shard; explore/native_shards.py)
   py::class_<village::explore::Shard>(m, "Shard")

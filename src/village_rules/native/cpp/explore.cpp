@@ -103,6 +103,23 @@ void pack_planted(const State& s, bool drop_lifetime, std::vector<uint8_t>& out)
 uint64_t fingerprint_packed(const std::vector<uint8_t>& bytes) {
   return fingerprint_bytes(pack::after_round(bytes.data()), bytes.data() + bytes.size());
 }
+// A monitor's value after a packed state (Options::monitor: a state of the product), so that
+// the fingerprint of the bytes is the product state's (search.py seen_key): each int as 4
+// bytes, then the count plus one (0: None), read back from the end.
+void pack_value(const predicates::Value& v, std::vector<uint8_t>& out) {
+  for (int k = 0; k < v.size; ++k)
+    for (int b = 0; b < 4; ++b) out.push_back(static_cast<uint8_t>(static_cast<uint32_t>(v.v[k]) >> (8 * b)));
+  out.push_back(static_cast<uint8_t>(v.size + 1));
+}
+predicates::Value unpack_value(const uint8_t* at, size_t length) {
+  predicates::Value v;
+  v.size = static_cast<int>(at[length - 1]) - 1;
+  const uint8_t* p = at + length - 1 - 4 * static_cast<size_t>(std::max(v.size, 0));
+  for (int k = 0; k < v.size; ++k, p += 4)
+    v.v[k] = static_cast<int>(static_cast<uint32_t>(p[0]) | static_cast<uint32_t>(p[1]) << 8 |
+                              static_cast<uint32_t>(p[2]) << 16 | static_cast<uint32_t>(p[3]) << 24);
+  return v;
+}
 }  // namespace
 
 uint64_t fingerprint(const State& s, int plant) {
@@ -361,6 +378,7 @@ struct Tally {
   // Options::queries: the STEP queries this worker has not met yet, and each met -> the
   // lowest (state id, move) of an edge meeting it (a worker's states come in id order)
   uint32_t unmet = predicates::ALL_STEP_QUERIES;
+  bool monitor_met = false;  // Options::monitor: its query met (its hit keyed N_STEP_QUERIES + the monitor)
   std::map<int, std::pair<uint64_t, int>> hits;
   std::vector<checks::Violation> found;  // scratch
   std::map<std::string, long long> terminal;
@@ -452,13 +470,16 @@ std::pair<int, std::vector<int>> witness(const Parents& parents, uint64_t id, co
 // One state expanded, as search.py expand: its state invariants checked (with `check`: every
 // distinct state is expanded once, so checked once), its moves taken in order, each child
 // stepped into `child` and (with `check`) its transition checked, then handed to
-// `emit(child, k)`; a state without moves counted as terminal, by what ended the game (the
-// lowest `self` so ended kept), or as a deadlock; an engine exception counted, not thrown.
+// `emit(child, k, value)` (value: the child's monitor value, with a `monitor`; with
+// `queries` each pending STEP query judged after every sub-step); a state without moves
+// counted as terminal, by what ended the game (the lowest `self` so ended kept), or as a
+// deadlock; an engine exception counted, not thrown.
 // `record(at, where)` names the violations just found in `mine.found`. The one edge loop of
 // the threads' `run` and of a `Shard`.
 template <class Record, class Emit>
-void expand_state(const Core& core, bool check, bool queries, Tally& mine, const State& parent, State& child,
-                  uint64_t self, std::vector<int>& ids, Record&& record, Emit&& emit) {
+void expand_state(const Core& core, bool check, bool queries, int monitor, const predicates::Value& value,
+                  Tally& mine, const State& parent, State& child, uint64_t self, std::vector<int>& ids,
+                  Record&& record, Emit&& emit) {
   if (check) {
     mine.found.clear();
     core.explore_violations(parent, mine.found);
@@ -486,12 +507,20 @@ void expand_state(const Core& core, bool check, bool queries, Tally& mine, const
   for (size_t k = 0; k < ids.size(); ++k) {
     const int id = ids[k];
     child = parent;  // assigned, not built: the vectors keep their storage
+    predicates::Judging judging;
     try {
-      if (queries && mine.unmet) {  // search.py expand: each pending query, every sub-step
-        uint32_t met = core.explore_step_judged(parent, child, id) & mine.unmet;
-        for (int q = 0; met >> q; ++q)
-          if (met >> q & 1u) mine.hits[q] = {self, static_cast<int>(k)};
-        mine.unmet &= ~met;
+      if (monitor >= 0 || (queries && mine.unmet)) {  // search.py expand: every sub-step
+        judging.which = queries ? mine.unmet : 0u;
+        judging.monitor = monitor;
+        judging.value = value;
+        core.explore_step_judged(parent, child, id, judging);
+        for (int q = 0; judging.held >> q; ++q)
+          if (judging.held >> q & 1u) mine.hits[q] = {self, static_cast<int>(k)};
+        mine.unmet &= ~judging.held;
+        if (judging.monitored && !mine.monitor_met) {
+          mine.hits[predicates::N_STEP_QUERIES + monitor] = {self, static_cast<int>(k)};
+          mine.monitor_met = true;
+        }
       } else {
         core.explore_step(child, id);
       }
@@ -506,7 +535,7 @@ void expand_state(const Core& core, bool check, bool queries, Tally& mine, const
       ++mine.edges_checked;
       record(parent, " from ");
     }
-    emit(child, k);
+    emit(child, k, judging.value);
   }
 }
 
@@ -731,6 +760,11 @@ Counts run(const std::vector<const Core*>& roots, const Options& options) {
   const bool saving = !options.checkpoint.save.empty(), resuming = !options.checkpoint.resume.empty();
   if (options.check_json && (saving || resuming))
     throw std::invalid_argument("check_json keeps every state's JSON, which a checkpoint does not hold");
+  const int monitor = options.monitor;
+  if (monitor < -1 || monitor >= predicates::N_MONITORS)
+    throw std::invalid_argument("no monitor " + std::to_string(monitor));
+  if (monitor >= 0 && (options.check_json || options.plant != PLANT_NONE || saving || resuming))
+    throw std::invalid_argument("a monitor's product is explored without check_json, a planted bug or a checkpoint");
   if (options.queries && (saving || resuming))
     throw std::invalid_argument("the queries' verdicts are not kept in a checkpoint: no queries with a checkpoint");
   if ((saving || resuming) && options.checkpoint.header.empty())
@@ -774,11 +808,21 @@ Counts run(const std::vector<const Core*>& roots, const Options& options) {
       const Core* root = roots[i];
       State s = root->explore_root();
       s.rules_json.clear();
-      uint64_t fp = fingerprint(s, options.plant);
+      std::vector<uint8_t> product;  // with a monitor: the state and its start value
+      if (monitor >= 0) {
+        pack::pack(s, product);
+        pack_value(predicates::start(monitor), product);
+      }
+      uint64_t fp = monitor >= 0 ? fingerprint_packed(product) : fingerprint(s, options.plant);
       bool added = seen[static_cast<size_t>(owner(fp))].add(fp);
       if (options.check_json) check.see(*cores[0], s, fp, added);
       if (added) {
-        frontier.add(s, options.plant);
+        if (monitor >= 0) {
+          frontier.starts.push_back(frontier.bytes.size());
+          frontier.bytes.insert(frontier.bytes.end(), product.begin(), product.end());
+        } else {
+          frontier.add(s, options.plant);
+        }
         parents_of.parent.push_back(ROOT);
         parents_of.move.push_back(static_cast<uint16_t>(i));
         ++states;
@@ -813,9 +857,11 @@ Counts run(const std::vector<const Core*>& roots, const Options& options) {
     Tally& mine = tally[static_cast<size_t>(w)];
     State& parent = parents[static_cast<size_t>(w)];
     pack::unpack(frontier.at(index), parent);
+    predicates::Value value;  // with a monitor: the parent's value (the product state's)
+    if (monitor >= 0) value = unpack_value(frontier.at(index), frontier.length(index));
     const uint64_t self = frontier_base + index;
     auto named = [&](const State& at, const char* where) { record(mine, core, at, where); };
-    auto emit = [&](const State& child, size_t k) {
+    auto emit = [&](const State& child, size_t k, const predicates::Value& child_value) {
       if (options.check_json) {  // one worker: dedupe at once, as the sequential loop does
         uint64_t fp = fingerprint(child, options.plant);
         bool added = seen[0].add(fp);
@@ -830,6 +876,7 @@ Counts run(const std::vector<const Core*>& roots, const Options& options) {
         std::vector<uint8_t>& bytes = scratch[static_cast<size_t>(w)];
         bytes.clear();
         pack_planted(child, options.plant == PLANT_PACK_FORGETS_PLAYER_LIFETIME, bytes);
+        if (monitor >= 0) pack_value(child_value, bytes);  // a state of the product
         uint64_t fp = options.plant == PLANT_OMIT_PLAYER_LIFETIME ? fingerprint(child, options.plant)
                                                                    : fingerprint_packed(bytes);
         Packed& box = outbox[static_cast<size_t>(w)][static_cast<size_t>(owner(fp))];
@@ -840,8 +887,8 @@ Counts run(const std::vector<const Core*>& roots, const Options& options) {
         box.moves.push_back(static_cast<uint16_t>(k));
       }
     };
-    expand_state(core, options.check, options.queries, mine, parent, children[static_cast<size_t>(w)], self,
-                 ids[static_cast<size_t>(w)], named, emit);
+    expand_state(core, options.check, options.queries, monitor, value, mine, parent,
+                 children[static_cast<size_t>(w)], self, ids[static_cast<size_t>(w)], named, emit);
   };
   auto keep = [&](int o) {  // phase (b): the owner's fingerprints, worker by worker
     SeenSet& mine = seen[static_cast<size_t>(o)];
@@ -935,7 +982,8 @@ Counts run(const std::vector<const Core*>& roots, const Options& options) {
       std::vector<int> ids;
       moves_of(core, s, ids);
       path.second.push_back(ids.at(static_cast<size_t>(at.second)));
-      out.query_witness[predicates::STEP_NAMES[q]] = path;
+      out.query_witness[q < predicates::N_STEP_QUERIES ? predicates::STEP_NAMES[q]
+                                                       : predicates::MONITOR_NAMES[q - predicates::N_STEP_QUERIES]] = path;
     }
   out.parents_bytes = parents_of.nbytes();
   out.states = states;
@@ -1041,7 +1089,7 @@ std::vector<std::string> Shard::expand() {
     pack::unpack(m.frontier.at(index), m.parent_state);
     const uint64_t self = m.frontier_base + index;
     const uint64_t id = global_id(m.owner, self);
-    auto emit = [&](const State& child, size_t k) {
+    auto emit = [&](const State& child, size_t k, const predicates::Value&) {
       m.scratch.clear();
       pack::pack(child, m.scratch);
       uint64_t fp = fingerprint_packed(m.scratch);
@@ -1052,7 +1100,8 @@ std::vector<std::string> Shard::expand() {
       put<uint32_t>(box, static_cast<uint32_t>(m.scratch.size()));
       box.append(reinterpret_cast<const char*>(m.scratch.data()), m.scratch.size());
     };
-    expand_state(*m.core, m.check, false, m.tally, m.parent_state, m.child_state, self, m.ids, named, emit);
+    expand_state(*m.core, m.check, false, -1, predicates::Value{}, m.tally, m.parent_state, m.child_state, self,
+                 m.ids, named, emit);
   }
   if (m.tally.first_end.size() != ends_before)  // a kind of end met for the first time: at this level
     for (const auto& [ended, local] : m.tally.first_end) m.end_level.emplace(ended, m.level_number);

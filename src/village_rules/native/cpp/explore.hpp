@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "checks.hpp"
+#include "monitors.hpp"
 #include "state.hpp"
 
 namespace village::explore {
@@ -29,10 +30,10 @@ struct Core {
   virtual void explore_legal(const State& s, std::vector<int>& out) const = 0;  // legal ids, in order
   virtual std::vector<std::tuple<int, long long, long long>> explore_chance(const State& s) const = 0;
   virtual void explore_step(State& s, int id) const = 0;  // perform and settle an id known to be allowed
-  // explore_step, with the catalogue's STEP queries judged after every sub-step
-  // (predicates.hpp): the bits of those that held after some sub-step of the step
-  // (`s` holds `before` when called; `before` is not changed)
-  virtual uint32_t explore_step_judged(const State& before, State& s, int id) const = 0;
+  // explore_step, with the catalogue's STEP queries of `j.which` judged after every sub-step
+  // (predicates.hpp) and the monitor `j.monitor` folded over them (monitors.hpp): the answers
+  // in `j` (`s` holds `before` when called; `before` is not changed)
+  virtual void explore_step_judged(const State& before, State& s, int id, predicates::Judging& j) const = 0;
   virtual int explore_chronicle_free(const State& s, int category) const = 0;
   virtual int explore_graveyard_free(const State& s) const = 0;
   virtual std::string explore_json(const State& s) const = 0;  // the reference's canonical JSON
@@ -119,6 +120,8 @@ struct Options {
   std::function<bool()> stop;  // asked between batches: true stops the loop there (Counts::stopped)
   bool queries = false;  // the catalogue's STEP queries judged on every edge (predicates.hpp), as
                          // search.py `expand` judges them; a shortest witness of each met
+  int monitor = -1;  // a monitor (monitors.hpp MonitorKind): the product of the graph and its
+                     // value is explored (search.py `explore(monitor=)`), its query decided
   Checkpointing checkpoint;
 };
 

@@ -38,6 +38,15 @@ struct Value {
   bool operator!=(const Value& o) const { return !(*this == o); }
 };
 
+// What a judged step of the explorer asks for and answers (explore.hpp explore_step_judged).
+struct Judging {
+  uint32_t which = 0;  // the STEP queries to judge after every sub-step
+  int monitor = -1;    // a monitor folded over the sub-steps (MonitorKind), or -1
+  Value value;         // its value before the step; after the step, its value after it
+  uint32_t held = 0;        // answered: the STEP queries of `which` that held after some sub-step
+  bool monitored = false;   // answered: whether the monitor's query held after some sub-step
+};
+
 // Monitor.start
 Value start(int monitor);
 // Monitor.update(value, before, action, after)
