@@ -35,6 +35,19 @@ def test_the_native_engine_explores_tiny_and_matches_its_pins(capsys: pytest.Cap
     assert "expect      matches the pinned figures" in out
 
 
+def test_a_monitor_s_product_past_the_state_budget_leaves_its_query_undecided(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # tiny has 10,175 states; the product with query 6a's monitor 10,709: the run is reported
+    # whole, 6a undecided, and --expect compares only the queries decided
+    argv = ["explore", "tiny", "--engine", "native", "--max-states", "10200", "--expect", "--quiet"]
+    assert main(argv) == 0
+    out = capsys.readouterr().out
+    assert "  mass-four-monks          not decided: its monitor's product has more than 10,200 states" in out
+    assert "  two-deaths-one-turn      reachable: shortest witness 7 actions" in out
+    assert "expect      matches the pinned figures" in out
+
+
 def test_expect_compares_the_native_reachable_queries_with_the_pinned_ones(
     capsys: pytest.CaptureFixture[str],
 ) -> None:

@@ -6,16 +6,18 @@ Python concrete predicate's (proofs/catalogue), and every monitor's native value
 are explore/monitors.py's, given the same value before the step.
 
 Compared: every edge of the shipped `tiny` and `solo` configurations (default suite), of
-`small` and `births` (slow), `tiny` under the readings of the queries that have their own
-(AMB-46 b: query 3; AMB-23 b: 5b; AMB-06 b: 16b), seeded games of both editions under those
-readings, and the stored proof witnesses (each query's shortest in the default suite, all
-under slow): along a witness every query is compared at every sub-step, and its own query
-first holds natively at the same action and sub-step as its Python concrete predicate over
-the whole path (a `PATH` query's monitor, folded from its start, against the predicate
-itself). On an edge, a monitor is handed the Python value of the path that first reached the
-state (`native_walk.walk_carrying`). Which queries and monitors hold on the inputs is
-asserted, so the tie is not vacuous; a planted difference (`PREDICATE_PLANTS`) is caught and
-named by query, configuration, edge and sub-step.
+`small` and `births` (slow), of `tiny` under the readings of the queries that have their own
+(AMB-46 b: query 3; AMB-23 b: 5b; AMB-06 b: 16b; by hand), seeded games of both editions
+under those readings (one each in the default suite, nine under slow), and the stored proof
+witnesses: each witness's own query first holds natively at the same action and sub-step as
+its Python concrete predicate over the whole path (a `PATH` query's monitor, folded from its
+start, against the predicate itself), for each query's shortest witness in the default suite
+and every witness under slow; every query at every sub-step of every witness by hand. On an
+edge, a monitor is handed the Python value of the path that first reached the state
+(`native_walk.walk_carrying`). Which queries and monitors hold on the inputs is asserted;
+queries that hold nowhere the rules reach are shown holding on hand-made sub-steps
+(`Game.judge_sub`), so the tie is not vacuous; a planted difference (`PREDICATE_PLANTS`) is
+caught and named by query, configuration, edge and sub-step.
 
 Skipped with a reason when the extension is not built, failed instead under
 VILLAGE_REQUIRE_NATIVE=1 (tests/conftest.py)."""

@@ -33,7 +33,15 @@ from village_rules.explore.pinned import Counted, Pinned, differences, pinned, p
 from village_rules.explore.pump import PUMP, explore_pump
 from village_rules.explore.ray_pool import hash_seed, import_ray, session
 from village_rules.explore.scope import scope_line, vacuous
-from village_rules.explore.search import MAX_STATES, Exploration, QueryVerdict, Snapshot, explore, roots
+from village_rules.explore.search import (
+    MAX_STATES,
+    Exploration,
+    ExplorationLimitError,
+    QueryVerdict,
+    Snapshot,
+    explore,
+    roots,
+)
 from village_rules.explore.shape import MAX_SYSTEM, Shape, shape
 from village_rules.explore.witnesses import witness_log, witness_name
 from village_rules.proofs.catalogue.catalogue import CATALOGUE, Query, by_name
@@ -502,7 +510,8 @@ def _native_reached(
     verdicts = {**query_verdicts(config.data, r), **products}
     if not verdicts:
         return None
-    return frozenset(verdicts), frozenset(q for q, v in verdicts.items() if v.reachable)
+    decided = frozenset(q for q, v in verdicts.items() if v.decided)
+    return decided, frozenset(q for q, v in verdicts.items() if v.reachable)
 
 
 def _native_products(
@@ -513,8 +522,9 @@ def _native_products(
     stop: Callable[[], bool],
 ) -> dict[str, QueryVerdict]:
     """Each `PATH` query of `queries` with a native monitor decided natively on the product of
-    the graph and its monitor, under its own readings (as `_decide_path_queries`); none with
-    --no-monitors."""
+    the graph and its monitor, under its own readings (as `_decide_path_queries`): one more
+    run over the product each; none with --no-monitors. A product past --max-states leaves its
+    query undecided (said so), not the run without its report."""
     from village_rules.explore.native import explore_counts, monitor_verdict  # noqa: PLC0415 (optional)
     from village_rules.native.predicates import MONITORS as NATIVE_MONITORS  # noqa: PLC0415 (optional)
 
@@ -522,15 +532,26 @@ def _native_products(
     for q in queries:
         if args.no_monitors or q.name not in NATIVE_MONITORS:
             continue
-        product = explore_counts(
-            config.data,
-            players,
-            variant=q.variant,
-            max_states=args.max_states,
-            workers=args.workers,
-            stop=stop,
-            monitor=q.name,
-        )
+        try:
+            product = explore_counts(
+                config.data,
+                players,
+                variant=q.variant,
+                max_states=args.max_states,
+                workers=args.workers,
+                stop=stop,
+                monitor=q.name,
+            )
+        except ExplorationLimitError:
+            out[q.name] = QueryVerdict(
+                q.name,
+                q.horizon,
+                None,
+                decided=False,
+                reason=f"not decided: its monitor's product has more than {args.max_states:,} states "
+                "(--max-states)",
+            )
+            continue
         verdict = monitor_verdict(config.data, product)
         if verdict is not None:
             out[q.name] = verdict

@@ -54,8 +54,9 @@ struct Sub {
   const State& after;
 };
 
-// A planted bug (tests): a predicate made to differ from the Python one, so that the tie
-// must name the query, the configuration, the edge and the sub-step. Query 2 never holds.
+// A planted bug (tests): a predicate or monitor made to differ from the Python one, so that
+// the tie must name the query, the configuration, the edge and the sub-step: query 2 never
+// holds; query 6a's monitor holds after three monks in a row (monitors.cpp).
 enum Plant { PLANT_NONE, PLANT_FREE_FINAL_ACTION_NEVER, PLANT_FOUR_MONKS_AFTER_THREE };
 int plant_of(const std::string& name);  // "" or a plant's name (PLANT_NAMES); invalid_argument otherwise
 inline const std::array<const char*, 2> PLANT_NAMES = {"free-final-action never holds",
