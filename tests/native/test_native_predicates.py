@@ -260,7 +260,7 @@ def test_every_edge_of_a_larger_configuration_is_judged_the_same_natively(name: 
 
 
 @pytest.mark.slow
-@pytest.mark.by_hand  # CI leaves it out (tests/README.md, "By hand"): 7-33 s each; CI ties the seeded games
+@pytest.mark.by_hand  # CI leaves it out (tests/README.md, "By hand"): 4-33 s each; CI ties the seeded games
 @pytest.mark.parametrize("query", sorted(READINGS))
 def test_tiny_under_a_query_s_own_reading_is_judged_the_same_natively(query: str) -> None:
     assert by_name(query).variant == READINGS[query]
