@@ -569,21 +569,25 @@ def test_acting_in_a_market_day_after_passing_is_judged_the_same() -> None:
 # --- planted differences --------------------------------------------------------------------
 
 
-def test_a_planted_predicate_difference_is_caught_and_named() -> None:
-    assert PREDICATE_PLANTS == ("free-final-action never holds", "mass-four-monks holds after three")
-    with pytest.raises(PredicateTieError) as caught:
-        tie_every_edge("tiny", plant="free-final-action never holds")
-    message = str(caught.value)
-    assert message.startswith("query free-final-action at sub-step ")
-    assert ": native False, Python True; on tiny edge " in message
+PLANTED = {
+    "free-final-action never holds": ("query free-final-action at sub-step ", ": native False, Python True"),
+    "mass-four-monks holds after three": (
+        "query mass-four-monks (its monitor) at sub-step ",
+        ": native True, Python False",
+    ),
+}
+"""Each planted bug (a predicate, a monitor) and how the tie names it."""
 
 
-def test_a_planted_monitor_difference_is_caught_and_named() -> None:
+@pytest.mark.parametrize("plant", list(PLANTED), ids=["predicate", "monitor"])
+def test_a_planted_predicate_or_monitor_difference_is_caught_and_named(plant: str) -> None:
+    assert set(PREDICATE_PLANTS) == set(PLANTED)
     with pytest.raises(PredicateTieError) as caught:
-        tie_every_edge("tiny", plant="mass-four-monks holds after three")
+        tie_every_edge("tiny", plant=plant)
     message = str(caught.value)
-    assert message.startswith("query mass-four-monks (its monitor) at sub-step ")
-    assert ": native True, Python False; on tiny edge " in message
+    start, verdicts = PLANTED[plant]
+    assert message.startswith(start)
+    assert f"{verdicts}; on tiny edge " in message
 
 
 def test_an_unknown_plant_or_monitor_is_refused() -> None:
