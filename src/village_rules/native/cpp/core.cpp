@@ -556,6 +556,18 @@ class Game : public solo::Core, public village::explore::Core, public village::c
   // order, the monitors whose query holds as bits). `values` are the monitors' values before
   // the step (monitors.py Value: None or a tuple of ints), one per monitor. The same checks
   // and errors as `apply`; on an error the state is unchanged.
+  // Sub-step k of a step recorded in `ev` (its `states` kept the state after each forced
+  // sub-step but the last): the state it was taken at (`start` for the first), its action and
+  // rule events, and the state after it (the next kept state, or `end` after the last). The
+  // one reading of a recorded step that apply_judged and explore_step_judged share.
+  static village::predicates::Sub sub_step(const Events& ev, size_t k, const State& start,
+                                           const std::vector<State>& kept, const State& end) {
+    size_t first = ev.steps[k].first;
+    size_t last = k + 1 < ev.steps.size() ? ev.steps[k + 1].first : ev.events.size();
+    return {k == 0 ? start : kept[k - 1], ev.steps[k].action, ev.events.data() + first, last - first,
+            k < kept.size() ? kept[k] : end};
+  }
+
   py::list apply_judged(int id, const std::vector<py::object>& values) {
     namespace pr = village::predicates;
     if (values.size() != pr::N_MONITORS)
@@ -571,11 +583,7 @@ class Game : public solo::Core, public village::explore::Core, public village::c
     py::list out;
     try {
       for (size_t k = 0; k < ev.steps.size(); ++k) {
-        size_t first = ev.steps[k].first;
-        size_t end = k + 1 < ev.steps.size() ? ev.steps[k + 1].first : ev.events.size();
-        const State& before = k == 0 ? given : states[k - 1];
-        const State& after = k < states.size() ? states[k] : s_;
-        pr::Sub sub{before, ev.steps[k].action, ev.events.data() + first, end - first, after};
+        pr::Sub sub = sub_step(ev, k, given, states, s_);
         uint32_t held = pr::judge(*t_, *this, sub, pr::ALL_STEP_QUERIES, predicate_plant_);
         uint32_t monitored = 0;
         py::tuple now(static_cast<size_t>(pr::N_MONITORS));
@@ -842,11 +850,7 @@ class Game : public solo::Core, public village::explore::Core, public village::c
     j.held = 0;
     j.monitored = false;
     for (size_t k = 0; k < ev.steps.size(); ++k) {
-      size_t first = ev.steps[k].first;
-      size_t end = k + 1 < ev.steps.size() ? ev.steps[k + 1].first : ev.events.size();
-      const State& from = k == 0 ? before : judge_states_[k - 1];
-      const State& after = k < judge_states_.size() ? judge_states_[k] : s;
-      pr::Sub sub{from, ev.steps[k].action, ev.events.data() + first, end - first, after};
+      pr::Sub sub = sub_step(ev, k, before, judge_states_, s);
       if (j.which) j.held |= pr::judge(*t_, *this, sub, j.which, predicate_plant_);
       if (j.monitor >= 0) {  // monitors.fold: updated on every sub-step, held after some
         j.value = pr::update(j.monitor, *t_, j.value, sub);
