@@ -463,11 +463,7 @@ def _run_native(args: argparse.Namespace, config: Configuration, players: int, p
             print(f"village-rules explore: {stop}", file=sys.stderr)
             return SIGTERM_EXIT if asked.signal == signal.SIGTERM else SIGINT_EXIT
     print(native_report(config, result, time.perf_counter() - start, queries, products))
-    failed = bool(result.violation_count or result.deadlocks or result.engine_exceptions)
-    failed = _no_end(result) or failed
-    if pin is not None:
-        failed = _differs(pin, result, _native_reached(config, result, products)) or failed
-    return 1 if failed else 0
+    return _native_exit(result, pin, _native_reached(config, result, products))
 
 
 def _run_native_on_ray(
@@ -494,10 +490,19 @@ def _run_native_on_ray(
         ray_address=args.ray_address,
     )
     print(native_report(config, result, time.perf_counter() - start, on_ray=True))
+    return _native_exit(result, pin, None)
+
+
+def _native_exit(
+    result: NativeExploration, pin: Pinned | None, reached: tuple[frozenset[str], frozenset[str]] | None
+) -> int:
+    """A native run's exit status (threads or Ray actors): 1 on a violation, a deadlock, an
+    engine exception, no reachable end, or (with --expect) a figure or a reachable query
+    (`reached`, where the run decided any) that differs from the pin."""
     failed = bool(result.violation_count or result.deadlocks or result.engine_exceptions)
     failed = _no_end(result) or failed
     if pin is not None:
-        failed = _differs(pin, result) or failed
+        failed = _differs(pin, result, reached) or failed
     return 1 if failed else 0
 
 
