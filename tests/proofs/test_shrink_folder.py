@@ -158,3 +158,22 @@ def test_a_note_whose_shrink_ran_out_says_what_a_later_shrink_found(
     now = note.read_text(encoding="utf-8")
     assert run.NOT_MINIMAL_WORDS not in now
     assert f"{run.MINIMAL_WORDS} (a later shrink of " in now and " engine steps found it)" in now
+
+
+def test_prove_engine_native_without_the_core_is_refused_before_any_work(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`prove --engine native` where the core is not built: a clear refusal naming the way to
+    the reference engine, and the folder it was to shrink unchanged."""
+    from village_rules.cli import prove as cli_prove  # noqa: PLC0415
+
+    folder = tmp_path / "w"
+    folder.mkdir()
+    shutil.copy(WITNESSES / f"{STEM}.json", folder)
+    before = (folder / f"{STEM}.json").read_bytes()
+    monkeypatch.setattr(cli_prove, "native_built", lambda: False)
+    assert main(["prove", "--shrink", str(folder), "--engine", "native"]) == 2
+    err = capsys.readouterr().err
+    assert "prove --engine: native: this install has no native core" in err and "--engine reference" in err
+    assert "Traceback" not in err
+    assert (folder / f"{STEM}.json").read_bytes() == before
