@@ -9,6 +9,7 @@ import signal
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import pytest
 
@@ -78,17 +79,43 @@ def test_the_native_engine_counts_without_checks_when_asked(capsys: pytest.Captu
         (["--z3", "--query", "1a"], "--z3"),
         (["--ray", "--checkpoint", "a.ckpt", "--max-memory", "500"], "--checkpoint, --max-memory not on Ray"),
         (["--ray", "--query", "1a"], "--query not on Ray"),
+        (["--ray", "--witnesses", "w"], "--witnesses not on Ray"),
+        (["--checkpoint", "a.ckpt", "--witnesses", "w"], "with --checkpoint or --resume judges no query"),
         (["--workers", "65"], "at most 64 threads (--workers), not 65"),
     ],
 )
 def test_what_the_native_loop_does_not_do_is_refused_before_the_work(
-    extra: list[str], named: str, capsys: pytest.CaptureFixture[str]
+    extra: list[str], named: str, capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    monkeypatch.chdir(tmp_path)
     assert main(["explore", "tiny", "--engine", "native", "--quiet", *extra]) == 2
     captured = capsys.readouterr()
     assert named in captured.err
     assert "explore --engine native" in captured.err
     assert captured.out == ""  # nothing explored
+    assert list(tmp_path.iterdir()) == []  # no witnesses folder, no checkpoint
+
+
+def test_the_native_witnesses_are_the_python_explorer_s_byte_for_byte(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    # issue 40: every reachable verdict of a native run has a shortest witness that `replay`
+    # shows. On one thread both loops expand in the same order, so they write the same files:
+    # a STEP query's, a monitor's under the default readings and one under its own (AMB-23 b)
+    asked = [x for q in ("free-final-action", "two-deaths-one-turn", "two-deaths-owed") for x in ("--query", q)]
+    for engine in ("reference", "native"):
+        argv = ["explore", "tiny", "--engine", engine, "--no-check", "--quiet", "--witnesses", str(tmp_path / engine)]
+        assert main([*argv, *asked]) == 0
+    capsys.readouterr()
+    native = {p.name: p.read_bytes() for p in (tmp_path / "native").iterdir()}
+    reference = {p.name: p.read_bytes() for p in (tmp_path / "reference").iterdir()}
+    assert sorted(native) == ["tiny-2p-free-final-action.json", "tiny-2p-two-deaths-one-turn.json",
+                              "tiny-2p-two-deaths-owed.json"]
+    assert native == reference
+    assert main(["replay", str(tmp_path / "native" / "tiny-2p-two-deaths-owed.json")]) == 0
+    out = capsys.readouterr().out
+    assert "explorer witness of query 5b (two-deaths-owed)" in out and "readings: AMB-23=b" in out
+    assert "INCOMPLETE" not in out
 
 
 def test_sigterm_stops_the_native_loop_between_batches() -> None:

@@ -10,7 +10,7 @@ import sys
 import threading
 import time
 from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 from types import FrameType
 from typing import TYPE_CHECKING, Any
@@ -65,19 +65,20 @@ NATIVE_REFUSES = {
     "shape": "--shape",
     "refinement": "--refinement",
     "z3": "--z3",
-    "witnesses": "--witnesses",
 }
-"""The options the native loop does not do yet (issue 40: witnesses, shape, the z3 links),
-refused before the work rather than ignored."""
+"""The options the native loop does not do yet (issue 40: the whole graph's shape, the z3
+links), refused before the work rather than ignored."""
 
 NATIVE_RAY_REFUSES = {
     "checkpoint": "--checkpoint",
     "resume": "--resume",
     "max_memory": "--max-memory",
     "query": "--query",
+    "witnesses": "--witnesses",
 }
 """What the native loop on Ray actors does not do (explore/native_shards.py): it saves no
-checkpoint, measures no memory across machines and decides no query (its threads do)."""
+checkpoint, measures no memory across machines and decides no query, so it has no witness
+(its threads do)."""
 
 
 def register(subparsers: Any) -> None:
@@ -191,8 +192,10 @@ def register(subparsers: Any) -> None:
         choices=ENGINES,
         default="reference",
         help="reference: the Python explorer (every check and query; the default); native: the C++ "
-        "loop (the native extra: counts and the state invariants, on --workers threads, with "
-        "--checkpoint, --resume and --max-memory; no query yet)",
+        "loop (the native extra: counts, the state and transition invariants and the queries with "
+        "their shortest witnesses, on --workers threads or Ray actors, with --checkpoint, --resume "
+        "and --max-memory; not --shape, --refinement or --z3; the lasso and the score pump stay "
+        "the reference's)",
     )
     add_quiet_flag(p)
     needs(p, "--ray-address", "--ray", "is for a run on Ray", lambda a: bool(a.ray))
@@ -317,7 +320,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"  of its queries unreachable by exhaustion it proves {proved} of {of}: {shown}")
         failed = failed or bool(wrong) or bool(content.disagreements)
     if args.witnesses is not None:
-        _write_witnesses(config, players, result, args.witnesses)
+        _write_witnesses(config, players, result.verdicts, args.witnesses)
     return 1 if failed else 0
 
 
@@ -442,6 +445,13 @@ def _run_native(args: argparse.Namespace, config: Configuration, players: int, p
         check_writable(args.checkpoint)
     queries = [by_name(q) for q in args.query] if args.query else list(CATALOGUE)
     judged = args.checkpoint is None and args.resume is None  # a checkpoint keeps no verdict
+    if args.witnesses is not None:
+        if not judged:
+            raise ExploreArgumentError(
+                "explore --engine native --witnesses: a run with --checkpoint or --resume judges no "
+                "query, so it has no witness to write; leave out one or the other"
+            )
+        args.witnesses.mkdir(parents=True, exist_ok=True)
     start = time.perf_counter()
     with _stop_requests("the end of this batch of states") as asked:
         try:
@@ -463,6 +473,10 @@ def _run_native(args: argparse.Namespace, config: Configuration, players: int, p
             print(f"village-rules explore: {stop}", file=sys.stderr)
             return SIGTERM_EXIT if asked.signal == signal.SIGTERM else SIGINT_EXIT
     print(native_report(config, result, time.perf_counter() - start, queries, products))
+    if args.witnesses is not None:
+        asked = {q.name for q in queries}
+        verdicts = {q: v for q, v in _native_verdicts(config, result, products).items() if q in asked}
+        _write_witnesses(config, players, verdicts, args.witnesses)
     return _native_exit(result, pin, _native_reached(config, result, products))
 
 
@@ -510,13 +524,20 @@ def _native_reached(
     config: Configuration, r: NativeExploration, products: dict[str, QueryVerdict]
 ) -> tuple[frozenset[str], frozenset[str]] | None:
     """The queries the native run decided and those it found reachable (None: none decided)."""
-    from village_rules.explore.native import query_verdicts  # noqa: PLC0415 (optional, as the caller)
-
-    verdicts = {**query_verdicts(config.data, r), **products}
+    verdicts = _native_verdicts(config, r, products)
     if not verdicts:
         return None
     decided = frozenset(q for q, v in verdicts.items() if v.decided)
     return decided, frozenset(q for q, v in verdicts.items() if v.reachable)
+
+
+def _native_verdicts(
+    config: Configuration, r: NativeExploration, products: dict[str, QueryVerdict]
+) -> dict[str, QueryVerdict]:
+    """Every verdict of a native run: its `STEP` queries' and its monitors' products'."""
+    from village_rules.explore.native import query_verdicts  # noqa: PLC0415 (optional, as the caller)
+
+    return {**query_verdicts(config.data, r), **products}
 
 
 def _native_products(
@@ -680,9 +701,7 @@ def _native_queries(
 ) -> list[str]:
     """The native run's query lines: each `STEP` query's verdict and each `PATH` query's on its
     monitor's product as `report` words them; the others not decided natively."""
-    from village_rules.explore.native import query_verdicts  # noqa: PLC0415 (optional, as the caller)
-
-    verdicts = {**query_verdicts(config.data, r), **products}
+    verdicts = _native_verdicts(config, r, products)
     if not verdicts:
         return [
             "queries     not judged: a checkpoint keeps no query verdict (--checkpoint, --resume); "
@@ -812,8 +831,12 @@ def _verdict(v: QueryVerdict, fired: frozenset[str] | None) -> str:
     return v.reason or "not decided: reads more than one step and has no monitor"
 
 
-def _write_witnesses(config: Configuration, players: int, r: Exploration, folder: Path) -> None:
-    for v in r.verdicts.values():
+def _write_witnesses(
+    config: Configuration, players: int, verdicts: Mapping[str, QueryVerdict], folder: Path
+) -> None:
+    """Write each reachable query's shortest witness into `folder` as a replayable log
+    (either explorer's verdicts: the root's index and the reference's actions from it)."""
+    for v in verdicts.values():
         if v.witness is None:
             continue
         root, actions = v.witness
