@@ -24,11 +24,12 @@ import pytest
 from village_rules.engine.core import apply, apply_steps
 from village_rules.explore.configs import configuration
 from village_rules.explore.monitors import MONITORS
-from village_rules.explore.native import explore_counts, monitor_verdict, query_verdicts
+from village_rules.explore.native import explore_counts, monitor_verdict, monitor_verdicts, query_verdicts
 from village_rules.explore.search import Exploration, QueryVerdict, explore, roots
 from village_rules.proofs.catalogue.catalogue import CATALOGUE, by_name
 from village_rules.proofs.catalogue.query import STEP
 from village_rules.proofs.search.history import History
+from village_rules.rules.variant import Variant
 
 STEP_QUERIES = [q for q in CATALOGUE if q.horizon == STEP]
 
@@ -56,10 +57,16 @@ def verdict_differences(name: str, workers: int = 1, plant: str = "") -> list[st
 
 
 @cache
-def python_verdicts(name: str) -> dict[str, QueryVerdict]:
-    """The Python explorer's `STEP` verdicts on the configuration (once per process)."""
+def python_run(name: str) -> Exploration:
+    """The Python explorer's run judging the `STEP` queries and collecting the rules fired
+    on the configuration (once per process)."""
     config = configuration(name)
-    return explore(config.data, config.player_counts[0], queries=STEP_QUERIES, check=False).verdicts
+    return explore(config.data, config.player_counts[0], queries=STEP_QUERIES, check=False, rules=True)
+
+
+def python_verdicts(name: str) -> dict[str, QueryVerdict]:
+    """The Python explorer's `STEP` verdicts on the configuration."""
+    return python_run(name).verdicts
 
 
 def _meets(name: str, verdict: QueryVerdict) -> bool:
@@ -112,6 +119,20 @@ def test_a_planted_predicate_changes_a_verdict_and_is_named() -> None:
     assert verdict_differences("tiny", plant="free-final-action never holds") == [
         "tiny free-final-action: native reachable=False, Python True"
     ]
+
+
+def test_the_rules_a_native_run_fires_are_the_python_explorer_s() -> None:
+    # issue 40 item 6: a query none of whose rules an edge fires is vacuous, natively too,
+    # so the native run collects the rule IDs its edges fire (their rule events) as the
+    # Python explorer collects `apply`'s trace
+    native = explore_counts("tiny", queries=True, workers=2)
+    assert native.rules_fired is not None and native.rules_fired == python_run("tiny").rules_fired
+    assert "MKT-01" in native.rules_fired and "TRV-01" not in native.rules_fired
+    # a product run folds its monitors on every edge, so it collects them too
+    product = explore_counts("tiny", monitor="mass-four-monks")
+    assert product.rules_fired == native.rules_fired
+    # a run that judges nothing collects nothing, rather than a part
+    assert explore_counts("tiny").rules_fired is None
 
 
 def test_queries_with_a_checkpoint_are_refused(tmp_path: Path) -> None:
@@ -182,3 +203,59 @@ def test_every_monitor_s_product_on_a_larger_configuration_is_the_python_explore
     name: str, monitor: str
 ) -> None:
     assert product_differences(name, monitor) == []
+
+
+# --- several monitors on one product ----------------------------------------------------------
+
+
+def combined_differences(name: str, plant: str = "") -> list[str]:
+    """Where the native product with every monitor that shares the default readings gives a
+    query another verdict or witness length than that monitor's own native product (empty
+    when they tie); each witness of the combined run is also replayed on the reference."""
+    config = configuration(name)
+    shared = [m for m in sorted(MONITORS) if by_name(m).variant == Variant()]
+    combined = monitor_verdicts(config.data, explore_counts(name, monitors=shared, plant=plant))
+    out = []
+    for monitor in shared:
+        alone = monitor_verdict(config.data, explore_counts(name, monitor=monitor))
+        assert alone is not None
+        lengths = [None if v.witness is None else len(v.witness[1]) for v in (combined[monitor], alone)]
+        if lengths[0] != lengths[1]:
+            out.append(f"{name} {monitor}: combined witness of {lengths[0]} actions, alone {lengths[1]}")
+        elif combined[monitor].witness is not None and not _meets_path(name, combined[monitor]):
+            out.append(f"{name} {monitor}: the combined witness does not meet the query on the reference")
+    return out
+
+
+def _meets_path(name: str, verdict: QueryVerdict) -> bool:
+    """Whether the `PATH` query holds after some sub-step of the witness's last action, judged
+    on the whole game by its Python predicate (a history from the root, sub-step by sub-step)."""
+    assert verdict.witness is not None
+    config = configuration(name)
+    root, actions = verdict.witness
+    query = by_name(verdict.query)
+    history = History([roots(config.data, config.player_counts[0], query.variant)[root].state])
+    met = False
+    for action in actions:
+        met = False
+        for sub in apply_steps(history.last, action):
+            history.push_sub(sub)
+            met = met or query.concrete(history)
+    return met
+
+
+def test_one_product_of_every_default_monitor_decides_each_query_as_its_own_product() -> None:
+    # the command line explores one product for the monitors that share their readings: a
+    # breadth-first walk of any product meets each query after the fewest actions a game needs
+    assert combined_differences("tiny") == []
+
+
+@pytest.mark.slow  # about 5 s: solo's seven products
+def test_one_product_of_every_default_monitor_decides_each_query_on_solo() -> None:
+    assert combined_differences("solo") == []
+
+
+def test_a_planted_monitor_in_the_combined_product_is_named() -> None:
+    assert combined_differences("tiny", plant="mass-four-monks holds after three") == [
+        "tiny mass-four-monks: combined witness of 7 actions, alone 8"
+    ]

@@ -11,6 +11,7 @@ import threading
 import time
 from collections import Counter
 from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass
 from pathlib import Path
 from types import FrameType
 from typing import TYPE_CHECKING, Any
@@ -45,6 +46,7 @@ from village_rules.explore.search import (
 from village_rules.explore.shape import MAX_SYSTEM, Shape, shape
 from village_rules.explore.witnesses import witness_log, witness_name
 from village_rules.proofs.catalogue.catalogue import CATALOGUE, Query, by_name
+from village_rules.rules.variant import Variant
 
 if TYPE_CHECKING:  # the optional extension: imported where it runs (`_run_native`)
     from village_rules.explore.native import NativeExploration
@@ -474,8 +476,8 @@ def _run_native(args: argparse.Namespace, config: Configuration, players: int, p
             return SIGTERM_EXIT if asked.signal == signal.SIGTERM else SIGINT_EXIT
     print(native_report(config, result, time.perf_counter() - start, queries, products))
     if args.witnesses is not None:
-        asked = {q.name for q in queries}
-        verdicts = {q: v for q, v in _native_verdicts(config, result, products).items() if q in asked}
+        chosen = {q.name for q in queries}
+        verdicts = {q: v for q, v in _native_verdicts(config, result, products).items() if q in chosen}
         _write_witnesses(config, players, verdicts, args.witnesses)
     return _native_exit(result, pin, _native_reached(config, result, products))
 
@@ -521,7 +523,7 @@ def _native_exit(
 
 
 def _native_reached(
-    config: Configuration, r: NativeExploration, products: dict[str, QueryVerdict]
+    config: Configuration, r: NativeExploration, products: dict[str, Product]
 ) -> tuple[frozenset[str], frozenset[str]] | None:
     """The queries the native run decided and those it found reachable (None: none decided)."""
     verdicts = _native_verdicts(config, r, products)
@@ -531,13 +533,23 @@ def _native_reached(
     return decided, frozenset(q for q, v in verdicts.items() if v.reachable)
 
 
+@dataclass(frozen=True, slots=True)
+class Product:
+    """A `PATH` query's verdict from a native product run, and the rule IDs that run's edges
+    fired (None: not collected), by which a query none of whose situations arises there is
+    called vacuous."""
+
+    verdict: QueryVerdict
+    fired: frozenset[str] | None
+
+
 def _native_verdicts(
-    config: Configuration, r: NativeExploration, products: dict[str, QueryVerdict]
+    config: Configuration, r: NativeExploration, products: dict[str, Product]
 ) -> dict[str, QueryVerdict]:
     """Every verdict of a native run: its `STEP` queries' and its monitors' products'."""
     from village_rules.explore.native import query_verdicts  # noqa: PLC0415 (optional, as the caller)
 
-    return {**query_verdicts(config.data, r), **products}
+    return {**query_verdicts(config.data, r), **{q: p.verdict for q, p in products.items()}}
 
 
 def _native_products(
@@ -546,41 +558,40 @@ def _native_products(
     players: int,
     queries: list[Query],
     stop: Callable[[], bool],
-) -> dict[str, QueryVerdict]:
-    """Each `PATH` query of `queries` with a native monitor decided natively on the product of
-    the graph and its monitor, under its own readings (as `_decide_path_queries`): one more
-    run over the product each; none with --no-monitors. A product past --max-states leaves its
-    query undecided (said so), not the run without its report."""
-    from village_rules.explore.native import explore_counts, monitor_verdict  # noqa: PLC0415 (optional)
+) -> dict[str, Product]:
+    """Each `PATH` query of `queries` with a native monitor decided natively on a product of
+    the graph and monitors, under its own readings (as `_decide_path_queries`): one more run
+    for the queries that share their readings, over the product with all of their monitors
+    (the same verdicts and witness lengths as one product each, in one run); none with
+    --no-monitors. A product past --max-states leaves its queries undecided (said so), not the
+    run without its report. Each verdict comes with the rules its product's edges fired."""
+    from village_rules.explore.native import explore_counts, monitor_verdicts  # noqa: PLC0415 (optional)
     from village_rules.native.predicates import MONITORS as NATIVE_MONITORS  # noqa: PLC0415 (optional)
 
-    out: dict[str, QueryVerdict] = {}
+    groups: dict[Variant, list[Query]] = {}
     for q in queries:
-        if args.no_monitors or q.name not in NATIVE_MONITORS:
-            continue
+        if not args.no_monitors and q.name in NATIVE_MONITORS:
+            groups.setdefault(q.variant, []).append(q)
+    out: dict[str, Product] = {}
+    for variant, group in groups.items():
         try:
             product = explore_counts(
                 config.data,
                 players,
-                variant=q.variant,
+                variant=variant,
                 max_states=args.max_states,
                 workers=args.workers,
                 stop=stop,
-                monitor=q.name,
+                monitors=[q.name for q in group],
             )
         except ExplorationLimitError:
-            out[q.name] = QueryVerdict(
-                q.name,
-                q.horizon,
-                None,
-                decided=False,
-                reason=f"not decided: its monitor's product has more than {args.max_states:,} states "
-                "(--max-states)",
-            )
+            past = f"not decided: its monitor's product has more than {args.max_states:,} states"
+            past += " (--max-states)"
+            for q in group:
+                out[q.name] = Product(QueryVerdict(q.name, q.horizon, None, decided=False, reason=past), None)
             continue
-        verdict = monitor_verdict(config.data, product)
-        if verdict is not None:
-            out[q.name] = verdict
+        for name, verdict in monitor_verdicts(config.data, product).items():
+            out[name] = Product(verdict, product.rules_fired)
     return out
 
 
@@ -650,7 +661,7 @@ def native_report(
     r: NativeExploration,
     seconds: float,
     queries: list[Query] | None = None,
-    products: dict[str, QueryVerdict] | None = None,
+    products: dict[str, Product] | None = None,
     *,
     on_ray: bool = False,
 ) -> str:
@@ -697,10 +708,11 @@ def native_report(
 
 
 def _native_queries(
-    config: Configuration, r: NativeExploration, queries: list[Query], products: dict[str, QueryVerdict]
+    config: Configuration, r: NativeExploration, queries: list[Query], products: dict[str, Product]
 ) -> list[str]:
     """The native run's query lines: each `STEP` query's verdict and each `PATH` query's on its
-    monitor's product as `report` words them; the others not decided natively."""
+    monitor's product as `report` words them (vacuous where the run that decided it fired
+    none of the query's rules); the others not decided natively."""
     verdicts = _native_verdicts(config, r, products)
     if not verdicts:
         return [
@@ -713,8 +725,9 @@ def _native_queries(
     ]
     for q in queries:
         v = verdicts.get(q.name)
+        fired = products[q.name].fired if q.name in products else r.rules_fired
         said = (
-            _verdict(v, None)
+            _verdict(v, fired)
             if v is not None
             else "not decided natively: it reads more than one step and has no native monitor; run with "
             "--engine reference"

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import os
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -127,6 +127,15 @@ class NativeExploration(SeenFigures):
     monitor_witness: tuple[int, list[int]] | None = None
     """With `monitor`: a shortest witness of its query (as `query_witness`), None if no edge
     of the product meets it."""
+    monitors: tuple[str, ...] = ()
+    """The `PATH` queries whose monitors' product was explored (`monitor` or `monitors`)."""
+    monitor_witnesses: dict[str, tuple[int, list[int]]] = field(default_factory=dict)
+    """Each of `monitors` met on some edge of the product -> a shortest witness of its query."""
+    rules_fired: frozenset[str] | None = None
+    """With `queries` or monitors: every rule ID the edges fired (their rule events), as the
+    Python explorer's `Exploration.rules_fired`, so that a query none of whose situations
+    can arise is called vacuous; None where not every edge was judged (every `STEP` query met
+    on some thread, which then stops judging: no query is left unreachable then)."""
 
     @property
     def states_per_second(self) -> float:
@@ -163,6 +172,7 @@ def explore_counts(
     max_memory: int | None = None,
     queries: bool = False,
     monitor: str | None = None,
+    monitors: Sequence[str] = (),
 ) -> NativeExploration:
     """Count every state reachable from every set-up deal of `config` (a shipped
     configuration's name, or edition data), breadth first in C++: the figures of the
@@ -204,7 +214,12 @@ def explore_counts(
     `explore(monitor=)` does: the counts are the product's, and `query_witness` holds the
     query's shortest witness if an edge meets it (`monitor_verdict`). Give the query's own
     `variant` (`Query.variant`) for a query with a reading of its own. Refused with
-    `check_json`, a planted bug of the loop or a checkpoint."""
+    `check_json`, a planted bug of the loop or a checkpoint.
+
+    With `monitors` (several such names, whose queries share their readings) one product of
+    the graph and all their values is explored: each query's shortest witness is as long as
+    on its own monitor's product (a breadth-first walk of any product meets each query at the
+    fewest actions a game needs), in one run instead of one run each (`monitor_verdicts`)."""
     if isinstance(config, str):
         name, data = config, configuration(config).data
     else:
@@ -226,10 +241,16 @@ def explore_counts(
         raise ValueError("the queries' verdicts are not kept in a checkpoint: no queries with a checkpoint")
     if queries:
         set_high_scores(data, HIGH_SCORE)
-    if monitor is not None and monitor not in MONITORS:
-        raise ValueError(f"no native monitor for {monitor!r} (known: {', '.join(MONITORS)})")
+    if monitor is not None and monitors:
+        raise ValueError("give one monitor (monitor=) or several (monitors=), not both")
+    product = (monitor,) if monitor is not None else tuple(monitors)
+    for name_of in product:
+        if name_of not in MONITORS:
+            raise ValueError(f"no native monitor for {name_of!r} (known: {', '.join(MONITORS)})")
+    if len(set(product)) != len(product):
+        raise ValueError(f"a monitor named twice: {', '.join(product)}")
     checkpointed = checkpoint is not None or resume is not None
-    if monitor is not None and (check_json or plant in PLANTS or checkpointed):
+    if product and (check_json or plant in PLANTS or checkpointed):
         raise ValueError("a monitor's product is explored without check_json, a planted bug or a checkpoint")
     starts = roots(data, players, variant)
     saving = None
@@ -269,7 +290,7 @@ def explore_counts(
     try:
         raw = _core.explore(
             games, max_states, plant, check_json, progress, workers, check, asked, saving, queries,
-            monitor or "",
+            list(product),
         )
     except _core.CheckpointDamagedError as exc:
         raise CheckpointError(resume or Path(), str(exc)) from None
@@ -329,6 +350,9 @@ def explore_counts(
         query_witness={q: w for q, w in witnesses.items() if q in STEP_QUERIES} if queries else None,
         monitor=monitor,
         monitor_witness=None if monitor is None else witnesses.get(monitor),
+        monitors=product,
+        monitor_witnesses={q: w for q, w in witnesses.items() if q in product},
+        rules_fired=None if raw["rules_fired"] is None else frozenset(str(r) for r in raw["rules_fired"]),
     )
 
 
@@ -340,6 +364,17 @@ def monitor_verdict(data: EditionData, exploration: NativeExploration) -> QueryV
     found = exploration.monitor_witness
     witness = None if found is None else (found[0], tuple(action_from_id(data, i) for i in found[1]))
     return QueryVerdict(exploration.monitor, PATH, witness)
+
+
+def monitor_verdicts(data: EditionData, exploration: NativeExploration) -> dict[str, QueryVerdict]:
+    """The verdict of each `PATH` query whose monitor the product explored (`monitor` or
+    `monitors`), as the Python explorer's on its own product."""
+    out: dict[str, QueryVerdict] = {}
+    for name in exploration.monitors:
+        found = exploration.monitor_witnesses.get(name)
+        witness = None if found is None else (found[0], tuple(action_from_id(data, i) for i in found[1]))
+        out[name] = QueryVerdict(name, PATH, witness)
+    return out
 
 
 def query_verdicts(data: EditionData, exploration: NativeExploration) -> dict[str, QueryVerdict]:

@@ -161,7 +161,7 @@ def explore(
     stop: Callable[[], bool] | None = None,
     checkpoint: Checkpointing | None = None,
     queries: bool = False,
-    monitor: str = "",
+    monitors: list[str] = ...,
 ) -> dict[str, Any]:
     """Every state reachable from the roots' states, breadth first (cpp/explore.cpp): the
     counts (roots, states, edges, depth, terminal by what ended the game, deadlocks, engine
@@ -169,8 +169,8 @@ def explore(
     With `checkpoint`: saved and resumed (`saved`, `checkpoints_written`, `checkpoint_bytes`,
     `resumed_states`, `resumed_depth`). With `queries`: the catalogue's STEP queries judged on
     every edge (cpp/predicates.hpp), `query_witness` a shortest witness (root index, action
-    ids) of each met; refused with a checkpoint. With `monitor` (a `MONITORS` name): the product
-    of the graph and the monitor's value (cpp/monitors.hpp), its query's witness in
+    ids) of each met; refused with a checkpoint. With `monitors` (`MONITORS` names): the product
+    of the graph and the monitors' values (cpp/monitors.hpp), each query's witness in
     `query_witness` if met; refused with `check_json`, a planted bug or a checkpoint."""
 
 class Checkpointing:

@@ -847,14 +847,17 @@ class Game : public solo::Core, public village::explore::Core, public village::c
       throw;
     }
     ev_ = nullptr;
+    if (j.fired != nullptr)
+      for (const Event& e : ev.events) j.fired->insert(e.rule);
     j.held = 0;
-    j.monitored = false;
+    j.monitored = 0;
     for (size_t k = 0; k < ev.steps.size(); ++k) {
       pr::Sub sub = sub_step(ev, k, before, judge_states_, s);
       if (j.which) j.held |= pr::judge(*t_, *this, sub, j.which, predicate_plant_);
-      if (j.monitor >= 0) {  // monitors.fold: updated on every sub-step, held after some
-        j.value = pr::update(j.monitor, *t_, j.value, sub);
-        j.monitored = pr::holds(j.monitor, *t_, j.value, sub, predicate_plant_) || j.monitored;
+      for (int m = 0; j.monitors >> m; ++m) {  // monitors.fold: updated on every sub-step, held after some
+        if (!(j.monitors >> m & 1u)) continue;
+        j.values[m] = pr::update(m, *t_, j.values[m], sub);
+        if (pr::holds(m, *t_, j.values[m], sub, predicate_plant_)) j.monitored |= 1u << m;
       }
     }
   }
@@ -3004,7 +3007,7 @@ PYBIND11_MODULE(_core, m) {
       [](const std::vector<Game*>& roots, long long max_states, const std::string& plant, bool check_json,
          std::function<void(long long, long long, long long, long long)> progress, int workers, bool check,
          std::function<bool()> stop, const village::explore::Checkpointing* checkpoint, bool queries,
-         const std::string& monitor) {
+         const std::vector<std::string>& monitors) {
         namespace ex = village::explore;
         ex::Options options;
         options.max_states = max_states;
@@ -3014,11 +3017,13 @@ PYBIND11_MODULE(_core, m) {
         options.workers = workers;
         options.check = check;
         options.queries = queries;
-        if (!monitor.empty()) {  // a monitor by its query's name (monitors.hpp MONITOR_NAMES)
+        for (const std::string& monitor : monitors) {  // monitors by their queries' names (monitors.hpp MONITOR_NAMES)
           namespace pr = village::predicates;
           auto at = std::find(pr::MONITOR_NAMES.begin(), pr::MONITOR_NAMES.end(), monitor);
           if (at == pr::MONITOR_NAMES.end()) throw std::invalid_argument("no native monitor '" + monitor + "'");
-          options.monitor = static_cast<int>(at - pr::MONITOR_NAMES.begin());
+          uint32_t bit = 1u << (at - pr::MONITOR_NAMES.begin());
+          if (options.monitors & bit) throw std::invalid_argument("monitor '" + monitor + "' given twice");
+          options.monitors |= bit;
         }
         if (checkpoint) options.checkpoint = *checkpoint;
         if (stop)  // between batches, on this (the main) thread: Python's signal handlers run first
@@ -3032,7 +3037,7 @@ PYBIND11_MODULE(_core, m) {
       py::arg("roots"), py::arg("max_states"), py::arg("plant") = "", py::arg("check_json") = false,
       py::arg("progress") = py::none(), py::arg("workers") = 1, py::arg("check") = false,
       py::arg("stop") = py::none(), py::arg("checkpoint") = py::none(), py::arg("queries") = false,
-      py::arg("monitor") = "");
+      py::arg("monitors") = std::vector<std::string>{});
   village::explore::bind_seen(m);
   // a shard of a run over processes (explore.hpp Shard; explore/native_shards.py)
   py::class_<village::explore::Shard>(m, "Shard")

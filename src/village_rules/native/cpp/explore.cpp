@@ -15,10 +15,9 @@
 // built, the tallies) written at the first level boundary after every N states and where
 // the run stops early, and read back before any work on resume.
 //
-// What the rest of issue 40 would need of this loop: the catalogue's predicates and path
-// monitors ported to C++ and run on every edge (`expand`'s parent and child), with their
-// witnesses from `Parents`; Ray actors would own segments of the fingerprints across
-// machines as the threads do here.
+// The catalogue's STEP queries are judged on every edge (Options::queries) and the path
+// monitors' products explored (Options::monitors), each witness rebuilt from `Parents`;
+// `Shard` runs the same edge loop on Ray actors across machines.
 
 #include "explore.hpp"
 
@@ -38,6 +37,7 @@
 #include <cstring>
 #include <stdexcept>
 #include <unordered_map>
+#include <set>
 #include <unordered_set>
 
 namespace py = pybind11;
@@ -103,22 +103,34 @@ void pack_planted(const State& s, bool drop_lifetime, std::vector<uint8_t>& out)
 uint64_t fingerprint_packed(const std::vector<uint8_t>& bytes) {
   return fingerprint_bytes(pack::after_round(bytes.data()), bytes.data() + bytes.size());
 }
-// A monitor's value after a packed state (Options::monitor: a state of the product), so that
-// the fingerprint of the bytes is the product state's (search.py seen_key): each int as 4
-// bytes, then the count plus one (0: None), read back from the end.
-void pack_value(const predicates::Value& v, std::vector<uint8_t>& out) {
-  for (int k = 0; k < v.size; ++k)
-    for (int b = 0; b < 4; ++b) out.push_back(static_cast<uint8_t>(static_cast<uint32_t>(v.v[k]) >> (8 * b)));
-  out.push_back(static_cast<uint8_t>(v.size + 1));
+// The monitors' values after a packed state (Options::monitors: a state of the product), so
+// that the fingerprint of the bytes is the product state's (search.py seen_key): for each
+// monitor of `monitors` in order, each int as 4 bytes, then the count plus one (0: None);
+// read back from the end, the last monitor first.
+using Values = std::array<predicates::Value, predicates::N_MONITORS>;
+void pack_values(uint32_t monitors, const Values& values, std::vector<uint8_t>& out) {
+  for (int m = 0; monitors >> m; ++m) {
+    if (!(monitors >> m & 1u)) continue;
+    const predicates::Value& v = values[static_cast<size_t>(m)];
+    for (int k = 0; k < v.size; ++k)
+      for (int b = 0; b < 4; ++b) out.push_back(static_cast<uint8_t>(static_cast<uint32_t>(v.v[k]) >> (8 * b)));
+    out.push_back(static_cast<uint8_t>(v.size + 1));
+  }
 }
-predicates::Value unpack_value(const uint8_t* at, size_t length) {
-  predicates::Value v;
-  v.size = static_cast<int>(at[length - 1]) - 1;
-  const uint8_t* p = at + length - 1 - 4 * static_cast<size_t>(std::max(v.size, 0));
-  for (int k = 0; k < v.size; ++k, p += 4)
-    v.v[k] = static_cast<int>(static_cast<uint32_t>(p[0]) | static_cast<uint32_t>(p[1]) << 8 |
-                              static_cast<uint32_t>(p[2]) << 16 | static_cast<uint32_t>(p[3]) << 24);
-  return v;
+Values unpack_values(uint32_t monitors, const uint8_t* at, size_t length) {
+  Values values;
+  size_t end = length;
+  for (int m = predicates::N_MONITORS - 1; m >= 0; --m) {
+    if (!(monitors >> m & 1u)) continue;
+    predicates::Value& v = values[static_cast<size_t>(m)];
+    v.size = static_cast<int>(at[end - 1]) - 1;
+    end -= 1 + 4 * static_cast<size_t>(std::max(v.size, 0));
+    const uint8_t* p = at + end;
+    for (int k = 0; k < v.size; ++k, p += 4)
+      v.v[k] = static_cast<int>(static_cast<uint32_t>(p[0]) | static_cast<uint32_t>(p[1]) << 8 |
+                                static_cast<uint32_t>(p[2]) << 16 | static_cast<uint32_t>(p[3]) << 24);
+  }
+  return values;
 }
 }  // namespace
 
@@ -378,8 +390,9 @@ struct Tally {
   // Options::queries: the STEP queries this worker has not met yet, and each met -> the
   // lowest (state id, move) of an edge meeting it (a worker's states come in id order)
   uint32_t unmet = predicates::ALL_STEP_QUERIES;
-  bool monitor_met = false;  // Options::monitor: its query met (its hit keyed N_STEP_QUERIES + the monitor)
+  uint32_t monitors_met = 0;  // Options::monitors: those whose query was met (each hit keyed N_STEP_QUERIES + the monitor)
   std::map<int, std::pair<uint64_t, int>> hits;
+  std::unordered_set<const char*> fired;  // the rule IDs the judged steps fired
   std::vector<checks::Violation> found;  // scratch
   std::map<std::string, long long> terminal;
   std::string first_exception;
@@ -470,14 +483,14 @@ std::pair<int, std::vector<int>> witness(const Parents& parents, uint64_t id, co
 // One state expanded, as search.py expand: its state invariants checked (with `check`: every
 // distinct state is expanded once, so checked once), its moves taken in order, each child
 // stepped into `child` and (with `check`) its transition checked, then handed to
-// `emit(child, k, value)` (value: the child's monitor value, with a `monitor`; with
+// `emit(child, k, values)` (values: the child's monitors' values, with `monitors`; with
 // `queries` each pending STEP query judged after every sub-step); a state without moves
 // counted as terminal, by what ended the game (the lowest `self` so ended kept), or as a
 // deadlock; an engine exception counted, not thrown.
 // `record(at, where)` names the violations just found in `mine.found`. The one edge loop of
 // the threads' `run` and of a `Shard`.
 template <class Record, class Emit>
-void expand_state(const Core& core, bool check, bool queries, int monitor, const predicates::Value& value,
+void expand_state(const Core& core, bool check, bool queries, uint32_t monitors, const Values& values,
                   Tally& mine, const State& parent, State& child, uint64_t self, std::vector<int>& ids,
                   Record&& record, Emit&& emit) {
   if (check) {
@@ -509,18 +522,19 @@ void expand_state(const Core& core, bool check, bool queries, int monitor, const
     child = parent;  // assigned, not built: the vectors keep their storage
     predicates::Judging judging;
     try {
-      if (monitor >= 0 || (queries && mine.unmet)) {  // search.py expand: every sub-step
+      if (monitors || (queries && mine.unmet)) {  // search.py expand: every sub-step
         judging.which = queries ? mine.unmet : 0u;
-        judging.monitor = monitor;
-        judging.value = value;
+        judging.monitors = monitors;  // each folded on, met or not: its value is the product state's
+        judging.values = values;
+        judging.fired = &mine.fired;
         core.explore_step_judged(parent, child, id, judging);
         for (int q = 0; judging.held >> q; ++q)
           if (judging.held >> q & 1u) mine.hits[q] = {self, static_cast<int>(k)};
         mine.unmet &= ~judging.held;
-        if (judging.monitored && !mine.monitor_met) {
-          mine.hits[predicates::N_STEP_QUERIES + monitor] = {self, static_cast<int>(k)};
-          mine.monitor_met = true;
-        }
+        for (int m = 0; (judging.monitored & ~mine.monitors_met) >> m; ++m)
+          if ((judging.monitored & ~mine.monitors_met) >> m & 1u)
+            mine.hits[predicates::N_STEP_QUERIES + m] = {self, static_cast<int>(k)};
+        mine.monitors_met |= judging.monitored;
       } else {
         core.explore_step(child, id);
       }
@@ -535,7 +549,7 @@ void expand_state(const Core& core, bool check, bool queries, int monitor, const
       ++mine.edges_checked;
       record(parent, " from ");
     }
-    emit(child, k, judging.value);
+    emit(child, k, judging.values);
   }
 }
 
@@ -760,10 +774,9 @@ Counts run(const std::vector<const Core*>& roots, const Options& options) {
   const bool saving = !options.checkpoint.save.empty(), resuming = !options.checkpoint.resume.empty();
   if (options.check_json && (saving || resuming))
     throw std::invalid_argument("check_json keeps every state's JSON, which a checkpoint does not hold");
-  const int monitor = options.monitor;
-  if (monitor < -1 || monitor >= predicates::N_MONITORS)
-    throw std::invalid_argument("no monitor " + std::to_string(monitor));
-  if (monitor >= 0 && (options.check_json || options.plant != PLANT_NONE || saving || resuming))
+  const uint32_t monitors = options.monitors;
+  if (monitors >> predicates::N_MONITORS) throw std::invalid_argument("no monitor " + std::to_string(monitors));
+  if (monitors && (options.check_json || options.plant != PLANT_NONE || saving || resuming))
     throw std::invalid_argument("a monitor's product is explored without check_json, a planted bug or a checkpoint");
   if (options.queries && (saving || resuming))
     throw std::invalid_argument("the queries' verdicts are not kept in a checkpoint: no queries with a checkpoint");
@@ -808,16 +821,18 @@ Counts run(const std::vector<const Core*>& roots, const Options& options) {
       const Core* root = roots[i];
       State s = root->explore_root();
       s.rules_json.clear();
-      std::vector<uint8_t> product;  // with a monitor: the state and its start value
-      if (monitor >= 0) {
+      std::vector<uint8_t> product;  // with monitors: the state and their start values
+      if (monitors) {
         pack::pack(s, product);
-        pack_value(predicates::start(monitor), product);
+        Values starts;
+        for (int m = 0; m < predicates::N_MONITORS; ++m) starts[static_cast<size_t>(m)] = predicates::start(m);
+        pack_values(monitors, starts, product);
       }
-      uint64_t fp = monitor >= 0 ? fingerprint_packed(product) : fingerprint(s, options.plant);
+      uint64_t fp = monitors ? fingerprint_packed(product) : fingerprint(s, options.plant);
       bool added = seen[static_cast<size_t>(owner(fp))].add(fp);
       if (options.check_json) check.see(*cores[0], s, fp, added);
       if (added) {
-        if (monitor >= 0) {
+        if (monitors) {
           frontier.starts.push_back(frontier.bytes.size());
           frontier.bytes.insert(frontier.bytes.end(), product.begin(), product.end());
         } else {
@@ -857,11 +872,11 @@ Counts run(const std::vector<const Core*>& roots, const Options& options) {
     Tally& mine = tally[static_cast<size_t>(w)];
     State& parent = parents[static_cast<size_t>(w)];
     pack::unpack(frontier.at(index), parent);
-    predicates::Value value;  // with a monitor: the parent's value (the product state's)
-    if (monitor >= 0) value = unpack_value(frontier.at(index), frontier.length(index));
+    Values values;  // with monitors: the parent's values (the product state's)
+    if (monitors) values = unpack_values(monitors, frontier.at(index), frontier.length(index));
     const uint64_t self = frontier_base + index;
     auto named = [&](const State& at, const char* where) { record(mine, core, at, where); };
-    auto emit = [&](const State& child, size_t k, const predicates::Value& child_value) {
+    auto emit = [&](const State& child, size_t k, const Values& child_values) {
       if (options.check_json) {  // one worker: dedupe at once, as the sequential loop does
         uint64_t fp = fingerprint(child, options.plant);
         bool added = seen[0].add(fp);
@@ -876,7 +891,7 @@ Counts run(const std::vector<const Core*>& roots, const Options& options) {
         std::vector<uint8_t>& bytes = scratch[static_cast<size_t>(w)];
         bytes.clear();
         pack_planted(child, options.plant == PLANT_PACK_FORGETS_PLAYER_LIFETIME, bytes);
-        if (monitor >= 0) pack_value(child_value, bytes);  // a state of the product
+        if (monitors) pack_values(monitors, child_values, bytes);  // a state of the product
         uint64_t fp = options.plant == PLANT_OMIT_PLAYER_LIFETIME ? fingerprint(child, options.plant)
                                                                    : fingerprint_packed(bytes);
         Packed& box = outbox[static_cast<size_t>(w)][static_cast<size_t>(owner(fp))];
@@ -887,7 +902,7 @@ Counts run(const std::vector<const Core*>& roots, const Options& options) {
         box.moves.push_back(static_cast<uint16_t>(k));
       }
     };
-    expand_state(core, options.check, options.queries, monitor, value, mine, parent,
+    expand_state(core, options.check, options.queries, monitors, values, mine, parent,
                  children[static_cast<size_t>(w)], self, ids[static_cast<size_t>(w)], named, emit);
   };
   auto keep = [&](int o) {  // phase (b): the owner's fingerprints, worker by worker
@@ -985,6 +1000,15 @@ Counts run(const std::vector<const Core*>& roots, const Options& options) {
       out.query_witness[q < predicates::N_STEP_QUERIES ? predicates::STEP_NAMES[q]
                                                        : predicates::MONITOR_NAMES[q - predicates::N_STEP_QUERIES]] = path;
     }
+  // the rules fired: whole only where every edge was judged (a thread stops judging once it
+  // has met every STEP query; a monitor is folded on every edge)
+  out.rules_collected = monitors != 0 || options.queries;
+  for (const Tally& t : tally) out.rules_collected = out.rules_collected && (monitors != 0 || t.unmet != 0);
+  if (out.rules_collected) {
+    std::set<std::string> rules;
+    for (const Tally& t : tally) rules.insert(t.fired.begin(), t.fired.end());
+    out.rules_fired.assign(rules.begin(), rules.end());
+  }
   out.parents_bytes = parents_of.nbytes();
   out.states = states;
   if (!out.limit_reached && !out.stopped) out.depth = depth;
@@ -1089,7 +1113,7 @@ std::vector<std::string> Shard::expand() {
     pack::unpack(m.frontier.at(index), m.parent_state);
     const uint64_t self = m.frontier_base + index;
     const uint64_t id = global_id(m.owner, self);
-    auto emit = [&](const State& child, size_t k, const predicates::Value&) {
+    auto emit = [&](const State& child, size_t k, const Values&) {
       m.scratch.clear();
       pack::pack(child, m.scratch);
       uint64_t fp = fingerprint_packed(m.scratch);
@@ -1100,7 +1124,7 @@ std::vector<std::string> Shard::expand() {
       put<uint32_t>(box, static_cast<uint32_t>(m.scratch.size()));
       box.append(reinterpret_cast<const char*>(m.scratch.data()), m.scratch.size());
     };
-    expand_state(*m.core, m.check, false, -1, predicates::Value{}, m.tally, m.parent_state, m.child_state, self,
+    expand_state(*m.core, m.check, false, 0u, Values{}, m.tally, m.parent_state, m.child_state, self,
                  m.ids, named, emit);
   }
   if (m.tally.first_end.size() != ends_before)  // a kind of end met for the first time: at this level
@@ -1256,6 +1280,10 @@ py::dict to_dict(const Counts& c) {
   d["parents_bytes"] = c.parents_bytes;
   d["shortest_end"] = c.shortest_end;
   d["query_witness"] = c.query_witness;
+  if (c.rules_collected)
+    d["rules_fired"] = c.rules_fired;
+  else
+    d["rules_fired"] = py::none();
   d["states_checked"] = c.states_checked;
   d["edges_checked"] = c.edges_checked;
   d["violation_count"] = c.violation_count;

@@ -120,8 +120,9 @@ struct Options {
   std::function<bool()> stop;  // asked between batches: true stops the loop there (Counts::stopped)
   bool queries = false;  // the catalogue's STEP queries judged on every edge (predicates.hpp), as
                          // search.py `expand` judges them; a shortest witness of each met
-  int monitor = -1;  // a monitor (monitors.hpp MonitorKind): the product of the graph and its
-                     // value is explored (search.py `explore(monitor=)`), its query decided
+  uint32_t monitors = 0;  // monitors (bits in monitors.hpp MonitorKind order): the product of the
+                         // graph and their values is explored (search.py `explore(monitor=)` for
+                         // one), each one's query decided
   Checkpointing checkpoint;
 };
 
@@ -145,6 +146,11 @@ struct Counts {
   // Options::queries: each STEP query met on some edge -> a shortest witness (its root's index
   // and the action ids, the last the edge's), as search.py's verdicts give it
   std::map<std::string, std::pair<int, std::vector<int>>> query_witness;
+  // Options::queries or monitors: every rule ID the edges fired (sorted), when every edge was
+  // judged (each thread had a STEP query still unmet at its end, or a monitor was folded on
+  // every edge), so that a query whose rules no edge fires is vacuous; else not collected
+  std::vector<std::string> rules_fired;
+  bool rules_collected = false;
   long long checkpoints_written = 0;  // files written (Options::checkpoint.save)
   long long checkpoint_bytes = 0;     // the last one's size
   bool saved = false;                 // the run stopped early and saved where it stopped

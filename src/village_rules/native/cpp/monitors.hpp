@@ -9,6 +9,7 @@
 #pragma once
 
 #include <array>
+#include <unordered_set>
 
 #include "predicates.hpp"
 
@@ -40,11 +41,14 @@ struct Value {
 
 // What a judged step of the explorer asks for and answers (explore.hpp explore_step_judged).
 struct Judging {
-  uint32_t which = 0;  // the STEP queries to judge after every sub-step
-  int monitor = -1;    // a monitor folded over the sub-steps (MonitorKind), or -1
-  Value value;         // its value before the step; after the step, its value after it
-  uint32_t held = 0;        // answered: the STEP queries of `which` that held after some sub-step
-  bool monitored = false;   // answered: whether the monitor's query held after some sub-step
+  uint32_t which = 0;     // the STEP queries to judge after every sub-step
+  uint32_t monitors = 0;  // the monitors folded over the sub-steps, as bits in MonitorKind order
+  std::array<Value, N_MONITORS> values;  // theirs before the step; after the step, after it
+  uint32_t held = 0;       // answered: the STEP queries of `which` that held after some sub-step
+  uint32_t monitored = 0;  // answered: the monitors of `monitors` whose query held after some sub-step
+  // asked for where not null: every rule ID the step fired is added (the string literals of
+  // the fire sites), so that a query whose rules no edge fires is called vacuous (scope.py)
+  std::unordered_set<const char*>* fired = nullptr;
 };
 
 // Monitor.start
