@@ -600,8 +600,9 @@ void phase(const State& s, Out& out) {
   auto bad = [&](const std::string& expected, const std::string& actual) {
     out.push_back({PHASE, KIND_NAMES[p.kind], expected, actual});
   };
-  std::string deaths = "deaths owed " + ints(s.deaths_owed);
-  std::string finals = "final turns " + (s.final_turns ? ints(*s.final_turns) : std::string("None"));
+  // the texts of a violation, built only for one (the explorer checks every state)
+  auto deaths = [&s] { return "deaths owed " + ints(s.deaths_owed); };
+  auto finals = [&s] { return "final turns " + (s.final_turns ? ints(*s.final_turns) : std::string("None")); };
   switch (p.kind) {
     case CHOOSE_TURN:
     case SEED_DRAW:
@@ -617,8 +618,8 @@ void phase(const State& s, Out& out) {
         bad("nothing in progress", names + " in progress");
       }
       bool owed = std::any_of(s.deaths_owed.begin(), s.deaths_owed.end(), [](int n) { return n != 0; });
-      if (owed && s.amb23 != 'b') bad("no death owed", deaths);  // AMB-23 b: a death may stay owed
-      if (p.kind == GAME_OVER && !(s.final_turns && s.final_turns->empty())) bad("every final action taken", finals);
+      if (owed && s.amb23 != 'b') bad("no death owed", deaths());  // AMB-23 b: a death may stay owed
+      if (p.kind == GAME_OVER && !(s.final_turns && s.final_turns->empty())) bad("every final action taken", finals());
       break;
     }
     case MASS_BUY:
@@ -641,12 +642,12 @@ void phase(const State& s, Out& out) {
       break;
     case CHOOSE_DYING:
       if (!(0 <= p.seat && p.seat < static_cast<int>(s.deaths_owed.size())) || s.deaths_owed[p.seat] <= 0)
-        bad("a death owed by seat " + opt(p.seat), deaths);
+        bad("a death owed by seat " + opt(p.seat), deaths());
       break;
     default:  // the sub-steps of an action (state_checks checks their fields), Carla's steps (below)
       break;
   }
-  if (s.final_turns && s.end_triggered_by == NONE) bad("final actions only once the end is triggered", finals);
+  if (s.final_turns && s.end_triggered_by == NONE) bad("final actions only once the end is triggered", finals());
 }
 
 // carla_violations (solo mode, 2023 pp. 15-18)

@@ -254,6 +254,11 @@ bool SeenSet::add(uint64_t fp) {
   return true;
 }
 
+void SeenSet::prefetch(uint64_t fp) const {
+  const Segment& seg = segments_[static_cast<size_t>(fp >> REMAINDER_BITS)];
+  if (seg.capacity > 0) __builtin_prefetch(seg.slots.get() + home(fp & REMAINDER_MASK, seg.capacity) * SLOT_BYTES);
+}
+
 void SeenSet::place(Segment& seg, uint64_t rem) {
   size_t i = home(rem, seg.capacity);
   while (load6(seg.slots.get() + i * SLOT_BYTES) != 0)
@@ -909,8 +914,11 @@ Counts run(const std::vector<const Core*>& roots, const Options& options) {
     SeenSet& mine = seen[static_cast<size_t>(o)];
     for (int w = 0; w < workers; ++w) {
       Packed& box = outbox[static_cast<size_t>(w)][static_cast<size_t>(o)];
-      for (size_t i = 0; i < box.size(); ++i)
+      constexpr size_t AHEAD = 8;  // the fingerprints whose slots are fetched ahead of their add
+      for (size_t i = 0; i < box.size(); ++i) {
+        if (i + AHEAD < box.size()) mine.prefetch(box.fps[i + AHEAD]);
         if (mine.add(box.fps[i])) fresh[static_cast<size_t>(o)].copy(box, i);
+      }
       box.clear();
     }
   };

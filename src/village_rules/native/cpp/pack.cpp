@@ -4,27 +4,47 @@
 
 #include "pack.hpp"
 
+#include <algorithm>
 #include <cstring>
 
 namespace village::pack {
 
 namespace {
 
+// Writes through a pointer into room made in `out` ahead of it (`room`), not byte by byte
+// with push_back: a byte store through a vector may alias the vector's own end pointer, so
+// push_back reloads it at every byte; the pack is a tenth of the explorer's loop.
 struct Writer {
   std::vector<uint8_t>& out;
+  size_t used;  // the bytes of `out` written so far; past them, room not yet written
+  explicit Writer(std::vector<uint8_t>& o) : out(o), used(o.size()) { out.resize(used + 256); }
+  ~Writer() { out.resize(used); }
+  Writer(const Writer&) = delete;
+  Writer& operator=(const Writer&) = delete;
+  uint8_t* room(size_t n) {  // at least n bytes to write at the returned place
+    if (used + n > out.size()) out.resize(std::max(out.size() * 2, used + n));
+    return out.data() + used;
+  }
   void num(long long v) {
     uint64_t z = (static_cast<uint64_t>(v) << 1) ^ static_cast<uint64_t>(v >> 63);  // zigzag
+    uint8_t* p = room(10);
+    uint8_t* const start = p;
     while (z >= 0x80) {
-      out.push_back(static_cast<uint8_t>(z | 0x80));
+      *p++ = static_cast<uint8_t>(z | 0x80);
       z >>= 7;
     }
-    out.push_back(static_cast<uint8_t>(z));
+    *p++ = static_cast<uint8_t>(z);
+    used += static_cast<size_t>(p - start);
   }
   void i(const int& v) { num(v); }
-  void b(const bool& v) { out.push_back(v ? 1 : 0); }
+  void b(const bool& v) {
+    *room(1) = v ? 1 : 0;
+    ++used;
+  }
   void text(const std::string& s) {
     num(static_cast<long long>(s.size()));
-    out.insert(out.end(), s.begin(), s.end());
+    std::memcpy(room(s.size()), s.data(), s.size());
+    used += s.size();
   }
   // a field the canonical JSON leaves out in some states: written as its default there, so
   // that two states the JSON calls equal pack to the same bytes
@@ -178,7 +198,7 @@ void fields(IO& io, S& s) {
 }  // namespace
 
 void pack(const State& s, std::vector<uint8_t>& out) {
-  Writer w{out};
+  Writer w(out);
   fields(w, s);
 }
 
