@@ -74,6 +74,11 @@ NATIVE_PINNED: dict[tuple[str, int], dict[str, object]] = {
         "edges": 20_777_341,
         "depth": 88,
         "terminal": {"chronicle": 603_515, "chronicle and graveyard": 550_008, "graveyard": 1_606_854},
+        # decided by `explore longer --engine native` (2026-12-07): proofs/explorer holds each witness
+        "reachable": [
+            "end-market-other", "free-final-action", "grain-short-at-harvest", "mass-four-monks",
+            "shared-win", "short-seeding", "trigger-final-action", "two-deaths-one-turn",
+        ],
     },
     ("longest", 2): {
         # large with a life-time track of 5 and 3 customers; measured 2026-12-07 (every state
@@ -83,6 +88,10 @@ NATIVE_PINNED: dict[tuple[str, int], dict[str, object]] = {
         "edges": 153_774_647,
         "depth": 103,
         "terminal": {"chronicle": 2_733_638, "chronicle and graveyard": 4_385_621, "graveyard": 14_387_255},
+        "reachable": [
+            "end-market-other", "free-final-action", "grain-short-at-harvest", "mass-four-monks",
+            "shared-win", "short-seeding", "trigger-final-action", "two-deaths-one-turn",
+        ],
     },
 }
 
