@@ -9,13 +9,18 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import TypeVar
 
 import pytest
 
 from village_rules.cli.explore import _differs
 from village_rules.cli.main import main
 from village_rules.explore.pinned import pinned
+from village_rules.rules.variant import Variant
+
+T = TypeVar("T")
 
 
 def test_the_native_engine_explores_tiny_and_matches_its_pins(capsys: pytest.CaptureFixture[str]) -> None:
@@ -150,3 +155,40 @@ def test_sigterm_stops_the_native_loop_between_batches() -> None:
     assert "Traceback" not in err, err
     assert "stopped on request at depth" in err and "the native loop keeps no checkpoint" in err, err
     assert "states      " not in out  # no report of a part run
+
+
+@pytest.mark.parametrize("engine", ["reference", "native"])
+def test_a_step_query_with_readings_of_its_own_is_decided_under_them(
+    engine: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # query 3 asks what AMB-46 b allows (under the default a nobody dies while the lowest
+    # number is hidden): the main run, under the edition's readings, does not decide it; a run
+    # under AMB-46 b does, on either engine, and --no-monitors leaves it undecided, said so
+    import village_rules.cli.explore as cli  # noqa: PLC0415 (the module whose runs are spied on)
+    import village_rules.explore.native as native  # noqa: PLC0415
+    import village_rules.explore.parallel as parallel  # noqa: PLC0415
+
+    runs: list[tuple[tuple[tuple[str, str], ...], bool]] = []
+
+    def spy(real: Callable[..., T]) -> Callable[..., T]:
+        def run(*args: object, **kwargs: object) -> T:
+            variant = kwargs.get("variant")
+            choices = variant.choices if isinstance(variant, Variant) else ()
+            asked = kwargs.get("queries")
+            judged = bool(asked) and (asked is True or any(q.name == "hidden-lowest-death" for q in asked))  # type: ignore[attr-defined]
+            runs.append((choices, judged))
+            return real(*args, **kwargs)
+
+        return run
+
+    if engine == "native":
+        monkeypatch.setattr(native, "explore_counts", spy(native.explore_counts))
+    else:
+        monkeypatch.setattr(cli, "explore_parallel", spy(parallel.explore_parallel))
+    argv = ["explore", "tiny", "--engine", engine, "--no-check", "--quiet", "--query", "hidden-lowest-death"]
+    assert main(argv) == 0
+    assert "  hidden-lowest-death      unreachable by exhaustion" in capsys.readouterr().out
+    assert ((("AMB-46", "b"),), True) in runs
+    assert main([*argv, "--no-monitors"]) == 0
+    out = capsys.readouterr().out
+    assert "hidden-lowest-death      not decided: its readings (AMB-46 b) need a run of their own" in out

@@ -46,6 +46,7 @@ from village_rules.explore.search import (
 from village_rules.explore.shape import MAX_SYSTEM, Shape, shape
 from village_rules.explore.witnesses import witness_log, witness_name
 from village_rules.proofs.catalogue.catalogue import CATALOGUE, Query, by_name
+from village_rules.proofs.catalogue.query import STEP
 from village_rules.rules.variant import Variant
 
 if TYPE_CHECKING:  # the optional extension: imported where it runs (`_run_native`)
@@ -341,10 +342,29 @@ def _decide_path_queries(
 ) -> None:
     """Decide each path query that has a monitor on the product with its monitor, the score
     pump on the graph without prestige (`explore.pump`), and the lasso by the graph's shape
-    (no cycle, no lasso)."""
+    (no cycle, no lasso); and each `STEP` query with readings of its own (query 3 under
+    AMB-46 b) on the graph of those readings, which the main run, under the edition's, does not
+    explore (with --no-monitors it is not decided, said so)."""
     for q in queries:
         monitor = MONITORS.get(q.name) if monitors else None
-        if monitor is not None:
+        if q.horizon == STEP and q.variant != Variant():
+            if not monitors:
+                why = _own_readings_skipped(q)
+                result.verdicts[q.name] = QueryVerdict(q.name, q.horizon, None, decided=False, reason=why)
+                continue
+            own = explore_parallel(
+                config.data,
+                players,
+                workers=workers,
+                max_states=max_states,
+                queries=[q],
+                check=False,
+                variant=q.variant,
+                stop=stop,
+                ray=ray,
+            )
+            result.verdicts[q.name] = own.verdicts[q.name]
+        elif monitor is not None:
             product = explore_parallel(
                 config.data,
                 players,
@@ -559,40 +579,60 @@ def _native_products(
     queries: list[Query],
     stop: Callable[[], bool],
 ) -> dict[str, Product]:
-    """Each `PATH` query of `queries` with a native monitor decided natively on a product of
-    the graph and monitors, under its own readings (as `_decide_path_queries`): one more run
-    for the queries that share their readings, over the product with all of their monitors
-    (the same verdicts and witness lengths as one product each, in one run); none with
-    --no-monitors. A product past --max-states leaves its queries undecided (said so), not the
-    run without its report. Each verdict comes with the rules its product's edges fired."""
-    from village_rules.explore.native import explore_counts, monitor_verdicts  # noqa: PLC0415 (optional)
+    """The queries the main run cannot decide, each under its own readings (as
+    `_decide_path_queries`): every `PATH` query with a native monitor on a product of the graph
+    and monitors, and every `STEP` query with readings of its own (query 3 under AMB-46 b) on
+    the graph of those readings. One more run for the queries that share their readings, over
+    the product with all of their monitors (the same verdicts and witness lengths as one
+    product each, in one run), its `STEP` queries judged on it; none with --no-monitors (then
+    such a `STEP` query is not decided, said so). A run past --max-states leaves its queries
+    undecided (said so), not the run without its report. Each verdict comes with the rules that
+    run's edges fired."""
+    from village_rules.explore.native import (  # noqa: PLC0415 (optional)
+        explore_counts,
+        monitor_verdicts,
+        query_verdicts,
+    )
     from village_rules.native.predicates import MONITORS as NATIVE_MONITORS  # noqa: PLC0415 (optional)
 
+    out: dict[str, Product] = {}
     groups: dict[Variant, list[Query]] = {}
     for q in queries:
-        if not args.no_monitors and q.name in NATIVE_MONITORS:
+        own_readings = q.horizon == STEP and q.variant != Variant()
+        if args.no_monitors and own_readings:
+            why = _own_readings_skipped(q)
+            out[q.name] = Product(QueryVerdict(q.name, q.horizon, None, decided=False, reason=why), None)
+        elif not args.no_monitors and (q.name in NATIVE_MONITORS or own_readings):
             groups.setdefault(q.variant, []).append(q)
-    out: dict[str, Product] = {}
     for variant, group in groups.items():
+        steps = [q for q in group if q.horizon == STEP]
         try:
-            product = explore_counts(
+            run = explore_counts(
                 config.data,
                 players,
                 variant=variant,
                 max_states=args.max_states,
                 workers=args.workers,
                 stop=stop,
-                monitors=[q.name for q in group],
+                monitors=[q.name for q in group if q.horizon != STEP],
+                queries=bool(steps),
             )
         except ExplorationLimitError:
-            past = f"not decided: its monitor's product has more than {args.max_states:,} states"
-            past += " (--max-states)"
             for q in group:
+                run_of = "the run under its readings" if q.horizon == STEP else "its monitor's product"
+                past = f"not decided: {run_of} has more than {args.max_states:,} states (--max-states)"
                 out[q.name] = Product(QueryVerdict(q.name, q.horizon, None, decided=False, reason=past), None)
             continue
-        for name, verdict in monitor_verdicts(config.data, product).items():
-            out[name] = Product(verdict, product.rules_fired)
+        decided = {**monitor_verdicts(config.data, run), **query_verdicts(config.data, run)}
+        for q in group:
+            out[q.name] = Product(decided[q.name], run.rules_fired)
     return out
+
+
+def _own_readings_skipped(q: Query) -> str:
+    """Why a `STEP` query with readings of its own is not decided with --no-monitors."""
+    readings = ", ".join(f"{amb} {letter}" for amb, letter in q.variant.choices)
+    return f"not decided: its readings ({readings}) need a run of their own (--no-monitors)"
 
 
 def _check_native_memory(args: argparse.Namespace, config: Configuration, players: int) -> None:
