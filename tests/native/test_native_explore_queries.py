@@ -259,3 +259,12 @@ def test_a_planted_monitor_in_the_combined_product_is_named() -> None:
     assert combined_differences("tiny", plant="mass-four-monks holds after three") == [
         "tiny mass-four-monks: combined witness of 7 actions, alone 8"
     ]
+
+
+def test_bad_monitors_are_refused_before_the_work() -> None:
+    with pytest.raises(ValueError, match="not both"):
+        explore_counts("tiny", monitor="mass-four-monks", monitors=["mass-one-buyer"])
+    with pytest.raises(ValueError, match="no native monitor for 'no-such'"):
+        explore_counts("tiny", monitors=["mass-four-monks", "no-such"])
+    with pytest.raises(ValueError, match="a monitor named twice"):
+        explore_counts("tiny", monitors=["mass-four-monks", "mass-four-monks"])

@@ -347,25 +347,12 @@ def _decide_path_queries(
     explore (with --no-monitors it is not decided, said so)."""
     for q in queries:
         monitor = MONITORS.get(q.name) if monitors else None
-        if q.horizon == STEP and q.variant != Variant():
-            if not monitors:
-                why = _own_readings_skipped(q)
-                result.verdicts[q.name] = QueryVerdict(q.name, q.horizon, None, decided=False, reason=why)
-                continue
-            own = explore_parallel(
-                config.data,
-                players,
-                workers=workers,
-                max_states=max_states,
-                queries=[q],
-                check=False,
-                variant=q.variant,
-                stop=stop,
-                ray=ray,
-            )
-            result.verdicts[q.name] = own.verdicts[q.name]
-        elif monitor is not None:
-            product = explore_parallel(
+        own_readings = q.horizon == STEP and q.variant != Variant()
+        if own_readings and not monitors:
+            why = _own_readings_skipped(q)
+            result.verdicts[q.name] = QueryVerdict(q.name, q.horizon, None, decided=False, reason=why)
+        elif own_readings or monitor is not None:  # one more run, under the query's readings
+            run = explore_parallel(
                 config.data,
                 players,
                 workers=workers,
@@ -377,7 +364,7 @@ def _decide_path_queries(
                 stop=stop,
                 ray=ray,
             )
-            result.verdicts[q.name] = product.verdicts[q.name]
+            result.verdicts[q.name] = run.verdicts[q.name]
         elif q.name == PUMP and monitors:
             pump = explore_pump(config.data, players, variant=q.variant, max_states=max_states, stop=stop)
             result.verdicts[q.name] = pump.verdict()
