@@ -36,6 +36,8 @@ WITNESSES = ROOT / "proofs" / "witnesses"
 DIVERGENCE = ROOT / "src" / "village_rules" / "readings" / "witnesses"
 
 
+@pytest.mark.by_hand  # `village-rules check` runs the same check_stored (the README's main command, in CI)
+@pytest.mark.slow  # ~20 s: 123 witnesses replayed, 42 proofs re-proved
 @pytest.mark.no_cover  # CPU-bound replays: not traced in the coverage run (tests/README.md, "Coverage")
 def test_every_stored_verdict_rechecks() -> None:
     checks = check_stored(WITNESSES)

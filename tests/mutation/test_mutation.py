@@ -19,6 +19,7 @@ from village_rules.mutation.runner import (
     Verdict,
     check_patches,
     matrix_text,
+    run,
     run_layer,
     sample,
 )
@@ -240,3 +241,47 @@ def test_each_corpus_is_scored_apart_and_the_generated_floor_can_fail(
     out = capsys.readouterr().out
     assert "the semantic score of the generated mutants 50.0% is below the floor 80%" in out
     assert "hand-written mutants 100.0% is below" not in out
+
+
+def test_first_kill_stops_the_semantic_layers_and_keeps_the_scores_whole(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """`--first-kill` (CI's floor check): a mutant's semantic layers stop at the first that
+    kills, the checkers before the rule tests whatever order they were named in, so the
+    semantic and checkers' scores are those of the full run; the baseline still runs every
+    layer (and a bad pair of options is refused)."""
+    one, two = ALL[0], ALL[1]
+    kills = {one.id: "link", two.id: "rules"}  # the one layer that kills each mutant
+    ran: list[tuple[str, str]] = []
+
+    def fake_layer(layer: Layer, root: Path, cap: float = 0.0) -> Verdict:
+        changed = [
+            m.id
+            for m in (one, two)
+            if (root / "village_rules" / m.file).read_text(encoding="utf-8")
+            != (PACKAGE / m.file).read_text(encoding="utf-8")
+        ]
+        who = changed[0] if changed else "baseline"
+        ran.append((who, layer.name))
+        return Verdict(kills.get(who) == layer.name, "planted")
+
+    monkeypatch.setattr("village_rules.mutation.runner.run_layer", fake_layer)
+    named = [layer_named(n) for n in ("rules", "fuzz", "link", "explore", "golden")]
+    full = run([one, two], named)
+    full_runs = list(ran)
+    ran.clear()
+    first = run([one, two], named, first_kill=True)
+    assert [(w, n) for w, n in full_runs if w == one.id] == [
+        (one.id, n) for n in ("fuzz", "link", "explore", "rules")
+    ]
+    assert [(w, n) for w, n in ran if w == one.id] == [(one.id, "fuzz"), (one.id, "link")]
+    assert [n for w, n in ran if w == two.id] == ["fuzz", "link", "explore", "rules"]
+    assert sorted(n for w, n in ran if w == "baseline") == sorted(la.name for la in named)
+    assert first.semantic == full.semantic == 1.0
+    assert first.checkers() == full.checkers() == (1, 2)
+    text = matrix_text(first)
+    assert "first kill: a mutant's semantic layers stopped at the first that killed it" in text
+    assert "layer explore (semantic): 0 killed of 1 run" in text
+    assert "layer link (semantic): 1/2 scored killed" in text
+    with pytest.raises(MutationError, match="--first-kill and --full-matrix"):
+        run([one], named, first_kill=True, full_matrix=True)

@@ -6,15 +6,17 @@ query whose concrete predicate does not imply its abstract one is refused."""
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable
 
 import pytest
 import z3
-from support import six_grain_farmyard
+from support import TINY_EDGES, TINY_STATES, six_grain_farmyard
 
 from village_rules.cli import prove as cli_prove
 from village_rules.cli.main import main
 from village_rules.data.edition import EditionData
 from village_rules.engine import harvest, time_and_death, turn
+from village_rules.explore.configs import configuration
 from village_rules.explore.crosscheck import ContentEdges
 from village_rules.proofs.catalogue.catalogue import by_name
 from village_rules.proofs.gate.gate import Gate, open_gate
@@ -125,30 +127,37 @@ def test_prove_exits_non_zero_when_the_gate_fails(
     assert "prove: the gate failed" in err and "a farmyard holds at most its grain capacity" in err
 
 
-@pytest.mark.slow  # ~25 s: a `prove` run with the link on every edge of tiny, and one with a planted answer
+@pytest.mark.slow  # ~25 s: two `prove` runs, each with the gate's link games
 @pytest.mark.gate_edges
 def test_the_command_line_gate_checks_every_edge_of_its_configurations(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """The edge check the rest of the suite leaves out (tests/conftest.py), here on tiny
-    alone: the gate line names the configuration and its edges, and a rule the model does
-    alone: the gate line names the configuration and its edges, and a broken edge (planted
-    in the edge check's answer: what breaks one is tests/explore/test_content_edges.py's)
-    fails the gate, named, and `prove` exits 1."""
+    alone: the gate asks the edge check for the configuration, its line names the
+    configuration and its edges, and a broken edge fails the gate, named, and `prove` exits
+    1. The edge check's answers are planted: computing tiny's (11,369 edges through the
+    model, 15-28 s) is CI's `prove --expect`, whose gate checks every edge of tiny, births and
+    small, and the by-hand test_content_edges.py's (since 2026-12-08; until then this test
+    computed it again in CI's slow step)."""
     monkeypatch.setattr(cli_prove, "EDGE_CONFIGS", (("tiny", 2),))
     monkeypatch.setattr(cli_prove, "GATE_HUNT_STEPS", 20)
+    asked: list[tuple[str, int]] = []
+    tiny = configuration("tiny").data
+
+    def answer(broken: tuple[str, ...]) -> Callable[[EditionData, int], ContentEdges]:
+        def edges(data: EditionData, players: int) -> ContentEdges:
+            asked.append(("tiny" if data == tiny else "another", players))
+            return ContentEdges(states=TINY_STATES, edges=TINY_EDGES, broken=broken, where="planted")
+
+        return edges
+
+    monkeypatch.setattr(cli_prove, "content_link_on_edges", answer(()))
     args = ["prove", GRAIN, "--edition", "big-box-2023", "--players", "2", "--games", "1", "--quiet"]
     assert main(args) == 0
     out = capsys.readouterr().out
-    assert "every edge of tiny (11369 edges) checked" in out and "gate passed" in out
-
-    def one_broken(data: EditionData, players: int) -> ContentEdges:
-        # The edge check's answer planted as it is: the first run above computed the real
-        # one, and recomputing it here would only repeat its 11,369 edges.
-        planted = ("planted: an edge outside the model",)
-        return ContentEdges(states=10175, edges=11369, broken=planted, where="planted")
-
-    monkeypatch.setattr(cli_prove, "content_link_on_edges", one_broken)
+    assert asked == [("tiny", 2)]
+    assert f"every edge of tiny ({TINY_EDGES} edges) checked" in out and "gate passed" in out
+    monkeypatch.setattr(cli_prove, "content_link_on_edges", answer(("planted: an edge outside the model",)))
     assert main(args) == 1
     out = capsys.readouterr().out
     assert "the link on explored edges FAILED: tiny FAILED at" in out

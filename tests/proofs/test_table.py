@@ -32,6 +32,8 @@ def _decide(name: str, edition: str, players: int) -> Row:
     return row_of(prove(query, edition, players, stored=stored_witness(WITNESSES, query, edition, players)))
 
 
+@pytest.mark.by_hand  # CI's `prove --expect` decides every row and compares it with the stored table
+@pytest.mark.slow  # ~25 s: every row of the catalogue decided
 @pytest.mark.no_cover  # CPU-bound replays: not traced in the coverage run (tests/README.md, "Coverage")
 def test_the_rows_give_the_stored_table() -> None:
     # The stored table was written by other processes at other times, so agreeing with it
@@ -66,8 +68,7 @@ def test_prove_expect_names_the_row_that_changed(tmp_path: Path, capsys: pytest.
     assert "1 of 1 rows differ" in err
     was = f"unknown (40 steered games; budget: {old.budget})"
     assert f"shared-win original-2011 2p: {was} -> reachable" in err
-    assert main([*args, str(TABLE)]) == 0
-    assert "the table matches" in capsys.readouterr().out
+    # a table that matches: CI's `prove --expect proofs/witnesses/results.json` (every row)
 
 
 def test_prove_expect_refuses_a_broken_table(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -23,8 +23,10 @@ from village_rules.explore.search import Exploration, ExplorationLimitError, fin
 from village_rules.model.actions import format_action
 from village_rules.model.state import GameState
 from village_rules.proofs.catalogue.catalogue import STEP, Query, by_name
-from village_rules.proofs.link.link import check_step
+from village_rules.proofs.link.link import check_step_of_heads
 from village_rules.proofs.model.abstraction import abstract
+from village_rules.proofs.model.content import content_head
+from village_rules.proofs.model.guarded import ContentConstants
 from village_rules.proofs.model.induction import RULE_PREDICATES, k_induction_content
 from village_rules.proofs.model.model import Constants
 from village_rules.proofs.model.solver import RLIMIT, bmc, k_induction
@@ -157,7 +159,7 @@ class ContentEdges:
 def content_link_on_edges(data: EditionData, players: int, *, max_states: int = 200_000) -> ContentEdges:
     """Breadth first over every state reachable from every set-up deal (at most
     `max_states`, a budget in states), checking on each edge that the step lies in the
-    rule-content model (`proofs.link.link.check_step`: the guarded command of its kind, the
+    rule-content model (`proofs.link.link.check_step_of_heads`: the guarded command of its kind, the
     counts clauses and the state clauses). Stops at the first edge outside the model."""
     seen: set[int] = set()
     frontier: list[GameState] = []
@@ -171,11 +173,16 @@ def content_link_on_edges(data: EditionData, players: int, *, max_states: int = 
         depth += 1
         following: list[GameState] = []
         for state in frontier:
+            k = ContentConstants.of(state.rules, state.num_players)
+            state_head = content_head(state)
             for action, _ in moves(state):
                 edges += 1
-                after = state
+                after, after_head = state, state_head
                 for sub in apply_steps(state, action):  # every sub-step, forced decisions included
-                    broken = check_step(sub.before, sub.action, sub.after)
+                    # each state abstracted once: a sub-step's after is the next one's before
+                    before_head = after_head if sub.before is after else content_head(sub.before)
+                    after_head = content_head(sub.after)
+                    broken = check_step_of_heads(k, before_head, sub.action, after_head)
                     if broken:
                         forced = f", then the forced {format_action(sub.action)}" if sub.forced else ""
                         where = f"{format_action(action)}{forced} at {type(state.pending).__name__}"

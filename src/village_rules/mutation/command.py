@@ -74,6 +74,12 @@ def parser() -> argparse.ArgumentParser:
         action="store_true",
         help="run the regression layers on every mutant (default: only on the semantic survivors)",
     )
+    p.add_argument(
+        "--first-kill",
+        action="store_true",
+        help="stop a mutant's semantic layers at the first that kills it (the semantic and checkers' "
+        "scores stay whole, a layer's own count does not; CI's floor check)",
+    )
     p.add_argument("--reasons", action="store_true", help="also print the reason of every kill")
     p.add_argument("--list", action="store_true", help="list the corpus and the layers, run nothing")
     return p
@@ -125,6 +131,7 @@ def _main(argv: Sequence[str] | None) -> int:
         layers,
         jobs=args.jobs,
         full_matrix=args.full_matrix,
+        first_kill=args.first_kill,
         cap=args.cap,
         progress=lambda s: print(s, file=sys.stderr, flush=True),
     )

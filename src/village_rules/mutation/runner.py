@@ -74,6 +74,8 @@ class Scores:
 
     results: list[MutantResult]
     layers: tuple[Layer, ...]
+    first_kill: bool = False
+    """The semantic layers stopped at a mutant's first kill: a layer's count is of its runs."""
 
     def _scored(self) -> list[MutantResult]:
         return [r for r in self.results if r.mutant.equivalent is None]
@@ -109,7 +111,7 @@ class Scores:
 
     def part(self, corpus: str) -> Scores:
         """The figures of one corpus's mutants only (hand-written or generated)."""
-        return Scores([r for r in self.results if r.mutant.corpus == corpus], self.layers)
+        return Scores([r for r in self.results if r.mutant.corpus == corpus], self.layers, self.first_kill)
 
     def corpora(self) -> list[str]:
         """The corpora of the mutants run, in first-seen order."""
@@ -176,21 +178,38 @@ def run_mutant(
     cap: float = HARD_CAP_SECONDS,
     *,
     full_matrix: bool = True,
+    first_kill: bool = False,
 ) -> dict[str, Verdict]:
     """Each layer's verdict on the mutant (None: the unmutated package). Without
     `full_matrix` the regression layers run only when no semantic layer killed the mutant:
     the all-layers score counts a mutant once, so they cannot change it otherwise (their
-    cells stay empty, "-", in the matrix)."""
+    cells stay empty, "-", in the matrix). With `first_kill` the semantic layers stop at the
+    first that kills: the semantic score counts a mutant once too, and as the checkers run
+    before the other semantic layers (the rule tests), so does the checkers' score."""
     with tempfile.TemporaryDirectory(prefix="village-mutant-") as tmp:
         root = copy_package(Path(tmp))
         if mutant is not None:
             mutant.apply(root / "village_rules")
         verdicts: dict[str, Verdict] = {}
-        for layer in sorted(layers, key=lambda la: la.kind is not Kind.SEMANTIC):
-            if layer.kind is Kind.REGRESSION and not full_matrix and any(v.killed for v in verdicts.values()):
+        # the semantic layers first, and among them the checkers before the rule tests
+        for layer in sorted(layers, key=lambda la: (la.kind is not Kind.SEMANTIC, la.name not in CHECKERS)):
+            killed = any(v.killed for v in verdicts.values())
+            if killed and (first_kill or (layer.kind is Kind.REGRESSION and not full_matrix)):
                 continue
             verdicts[layer.name] = run_layer(layer, root, cap)
         return {la.name: verdicts[la.name] for la in layers if la.name in verdicts}
+
+
+def run_baseline(
+    layers: Sequence[Layer], cap: float = HARD_CAP_SECONDS, *, jobs: int = 1
+) -> dict[str, Verdict]:
+    """Every layer on one unmutated copy of the package, `jobs` layers at once (each is a
+    subprocess of its own, and none writes to the copy)."""
+    with tempfile.TemporaryDirectory(prefix="village-baseline-") as tmp:
+        root = copy_package(Path(tmp))
+        with ThreadPoolExecutor(max_workers=jobs) as pool:
+            verdicts = list(pool.map(lambda la: run_layer(la, root, cap), layers))
+        return {la.name: v for la, v in zip(layers, verdicts, strict=True)}
 
 
 def check_patches(mutants: Sequence[Mutant], package: Path = PACKAGE) -> None:
@@ -218,21 +237,26 @@ def run(
     jobs: int = 1,
     cap: float = HARD_CAP_SECONDS,
     full_matrix: bool = False,
+    first_kill: bool = False,
     progress: Callable[[str], None] | None = None,
 ) -> Scores:
-    """Check the patches, run the baseline (every layer), then every mutant through the
-    layers (the regression ones only for semantic survivors unless `full_matrix`)."""
+    """Check the patches, run the baseline (every layer, `jobs` at once), then every mutant
+    through the layers (the regression ones only for semantic survivors unless
+    `full_matrix`; the semantic ones only until the first kill with `first_kill`)."""
     if jobs < 1:
         raise MutationError(f"--jobs must be at least 1, not {jobs}")
+    if first_kill and full_matrix:
+        raise MutationError("--first-kill and --full-matrix ask for opposite things: choose one")
     check_patches(mutants)
-    baseline = run_mutant(None, layers, cap)
+    baseline = run_baseline(layers, cap, jobs=jobs)
     broken = {name: v.reason for name, v in baseline.items() if v.killed}
     if broken:
         detail = "; ".join(f"{name}: {reason}" for name, reason in broken.items())
         raise MutationError(f"the unmutated package fails a layer, so no kill would mean anything: {detail}")
 
     def one(mutant: Mutant) -> MutantResult:
-        result = MutantResult(mutant, run_mutant(mutant, layers, cap, full_matrix=full_matrix))
+        verdicts = run_mutant(mutant, layers, cap, full_matrix=full_matrix, first_kill=first_kill)
+        result = MutantResult(mutant, verdicts)
         if progress is not None:
             killed = [name for name, v in result.verdicts.items() if v.killed]
             progress(f"{mutant.id}: killed by {', '.join(killed) if killed else 'none'}")
@@ -240,7 +264,7 @@ def run(
 
     with ThreadPoolExecutor(max_workers=jobs) as pool:
         results = list(pool.map(one, mutants))
-    return Scores(results, tuple(layers))
+    return Scores(results, tuple(layers), first_kill)
 
 
 def matrix_text(scores: Scores) -> str:
@@ -274,11 +298,17 @@ def _figures(scores: Scores, corpus: str) -> list[str]:
     layers = scores.layers
     lines = [f"== {corpus} mutants"]
     scored = [r for r in scores.results if r.mutant.equivalent is None]
-    for la in layers:
-        kills = sum(1 for r in scored if la.name in r.verdicts and r.verdicts[la.name].killed)
+    if scores.first_kill:
         lines.append(
-            f"layer {la.name} ({la.kind.value}): {kills}/{len(scored)} scored killed: {la.description}"
+            "first kill: a mutant's semantic layers stopped at the first that killed it (later cells '-'); "
+            "a layer's count is of the mutants it ran on, the scores below are whole"
         )
+    for la in layers:
+        ran = sum(1 for r in scored if la.name in r.verdicts)
+        kills = sum(1 for r in scored if la.name in r.verdicts and r.verdicts[la.name].killed)
+        whole = ran == len(scored)
+        count = f"{kills}/{len(scored)} scored killed" if whole else f"{kills} killed of {ran} run"
+        lines.append(f"layer {la.name} ({la.kind.value}): {count}: {la.description}")
     equivalent = len(scores.results) - len(scored)
     sem = len(scored) - len(scores.survivors([Kind.SEMANTIC]))
     every = len(scored) - len(scores.survivors([Kind.SEMANTIC, Kind.REGRESSION]))

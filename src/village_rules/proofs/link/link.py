@@ -49,7 +49,13 @@ from village_rules.model.actions import (
 )
 from village_rules.model.state import GameState
 from village_rules.proofs.link.coverage import Coverage
-from village_rules.proofs.model.content import action_vars, content_abstract, content_vars
+from village_rules.proofs.model.content import (
+    action_vars,
+    content_abstract,
+    content_head,
+    content_vars,
+    vars_of_head,
+)
 from village_rules.proofs.model.guarded import TURN_CLAUSE_NAMES, ContentConstants, broken_start, broken_step
 from village_rules.proofs.model.model import Constants
 from village_rules.proofs.search.history import History
@@ -101,9 +107,22 @@ def check_step(
     `before_vars` is alpha_c of `before` along its path (`content_vars(before, ...)`); without
     it the turn's path variables are unknown and the clauses reading them are not checked."""
     k = ContentConstants.of(before.rules, before.num_players)
-    s = content_vars(before) if before_vars is None else dict(before_vars)
-    broken = broken_step(s, action_vars(action), content_vars(after, s), k)
-    return broken if before_vars is not None else [c for c in broken if c not in TURN_CLAUSE_NAMES]
+    if before_vars is None:
+        return check_step_of_heads(k, content_head(before), action, content_head(after))
+    s = dict(before_vars)
+    return broken_step(s, action_vars(action), content_vars(after, s), k)
+
+
+def check_step_of_heads(
+    k: ContentConstants, before: tuple[int, ...], action: Action, after: tuple[int, ...]
+) -> list[str]:
+    """`check_step` without the turn's path, on the states' `content_head`s: for a walk over
+    many steps that abstracts each state once (the after of one step is the before of the
+    next), `explore.crosscheck.content_link_on_edges`."""
+    length = k.base.lifetime
+    s = vars_of_head(before, None, length)
+    broken = broken_step(s, action_vars(action), vars_of_head(after, s, length), k)
+    return [c for c in broken if c not in TURN_CLAUSE_NAMES]
 
 
 def _check_pair(

@@ -112,8 +112,7 @@ class AbstractState(Mapping[str, int]):
         the names end in `_<seat>` for per-seat fields)."""
         if len(names) != len(vector):
             raise InternalError("AbstractState.of_names", f"{len(names)} names for {len(vector)} values")
-        players = 1 + max((int(n.rsplit("_", 1)[1]) for n in names if n.startswith("life_")), default=-1)
-        return AbstractState(players, vector, names)
+        return AbstractState(_players_named(names), vector, names)
 
     def __getitem__(self, key: str) -> int:
         if self.names is None:
@@ -141,6 +140,17 @@ def _index(players: int) -> dict[str, int]:
 
 
 _NAMED_CACHE: dict[tuple[str, ...], dict[str, int]] = {}
+_PLAYERS_CACHE: dict[tuple[str, ...], int] = {}
+
+
+def _players_named(names: tuple[str, ...]) -> int:
+    """The seats a list of variable names covers (one `life_<seat>` each), found once per list
+    (the link check builds two abstract states a step over the same few lists)."""
+    players = _PLAYERS_CACHE.get(names)
+    if players is None:
+        players = 1 + max((int(n.rsplit("_", 1)[1]) for n in names if n.startswith("life_")), default=-1)
+        _PLAYERS_CACHE[names] = players
+    return players
 
 
 def _named_index(names: tuple[str, ...]) -> dict[str, int]:

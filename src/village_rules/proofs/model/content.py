@@ -368,8 +368,17 @@ def harvest_yield(data: EditionData, goods: Tally[Good]) -> int:
 def content_vars(state: GameState, before: Mapping[str, int] | None = None) -> dict[str, int]:
     """alpha_c(state) as a plain dict (what the link check evaluates the clauses on); `before`
     is the abstract state one step earlier (for the turn's path variables)."""
-    a = content_abstract(state, before)
-    return dict(zip(content_names(state.num_players), a.vector, strict=True))
+    return vars_of_head(content_head(state), before, state.rules.data.lifetime_track_length)
+
+
+def vars_of_head(head: tuple[int, ...], before: Mapping[str, int] | None, length: int) -> dict[str, int]:
+    """`content_vars` of a state from its `content_head`: the one-state variables and the turn's
+    path variables after `before` (a walk over many steps abstracts each state once)."""
+    players = _players_of_head(len(head))
+    now = dict(zip(_state_names(players), head, strict=True))
+    turn = turn_values(before, now, length, players)
+    now.update(zip(_turn_names(players), turn, strict=True))
+    return now
 
 
 def _stage_index(stage: int) -> int:
@@ -392,6 +401,29 @@ def content_abstract(state: GameState, before: Mapping[str, int] | None = None) 
     """The rule-content abstraction alpha_c: GameState -> AbstractState over `content_names`;
     `before` (the abstract state one step earlier, None at a game's first state) gives the
     turn's path variables (`turn_values`)."""
+    head = content_head(state)
+    now = dict(zip(_state_names(state.num_players), head, strict=True))
+    turn = turn_values(before, now, state.rules.data.lifetime_track_length, state.num_players)
+    return AbstractState.of_names(content_names(state.num_players), head + tuple(turn))
+
+
+@cache
+def _turn_names(players: int) -> tuple[str, ...]:
+    return content_names(players)[len(_state_names(players)) :]
+
+
+@cache
+def _players_of_head(width: int) -> int:
+    """The seats of a `content_head` of this many values."""
+    for players in range(1, 6):
+        if len(_state_names(players)) == width:
+            return players
+    raise ParameterError("head", f"no player count has {width} one-state variables")
+
+
+def content_head(state: GameState) -> tuple[int, ...]:
+    """The one-state variables of alpha_c (`_state_names`: all but the turn's path
+    variables), in order: what `content_abstract` reads from the state itself."""
     refuse_solo(state)
     base = abstract(state)
     data = state.rules.data
@@ -449,7 +481,4 @@ def content_abstract(state: GameState, before: Mapping[str, int] | None = None) 
     values += [chronicle[c] for c in CATEGORIES]
     values += seats
     values += _scores(state)
-    head = base.vector + tuple(values)
-    now = dict(zip(_state_names(state.num_players), head, strict=True))
-    turn = turn_values(before, now, data.lifetime_track_length, state.num_players)
-    return AbstractState.of_names(content_names(state.num_players), head + tuple(turn))
+    return base.vector + tuple(values)
