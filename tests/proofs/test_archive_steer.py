@@ -39,26 +39,22 @@ MILL = replace(by_name("coins-short-at-mill"), steer=Steer())
 BUDGET = ArchiveBudget(steps=8_000)
 
 
-@pytest.mark.slow  # ~15 s: two runs to the witness (a quarter of the bursts by planners), and the baseline
-def test_archive_finds_the_mill_short_of_coins_replays_and_repeats() -> None:
+@pytest.mark.slow  # ~10 s: a run to the witness (a quarter of the bursts by planners), and the baseline
+def test_archive_finds_the_mill_short_of_coins_and_replays() -> None:
     """Run 0 of the archive meets query 9b within BUDGET; its log replays to its final state
-    and the rebuilt path meets the concrete predicate; a second run, after other z3 work,
-    gives the same log. Unsteered games given the same number of steps do not meet it."""
-    logs = []
-    for _ in range(2):
-        witness, runs, stats = archive_search(
-            EDITION, PLAYERS, MILL.abstract, MILL.concrete, 1, budget=BUDGET
-        )
-        assert witness is not None and runs == 1 and stats.targets >= 1 and stats.steps <= BUDGET.steps
-        assert replay_log(witness.log).state == witness.final
-        rebuilt = History([new_game(EDITION, PLAYERS, 0, Variant())])
-        for a in witness.history.decisions:
-            rebuilt.play(a)
-        assert rebuilt.last == witness.final
-        # judged by sub-steps: the query holds at the last action and not before
-        assert holds_after(rebuilt.states[0], witness.log.actions, MILL) == [len(witness.log.actions)]
-        logs.append(witness.log.actions)
-    assert logs[0] == logs[1]
+    and the rebuilt path meets the concrete predicate. Unsteered games given the same number
+    of steps do not meet it. (That a run depends on its seed alone, other z3 work between two
+    runs, is test_a_run_depends_on_its_seed_alone's; until 2026-12-08 this test ran to the
+    witness twice for it too.)"""
+    witness, runs, stats = archive_search(EDITION, PLAYERS, MILL.abstract, MILL.concrete, 1, budget=BUDGET)
+    assert witness is not None and runs == 1 and stats.targets >= 1 and stats.steps <= BUDGET.steps
+    assert replay_log(witness.log).state == witness.final
+    rebuilt = History([new_game(EDITION, PLAYERS, 0, Variant())])
+    for a in witness.history.decisions:
+        rebuilt.play(a)
+    assert rebuilt.last == witness.final
+    # judged by sub-steps: the query holds at the last action and not before
+    assert holds_after(rebuilt.states[0], witness.log.actions, MILL) == [len(witness.log.actions)]
     plain, games, steps = search_steps(EDITION, PLAYERS, Steer(), MILL.concrete, BUDGET.steps)
     assert plain is None and steps == BUDGET.steps and games > 10
 
