@@ -19,6 +19,7 @@ from village_rules.engine import harvest, time_and_death, turn
 from village_rules.explore.configs import configuration
 from village_rules.explore.crosscheck import ContentEdges
 from village_rules.proofs.catalogue.catalogue import by_name
+from village_rules.proofs.gate import gate as gate_module
 from village_rules.proofs.gate.gate import Gate, open_gate
 from village_rules.proofs.table import run
 from village_rules.proofs.table.run import REACHABLE, UNKNOWN, UNREACHABLE, prove
@@ -127,7 +128,6 @@ def test_prove_exits_non_zero_when_the_gate_fails(
     assert "prove: the gate failed" in err and "a farmyard holds at most its grain capacity" in err
 
 
-@pytest.mark.slow  # ~25 s: two `prove` runs, each with the gate's link games
 @pytest.mark.gate_edges
 def test_the_command_line_gate_checks_every_edge_of_its_configurations(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
@@ -138,8 +138,10 @@ def test_the_command_line_gate_checks_every_edge_of_its_configurations(
     1. The edge check's answers are planted: computing tiny's (11,369 edges through the
     model, 15-28 s) is CI's `prove --expect`, whose gate checks every edge of tiny, births and
     small, and the by-hand test_content_edges.py's (since 2026-12-08; until then this test
-    computed it again in CI's slow step)."""
+    computed it again in CI's slow step). So are the gate's link games (a step each here: the
+    link is test_link.py's, and the same CI run's)."""
     monkeypatch.setattr(cli_prove, "EDGE_CONFIGS", (("tiny", 2),))
+    monkeypatch.setattr(gate_module, "check_game", lambda *a, **k: (1, None))
     monkeypatch.setattr(cli_prove, "GATE_HUNT_STEPS", 20)
     asked: list[tuple[str, int]] = []
     tiny = configuration("tiny").data
