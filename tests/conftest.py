@@ -17,7 +17,11 @@ profiles of `village_rules.testing` have no database either.
 about 75 s of CPU, in every `prove` run that proves a row unreachable. In the suite that
 check is left out unless a test is marked `gate_edges`: the edge check itself is tested
 on tiny (tests/explore/test_content_edges.py, tests/proofs/test_gate.py), and CI's
-`village-rules prove --expect` step runs the whole gate.
+`village-rules prove --expect` step runs the whole gate. Likewise the gate's link games are
+cut at `QUICK_GATE_STEPS` steps each and its hunt at `QUICK_HUNT_STEPS` steps per row,
+unless a test is marked `full_gate` (the gate's and the link's own test modules are): a
+`prove` run in a test of its options, files or output then spends about 8 s in the gate
+rather than 17 s (since 2026-12-08).
 
 The native core's tests (tests/native/) need the optional extension (docs/native.md). Where
 it is not built, each of their modules is skipped whole, with the reason, before it is
@@ -38,6 +42,7 @@ from hypothesis.database import DirectoryBasedExampleDatabase
 from support import TEXTS_SKIP
 
 from village_rules.cli import prove as cli_prove
+from village_rules.proofs.gate import gate as gate_module
 
 _MISSING_IMPORT = ("could not import", "No module named")
 
@@ -65,11 +70,24 @@ def local_ray() -> Generator[None, None, None]:
     ray.shutdown()
 
 
+QUICK_GATE_STEPS = 300
+"""The gate's link games, each cut at this many steps outside the `full_gate` tests (the
+gate's own budget is `gate.GATE_MAX_STEPS`, 3,000)."""
+
+QUICK_HUNT_STEPS = 100
+"""The gate's hunt per edition and player count outside the `full_gate` tests (the command
+line's is `cli.prove.GATE_HUNT_STEPS`, 1,000)."""
+
+
 @pytest.fixture(autouse=True)
 def _gate_without_explored_edges(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
-    """No explored edges in `prove`'s gate unless the test is marked `gate_edges` (above)."""
+    """No explored edges in `prove`'s gate unless the test is marked `gate_edges`, and a
+    shorter link and hunt unless it is marked `full_gate` (above)."""
     if request.node.get_closest_marker("gate_edges") is None:
         monkeypatch.setattr(cli_prove, "EDGE_CONFIGS", ())
+    if request.node.get_closest_marker("full_gate") is None:
+        monkeypatch.setattr(gate_module, "GATE_MAX_STEPS", QUICK_GATE_STEPS)
+        monkeypatch.setattr(cli_prove, "GATE_HUNT_STEPS", QUICK_HUNT_STEPS)
 
 
 @pytest.hookimpl(wrapper=True)

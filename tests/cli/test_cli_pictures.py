@@ -10,7 +10,15 @@ import pytest
 from support import ROOT
 
 from village_rules.check.modes import GUIDED_PER_GAME
-from village_rules.check.steps import CheckOutcome, CheckStep, FuzzStep, ProofsStep, default_steps
+from village_rules.check.steps import (
+    DIVERGENCE_DIR,
+    CheckOutcome,
+    CheckStep,
+    DivergenceStep,
+    FuzzStep,
+    ProofsStep,
+    default_steps,
+)
 from village_rules.cli import pictures as cli_pictures
 from village_rules.cli.main import main
 from village_rules.cli.pictures import state_at
@@ -179,9 +187,19 @@ def test_check_prints_a_summary_and_writes_the_report(
     for path in witness_files(WITNESSES)[:3] + proof_files(WITNESSES)[:2]:
         shutil.copy(path, stored / path.name)
 
+    # the readings step likewise on 3 of the 57 divergence witnesses (and their logs)
+    diverging = tmp_path / "diverging"
+    diverging.mkdir()
+    for path in sorted(DIVERGENCE_DIR.glob("*.json"))[:9]:
+        shutil.copy(path, diverging / path.name)
+
     def fewer_proofs(games: int, guided_actions: int | None) -> list[CheckStep]:
         return [
-            ProofsStep(stored) if isinstance(s, ProofsStep) else s
+            ProofsStep(stored)
+            if isinstance(s, ProofsStep)
+            else DivergenceStep(diverging)
+            if isinstance(s, DivergenceStep)
+            else s
             for s in default_steps(games, guided_actions)
         ]
 
@@ -197,7 +215,8 @@ def test_check_prints_a_summary_and_writes_the_report(
     proofs = out.split("[PASS] proofs: ")[1].splitlines()[0]
     assert proofs.startswith("3 reachable verdicts replayed on the engine, 2 unreachable"), proofs
     assert "0 failed" in proofs
-    assert "[PASS] readings: " in out and "replayed under both readings: 0 failed" in out
+    assert "[PASS] readings: 3 divergence witnesses" in out
+    assert "replayed under both readings: 0 failed" in out
     assert out.rstrip().splitlines()[-1].startswith("result: PASS - 3 step(s), 0 failed")
     assert (out_dir / "index.html").exists()
 

@@ -24,6 +24,8 @@ from village_rules.proofs.gate.gate import Gate, open_gate
 from village_rules.proofs.table import run
 from village_rules.proofs.table.run import REACHABLE, UNKNOWN, UNREACHABLE, prove
 
+pytestmark = pytest.mark.full_gate  # the gate at its whole budget (tests/conftest.py)
+
 GRAIN = "grain-short-at-harvest"  # proved over the counts model
 MASS_DEATH = "death-during-mass"  # proved over the rule-content model
 TWO_DEATHS = "two-deaths-one-turn"  # query 5: proved from the turn's path variables
