@@ -190,8 +190,10 @@ def test_check_prints_a_summary_and_writes_the_report(
     # the readings step likewise on 3 of the 57 divergence witnesses (and their logs)
     diverging = tmp_path / "diverging"
     diverging.mkdir()
-    for path in sorted(DIVERGENCE_DIR.glob("*.json"))[:9]:
-        shutil.copy(path, diverging / path.name)
+    chosen = sorted(p for p in DIVERGENCE_DIR.glob("*.json") if not p.name.endswith(".log.json"))[:3]
+    for witness in chosen:  # each witness with the logs beside it (`<stem>.<reading>.log.json`)
+        for path in DIVERGENCE_DIR.glob(f"{witness.stem}.*json"):
+            shutil.copy(path, diverging / path.name)
 
     def fewer_proofs(games: int, guided_actions: int | None) -> list[CheckStep]:
         return [

@@ -173,14 +173,14 @@ def copy_package(dest: Path) -> Path:
 
 
 def run_mutant(
-    mutant: Mutant | None,
+    mutant: Mutant,
     layers: Sequence[Layer],
     cap: float = HARD_CAP_SECONDS,
     *,
     full_matrix: bool = True,
     first_kill: bool = False,
 ) -> dict[str, Verdict]:
-    """Each layer's verdict on the mutant (None: the unmutated package). Without
+    """Each layer's verdict on the mutant (the unmutated package's: `run_baseline`). Without
     `full_matrix` the regression layers run only when no semantic layer killed the mutant:
     the all-layers score counts a mutant once, so they cannot change it otherwise (their
     cells stay empty, "-", in the matrix). With `first_kill` the semantic layers stop at the
@@ -188,8 +188,7 @@ def run_mutant(
     before the other semantic layers (the rule tests), so does the checkers' score."""
     with tempfile.TemporaryDirectory(prefix="village-mutant-") as tmp:
         root = copy_package(Path(tmp))
-        if mutant is not None:
-            mutant.apply(root / "village_rules")
+        mutant.apply(root / "village_rules")
         verdicts: dict[str, Verdict] = {}
         # the semantic layers first, and among them the checkers before the rule tests
         for layer in sorted(layers, key=lambda la: (la.kind is not Kind.SEMANTIC, la.name not in CHECKERS)):

@@ -119,9 +119,9 @@ def check_step_of_heads(
     """`check_step` without the turn's path, on the states' `content_head`s: for a walk over
     many steps that abstracts each state once (the after of one step is the before of the
     next), `explore.crosscheck.content_link_on_edges`."""
-    length = k.base.lifetime
-    s = vars_of_head(before, None, length)
-    broken = broken_step(s, action_vars(action), vars_of_head(after, s, length), k)
+    length, players = k.base.lifetime, k.players
+    s = vars_of_head(before, None, length, players)
+    broken = broken_step(s, action_vars(action), vars_of_head(after, s, length, players), k)
     return [c for c in broken if c not in TURN_CLAUSE_NAMES]
 
 

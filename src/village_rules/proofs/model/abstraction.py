@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
+from functools import cache
 from typing import assert_never
 
 from village_rules.data.components import InBlackBag, InChronicle, InGraveyard, Removed, Unborn
@@ -140,17 +141,13 @@ def _index(players: int) -> dict[str, int]:
 
 
 _NAMED_CACHE: dict[tuple[str, ...], dict[str, int]] = {}
-_PLAYERS_CACHE: dict[tuple[str, ...], int] = {}
 
 
+@cache
 def _players_named(names: tuple[str, ...]) -> int:
     """The seats a list of variable names covers (one `life_<seat>` each), found once per list
     (the link check builds two abstract states a step over the same few lists)."""
-    players = _PLAYERS_CACHE.get(names)
-    if players is None:
-        players = 1 + max((int(n.rsplit("_", 1)[1]) for n in names if n.startswith("life_")), default=-1)
-        _PLAYERS_CACHE[names] = players
-    return players
+    return 1 + max((int(n.rsplit("_", 1)[1]) for n in names if n.startswith("life_")), default=-1)
 
 
 def _named_index(names: tuple[str, ...]) -> dict[str, int]:

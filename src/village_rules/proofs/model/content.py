@@ -368,13 +368,16 @@ def harvest_yield(data: EditionData, goods: Tally[Good]) -> int:
 def content_vars(state: GameState, before: Mapping[str, int] | None = None) -> dict[str, int]:
     """alpha_c(state) as a plain dict (what the link check evaluates the clauses on); `before`
     is the abstract state one step earlier (for the turn's path variables)."""
-    return vars_of_head(content_head(state), before, state.rules.data.lifetime_track_length)
+    length = state.rules.data.lifetime_track_length
+    return vars_of_head(content_head(state), before, length, state.num_players)
 
 
-def vars_of_head(head: tuple[int, ...], before: Mapping[str, int] | None, length: int) -> dict[str, int]:
-    """`content_vars` of a state from its `content_head`: the one-state variables and the turn's
-    path variables after `before` (a walk over many steps abstracts each state once)."""
-    players = _players_of_head(len(head))
+def vars_of_head(
+    head: tuple[int, ...], before: Mapping[str, int] | None, length: int, players: int
+) -> dict[str, int]:
+    """`content_vars` of a state from its `content_head`, in `content_names` order: the
+    one-state variables and the turn's path variables after `before` (so that a walk over
+    many steps abstracts each state once)."""
     now = dict(zip(_state_names(players), head, strict=True))
     turn = turn_values(before, now, length, players)
     now.update(zip(_turn_names(players), turn, strict=True))
@@ -401,24 +404,13 @@ def content_abstract(state: GameState, before: Mapping[str, int] | None = None) 
     """The rule-content abstraction alpha_c: GameState -> AbstractState over `content_names`;
     `before` (the abstract state one step earlier, None at a game's first state) gives the
     turn's path variables (`turn_values`)."""
-    head = content_head(state)
-    now = dict(zip(_state_names(state.num_players), head, strict=True))
-    turn = turn_values(before, now, state.rules.data.lifetime_track_length, state.num_players)
-    return AbstractState.of_names(content_names(state.num_players), head + tuple(turn))
+    values = content_vars(state, before)
+    return AbstractState.of_names(content_names(state.num_players), tuple(values.values()))
 
 
 @cache
 def _turn_names(players: int) -> tuple[str, ...]:
     return content_names(players)[len(_state_names(players)) :]
-
-
-@cache
-def _players_of_head(width: int) -> int:
-    """The seats of a `content_head` of this many values."""
-    for players in range(1, 6):
-        if len(_state_names(players)) == width:
-            return players
-    raise ParameterError("head", f"no player count has {width} one-state variables")
 
 
 def content_head(state: GameState) -> tuple[int, ...]:
